@@ -1,0 +1,124 @@
+/**
+ * @fileoverview Folds half-hour rollup rows into the local days, months and half-hours the
+ * analytics endpoints return. Each row counts on the local day/half-hour/month of its
+ * `hourStart` (docs/time-zones.md). The zone is consulted once per DST transition through an
+ * {@link OffsetTimeline}; per row the work is integer arithmetic and six bigint additions, so a
+ * one-year fold of ~6,000 rows stays well under a millisecond. Rows need not be sorted; rows
+ * outside the requested local range are ignored.
+ */
+
+import {
+  DAY_MS,
+  HALF_HOUR_MS,
+  epochDayOf,
+  firstEpochDayOfMonth,
+  formatEpochDay,
+  formatMonth,
+  monthIndexOf,
+  type LocalDate,
+} from './calendar.js';
+import { addInto, zeroTotals, type TokenTotals, type UsageRow } from './usage-row.js';
+import { halfHourSlots, offsetTimeline, type OffsetTimeline, type Zone } from './zones.js';
+
+/** Widest offsets in use (UTC−12 … UTC+14) plus slack; bounds the instant window a local range can touch. */
+const MAX_WEST_MS = 13 * 3_600_000;
+const MAX_EAST_MS = 15 * 3_600_000;
+
+function timelineForDays(zone: Zone, fromDay: number, toDay: number): OffsetTimeline {
+  return offsetTimeline(zone, fromDay * DAY_MS - MAX_EAST_MS, (toDay + 1) * DAY_MS + MAX_WEST_MS);
+}
+
+/** One local day's totals. */
+export interface DayRow {
+  readonly day: LocalDate;
+  readonly totals: TokenTotals;
+}
+
+/** Folds rows into one row per local day from `from` to `to` inclusive, zero-filled, oldest first. */
+export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate, to: LocalDate): DayRow[] {
+  const fromDay = epochDayOf(from);
+  const toDay = epochDayOf(to);
+  const n = toDay - fromDay + 1;
+  if (n <= 0) return [];
+  const buckets: TokenTotals[] = new Array<TokenTotals>(n);
+  for (let i = 0; i < n; i++) buckets[i] = zeroTotals();
+  const timeline = timelineForDays(zone, fromDay, toDay);
+  for (const row of rows) {
+    const i = timeline.localEpochDayAt(row.hourStart) - fromDay;
+    if (i >= 0 && i < n) addInto(buckets[i] as TokenTotals, row);
+  }
+  const out: DayRow[] = new Array<DayRow>(n);
+  for (let i = 0; i < n; i++) out[i] = { day: formatEpochDay(fromDay + i), totals: buckets[i] as TokenTotals };
+  return out;
+}
+
+/** One local month's totals (`month` is `YYYY-MM`). */
+export interface MonthRow {
+  readonly month: string;
+  readonly totals: TokenTotals;
+}
+
+/**
+ * Folds rows into exactly `months` local months ending with `to`'s month, oldest first, zero-filled.
+ * Days after `to` are not counted (a mid-month `to` truncates the newest month).
+ */
+export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate, months: number): MonthRow[] {
+  if (months <= 0) return [];
+  const lastMonth = monthIndexOf(to);
+  const firstMonth = lastMonth - (months - 1);
+  // starts[k] = epoch day of the first day of month firstMonth + k; starts[months] bounds the last.
+  const starts: number[] = new Array<number>(months + 1);
+  for (let k = 0; k <= months; k++) starts[k] = firstEpochDayOfMonth(firstMonth + k);
+  const fromDay = starts[0] as number;
+  const toDay = epochDayOf(to);
+  const buckets: TokenTotals[] = new Array<TokenTotals>(months);
+  for (let k = 0; k < months; k++) buckets[k] = zeroTotals();
+  const timeline = timelineForDays(zone, fromDay, toDay);
+  for (const row of rows) {
+    const day = timeline.localEpochDayAt(row.hourStart);
+    if (day < fromDay || day > toDay) continue;
+    let lo = 0;
+    let hi = months - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= day) lo = mid;
+      else hi = mid - 1;
+    }
+    addInto(buckets[lo] as TokenTotals, row);
+  }
+  const out: MonthRow[] = new Array<MonthRow>(months);
+  for (let k = 0; k < months; k++) out[k] = { month: formatMonth(firstMonth + k), totals: buckets[k] as TokenTotals };
+  return out;
+}
+
+/** One UTC half-hour bucket of a local day, with its local label and totals. */
+export interface HalfHourRow {
+  /** Local start with offset, e.g. `2026-03-08T01:30:00-05:00`. */
+  readonly hour: string;
+  /** UTC start, `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly hour_start: string;
+  readonly hourStartMs: number;
+  readonly totals: TokenTotals;
+}
+
+/** Folds rows into the half-hour buckets that start inside local day `day` (48, or 46/50 on DST days), zero-filled. */
+export function foldHalfHours(rows: readonly UsageRow[], zone: Zone, day: LocalDate): HalfHourRow[] {
+  const slots = halfHourSlots(zone, day);
+  const first = slots[0];
+  if (first === undefined) return [];
+  const out: HalfHourRow[] = slots.map((s) => ({ hour: s.hour, hour_start: s.hour_start, hourStartMs: s.hourStartMs, totals: zeroTotals() }));
+  for (const row of rows) {
+    const offset = row.hourStart - first.hourStartMs;
+    if (offset < 0 || offset % HALF_HOUR_MS !== 0) continue;
+    const slot = out[offset / HALF_HOUR_MS];
+    if (slot !== undefined) addInto(slot.totals, row);
+  }
+  return out;
+}
+
+/** Billable tokens per local day, from folded day rows (the heatmap's input). */
+export function billableByDay(days: readonly DayRow[]): Map<LocalDate, bigint> {
+  const map = new Map<LocalDate, bigint>();
+  for (const d of days) map.set(d.day, d.totals.billable);
+  return map;
+}
