@@ -43,8 +43,23 @@ export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate
   const buckets: TokenTotals[] = new Array<TokenTotals>(n);
   for (let i = 0; i < n; i++) buckets[i] = zeroTotals();
   const timeline = timelineForDays(zone, fromDay, toDay);
+  // Inlined segment walk: rows usually arrive sorted, so the segment rarely changes.
+  const starts = timeline.segmentStarts;
+  const offsets = timeline.segmentOffsets;
+  let seg = 0;
+  let segStart = starts[0] as number;
+  let segEnd = starts[1] ?? Infinity;
+  let off = offsets[0] as number;
   for (const row of rows) {
-    const i = timeline.localEpochDayAt(row.hourStart) - fromDay;
+    const t = row.hourStart;
+    if (t < segStart || t >= segEnd) {
+      seg = 0;
+      while (seg + 1 < starts.length && (starts[seg + 1] as number) <= t) seg++;
+      segStart = starts[seg] as number;
+      segEnd = starts[seg + 1] ?? Infinity;
+      off = offsets[seg] as number;
+    }
+    const i = Math.floor((t + off) / DAY_MS) - fromDay;
     if (i >= 0 && i < n) addInto(buckets[i] as TokenTotals, row);
   }
   const out: DayRow[] = new Array<DayRow>(n);

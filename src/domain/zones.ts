@@ -109,6 +109,10 @@ interface Segment {
 
 /** Offsets of one zone over an instant window, precomputed so per-row lookups are plain arithmetic. */
 export interface OffsetTimeline {
+  /** Start instants of the constant-offset segments, ascending; the first is −Infinity. */
+  readonly segmentStarts: readonly number[];
+  /** Offset (ms east of UTC) of each segment, aligned with {@link OffsetTimeline.segmentStarts}. */
+  readonly segmentOffsets: readonly number[];
   /** Offset (ms east of UTC) in force at `instantMs`; exact inside the window the timeline was built for. */
   offsetMsAt(instantMs: number): number;
   /** Epoch day number of the local date at `instantMs`. */
@@ -139,9 +143,13 @@ export function offsetTimeline(zone: Zone, startMs: number, endMs: number): Offs
       zdt = next;
     }
   }
+  const segmentStarts = segments.map((seg) => seg.startMs);
+  const segmentOffsets = segments.map((seg) => seg.offsetMs);
   if (segments.length === 1) {
     const only = (segments[0] as Segment).offsetMs;
     return {
+      segmentStarts,
+      segmentOffsets,
       offsetMsAt: () => only,
       localEpochDayAt: (ms) => Math.floor((ms + only) / DAY_MS),
     };
@@ -159,6 +167,8 @@ export function offsetTimeline(zone: Zone, startMs: number, endMs: number): Offs
     return seg.offsetMs;
   };
   return {
+    segmentStarts,
+    segmentOffsets,
     offsetMsAt,
     localEpochDayAt: (ms) => Math.floor((ms + offsetMsAt(ms)) / DAY_MS),
   };
