@@ -1,0 +1,148 @@
+/**
+ * @fileoverview The composition root: `createApp` wires configuration, database, clock and logger
+ * into services and routes, in one readable sequence. Nothing else constructs these parts.
+ */
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
+import type { App } from './app-types.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { findActiveDeviceToken } from './db/queries/devices.js';
+import { registerAccessControl } from './http/access.js';
+import { registerBodyParsing } from './http/body-parsing.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { PrincipalResolver } from './http/principal.js';
+import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import { createIngestWriter } from './ingest/store.js';
+import { createLogger } from './logger.js';
+import { registerAuthRoutes } from './routes/auth.js';
+import { registerDeviceRoutes } from './routes/devices.js';
+import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
+import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerIngestRoutes } from './routes/ingest.js';
+import { SECURITY_SCHEMES } from './routes/operation.js';
+import { ProblemSchema } from './schemas/common.js';
+import { JwtService } from './security/jwt.js';
+import { resolveSecrets, type Secrets } from './security/secrets.js';
+import { hmac } from './security/tokens.js';
+import { AccountService } from './services/accounts.js';
+import { OnboardingService } from './services/onboarding.js';
+
+export const API_VERSION = '0.6.4';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface TokentallyApp {
+  app: App;
+  secrets: Secrets;
+  /** Closes the HTTP server and the database. */
+  close(): Promise<void>;
+}
+
+export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
+  const { config, db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? createLogger(config.logLevel);
+
+  await migrateToLatest(db);
+  const secrets = await resolveSecrets(config, db, clock.now());
+
+  const app: App = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.limits.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  // Cross-cutting HTTP behaviour.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') set.add(m);
+    methodsByPath.set(route.url, set);
+  });
+  registerErrorHandling(app, (path) => [...(methodsByPath.get(path) ?? [])]);
+  registerBodyParsing(app);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 86_400,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tokentally API',
+        version: API_VERSION,
+        description: 'Token usage tracking for AI coding agents: ingest, analytics, sharing and admin.',
+      },
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+  });
+  app.addSchema(ProblemSchema);
+
+  // Services.
+  const jwt = new JwtService(
+    secrets.jwtSecret,
+    config.auth.accessTokenTtlSeconds,
+    config.auth.jwksUrl ? { jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer, audience: config.auth.audience } : undefined,
+  );
+  const accounts = new AccountService(db, clock, jwt, {
+    scryptCost: config.auth.scryptCost,
+    refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
+  });
+  const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), config.linkCodeTtlSeconds * 1000);
+  const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
+    findDeviceToken: (hash) => findActiveDeviceToken(db.kysely, hash),
+    findShareToken: async () => undefined,
+    userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
+  });
+  registerAccessControl(app, resolver, clock);
+
+  // Routes.
+  const { limits } = config;
+  registerAuthRoutes(app, { accounts, limiter: new TokenBucketLimiter(clock, limits.authPerMinute, limits.authPerMinute) });
+  registerDeviceRoutes(app, {
+    onboarding,
+    exchangeLimiter: new TokenBucketLimiter(clock, limits.exchangePerMinute, limits.exchangePerMinute),
+  });
+  registerIngestRoutes(app, {
+    db,
+    clock,
+    writer: createIngestWriter(db),
+    limiter: new TokenBucketLimiter(clock, limits.ingestPerMinute, limits.ingestBurst),
+    inflight: new InflightGate(limits.ingestMaxInflight),
+    maxBuckets: limits.maxBucketsPerUpload,
+    syncMinIntervalMinutes: config.syncMinIntervalMinutes,
+  });
+  registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey });
+  registerDiscoveryRoutes(app);
+
+  await app.ready();
+  let closed = false;
+  return {
+    app,
+    secrets,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await db.close();
+    },
+  };
+}

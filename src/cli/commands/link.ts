@@ -1,0 +1,85 @@
+/**
+ * @fileoverview `tokentally link [--server URL] [--code CODE] [--device-name NAME]`: exchange
+ * a one-time link code for a device token. The request id is created once per (server, code)
+ * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
+ * same device and token instead of a 409.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ApiError, postJson } from '../api.js';
+import { loadConfig, saveConfig } from '../config-store.js';
+import { UsageError, type CliContext } from '../context.js';
+import { isRecord, str } from '../json-file.js';
+import { createOutput } from '../output.js';
+import { ownPaths } from '../paths.js';
+
+export const DEFAULT_SERVER = 'http://127.0.0.1:8787';
+
+export function normalizeServer(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.includes('://') ? raw : `https://${raw}`);
+  } catch {
+    throw new UsageError(`"${raw}" is not a server URL (e.g. https://tokentally.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the server URL must start with http:// or https://`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export async function linkCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      server: { type: 'string' },
+      code: { type: 'string' },
+      'device-name': { type: 'string' },
+    },
+    allowPositionals: false,
+  });
+  const out = createOutput(ctx.stdout, ctx.stderr);
+  const paths = ownPaths(ctx.env);
+  const config = loadConfig(paths.configFile);
+  const server = normalizeServer(values.server ?? ctx.env['TOKENTALLY_SERVER'] ?? config.server ?? DEFAULT_SERVER);
+  let code = (values.code ?? ctx.env['TOKENTALLY_LINK_CODE'] ?? '').trim();
+  if (code === '') {
+    if (!ctx.interactive) {
+      throw new UsageError('no link code given. Create one in the dashboard, then run `tokentally link --code XXXX-XXXX-XXXX` (or set TOKENTALLY_LINK_CODE).');
+    }
+    code = (await ctx.prompt('Link code (from the dashboard): ')).trim();
+    if (code === '') throw new UsageError('no link code entered.');
+  }
+  const pending = config.pendingLink;
+  const requestId = pending !== undefined && pending.server === server && pending.code === code ? pending.requestId : randomUUID();
+  config.pendingLink = { server, code, requestId };
+  saveConfig(paths.configFile, config);
+
+  const body: Record<string, string> = { link_code: code, request_id: requestId, platform: ctx.platform.slice(0, 32) };
+  const deviceName = (values['device-name'] ?? ctx.hostname).slice(0, 128);
+  if (deviceName !== '') body['device_name'] = deviceName;
+  let answer: unknown;
+  try {
+    answer = await postJson(`${server}/functions/svc-link-code-exchange`, body, undefined, ctx.api);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      if (err.status === 400) throw new UsageError(`the server refused the link code: ${err.message}. Codes are single-use and expire after a few minutes; create a new one.`, 1);
+      if (err.status === 409) throw new UsageError(`this link code was already used by another machine: ${err.message}. Create a new one.`, 1);
+      throw new UsageError(`could not link: ${err.message}${err.retryable ? ' (run the same command again to retry safely)' : ''}`, 1);
+    }
+    throw err;
+  }
+  const token = isRecord(answer) ? str(answer['token']) : undefined;
+  const deviceId = isRecord(answer) ? str(answer['device_id']) : undefined;
+  const userId = isRecord(answer) ? str(answer['user_id']) : undefined;
+  if (token === undefined || deviceId === undefined) throw new UsageError('the server answered without a device token.', 1);
+  const linked = loadConfig(paths.configFile);
+  delete linked.pendingLink;
+  linked.server = server;
+  linked.token = token;
+  linked.deviceId = deviceId;
+  if (userId !== undefined) linked.userId = userId;
+  linked.linkedAt = new Date(ctx.now()).toISOString();
+  saveConfig(paths.configFile, linked);
+  out.info(`Linked to ${server} as device ${deviceId}. Config saved in ${paths.configFile}.`);
+  out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
+  return 0;
+}

@@ -1,0 +1,123 @@
+/**
+ * @fileoverview `tokentally sync [--quiet] [--projects|--no-projects]`: read what changed in
+ * the agents' logs, queue the changed buckets as absolute totals, upload the queue (or ping
+ * when nothing changed), and say what was sent.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, saveConfig } from '../config-store.js';
+import type { CliContext } from '../context.js';
+import { scan, type ScanResult } from '../engine.js';
+import { acquireLock } from '../lock.js';
+import { createOutput, formatInt, type Output } from '../output.js';
+import { allParsers } from '../parsers/index.js';
+import { agentRoots, ownPaths } from '../paths.js';
+import { groupToWire, UploadQueue, type QueuedGroup } from '../queue.js';
+import { LocalState } from '../state.js';
+import { drainQueue, syncPing, type UploadResult } from '../upload.js';
+
+/** Bytes to read before a progress bar is worth drawing. */
+const PROGRESS_MIN_BYTES = 64 * 1024 * 1024;
+
+export async function syncCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quiet: { type: 'boolean', short: 'q', default: false },
+      projects: { type: 'boolean' },
+      'no-projects': { type: 'boolean' },
+      'no-upload': { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+  });
+  const out = createOutput(ctx.stdout, ctx.stderr, values.quiet === true);
+  const paths = ownPaths(ctx.env);
+  const config = loadConfig(paths.configFile);
+  if (values.projects === true || values['no-projects'] === true) {
+    config.projects = values.projects === true;
+    saveConfig(paths.configFile, config);
+  }
+  const lock = acquireLock(path.join(paths.stateDir, 'sync.lock'));
+  if (lock === undefined) {
+    out.info('Another tokentally sync is running; nothing to do.');
+    return 0;
+  }
+  try {
+    const scanned = scanAndQueue(ctx, out, config.projects === true);
+    reportScan(out, scanned);
+    if (values['no-upload'] === true) return 0;
+    if (config.server === undefined || config.token === undefined) {
+      const pending = new UploadQueue(paths.stateDir).size();
+      out.info(`Not linked to a server: ${formatInt(pending)} bucket(s) wait in the local queue. Run \`tokentally link\`.`);
+      return 0;
+    }
+    return await upload(ctx, out, config.server, config.token);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Scan all agents, queue changed groups, commit local state. Exported for `report --refresh`. */
+export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): ScanResult {
+  const paths = ownPaths(ctx.env);
+  const state = new LocalState(paths.stateDir);
+  let bar = out.progress('Reading agent logs', 0);
+  const result = scan({
+    roots: agentRoots(ctx.env),
+    state,
+    parsers: allParsers,
+    now: ctx.now(),
+    onPlan: (total) => {
+      if (total >= PROGRESS_MIN_BYTES) bar = out.progress('Reading agent logs', total);
+    },
+    onProgress: (done) => bar.update(done),
+  });
+  bar.done();
+  const groups: QueuedGroup[] = [];
+  for (const [g, variants] of state.buckets.changedVariants()) {
+    groups.push({ g, b: groupToWire(variants, projects, result.projectRefs) });
+  }
+  new UploadQueue(paths.stateDir).append(groups);
+  state.meta.lastSyncAt = new Date(ctx.now()).toISOString();
+  state.commit();
+  return result;
+}
+
+function reportScan(out: Output, r: ScanResult): void {
+  const parts = Object.entries(r.agents)
+    .filter(([, s]) => s.changed > 0 || s.malformed > 0)
+    .map(([a, s]) => `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`);
+  if (parts.length === 0) out.info('No new usage in the agent logs.');
+  else for (const p of parts) out.info(p);
+}
+
+async function upload(ctx: CliContext, out: Output, server: string, token: string): Promise<number> {
+  const paths = ownPaths(ctx.env);
+  const queue = new UploadQueue(paths.stateDir);
+  const pendingBuckets = queue.size();
+  if (pendingBuckets === 0) {
+    const err = await syncPing(server, token, ctx.api);
+    if (err !== undefined) {
+      out.warn(`sync ping failed: ${err.message}`);
+      return err.status === 401 ? 1 : 0;
+    }
+    out.info('Nothing new to upload; recorded a sync ping.');
+    return 0;
+  }
+  const bar = pendingBuckets >= 2000 ? out.progress('Uploading', pendingBuckets) : out.progress('', 0);
+  const api = { ...ctx.api, onRetry: (ms: number, status: number) => out.info(`server busy (${status || 'network'}); retrying in ${Math.ceil(ms / 1000)} s`) };
+  const res: UploadResult = await drainQueue(queue, server, token, api, (sent) => bar.update(sent));
+  bar.done();
+  const state = new LocalState(paths.stateDir);
+  if (res.buckets > 0) state.meta.lastUploadAt = new Date(ctx.now()).toISOString();
+  state.meta.lastResult = res.error === undefined ? 'ok' : `error: ${res.error.message}`;
+  state.commit();
+  if (res.buckets > 0) {
+    out.info(`Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`);
+  }
+  if (res.error !== undefined) {
+    out.error(`upload stopped: ${res.error.message}${res.error.retryable ? ' (will retry on the next sync)' : ''}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
+    return 1;
+  }
+  return 0;
+}

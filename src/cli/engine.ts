@@ -1,0 +1,179 @@
+/**
+ * @fileoverview The incremental scan: for each agent, find its files, skip those whose
+ * (inode, size, mtime) did not change, hand the rest to the parser from the saved offset, and
+ * fold what it reports into the bucket store (via the ledger for records with ids). Returns
+ * per-agent counters; the caller commits the state and queues the changed groups.
+ */
+import fs from 'node:fs';
+import { bucketKey } from './buckets.js';
+import type { AgentRoots } from './paths.js';
+import type { AgentParser, LogFile, RecordSink } from './parsers/types.js';
+import { ProjectResolver } from './project.js';
+import type { Cursor, LocalState } from './state.js';
+import { addInto, halfHourStart, isAcceptedInstant, packCounts, unpackCounts, type UsageRecord } from './usage.js';
+
+export interface AgentSummary {
+  files: number;
+  changed: number;
+  records: number;
+  malformed: number;
+  skipped: number;
+  bytes: number;
+}
+
+export interface ScanResult {
+  agents: Record<string, AgentSummary>;
+  bytesRead: number;
+  changedGroups: number;
+  /** project key → https ref, for the projects seen in this run */
+  projectRefs: Map<string, string>;
+}
+
+export interface ScanOptions {
+  roots: AgentRoots;
+  state: LocalState;
+  parsers: readonly AgentParser[];
+  now: number;
+  /** Called once with the bytes to read, then with progress. */
+  onPlan?: (totalBytes: number, files: number) => void;
+  onProgress?: (doneBytes: number) => void;
+}
+
+interface Planned {
+  parser: AgentParser;
+  file: LogFile;
+  files: readonly LogFile[];
+  stat: fs.Stats;
+  companions: string | undefined;
+  cursor: Cursor | undefined;
+}
+
+function companionSig(file: LogFile): string | undefined {
+  if (file.companions === undefined) return undefined;
+  return file.companions
+    .map((p) => {
+      try {
+        const st = fs.statSync(p);
+        return `${st.size}:${st.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join(',');
+}
+
+export function scan(opts: ScanOptions): ScanResult {
+  const { state, now } = opts;
+  const agents: Record<string, AgentSummary> = {};
+  const plan: Planned[] = [];
+  let totalBytes = 0;
+  for (const parser of opts.parsers) {
+    const summary: AgentSummary = { files: 0, changed: 0, records: 0, malformed: 0, skipped: 0, bytes: 0 };
+    agents[parser.agent] = summary;
+    const files = parser.discover(opts.roots);
+    summary.files = files.length;
+    for (const file of files) {
+      let stat: fs.Stats;
+      try {
+        stat = fs.statSync(file.path);
+      } catch {
+        continue;
+      }
+      const cursor = state.cursors[file.key];
+      const companions = companionSig(file);
+      if (
+        cursor !== undefined &&
+        cursor.ino === stat.ino &&
+        cursor.size === stat.size &&
+        cursor.mtimeMs === stat.mtimeMs &&
+        cursor.companions === companions
+      ) {
+        continue;
+      }
+      summary.changed += 1;
+      const resume = file.format === 'jsonl' && cursor !== undefined && stat.size >= cursor.offset;
+      totalBytes += resume ? stat.size - cursor.offset : stat.size;
+      plan.push({ parser, file, files, stat, companions, cursor });
+    }
+  }
+  opts.onPlan?.(totalBytes, plan.length);
+
+  const resolver = new ProjectResolver();
+  const projectRefs = new Map<string, string>();
+  let done = 0;
+  for (const p of plan) {
+    const summary = agents[p.parser.agent] as AgentSummary;
+    const keyOf = (rec: UsageRecord): string | undefined => {
+      if (!isAcceptedInstant(rec.ts, now)) return undefined;
+      const project = resolver.resolve(rec.cwd);
+      if (project !== undefined) projectRefs.set(project.key, project.ref);
+      return bucketKey({ hourStart: halfHourStart(rec.ts), source: rec.source, model: rec.model, project: project?.key ?? '' });
+    };
+    // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
+    const sameFile = p.cursor !== undefined && (p.cursor.ino === p.stat.ino || p.parser.agent === 'codex' || p.parser.agent === 'every-code');
+    const resume = p.file.format === 'jsonl' && p.cursor !== undefined && sameFile && p.stat.size >= p.cursor.offset;
+    const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
+    if (!resume && p.cursor?.contrib !== undefined) {
+      // re-reading from the start: take back what this file added before
+      for (const [k, packed] of Object.entries(p.cursor.contrib)) state.buckets.add(k, unpackCounts(packed), -1);
+    }
+    const sink: RecordSink = {
+      add(rec) {
+        const key = keyOf(rec);
+        if (key === undefined) {
+          summary.skipped += 1;
+          return;
+        }
+        summary.records += 1;
+        state.buckets.add(key, rec.counts);
+        const cur = unpackCounts(contrib[key] ?? []);
+        addInto(cur, rec.counts);
+        contrib[key] = packCounts(cur);
+      },
+      upsert(id, rec, o) {
+        const key = keyOf(rec);
+        if (key === undefined) {
+          summary.skipped += 1;
+          return;
+        }
+        const outcome = state.ledger(p.parser.agent).upsert(id, key, rec.counts, o ?? {}, state.buckets);
+        if (outcome === 'new') summary.records += 1;
+        else if (outcome === 'replay' || outcome === 'same') summary.skipped += 1;
+      },
+      malformed(n = 1) {
+        summary.malformed += n;
+      },
+      skipped(n = 1) {
+        summary.skipped += n;
+      },
+    };
+    let result;
+    try {
+      result = p.parser.parse(
+        p.file,
+        { offset: resume ? (p.cursor?.offset ?? 0) : 0, state: resume ? p.cursor?.state : undefined },
+        sink,
+        { now, files: p.files },
+      );
+    } catch {
+      // unreadable right now (permissions, vanished): try again next sync
+      summary.malformed += 1;
+      continue;
+    }
+    const bytes = p.file.format === 'jsonl' ? result.offset - (resume ? (p.cursor?.offset ?? 0) : 0) : p.stat.size;
+    summary.bytes += bytes;
+    done += resume ? p.stat.size - (p.cursor?.offset ?? 0) : p.stat.size;
+    opts.onProgress?.(done);
+    const next: Cursor = { agent: p.parser.agent, ino: p.stat.ino, size: p.stat.size, mtimeMs: p.stat.mtimeMs, offset: result.offset };
+    if (p.companions !== undefined) next.companions = p.companions;
+    if (result.state !== null && result.state !== undefined) next.state = result.state;
+    if (Object.keys(contrib).length > 0) next.contrib = contrib as Record<string, [number, number, number, number, number]>;
+    state.cursors[p.file.key] = next;
+  }
+  return {
+    agents,
+    bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
+    changedGroups: state.buckets.loaded ? state.buckets.changedGroups.size : 0,
+    projectRefs,
+  };
+}

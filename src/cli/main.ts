@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * @fileoverview Entry point of the `tokentally` command: builds the real context (process
+ * environment, terminal, clock, network) and runs the dispatcher.
+ */
+import os from 'node:os';
+import readline from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import { defaultApiOptions } from './api.js';
+import { runCli } from './cli.js';
+import type { CliContext } from './context.js';
+
+const ctx: CliContext = {
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  now: () => Date.now(),
+  api: defaultApiOptions,
+  prompt: async (question) => {
+    const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return await rl.question(question);
+    } finally {
+      rl.close();
+    }
+  },
+  selfCommand: [process.execPath, fileURLToPath(import.meta.url)],
+  platform: process.platform,
+  hostname: os.hostname(),
+};
+
+runCli(process.argv.slice(2), ctx).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`error: ${String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,130 @@
+/**
+ * @fileoverview OpenCode parser: the SQLite database of OpenCode ≥ 1.2
+ * (`<OPENCODE_DATA_DIR|$XDG_DATA_HOME/opencode>/opencode*.db`, JSON in the `data` column of
+ * `message`) and the legacy JSON storage (`storage/message/<sessionID>/msg_*.json`). The
+ * JSON→SQLite migration leaves both behind, and forked sessions copy history, so every
+ * assistant message is keyed by its id and counted once (the fullest version wins).
+ *
+ * Wire meaning (source `opencode`, all disjoint): input = tokens.input + tokens.cache.write;
+ * cached = tokens.cache.read; output = tokens.output; reasoning = tokens.reasoning;
+ * total = the sum. The stored `cost` (often 0) is ignored.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { isRecord, str } from '../json-file.js';
+import { normalizeModel, parseInstant, toCount, type Counts } from '../usage.js';
+import { walkFiles } from '../walk.js';
+import type { AgentParser, LogFile, RecordSink } from './types.js';
+
+const require = createRequire(import.meta.url);
+
+export function opencodeCounts(tokens: Record<string, unknown>): Counts {
+  const cache = isRecord(tokens['cache']) ? tokens['cache'] : {};
+  const input = toCount(tokens['input']) + toCount(cache['write']);
+  const cached = toCount(cache['read']);
+  const output = toCount(tokens['output']);
+  const reasoning = toCount(tokens['reasoning']);
+  return { input, cached, output, reasoning, total: input + cached + output + reasoning };
+}
+
+function emitMessage(m: Record<string, unknown>, fallbackId: string, sink: RecordSink): void {
+  if (m['role'] !== 'assistant') return;
+  const tokens = m['tokens'];
+  if (!isRecord(tokens)) return;
+  const counts = opencodeCounts(tokens);
+  if (counts.total === 0) return;
+  const time = isRecord(m['time']) ? m['time'] : {};
+  const ts = parseInstant(time['created']) ?? parseInstant(time['completed']);
+  if (ts === undefined) {
+    sink.malformed();
+    return;
+  }
+  const pathInfo = isRecord(m['path']) ? m['path'] : {};
+  const id = str(m['id']);
+  sink.upsert(id !== undefined ? `opencode:${id}` : fallbackId, {
+    ts,
+    source: 'opencode',
+    model: normalizeModel(m['modelID'] ?? m['modelId'] ?? m['model']),
+    counts,
+    cwd: str(pathInfo['root']) ?? str(pathInfo['cwd']),
+  });
+}
+
+function parseDatabase(file: LogFile, sink: RecordSink): void {
+  const Database = require('better-sqlite3') as typeof BetterSqlite3;
+  let db: BetterSqlite3.Database;
+  try {
+    db = new Database(file.path, { readonly: true, fileMustExist: true });
+  } catch {
+    sink.malformed();
+    return;
+  }
+  try {
+    const cols = db.prepare("SELECT name FROM pragma_table_info('message')").all() as { name: string }[];
+    if (!cols.some((c) => c.name === 'data')) return;
+    const hasId = cols.some((c) => c.name === 'id');
+    const rows = db.prepare(`SELECT ${hasId ? 'id' : 'NULL AS id'}, data FROM message`).iterate() as Iterable<{ id: unknown; data: unknown }>;
+    let n = 0;
+    for (const row of rows) {
+      n += 1;
+      if (typeof row.data !== 'string' || !row.data.includes('"assistant"')) continue;
+      let m: unknown;
+      try {
+        m = JSON.parse(row.data);
+      } catch {
+        sink.malformed();
+        continue;
+      }
+      if (!isRecord(m)) {
+        sink.malformed();
+        continue;
+      }
+      if (m['id'] === undefined && typeof row.id === 'string') m['id'] = row.id;
+      emitMessage(m, `${file.key}#${n}`, sink);
+    }
+  } catch {
+    sink.malformed();
+  } finally {
+    db.close();
+  }
+}
+
+export const opencodeParser: AgentParser = {
+  agent: 'opencode',
+  roots: (r) => [r.opencodeDir],
+  discover(r) {
+    const files: LogFile[] = [];
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(r.opencodeDir).sort();
+    } catch {
+      names = [];
+    }
+    for (const name of names) {
+      if (!/^opencode.*\.db$/.test(name)) continue;
+      const p = path.join(r.opencodeDir, name);
+      files.push({ path: p, key: p, format: 'document', companions: [`${p}-wal`] });
+    }
+    const legacy = walkFiles(path.join(r.opencodeDir, 'storage', 'message'), (name) => name.endsWith('.json'));
+    for (const p of legacy) files.push({ path: p, key: p, format: 'document' });
+    return files;
+  },
+  parse(file, _start, sink) {
+    if (file.path.endsWith('.db')) {
+      parseDatabase(file, sink);
+      return { offset: 0, state: null };
+    }
+    let m: unknown;
+    try {
+      m = JSON.parse(fs.readFileSync(file.path, 'utf8'));
+    } catch {
+      sink.malformed();
+      return { offset: 0, state: null };
+    }
+    if (isRecord(m)) emitMessage(m, file.key, sink);
+    else sink.malformed();
+    return { offset: 0, state: null };
+  },
+};

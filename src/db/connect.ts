@@ -1,0 +1,102 @@
+/**
+ * @fileoverview Opens the database: the embedded SQLite file by default, PostgreSQL when configured.
+ * Both hand back a `Db` whose Kysely instance returns every integer as bigint.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import { Mutex } from './mutex.js';
+import type { Database } from './schema.js';
+
+interface DbBase {
+  readonly kysely: Kysely<Database>;
+  /** Serialises write transactions on SQLite's single connection; a no-op guard on PostgreSQL. */
+  readonly writeLock: Mutex;
+  close(): Promise<void>;
+}
+
+export interface SqliteDb extends DbBase {
+  readonly dialect: 'sqlite';
+  readonly sqlite: BetterSqlite3.Database;
+}
+
+export interface PostgresDb extends DbBase {
+  readonly dialect: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+export type Db = SqliteDb | PostgresDb;
+
+const PG_INT8_OID = 20;
+const PG_NUMERIC_OID = 1700;
+
+function parseBigInt(text: string): bigint {
+  // Sums of int8 columns arrive as numeric; they are whole numbers in this schema.
+  const dot = text.indexOf('.');
+  return BigInt(dot === -1 ? text : text.slice(0, dot));
+}
+
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === PG_INT8_OID || oid === PG_NUMERIC_OID) return parseBigInt;
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+} as pg.CustomTypesConfig;
+
+/** Opens the configured database. Migrations are run separately (db/migrate.ts). */
+export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+  if (config.kind === 'sqlite') return openSqlite(config.file);
+  return openPostgres(config.url, config.poolSize, config.schema);
+}
+
+export function openSqlite(file: string): SqliteDb {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.defaultSafeIntegers(true);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    dialect: 'sqlite',
+    sqlite,
+    kysely,
+    writeLock: new Mutex(),
+    close: async () => {
+      await kysely.destroy(); // closes the better-sqlite3 handle too
+    },
+  };
+}
+
+export async function openPostgres(url: string, poolSize: number, schema?: string): Promise<PostgresDb> {
+  const options = schema ? `-c search_path=${quoteIdent(schema)}` : undefined;
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, ...(options ? { options } : {}) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    pool,
+    kysely,
+    writeLock: new Mutex(),
+    close: async () => {
+      await kysely.destroy(); // ends the pool
+    },
+  };
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(name)) throw new Error(`unsafe identifier ${name}`);
+  return `"${name}"`;
+}

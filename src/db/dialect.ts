@@ -1,0 +1,20 @@
+/**
+ * @fileoverview The few places where SQLite and PostgreSQL differ, kept together.
+ * Everything else is the same Kysely code on both engines.
+ */
+import { sql, type CreateTableBuilder, type RawBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Clustered storage for tables read by key ranges: SQLite `WITHOUT ROWID` (measured faster). */
+export function clustered<TB extends string, C extends string>(
+  dialect: DialectName,
+  builder: CreateTableBuilder<TB, C>,
+): CreateTableBuilder<TB, C> {
+  return dialect === 'sqlite' ? builder.modifyEnd(sql`without rowid`) : builder;
+}
+
+/** A transaction-scoped exclusive lock on a key (PostgreSQL only; SQLite serialises writers). */
+export function advisoryXactLock(key: string): RawBuilder<unknown> {
+  return sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}

@@ -1,0 +1,33 @@
+/**
+ * @fileoverview Runs the versioned migrations at start-up, on both engines. On PostgreSQL several
+ * processes may start at once: Kysely's migrator takes a lock so only one applies them.
+ */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db } from './connect.js';
+import type { DialectName } from './dialect.js';
+import { migration as m0001 } from './migrations/2026_11_22_0001_identity_and_usage.js';
+
+/** Every migration in order; a new one is appended here and never edited afterwards. */
+function allMigrations(dialect: DialectName): Record<string, Migration> {
+  return {
+    '2026_11_22_0001_identity_and_usage': m0001(dialect),
+  };
+}
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return allMigrations(this.dialect);
+  }
+}
+
+/** Brings the schema to the latest version; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
+  }
+}

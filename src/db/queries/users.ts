@@ -1,0 +1,66 @@
+/** @fileoverview Users and their refresh tokens. */
+import type { Kysely } from 'kysely';
+import type { Database, NewUserRow, RefreshTokenRow, UserRow } from '../schema.js';
+
+type Q = Kysely<Database>;
+
+export async function insertUser(db: Q, user: NewUserRow): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function findUserById(db: Q, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserByExternalId(db: Q, externalId: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function updateUserProfile(
+  db: Q,
+  id: string,
+  profile: { display_name?: string | null; avatar_url?: string | null },
+  now: number,
+): Promise<void> {
+  await db.updateTable('users').set({ ...profile, updated_at: now }).where('id', '=', id).execute();
+}
+
+export async function insertRefreshToken(
+  db: Q,
+  row: { token_hash: string; user_id: string; session_id: string; created_at: number; expires_at: number },
+): Promise<void> {
+  await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+export async function findRefreshToken(db: Q, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+  return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Marks a refresh token used, only if it still was unused; true when this call won. */
+export async function consumeRefreshToken(db: Q, tokenHash: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function revokeSession(db: Q, sessionId: string, now: number): Promise<void> {
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('session_id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeUserSessions(db: Q, userId: string, now: number): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,152 @@
+/**
+ * @fileoverview The tables, as Kysely sees them. Every integer column is a 64-bit integer that
+ * reads back as `bigint` on both engines (better-sqlite3 safeIntegers; pg int8/numeric parsers),
+ * so token sums stay exact. Instants are epoch milliseconds.
+ */
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+
+/** A 64-bit integer column: read as bigint, written as number or bigint. */
+export type Int = ColumnType<bigint, bigint | number, bigint | number>;
+export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
+
+export interface UsersTable {
+  id: string;
+  email: string | null;
+  password_hash: string | null;
+  display_name: string | null;
+  avatar_url: string | null;
+  external_id: string | null;
+  created_at: Int;
+  updated_at: Int;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  user_id: string;
+  session_id: string;
+  created_at: Int;
+  expires_at: Int;
+  used_at: NullableInt;
+  revoked_at: NullableInt;
+}
+
+export interface DevicesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  platform: string;
+  created_at: Int;
+  last_seen_at: NullableInt;
+  last_sync_at: NullableInt;
+  revoked_at: NullableInt;
+}
+
+export interface DeviceTokensTable {
+  token_hash: string;
+  device_id: string;
+  user_id: string;
+  created_at: Int;
+  last_used_at: NullableInt;
+  revoked_at: NullableInt;
+}
+
+export interface LinkCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: Int;
+  expires_at: Int;
+  used_at: NullableInt;
+  request_id: string | null;
+  device_id: string | null;
+}
+
+/** The five counts and the billable figure, shared by the usage tables. */
+export interface TokenColumns {
+  input: Int;
+  cached_input: Int;
+  output: Int;
+  reasoning: Int;
+  total: Int;
+  billable: Int;
+}
+
+/** One stored half-hour bucket of one device: the source of truth. */
+export interface UsageBucketsTable extends TokenColumns {
+  device_id: string;
+  hour_start: Int;
+  source: string;
+  model: string;
+  /** '' when the bucket carries no project. */
+  project_key: string;
+  user_id: string;
+  project_ref: string | null;
+  updated_at: Int;
+}
+
+/** Read model kept inside the ingest transaction: sums across devices and projects. */
+export interface UsageRollupTable extends TokenColumns {
+  user_id: string;
+  hour_start: Int;
+  source: string;
+  model: string;
+}
+
+/** Read model kept inside the ingest transaction: all-time totals per project and source. */
+export interface ProjectUsageTable extends TokenColumns {
+  user_id: string;
+  project_key: string;
+  source: string;
+  project_ref: string | null;
+  updated_at: Int;
+}
+
+export interface DeviceSubscriptionsTable {
+  device_id: string;
+  position: Int;
+  user_id: string;
+  tool: string | null;
+  provider: string | null;
+  product: string | null;
+  plan_type: string | null;
+  rate_limit_tier: string | null;
+  /** The subscription object as uploaded (JSON text), for fields we do not model. */
+  details: string;
+  updated_at: Int;
+}
+
+/** One row per upload: the "tracker events" purgeEvents prunes. */
+export interface IngestEventsTable {
+  id: string;
+  device_id: string;
+  user_id: string;
+  bucket_count: Int;
+  inserted: Int;
+  skipped: Int;
+  created_at: Int;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: Int;
+}
+
+export interface Database {
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  devices: DevicesTable;
+  device_tokens: DeviceTokensTable;
+  link_codes: LinkCodesTable;
+  usage_buckets: UsageBucketsTable;
+  usage_rollup: UsageRollupTable;
+  project_usage: ProjectUsageTable;
+  device_subscriptions: DeviceSubscriptionsTable;
+  ingest_events: IngestEventsTable;
+  server_secrets: ServerSecretsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type DeviceRow = Selectable<DevicesTable>;
+export type LinkCodeRow = Selectable<LinkCodesTable>;
+export type RefreshTokenRow = Selectable<RefreshTokensTable>;

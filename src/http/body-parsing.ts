@@ -1,0 +1,41 @@
+/**
+ * @fileoverview Body rules of the contract: JSON only (415 otherwise, for operations that take a
+ * body), an empty body counts as no body, operations that take no body ignore whatever is sent.
+ */
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './problem.js';
+
+/** Marks a body that was sent with a content type we do not parse. */
+const UNSUPPORTED_BODY = Symbol('unsupported body');
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body may be absent; absent counts as `{}`. */
+    optionalBody?: boolean;
+  }
+}
+
+export function registerBodyParsing(app: FastifyInstance): void {
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(/^application\/(.+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    defaultJson(request, text, done);
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, (body as Buffer).length === 0 ? undefined : UNSUPPORTED_BODY);
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const takesBody = request.routeOptions.schema?.body !== undefined;
+    if ((request.body as unknown) === UNSUPPORTED_BODY) {
+      if (takesBody) throw new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+      request.body = undefined;
+    }
+    if (takesBody && request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * @fileoverview Who is calling: the one place that turns a bearer token into a principal.
+ * A bearer is classified once per request as service_role (constant-time key match), device or
+ * share (opaque prefixed tokens, looked up by SHA-256), or user (a JWT).
+ */
+import { DEVICE_TOKEN_PREFIX, hashToken, safeEqual, SHARE_TOKEN_PREFIX } from '../security/tokens.js';
+import { JwtError, type JwtService } from '../security/jwt.js';
+
+export type Role = 'user' | 'device' | 'share' | 'service_role';
+
+export type Principal =
+  | { readonly role: 'anonymous' }
+  | { readonly role: 'user'; readonly userId: string; readonly sessionId: string | undefined }
+  | { readonly role: 'device'; readonly userId: string; readonly deviceId: string }
+  | { readonly role: 'share'; readonly userId: string }
+  | { readonly role: 'service_role' };
+
+/** The lookups the resolver needs; implemented over the database in app.ts. */
+export interface CredentialStore {
+  findDeviceToken(tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined>;
+  findShareToken(tokenHash: string): Promise<{ userId: string } | undefined>;
+  /** Maps an external OIDC subject to a local user id, creating the user on first sight. */
+  userForExternalSubject(issuer: string, sub: string, email: string | undefined): Promise<string>;
+}
+
+export type Resolution =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly principal: Exclude<Principal, { role: 'anonymous' }> }
+  | { readonly kind: 'invalid'; readonly reason: string };
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** Extracts the bearer token from an Authorization header; undefined when absent or empty. */
+export function bearerOf(header: string | undefined): { token: string } | { malformed: true } | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ? { token: match[1] } : { malformed: true };
+}
+
+export class PrincipalResolver {
+  constructor(
+    private readonly serviceRoleKey: string,
+    private readonly jwt: JwtService,
+    private readonly store: CredentialStore,
+  ) {}
+
+  async resolve(authorization: string | undefined, nowMs: number): Promise<Resolution> {
+    const bearer = bearerOf(authorization);
+    if (bearer === undefined) return { kind: 'none' };
+    if ('malformed' in bearer) return { kind: 'invalid', reason: 'authorization header is not a bearer token' };
+    const token = bearer.token;
+    if (safeEqual(token, this.serviceRoleKey)) return { kind: 'ok', principal: { role: 'service_role' } };
+    if (token.startsWith(DEVICE_TOKEN_PREFIX)) {
+      const found = await this.store.findDeviceToken(hashToken(token));
+      return found ? { kind: 'ok', principal: { role: 'device', ...found } } : { kind: 'invalid', reason: 'unknown or revoked device token' };
+    }
+    if (token.startsWith(SHARE_TOKEN_PREFIX)) {
+      const found = await this.store.findShareToken(hashToken(token));
+      return found ? { kind: 'ok', principal: { role: 'share', ...found } } : { kind: 'invalid', reason: 'unknown or revoked share token' };
+    }
+    if (!JWT_SHAPE.test(token)) return { kind: 'invalid', reason: 'unrecognised token' };
+    try {
+      const verified = await this.jwt.verify(token, nowMs);
+      if (verified.externalIssuer !== undefined) {
+        const userId = await this.store.userForExternalSubject(verified.externalIssuer, verified.sub, verified.email);
+        return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined } };
+      }
+      return { kind: 'ok', principal: { role: 'user', userId: verified.sub, sessionId: verified.sessionId } };
+    } catch (error) {
+      if (error instanceof JwtError) return { kind: 'invalid', reason: error.message };
+      throw error;
+    }
+  }
+}

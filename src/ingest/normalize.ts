@@ -1,0 +1,121 @@
+/**
+ * @fileoverview First steps of the ingest pipeline: check each bucket's instant, normalise names,
+ * default missing counts, compute billable tokens, and drop earlier duplicates (the last wins).
+ * Pure: time comes in as `now`.
+ */
+import { billableTokens } from '../domain/billable.js';
+import { problems, type FieldError } from '../http/problem.js';
+import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
+
+export interface NormalizedBucket {
+  hourStart: number;
+  source: string;
+  model: string;
+  /** '' when the bucket carries no project. */
+  projectKey: string;
+  projectRef: string | null;
+  input: bigint;
+  cached: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
+
+const HALF_HOUR_MS = 30 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const EARLIEST_HOUR_START = Date.UTC(2020, 0, 1);
+
+const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses an ISO 8601 date-time that carries a zone designator; undefined if malformed or impossible. */
+export function parseZonedInstant(text: string): number | undefined {
+  const m = ISO_WITH_ZONE.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const second = m[6] ? Number(m[6]) : 0;
+  const fraction = m[7] ? Number(m[7]) : 0;
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return undefined;
+  let offsetMinutes = 0;
+  const zone = m[8] ?? 'Z';
+  if (zone.toUpperCase() !== 'Z') {
+    const digits = zone.replace(':', '');
+    const hours = Number(digits.slice(1, 3));
+    const minutes = Number(digits.slice(3, 5));
+    if (hours > 23 || minutes > 59) return undefined;
+    offsetMinutes = (digits.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second) + Math.round(fraction * 1000) - offsetMinutes * 60_000;
+}
+
+function text(value: string | undefined, fallback: string): string {
+  const trimmed = (value ?? '').trim().toLowerCase();
+  return trimmed === '' ? fallback : trimmed;
+}
+
+function count(value: number | undefined): bigint {
+  return BigInt(value ?? 0);
+}
+
+/** Checks and normalises every bucket of a request; throws one 400 naming every bad field. */
+export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBucket[] {
+  const lists: Array<[string, UsageBucket[]]> = [];
+  if (body.hourly) lists.push(['/hourly', body.hourly]);
+  if (body.data?.hourly) lists.push(['/data/hourly', body.data.hourly]);
+  const latest = now + DAY_MS;
+  const errors: FieldError[] = [];
+  const byIdentity = new Map<string, NormalizedBucket>();
+  for (const [base, list] of lists) {
+    list.forEach((bucket, index) => {
+      const path = `/body${base}/${index}/hour_start`;
+      const hourStart = parseZonedInstant(bucket.hour_start);
+      if (hourStart === undefined) {
+        errors.push({ path, message: 'must be an ISO 8601 date-time with a zone designator (Z or an offset)' });
+        return;
+      }
+      if (hourStart % HALF_HOUR_MS !== 0) {
+        errors.push({ path, message: 'must fall on a UTC half-hour (minute 0 or 30, seconds zero)' });
+        return;
+      }
+      if (hourStart < EARLIEST_HOUR_START || hourStart > latest) {
+        errors.push({ path, message: 'must lie between 2020-01-01 and one day from now' });
+        return;
+      }
+      const counts = {
+        input: count(bucket.input_tokens),
+        cached: count(bucket.cached_input_tokens),
+        output: count(bucket.output_tokens),
+        reasoning: count(bucket.reasoning_output_tokens),
+        total: count(bucket.total_tokens),
+      };
+      const source = text(bucket.source, 'unknown');
+      const normalized: NormalizedBucket = {
+        hourStart,
+        source,
+        model: text(bucket.model, 'unknown'),
+        projectKey: (bucket.project_key ?? '').trim(),
+        projectRef: bucket.project_ref?.trim() || null,
+        ...counts,
+        billable: billableTokens(source, counts),
+      };
+      const identity = `${hourStart}\u0000${normalized.source}\u0000${normalized.model}\u0000${normalized.projectKey}`;
+      byIdentity.delete(identity); // the last occurrence wins, and keeps its own position
+      byIdentity.set(identity, normalized);
+    });
+  }
+  if (errors.length > 0) {
+    const first = errors[0];
+    throw problems.invalid(
+      `${errors.length} bucket${errors.length === 1 ? '' : 's'} rejected; nothing was stored. First: ${first?.path.replace(/^\//, '').replaceAll('/', '.')} ${first?.message}`,
+      errors.slice(0, 50),
+    );
+  }
+  return [...byIdentity.values()];
+}
+
+/** How many buckets a request carries before de-duplication (for the 500-bucket limit). */
+export function bucketCount(body: IngestRequest): number {
+  return (body.hourly?.length ?? 0) + (body.data?.hourly?.length ?? 0);
+}

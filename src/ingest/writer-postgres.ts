@@ -1,0 +1,158 @@
+/**
+ * @fileoverview The PostgreSQL ingest writer: one transaction of set-based statements over
+ * `unnest` arrays (one statement shape whatever the batch size), serialised per device with a
+ * transaction-scoped advisory lock so concurrent uploads of one device never race on the deltas.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import type { PostgresDb } from '../db/connect.js';
+import { groupsOf, planIngest, type StoredVariant } from './plan.js';
+import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+
+interface StoredRow {
+  hour_start: bigint;
+  source: string;
+  model: string;
+  project_key: string;
+  project_ref: string | null;
+  input: bigint;
+  cached_input: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
+
+const SELECT_VARIANTS = `
+  SELECT b.hour_start, b.source, b.model, b.project_key, b.project_ref,
+         b.input, b.cached_input, b.output, b.reasoning, b.total, b.billable
+    FROM usage_buckets b
+    JOIN unnest($2::int8[], $3::text[], $4::text[]) AS g(hour_start, source, model)
+      ON b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
+   WHERE b.device_id = $1`;
+
+const DELETE_VARIANTS = `
+  DELETE FROM usage_buckets b
+   USING unnest($2::int8[], $3::text[], $4::text[], $5::text[]) AS d(hour_start, source, model, project_key)
+   WHERE b.device_id = $1 AND b.hour_start = d.hour_start AND b.source = d.source
+     AND b.model = d.model AND b.project_key = d.project_key`;
+
+const UPSERT_BUCKETS = `
+  INSERT INTO usage_buckets (device_id, user_id, updated_at, hour_start, source, model, project_key, project_ref,
+                             input, cached_input, output, reasoning, total, billable)
+  SELECT $1, $2, $3, * FROM unnest($4::int8[], $5::text[], $6::text[], $7::text[], $8::text[],
+                                   $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::int8[])
+  ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+    project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
+    output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
+    billable = excluded.billable, updated_at = excluded.updated_at`;
+
+const ADD_ROLLUP = `
+  INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
+  SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+  ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
+    input = r.input + excluded.input, cached_input = r.cached_input + excluded.cached_input,
+    output = r.output + excluded.output, reasoning = r.reasoning + excluded.reasoning,
+    total = r.total + excluded.total, billable = r.billable + excluded.billable`;
+
+const ADD_PROJECTS = `
+  INSERT INTO project_usage AS p (user_id, updated_at, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable)
+  SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
+  ON CONFLICT (user_id, project_key, source) DO UPDATE SET
+    project_ref = coalesce(excluded.project_ref, p.project_ref),
+    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
+    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
+    total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
+
+export class PostgresIngestWriter implements IngestWriter {
+  constructor(private readonly db: PostgresDb) {}
+
+  async apply(batch: IngestBatch): Promise<IngestResult> {
+    const client = await this.db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await this.write(client, batch);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async write(client: PoolClient, batch: IngestBatch): Promise<IngestResult> {
+    const { userId, deviceId, now } = batch;
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ingest:${deviceId}`]);
+    const groups = groupsOf(batch.buckets);
+    let stored: StoredVariant[] = [];
+    if (groups.length > 0) {
+      const { rows } = await client.query<StoredRow>(SELECT_VARIANTS, [
+        deviceId,
+        groups.map((g) => g.hourStart),
+        groups.map((g) => g.source),
+        groups.map((g) => g.model),
+      ]);
+      stored = rows.map((r) => ({
+        hourStart: Number(r.hour_start),
+        source: r.source,
+        model: r.model,
+        projectKey: r.project_key,
+        projectRef: r.project_ref,
+        input: r.input,
+        cached: r.cached_input,
+        output: r.output,
+        reasoning: r.reasoning,
+        total: r.total,
+        billable: r.billable,
+      }));
+    }
+    const plan = planIngest(batch.buckets, stored);
+    if (plan.deletes.length > 0) {
+      const d = plan.deletes;
+      await client.query(DELETE_VARIANTS, [deviceId, d.map((x) => x.hourStart), d.map((x) => x.source), d.map((x) => x.model), d.map((x) => x.projectKey)]);
+    }
+    if (plan.upserts.length > 0) {
+      const u = plan.upserts;
+      await client.query(UPSERT_BUCKETS, [
+        deviceId, userId, now,
+        u.map((x) => x.hourStart), u.map((x) => x.source), u.map((x) => x.model), u.map((x) => x.projectKey), u.map((x) => x.projectRef),
+        u.map((x) => x.input), u.map((x) => x.cached), u.map((x) => x.output), u.map((x) => x.reasoning), u.map((x) => x.total), u.map((x) => x.billable),
+      ]);
+    }
+    if (plan.rollup.length > 0) {
+      const r = plan.rollup;
+      await client.query(ADD_ROLLUP, [
+        userId, r.map((x) => x.hourStart), r.map((x) => x.source), r.map((x) => x.model),
+        r.map((x) => x.input), r.map((x) => x.cached), r.map((x) => x.output), r.map((x) => x.reasoning), r.map((x) => x.total), r.map((x) => x.billable),
+      ]);
+    }
+    if (plan.projects.length > 0) {
+      const p = plan.projects;
+      await client.query(ADD_PROJECTS, [
+        userId, now, p.map((x) => x.projectKey), p.map((x) => x.source), p.map((x) => x.projectRef),
+        p.map((x) => x.input), p.map((x) => x.cached), p.map((x) => x.output), p.map((x) => x.reasoning), p.map((x) => x.total), p.map((x) => x.billable),
+      ]);
+    }
+    await client.query('UPDATE devices SET last_seen_at = $1, last_sync_at = $1 WHERE id = $2', [now, deviceId]);
+    await client.query('UPDATE device_tokens SET last_used_at = $1 WHERE device_id = $2 AND revoked_at IS NULL', [now, deviceId]);
+    if (batch.subscriptions) {
+      await client.query('DELETE FROM device_subscriptions WHERE device_id = $1', [deviceId]);
+      const subs = batch.subscriptions;
+      if (subs.length > 0) {
+        await client.query(
+          `INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
+           SELECT $1, $2, $3, * FROM unnest($4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+          [deviceId, userId, now, subs.map((_, i) => i), subs.map((s) => s.tool), subs.map((s) => s.provider), subs.map((s) => s.product),
+            subs.map((s) => s.planType), subs.map((s) => s.rateLimitTier), subs.map((s) => s.details)],
+        );
+      }
+    }
+    await client.query(
+      'INSERT INTO ingest_events (id, device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [randomUUID(), deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
+    );
+    return plan.counts;
+  }
+}

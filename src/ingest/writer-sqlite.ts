@@ -1,0 +1,124 @@
+/**
+ * @fileoverview The SQLite ingest writer: prepared statements run synchronously in one
+ * better-sqlite3 transaction (the hot path skips the query builder: measured ~2 µs a row).
+ */
+import { randomUUID } from 'node:crypto';
+import type { SqliteDb } from '../db/connect.js';
+import { groupsOf, planIngest, type StoredVariant } from './plan.js';
+import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+
+interface StoredRow {
+  project_key: string;
+  project_ref: string | null;
+  input: bigint;
+  cached_input: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
+
+export class SqliteIngestWriter implements IngestWriter {
+  private readonly run: (batch: IngestBatch) => IngestResult;
+
+  constructor(private readonly db: SqliteDb) {
+    const s = db.sqlite;
+    const selectVariants = s.prepare<[string, number, string, string], StoredRow>(
+      `SELECT project_key, project_ref, input, cached_input, output, reasoning, total, billable
+         FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ?`,
+    );
+    const upsertBucket = s.prepare(
+      `INSERT INTO usage_buckets (device_id, hour_start, source, model, project_key, user_id, project_ref,
+                                  input, cached_input, output, reasoning, total, billable, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+         project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
+         output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
+         billable = excluded.billable, updated_at = excluded.updated_at`,
+    );
+    const deleteBucket = s.prepare(
+      `DELETE FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ? AND project_key = ?`,
+    );
+    const addRollup = s.prepare(
+      `INSERT INTO usage_rollup (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
+         input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
+         output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+         total = total + excluded.total, billable = billable + excluded.billable`,
+    );
+    const addProject = s.prepare(
+      `INSERT INTO project_usage (user_id, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id, project_key, source) DO UPDATE SET
+         project_ref = coalesce(excluded.project_ref, project_ref),
+         input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
+         output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+         total = total + excluded.total, billable = billable + excluded.billable, updated_at = excluded.updated_at`,
+    );
+    const touchDevice = s.prepare(`UPDATE devices SET last_seen_at = ?, last_sync_at = ? WHERE id = ?`);
+    const touchToken = s.prepare(`UPDATE device_tokens SET last_used_at = ? WHERE device_id = ? AND revoked_at IS NULL`);
+    const clearSubscriptions = s.prepare(`DELETE FROM device_subscriptions WHERE device_id = ?`);
+    const insertSubscription = s.prepare(
+      `INSERT INTO device_subscriptions (device_id, position, user_id, tool, provider, product, plan_type, rate_limit_tier, details, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertEvent = s.prepare(
+      `INSERT INTO ingest_events (id, device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+
+    const loadStored = (deviceId: string, batch: IngestBatch): StoredVariant[] => {
+      const stored: StoredVariant[] = [];
+      for (const g of groupsOf(batch.buckets)) {
+        for (const row of selectVariants.all(deviceId, g.hourStart, g.source, g.model)) {
+          stored.push({
+            hourStart: g.hourStart,
+            source: g.source,
+            model: g.model,
+            projectKey: row.project_key,
+            projectRef: row.project_ref,
+            input: row.input,
+            cached: row.cached_input,
+            output: row.output,
+            reasoning: row.reasoning,
+            total: row.total,
+            billable: row.billable,
+          });
+        }
+      }
+      return stored;
+    };
+
+    this.run = s.transaction((batch: IngestBatch): IngestResult => {
+      const { userId, deviceId, now } = batch;
+      const plan = planIngest(batch.buckets, loadStored(deviceId, batch));
+      for (const d of plan.deletes) deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
+      for (const b of plan.upserts) {
+        upsertBucket.run(deviceId, b.hourStart, b.source, b.model, b.projectKey, userId, b.projectRef,
+          b.input, b.cached, b.output, b.reasoning, b.total, b.billable, now);
+      }
+      for (const r of plan.rollup) {
+        addRollup.run(userId, r.hourStart, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.total, r.billable);
+      }
+      for (const p of plan.projects) {
+        addProject.run(userId, p.projectKey, p.source, p.projectRef, p.input, p.cached, p.output, p.reasoning, p.total, p.billable, now);
+      }
+      touchDevice.run(now, now, deviceId);
+      touchToken.run(now, deviceId);
+      if (batch.subscriptions) {
+        clearSubscriptions.run(deviceId);
+        batch.subscriptions.forEach((sub, position) => {
+          insertSubscription.run(deviceId, position, userId, sub.tool, sub.provider, sub.product, sub.planType, sub.rateLimitTier, sub.details, now);
+        });
+      }
+      insertEvent.run(randomUUID(), deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
+      return plan.counts;
+    }) as unknown as (batch: IngestBatch) => IngestResult;
+  }
+
+  async apply(batch: IngestBatch): Promise<IngestResult> {
+    const lock = this.db.writeLock;
+    if (lock.isFree) return this.run(batch); // synchronous: nothing can interleave
+    return lock.run(() => this.run(batch));
+  }
+}

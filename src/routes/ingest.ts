@@ -1,0 +1,88 @@
+/** @fileoverview ingestUsage and recordSyncPing (device token). */
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app-types.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { recordSync } from '../db/queries/devices.js';
+import { principalOf } from '../http/access.js';
+import { problems } from '../http/problem.js';
+import type { InflightGate, TokenBucketLimiter } from '../http/rate-limit.js';
+import { bucketCount, normalizeBuckets } from '../ingest/normalize.js';
+import type { IngestWriter } from '../ingest/store.js';
+import { normalizeSubscriptions } from '../ingest/subscriptions.js';
+import { responses } from '../schemas/common.js';
+import { IngestRequest, IngestResponse, SyncPingResponse } from '../schemas/ingest.js';
+import { operation } from './operation.js';
+
+export interface IngestDeps {
+  db: Db;
+  clock: Clock;
+  writer: IngestWriter;
+  limiter: TokenBucketLimiter;
+  inflight: InflightGate;
+  maxBuckets: number;
+  syncMinIntervalMinutes: number;
+}
+
+export function registerIngestRoutes(app: App, deps: IngestDeps): void {
+  const entered = new WeakSet<FastifyRequest>();
+
+  app.post(
+    '/functions/svc-ingest',
+    {
+      ...operation(
+        {
+          operationId: 'ingestUsage',
+          summary: 'Upload half-hour usage buckets',
+          description:
+            'Cumulative per-bucket totals: an upload replaces, for every (hour_start, source, model) it mentions, what this device stored. One request is one transaction.',
+          tags: ['ingest'],
+          access: { roles: ['device'] },
+        },
+        { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
+      ),
+      // Backpressure comes before the body is even parsed: a refused upload costs almost nothing.
+      onRequest: async (request) => {
+        const { deviceId } = principalOf(request, 'device');
+        const decision = deps.limiter.take(deviceId);
+        if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.');
+        if (!deps.inflight.tryEnter()) throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
+        entered.add(request);
+      },
+      onResponse: async (request) => {
+        if (entered.delete(request)) deps.inflight.leave();
+      },
+    },
+    async (request) => {
+      const { userId, deviceId } = principalOf(request, 'device');
+      const body = request.body;
+      const count = bucketCount(body);
+      if (count > deps.maxBuckets) throw problems.tooLarge(`An upload may carry at most ${deps.maxBuckets} buckets; this one has ${count}.`);
+      const now = deps.clock.now();
+      const buckets = normalizeBuckets(body, now);
+      const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;
+      const result = await deps.writer.apply({ userId, deviceId, now, buckets, subscriptions });
+      return {
+        success: true,
+        inserted: result.inserted,
+        skipped: result.skipped,
+        project_inserted: result.projectInserted,
+        project_skipped: result.projectSkipped,
+      };
+    },
+  );
+
+  app.post(
+    '/functions/svc-sync-ping',
+    operation(
+      { operationId: 'recordSyncPing', summary: 'Record a sync heartbeat', tags: ['ingest'], access: { roles: ['device'] } },
+      { response: responses(SyncPingResponse, 401, 403) },
+    ),
+    async (request) => {
+      const { deviceId } = principalOf(request, 'device');
+      const minutes = deps.syncMinIntervalMinutes;
+      const result = await recordSync(deps.db.kysely, deviceId, deps.clock.now(), minutes * 60_000);
+      return { success: true, updated: result.updated, last_sync_at: new Date(result.lastSyncAt).toISOString(), min_interval_minutes: minutes };
+    },
+  );
+}

@@ -1,0 +1,42 @@
+/** @fileoverview Schema pieces shared by several routes and the OpenAPI document. */
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const FieldErrorSchema = Type.Object({ path: Type.String(), message: Type.String() });
+
+/** RFC 9457 problem document, as every error response is shaped. */
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(Type.Array(FieldErrorSchema)),
+    error_code: Type.Optional(Type.String()),
+    msg: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem document' },
+);
+
+const ref = Type.Ref('Problem');
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid bearer token',
+  403: 'Authenticated credential lacks the required role',
+  404: 'Not found',
+  409: 'Request conflicts with existing state',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Rate limit exceeded (see Retry-After)',
+};
+
+/** Response map: the 200 schema plus problem documents for the listed statuses. */
+export function responses<T extends TSchema>(ok: T, ...statuses: number[]): Record<number, TSchema> {
+  const map: Record<number, TSchema> = { 200: ok };
+  for (const status of statuses) map[status] = { ...ref, description: ERROR_TEXT[status] ?? 'Error' } as TSchema;
+  return map;
+}

@@ -1,0 +1,39 @@
+/** @fileoverview Device onboarding: issueDeviceToken, initLinkCode, exchangeLinkCode. */
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Uuid } from './common.js';
+
+export const DeviceTokenIssueRequest = Type.Object(
+  {
+    device_name: Type.Optional(Type.String({ maxLength: 128 })),
+    platform: Type.Optional(Type.String({ maxLength: 32 })),
+    user_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+export type DeviceTokenIssueRequest = Static<typeof DeviceTokenIssueRequest>;
+
+export const DeviceTokenIssueResponse = Type.Object(
+  { device_id: Uuid, token: Type.String(), created_at: Type.Optional(DateTime) },
+
+);
+
+export const LinkCodeInitResponse = Type.Object(
+  { link_code: Type.String(), expires_at: DateTime },
+
+);
+
+export const LinkCodeExchangeRequest = Type.Object(
+  {
+    link_code: Type.String({ minLength: 1, maxLength: 64 }),
+    request_id: Type.String({ minLength: 1, maxLength: 128 }),
+    device_name: Type.Optional(Type.String({ maxLength: 128 })),
+    platform: Type.Optional(Type.String({ maxLength: 32 })),
+  },
+  { additionalProperties: false },
+);
+export type LinkCodeExchangeRequest = Static<typeof LinkCodeExchangeRequest>;
+
+export const LinkCodeExchangeResponse = Type.Object(
+  { token: Type.String(), device_id: Uuid, user_id: Uuid },
+
+);

@@ -1,0 +1,107 @@
+/**
+ * @fileoverview User access tokens: HS256 JWTs signed with JWT_SECRET (GoTrue-shaped claims),
+ * and optionally JWTs of an external OpenID Connect provider checked against its JWKS.
+ */
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+
+export interface AccessClaims {
+  sub: string;
+  email: string | null;
+  sessionId: string;
+}
+
+export interface VerifiedJwt {
+  sub: string;
+  /** Set for tokens of an external provider: the issuer the subject belongs to. */
+  externalIssuer?: string;
+  email?: string;
+}
+
+export class JwtError extends Error {
+  override name = 'JwtError';
+}
+
+const AUDIENCE = 'authenticated';
+
+export interface ExternalJwtOptions {
+  jwksUrl: string;
+  issuer: string | undefined;
+  audience: string | undefined;
+}
+
+/** Signs and verifies user access tokens. */
+export class JwtService {
+  private readonly key: Uint8Array;
+  private readonly external: { jwks: ReturnType<typeof createRemoteJWKSet>; options: ExternalJwtOptions } | undefined;
+
+  constructor(secret: string, private readonly ttlSeconds: number, external?: ExternalJwtOptions) {
+    this.key = new TextEncoder().encode(secret);
+    this.external = external
+      ? { jwks: createRemoteJWKSet(new URL(external.jwksUrl), { timeoutDuration: 10_000 }), options: external }
+      : undefined;
+  }
+
+  get accessTokenTtlSeconds(): number {
+    return this.ttlSeconds;
+  }
+
+  async sign(claims: AccessClaims, nowMs: number): Promise<{ token: string; expiresAt: number }> {
+    const iat = Math.floor(nowMs / 1000);
+    const exp = iat + this.ttlSeconds;
+    const token = await new SignJWT({ role: 'authenticated', email: claims.email ?? undefined, session_id: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.key);
+    return { token, expiresAt: exp };
+  }
+
+  /** Verifies a user JWT at `nowMs`; throws JwtError with a short reason. */
+  async verify(token: string, nowMs: number): Promise<VerifiedJwt & { sessionId?: string }> {
+    const currentDate = new Date(nowMs);
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate });
+      return { sub: requireSub(payload), ...sessionOf(payload) };
+    } catch (error) {
+      if (!this.external || !(error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JOSEAlgNotAllowed)) {
+        throw new JwtError(describe(error));
+      }
+    }
+    const { jwks, options } = this.external;
+    try {
+      const { payload } = await jwtVerify(token, jwks, {
+        currentDate,
+        ...(options.issuer ? { issuer: options.issuer } : {}),
+        ...(options.audience ? { audience: options.audience } : {}),
+      });
+      return {
+        sub: requireSub(payload),
+        externalIssuer: payload.iss ?? options.jwksUrl,
+        ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+      };
+    } catch (error) {
+      throw new JwtError(describe(error));
+    }
+  }
+}
+
+function requireSub(payload: JWTPayload): string {
+  if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new JwtError('token has no subject');
+  return payload.sub;
+}
+
+function sessionOf(payload: JWTPayload): { sessionId?: string } {
+  return typeof payload.session_id === 'string' ? { sessionId: payload.session_id } : {};
+}
+
+function describe(error: unknown): string {
+  if (error instanceof JwtError) return error.message;
+  if (error instanceof joseErrors.JWTExpired) return 'token expired';
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'invalid signature';
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'algorithm not allowed';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) return `invalid claim ${error.claim}`;
+  if (error instanceof joseErrors.JOSEError) return 'malformed token';
+  return 'invalid token';
+}

@@ -1,0 +1,231 @@
+/**
+ * @fileoverview Accounts and sessions behind the GoTrue-compatible sign-in API: sign-up, password
+ * sign-in, rotating single-use refresh tokens (a reused one revokes its whole session), profile
+ * updates and sign-out.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import {
+  consumeRefreshToken,
+  findRefreshToken,
+  findUserByEmail,
+  findUserByExternalId,
+  findUserById,
+  insertRefreshToken,
+  insertUser,
+  revokeSession,
+  revokeUserSessions,
+  updateUserProfile,
+} from '../db/queries/users.js';
+import type { UserRow } from '../db/schema.js';
+import { AppError } from '../http/problem.js';
+import type { JwtService } from '../security/jwt.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
+import { generateToken, hashToken } from '../security/tokens.js';
+
+export interface ProfileInput {
+  display_name?: string | null | undefined;
+  avatar_url?: string | null | undefined;
+}
+
+export interface PublicUser {
+  id: string;
+  aud: 'authenticated';
+  role: 'authenticated';
+  email: string | null;
+  created_at: string;
+  updated_at: string;
+  user_metadata: { display_name?: string; avatar_url?: string };
+  app_metadata: { provider: string; providers: string[] };
+  identities: never[];
+}
+
+export interface Session {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: PublicUser;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const REFRESH_PREFIX = 'tt_rt_';
+
+function authError(status: number, authCode: string, detail: string): AppError {
+  const code = status === 409 ? 'conflict' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_request';
+  return new AppError(status, code, detail, { authCode });
+}
+
+/** Checks profile fields: display names are short text, avatars http(s) URLs. */
+export function checkProfile(input: ProfileInput): { display_name?: string | null; avatar_url?: string | null } {
+  const out: { display_name?: string | null; avatar_url?: string | null } = {};
+  if (input.display_name !== undefined) {
+    const name = input.display_name === null ? null : input.display_name.trim().slice(0, 100) || null;
+    out.display_name = name;
+  }
+  if (input.avatar_url !== undefined) {
+    const url = input.avatar_url === null ? null : input.avatar_url.trim() || null;
+    if (url !== null) {
+      let ok = false;
+      try {
+        const parsed = new URL(url);
+        ok = parsed.protocol === 'https:' || parsed.protocol === 'http:';
+      } catch {
+        ok = false;
+      }
+      if (!ok || url.length > 500) throw authError(400, 'validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
+    }
+    out.avatar_url = url;
+  }
+  return out;
+}
+
+export function toPublicUser(row: UserRow): PublicUser {
+  const metadata: PublicUser['user_metadata'] = {};
+  if (row.display_name) metadata.display_name = row.display_name;
+  if (row.avatar_url) metadata.avatar_url = row.avatar_url;
+  const provider = row.external_id ? 'oidc' : 'email';
+  return {
+    id: row.id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: row.email,
+    created_at: new Date(Number(row.created_at)).toISOString(),
+    updated_at: new Date(Number(row.updated_at)).toISOString(),
+    user_metadata: metadata,
+    app_metadata: { provider, providers: [provider] },
+    identities: [],
+  };
+}
+
+export class AccountService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly jwt: JwtService,
+    private readonly options: { scryptCost: number; refreshTokenTtlMs: number },
+  ) {}
+
+  async signUp(emailInput: string, password: string, profile: ProfileInput): Promise<Session> {
+    const email = emailInput.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254) throw authError(400, 'email_address_invalid', 'That is not a valid e-mail address.');
+    if (password.length < 8) throw authError(400, 'weak_password', 'The password must be at least 8 characters long.');
+    const checked = checkProfile(profile);
+    if (await findUserByEmail(this.db.kysely, email)) {
+      throw authError(409, 'user_already_exists', 'A user with this e-mail address already exists.');
+    }
+    const now = this.clock.now();
+    const id = randomUUID();
+    const passwordHash = await hashPassword(password, this.options.scryptCost);
+    try {
+      await insertUser(this.db.kysely, {
+        id,
+        email,
+        password_hash: passwordHash,
+        display_name: checked.display_name ?? null,
+        avatar_url: checked.avatar_url ?? null,
+        external_id: null,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      if (await findUserByEmail(this.db.kysely, email)) {
+        throw authError(409, 'user_already_exists', 'A user with this e-mail address already exists.');
+      }
+      throw error;
+    }
+    return this.startSession(await this.mustFindUser(id), randomUUID());
+  }
+
+  async signInWithPassword(emailInput: string, password: string): Promise<Session> {
+    const email = emailInput.trim().toLowerCase();
+    const user = await findUserByEmail(this.db.kysely, email);
+    if (!user?.password_hash) {
+      await burnPasswordCheck(password, this.options.scryptCost);
+      throw authError(400, 'invalid_credentials', 'Invalid login credentials.');
+    }
+    if (!(await verifyPassword(password, user.password_hash))) throw authError(400, 'invalid_credentials', 'Invalid login credentials.');
+    return this.startSession(user, randomUUID());
+  }
+
+  /** Rotates a refresh token: each works once; presenting a used one revokes the session. */
+  async refresh(refreshToken: string): Promise<Session> {
+    const hash = hashToken(refreshToken);
+    const row = await findRefreshToken(this.db.kysely, hash);
+    const now = this.clock.now();
+    if (!row) throw authError(400, 'refresh_token_not_found', 'Invalid refresh token: not found.');
+    if (row.revoked_at !== null) throw authError(400, 'session_not_found', 'Invalid refresh token: the session has ended.');
+    if (row.used_at !== null || !(await consumeRefreshToken(this.db.kysely, hash, now))) {
+      await revokeSession(this.db.kysely, row.session_id, now);
+      throw authError(400, 'refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.');
+    }
+    if (Number(row.expires_at) <= now) throw authError(400, 'session_expired', 'Invalid refresh token: expired.');
+    return this.startSession(await this.mustFindUser(row.user_id), row.session_id);
+  }
+
+  async getUser(userId: string): Promise<PublicUser> {
+    return toPublicUser(await this.mustFindUser(userId));
+  }
+
+  async updateProfile(userId: string, profile: ProfileInput): Promise<PublicUser> {
+    const checked = checkProfile(profile);
+    await this.mustFindUser(userId);
+    if (Object.keys(checked).length > 0) await updateUserProfile(this.db.kysely, userId, checked, this.clock.now());
+    return this.getUser(userId);
+  }
+
+  async signOut(userId: string, sessionId: string | undefined, scope: 'global' | 'local' | 'others'): Promise<void> {
+    const now = this.clock.now();
+    if (scope === 'local' && sessionId) await revokeSession(this.db.kysely, sessionId, now);
+    else await revokeUserSessions(this.db.kysely, userId, now);
+  }
+
+  /** The local user for an external OpenID Connect subject, created on first sight. */
+  async userForExternalSubject(issuer: string, sub: string, email: string | undefined): Promise<string> {
+    const externalId = `${issuer}|${sub}`;
+    const found = await findUserByExternalId(this.db.kysely, externalId);
+    if (found) return found.id;
+    const now = this.clock.now();
+    const id = randomUUID();
+    try {
+      await insertUser(this.db.kysely, {
+        id, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: externalId, created_at: now, updated_at: now,
+      });
+      void email; // an external e-mail is not trusted as a login identity
+      return id;
+    } catch (error) {
+      const raced = await findUserByExternalId(this.db.kysely, externalId);
+      if (raced) return raced.id;
+      throw error;
+    }
+  }
+
+  private async mustFindUser(id: string): Promise<UserRow> {
+    const user = await findUserById(this.db.kysely, id);
+    if (!user) throw authError(404, 'user_not_found', 'The user no longer exists.');
+    return user;
+  }
+
+  private async startSession(user: UserRow, sessionId: string): Promise<Session> {
+    const now = this.clock.now();
+    const { token, expiresAt } = await this.jwt.sign({ sub: user.id, email: user.email, sessionId }, now);
+    const refreshToken = generateToken(REFRESH_PREFIX);
+    await insertRefreshToken(this.db.kysely, {
+      token_hash: hashToken(refreshToken),
+      user_id: user.id,
+      session_id: sessionId,
+      created_at: now,
+      expires_at: now + this.options.refreshTokenTtlMs,
+    });
+    return {
+      access_token: token,
+      token_type: 'bearer',
+      expires_in: this.jwt.accessTokenTtlSeconds,
+      expires_at: expiresAt,
+      refresh_token: refreshToken,
+      user: toPublicUser(user),
+    };
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * @fileoverview Device onboarding: issuing device tokens directly, and the link-code flow
+ * (a signed-in user creates a short-lived code; a CLI exchanges it, replay-safe by request_id).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { claimLinkCode, findLinkCode, insertDeviceWithToken, insertLinkCode } from '../db/queries/devices.js';
+import { findUserById } from '../db/queries/users.js';
+import { inTransaction } from '../db/transaction.js';
+import { generateLinkCode, normalizeLinkCode } from '../domain/link-code.js';
+import { problems } from '../http/problem.js';
+import { DEVICE_TOKEN_PREFIX, generateToken, hashToken, hmac } from '../security/tokens.js';
+
+const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface IssuedDevice {
+  deviceId: string;
+  token: string;
+  createdAt: number;
+}
+
+export interface DeviceDescription {
+  deviceName: string | undefined;
+  platform: string | undefined;
+}
+
+function describeDevice(d: DeviceDescription): { name: string; platform: string } {
+  const name = d.deviceName?.trim() || 'Tokentally CLI';
+  const platform = d.platform?.trim().toLowerCase() || 'unknown';
+  return { name, platform };
+}
+
+export class OnboardingService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly tokenKey: string,
+    private readonly linkCodeTtlMs: number,
+  ) {}
+
+  /** A new device with a fresh token for `userId` (who must exist). */
+  async issueDeviceToken(userId: string, description: DeviceDescription): Promise<IssuedDevice> {
+    const user = await findUserById(this.db.kysely, userId);
+    if (!user) throw problems.invalidField('/body/user_id', 'is not an existing user');
+    const token = generateToken(DEVICE_TOKEN_PREFIX);
+    const deviceId = randomUUID();
+    const now = this.clock.now();
+    await inTransaction(this.db, (tx) =>
+      insertDeviceWithToken(tx, { id: deviceId, user_id: userId, created_at: now, ...describeDevice(description) }, hashToken(token)),
+    );
+    return { deviceId, token, createdAt: now };
+  }
+
+  async createLinkCode(userId: string): Promise<{ code: string; expiresAt: number }> {
+    const code = generateLinkCode();
+    const now = this.clock.now();
+    const expiresAt = now + this.linkCodeTtlMs;
+    const canonical = normalizeLinkCode(code);
+    if (!canonical) throw new Error('generated link code does not normalise');
+    await insertLinkCode(this.db.kysely, { code_hash: hashToken(canonical), user_id: userId, created_at: now, expires_at: expiresAt });
+    return { code, expiresAt };
+  }
+
+  /**
+   * Exchanges a link code for a device token. Unknown or expired → 400; used by another request_id
+   * → 409; the same request_id again within 24 h → the same device and token (derived, never stored).
+   */
+  async exchange(linkCode: string, requestId: string, description: DeviceDescription) {
+    const canonical = normalizeLinkCode(linkCode);
+    if (!canonical) throw problems.invalidField('/body/link_code', 'is not a valid link code');
+    const codeHash = hashToken(canonical);
+    const token = DEVICE_TOKEN_PREFIX + hmac(this.tokenKey, 'link-code-device-token', codeHash, requestId);
+    const now = this.clock.now();
+
+    const replayOrConflict = (row: { request_id: string | null; device_id: string | null; used_at: bigint | null; user_id: string }) => {
+      const withinWindow = row.used_at !== null && now - Number(row.used_at) <= REPLAY_WINDOW_MS;
+      if (row.request_id === requestId && row.device_id && withinWindow) {
+        return { token, deviceId: row.device_id, userId: row.user_id };
+      }
+      throw problems.conflict('This link code has already been used. Create a new one in the dashboard.');
+    };
+
+    const row = await findLinkCode(this.db.kysely, codeHash);
+    if (!row) throw problems.invalidField('/body/link_code', 'is unknown');
+    if (row.used_at !== null) return replayOrConflict(row);
+    if (Number(row.expires_at) <= now) throw problems.invalidField('/body/link_code', 'has expired; create a new one');
+
+    const deviceId = randomUUID();
+    const claimed = await inTransaction(this.db, async (tx) => {
+      const won = await claimLinkCode(tx, codeHash, { requestId, deviceId, now });
+      if (!won) return false;
+      await insertDeviceWithToken(tx, { id: deviceId, user_id: row.user_id, created_at: now, ...describeDevice(description) }, hashToken(token));
+      return true;
+    });
+    if (claimed) return { token, deviceId, userId: row.user_id };
+    const after = await findLinkCode(this.db.kysely, codeHash);
+    if (!after) throw problems.invalidField('/body/link_code', 'is unknown');
+    return replayOrConflict(after);
+  }
+}
