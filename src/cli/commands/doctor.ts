@@ -1,0 +1,67 @@
+/**
+ * @fileoverview `tokentally doctor`: checks the config (present, mode 0600), the server
+ * (GET /healthz), the device token (a sync ping), the queue and lock, and where each agent's
+ * logs are looked for. Exit 0 when everything needed works, 1 otherwise.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiError, postJson } from '../api.js';
+import { configMode, loadConfig } from '../config-store.js';
+import type { CliContext } from '../context.js';
+import { isLocked } from '../lock.js';
+import { createOutput } from '../output.js';
+import { allParsers } from '../parsers/index.js';
+import { agentRoots, ownPaths } from '../paths.js';
+import { UploadQueue } from '../queue.js';
+import { pingUrl } from '../upload.js';
+
+export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<number> {
+  const out = createOutput(ctx.stdout, ctx.stderr);
+  const paths = ownPaths(ctx.env);
+  const config = loadConfig(paths.configFile);
+  let problems = 0;
+  const ok = (msg: string): void => out.data(`ok    ${msg}`);
+  const bad = (msg: string): void => {
+    problems += 1;
+    out.data(`FAIL  ${msg}`);
+  };
+  const note = (msg: string): void => out.data(`--    ${msg}`);
+
+  const mode = configMode(paths.configFile);
+  if (mode === undefined) bad(`no config at ${paths.configFile}: run \`tokentally link\``);
+  else if ((mode & 0o077) !== 0) bad(`${paths.configFile} is readable by others (mode ${mode.toString(8)}); run chmod 600 on it`);
+  else ok(`config ${paths.configFile} (mode 600)`);
+
+  if (config.server !== undefined) {
+    try {
+      const res = await fetch(`${config.server}/healthz`, { signal: AbortSignal.timeout(ctx.api.timeoutMs) });
+      if (res.ok) ok(`server ${config.server} is reachable`);
+      else bad(`server ${config.server} answered ${res.status} on /healthz`);
+    } catch (err) {
+      bad(`server ${config.server} is not reachable: ${(err as Error).message}`);
+    }
+    if (config.token !== undefined) {
+      try {
+        await postJson(pingUrl(config.server), undefined, config.token, { ...ctx.api, attempts: 1 });
+        ok('device token accepted (sync ping)');
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) bad('device token rejected: link again with `tokentally link`');
+        else bad(`could not check the device token: ${(err as Error).message}`);
+      }
+    }
+  } else bad('not linked to a server');
+
+  const queued = new UploadQueue(paths.stateDir).size();
+  note(`${queued} bucket(s) waiting in the upload queue`);
+  if (isLocked(path.join(paths.stateDir, 'sync.lock'))) note('a sync is running right now');
+
+  const roots = agentRoots(ctx.env);
+  for (const parser of allParsers) {
+    const dirs = parser.roots(roots);
+    const found = dirs.filter((d) => fs.existsSync(d));
+    const files = found.length > 0 ? parser.discover(roots).length : 0;
+    if (found.length > 0) ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
+    else note(`${parser.agent}: no logs (looked in ${dirs.join(', ')})`);
+  }
+  return problems > 0 ? 1 : 0;
+}
