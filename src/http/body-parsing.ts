@@ -17,7 +17,7 @@ declare module 'fastify' {
 
 export function registerBodyParsing(app: FastifyInstance): void {
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(/^application\/(.+\+)?json(\s*;.*)?$/i, { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {

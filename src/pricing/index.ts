@@ -1,0 +1,22 @@
+/**
+ * @fileoverview Public surface of the pricing module: the price service over
+ * `@pydantic/genai-prices`, exact cost arithmetic, pricing modes and money formatting.
+ */
+
+export { createCostAccumulator, type CostAccumulator, type CostAccumulatorOptions, type PricingSummary } from './cost.js';
+export { MICROS_PER_USD, formatMicros } from './money.js';
+export { OVERLAP_SOURCES, combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
+export {
+  BUNDLED_PRICES_EFFECTIVE_FROM,
+  BUNDLED_PRICES_VERSION,
+  DEFAULT_PRICING_MODEL,
+  PRICING_SOURCE,
+  PriceDataError,
+  createPriceService,
+  type DayPrice,
+  type ModelIdentity,
+  type PriceService,
+  type PriceServiceOptions,
+  type ReplaceDataResult,
+} from './price-service.js';
+export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenCounts, type TokenRates } from './rates.js';

@@ -1,0 +1,16 @@
+/**
+ * @fileoverview Money is integer micro-dollars (`bigint`) everywhere; it becomes text with six
+ * decimals only at the response edge.
+ */
+
+/** Micro-dollars in one US dollar. */
+export const MICROS_PER_USD = 1_000_000n;
+
+/** Formats integer micro-dollars as a decimal string with exactly six places, e.g. `1234567n` → `"1.234567"`. */
+export function formatMicros(micros: bigint): string {
+  const negative = micros < 0n;
+  const abs = negative ? -micros : micros;
+  const whole = abs / MICROS_PER_USD;
+  const frac = (abs % MICROS_PER_USD).toString().padStart(6, '0');
+  return `${negative ? '-' : ''}${whole.toString()}.${frac}`;
+}

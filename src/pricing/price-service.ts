@@ -1,0 +1,327 @@
+/**
+ * @fileoverview Prices and model identities from `@pydantic/genai-prices`, cached per model and
+ * per (model, UTC day).
+ *
+ * - Identity: the library's matcher gives a raw model name its canonical `model_id` and display
+ *   name, so aliases (`gpt-5-codex`, `gpt-5`) group together; unknown names keep the raw name.
+ * - Price: the database entry in force on the UTC day (evaluated at 12:00 UTC of that day), base
+ *   tier, turned into integer {@link TokenRates}. A model the database cannot price uses the
+ *   default profile: the database's price for {@link DEFAULT_PRICING_MODEL}, flagged as such.
+ * - Data: the bundled data works offline; {@link PriceService.replaceData} swaps in newer data at
+ *   run time (validated first; the old data stays when the new data is unusable).
+ *
+ * The library keeps its price data in module state, so there is one data set per process; every
+ * service instance notices a replacement and drops its caches.
+ */
+
+import { calcPrice, updatePrices, waitForUpdate, type ModelInfo, type ModelPrice, type PriceOptions, type Provider } from '@pydantic/genai-prices';
+import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
+import { ratesFromModelPrice, type TokenRates } from './rates.js';
+
+/** Raw model priced when the database does not know a model (the original service's default profile). */
+export const DEFAULT_PRICING_MODEL = 'gpt-5.2-codex';
+
+/** `source` reported for prices from `@pydantic/genai-prices`. */
+export const PRICING_SOURCE = 'genai-prices';
+
+/** Release date of the bundled `@pydantic/genai-prices` data (0.1.8, 2026-09-23); update together with the dependency. */
+export const BUNDLED_PRICES_EFFECTIVE_FROM: LocalDate = '2026-09-23';
+
+/** The version of `@pydantic/genai-prices` whose release date {@link BUNDLED_PRICES_EFFECTIVE_FROM} records. */
+export const BUNDLED_PRICES_VERSION = '0.1.8';
+
+/** Hour of the UTC day at which "the price in force that day" is evaluated (keeps time-of-day discounts out). */
+const EVALUATION_HOUR_MS = 12 * 3_600_000;
+
+/** A raw model name's identity in the price database. */
+export interface ModelIdentity {
+  /** Canonical id from the database (the trimmed, lower-cased raw name when unknown). */
+  readonly model_id: string;
+  /** Display name from the database (the raw name when unknown). */
+  readonly model: string;
+  /** True when the database matched the name. */
+  readonly known: boolean;
+  /** Provider id of the match (e.g. `openai`), null when unknown. */
+  readonly provider: string | null;
+}
+
+/** The price used for one raw model on one UTC day. */
+export interface DayPrice {
+  /** Canonical id of the model being priced (raw name when unknown). */
+  readonly modelId: string;
+  readonly rates: TokenRates;
+  /** True when the default profile priced it because the database could not. */
+  readonly isDefault: boolean;
+  /** Canonical id of the price entry actually used (the default model's id when `isDefault`). */
+  readonly pricedAs: string;
+  /** Provider of the price entry used. */
+  readonly provider: string;
+  /** First day of the price period in force (its start date in the database, else the data set's date). */
+  readonly effectiveFrom: LocalDate;
+}
+
+/** Outcome of a successful {@link PriceService.replaceData}. */
+export interface ReplaceDataResult {
+  readonly providers: number;
+  readonly models: number;
+  readonly effectiveFrom: LocalDate;
+  readonly source: string;
+}
+
+/** Thrown by {@link PriceService.replaceData} when the new data is unusable; the previous data stays active. */
+export class PriceDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PriceDataError';
+  }
+}
+
+/** Options of {@link createPriceService}. */
+export interface PriceServiceOptions {
+  /** Raw model name that prices unknown models (default {@link DEFAULT_PRICING_MODEL}). */
+  readonly defaultModel?: string;
+  /** Largest number of cached (model, day) prices before the cache is emptied (default 100,000). */
+  readonly maxCachedDayPrices?: number;
+}
+
+/** Model identities and per-day prices over the (replaceable) price database. */
+export interface PriceService {
+  /** The database identity of a raw model name; cached per name. */
+  identify(rawModel: string): ModelIdentity;
+  /** True when a row's raw model matches a `model` filter given as either a raw name or a canonical `model_id`. */
+  matchesModelFilter(rawModel: string, filter: string): boolean;
+  /** The price of a raw model on a UTC day given as an epoch day number; cached per (model, day). */
+  priceOn(rawModel: string, utcEpochDay: number): DayPrice;
+  /** {@link PriceService.priceOn} for a `YYYY-MM-DD` UTC date. */
+  priceOnDate(rawModel: string, utcDate: LocalDate): DayPrice;
+  /** Identity of the default profile's model. */
+  readonly defaultIdentity: ModelIdentity;
+  /** `source` label of the data in use (`genai-prices` unless replaced with another label). */
+  readonly source: string;
+  /** Date the data in use took effect (bundled: the package's release date; replaced: the date given). */
+  readonly dataEffectiveFrom: LocalDate;
+  /**
+   * Replaces the price data for the whole process with `data` (a `Provider[]` as published at the
+   * library's REMOTE_DATA_JSON_URL, as JSON text or parsed). Validates it, checks the default model
+   * can still be priced, and clears caches; throws {@link PriceDataError} and keeps the old data otherwise.
+   */
+  replaceData(data: unknown, info: { readonly effectiveFrom: LocalDate; readonly source?: string }): Promise<ReplaceDataResult>;
+}
+
+interface Resolution {
+  readonly identity: ModelIdentity;
+  /** How to ask the library for this model again (name + options), null when unknown. */
+  readonly query: { readonly name: string; readonly options: PriceOptions } | null;
+  readonly info: ModelInfo | null;
+}
+
+/** Process-wide counter bumped on every data replacement, so every service instance drops stale caches. */
+let dataGeneration = 0;
+let dataSource = PRICING_SOURCE;
+let dataEffectiveFrom: LocalDate = BUNDLED_PRICES_EFFECTIVE_FROM;
+
+function safeCalc(name: string, options: PriceOptions): ReturnType<typeof calcPrice> {
+  try {
+    return calcPrice({}, name, options);
+  } catch {
+    return null; // malformed price entry: treat as unknown rather than fail a read
+  }
+}
+
+function resolveName(raw: string, at: Date): Resolution {
+  const name = raw.trim().toLowerCase();
+  const unknown: Resolution = { identity: { model_id: name, model: name, known: false, provider: null }, query: null, info: null };
+  if (name === '' || name === 'unknown') return unknown;
+  const attempts: { name: string; options: PriceOptions }[] = [{ name, options: {} }];
+  const slash = name.lastIndexOf('/');
+  if (slash >= 0) {
+    // "provider/model" as LiteLLM and OpenRouter write it; then the bare last segment.
+    attempts.push({ name, options: { providerId: 'litellm' } });
+    const bare = name.slice(slash + 1);
+    if (bare !== '') attempts.push({ name: bare, options: {} });
+  }
+  for (const attempt of attempts) {
+    const hit = safeCalc(attempt.name, { ...attempt.options, timestamp: at });
+    if (hit) {
+      return {
+        identity: { model_id: hit.model.id, model: hit.model.name ?? hit.model.id, known: true, provider: hit.provider.id },
+        query: attempt,
+        info: hit.model,
+      };
+    }
+  }
+  return unknown;
+}
+
+function effectiveFromOf(info: ModelInfo, price: ModelPrice): LocalDate | null {
+  if (!Array.isArray(info.prices)) return null;
+  const entry = info.prices.find((p) => p.prices === price);
+  const constraint = entry?.constraint;
+  return constraint !== undefined && constraint.type === 'start_date' && isValidLocalDate(constraint.start_date) ? constraint.start_date : null;
+}
+
+function validateProviders(data: unknown): Provider[] {
+  let parsed = data;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed) as unknown;
+    } catch (err) {
+      throw new PriceDataError(`price data is not JSON: ${(err as Error).message}`);
+    }
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new PriceDataError('price data must be a non-empty array of providers');
+  parsed.forEach((p: unknown, i) => {
+    const provider = p as Partial<Record<keyof Provider, unknown>> | null;
+    if (typeof provider !== 'object' || provider === null) throw new PriceDataError(`provider ${i} is not an object`);
+    if (typeof provider.id !== 'string' || typeof provider.name !== 'string' || typeof provider.api_pattern !== 'string' || !Array.isArray(provider.models)) {
+      throw new PriceDataError(`provider ${i} lacks id, name, api_pattern or models`);
+    }
+    provider.models.forEach((m: unknown, j) => {
+      const model = m as Partial<Record<keyof ModelInfo, unknown>> | null;
+      if (typeof model !== 'object' || model === null || typeof model.id !== 'string' || typeof model.match !== 'object' || model.match === null || typeof model.prices !== 'object' || model.prices === null) {
+        throw new PriceDataError(`model ${j} of provider ${provider.id as string} lacks id, match or prices`);
+      }
+    });
+  });
+  return parsed as Provider[];
+}
+
+function installProviders(providers: Provider[]): void {
+  updatePrices(({ setProviderData }) => {
+    setProviderData(providers);
+  });
+}
+
+/** Creates a price service over the library's current price data (bundled until replaced). */
+export function createPriceService(options: PriceServiceOptions = {}): PriceService {
+  const defaultModel = options.defaultModel ?? DEFAULT_PRICING_MODEL;
+  const maxCached = options.maxCachedDayPrices ?? 100_000;
+  let generation = -1;
+  let resolutions = new Map<string, Resolution>();
+  let dayPrices = new Map<string, Map<number, DayPrice>>();
+  let cachedCount = 0;
+  let defaultResolution: Resolution;
+
+  const identifyAt = new Date(Date.UTC(2020, 0, 1, 12));
+
+  const resolve = (raw: string): Resolution => {
+    let r = resolutions.get(raw);
+    if (r === undefined) {
+      r = resolveName(raw, identifyAt);
+      resolutions.set(raw, r);
+    }
+    return r;
+  };
+
+  const sync = (): void => {
+    if (generation === dataGeneration) return;
+    generation = dataGeneration;
+    resolutions = new Map();
+    dayPrices = new Map();
+    cachedCount = 0;
+    defaultResolution = resolve(defaultModel);
+  };
+
+  /** Price of a resolved (known) model on a day, or null when the database cannot price it. */
+  const databasePrice = (r: Resolution, epochDay: number): Omit<DayPrice, 'modelId' | 'isDefault'> | null => {
+    if (r.query === null || r.info === null) return null;
+    const at = new Date(epochDay * DAY_MS + EVALUATION_HOUR_MS);
+    const hit = safeCalc(r.query.name, { ...r.query.options, timestamp: at });
+    if (hit === null) return null;
+    const rates = ratesFromModelPrice(hit.model_price);
+    if (rates === null) return null;
+    return {
+      rates,
+      pricedAs: hit.model.id,
+      provider: hit.provider.id,
+      effectiveFrom: effectiveFromOf(hit.model, hit.model_price) ?? dataEffectiveFrom,
+    };
+  };
+
+  const priceOn = (rawModel: string, utcEpochDay: number): DayPrice => {
+    sync();
+    let perDay = dayPrices.get(rawModel);
+    const cached = perDay?.get(utcEpochDay);
+    if (cached !== undefined) return cached;
+    const r = resolve(rawModel);
+    let price: DayPrice;
+    const own = databasePrice(r, utcEpochDay);
+    if (own !== null) {
+      price = { modelId: r.identity.model_id, isDefault: false, ...own };
+    } else {
+      const fallback = databasePrice(defaultResolution, utcEpochDay);
+      if (fallback === null) throw new PriceDataError(`the default pricing model ${defaultModel} has no price on ${formatEpochDay(utcEpochDay)}`);
+      price = { modelId: r.identity.model_id, isDefault: true, ...fallback };
+    }
+    if (cachedCount >= maxCached) {
+      dayPrices = new Map();
+      cachedCount = 0;
+    }
+    if (perDay === undefined || !dayPrices.has(rawModel)) {
+      perDay = new Map();
+      dayPrices.set(rawModel, perDay);
+    }
+    perDay.set(utcEpochDay, price);
+    cachedCount++;
+    return price;
+  };
+
+  sync();
+
+  return {
+    identify(rawModel) {
+      sync();
+      return resolve(rawModel).identity;
+    },
+    matchesModelFilter(rawModel, filter) {
+      sync();
+      const f = filter.trim().toLowerCase();
+      const raw = rawModel.trim().toLowerCase();
+      if (raw === f) return true;
+      const id = resolve(rawModel).identity.model_id;
+      return id === f || id === resolve(f).identity.model_id;
+    },
+    priceOn,
+    priceOnDate(rawModel, utcDate) {
+      return priceOn(rawModel, epochDayOf(utcDate));
+    },
+    get defaultIdentity() {
+      sync();
+      return defaultResolution.identity;
+    },
+    get source() {
+      return dataSource;
+    },
+    get dataEffectiveFrom() {
+      return dataEffectiveFrom;
+    },
+    async replaceData(data, info) {
+      if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
+      const providers = validateProviders(data);
+      const previous = await waitForUpdate();
+      try {
+        installProviders(providers);
+      } catch (err) {
+        throw new PriceDataError(`price data rejected by the library: ${(err as Error).message}`);
+      }
+      // The default profile must still be priceable with the new data, or unknown models could not be costed.
+      const check = resolveName(defaultModel, identifyAt);
+      const today = epochDayOf(info.effectiveFrom);
+      const probe = check.query ? safeCalc(check.query.name, { ...check.query.options, timestamp: new Date(today * DAY_MS + EVALUATION_HOUR_MS) }) : null;
+      if (probe === null || ratesFromModelPrice(probe.model_price) === null) {
+        if (previous !== null) installProviders(previous);
+        throw new PriceDataError(`the new price data cannot price the default model ${defaultModel}; keeping the previous data`);
+      }
+      dataGeneration++;
+      dataSource = info.source ?? PRICING_SOURCE;
+      dataEffectiveFrom = info.effectiveFrom;
+      sync();
+      return {
+        providers: providers.length,
+        models: providers.reduce((n, p) => n + p.models.length, 0),
+        effectiveFrom: info.effectiveFrom,
+        source: dataSource,
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** @fileoverview Shortcuts that act as a user or a device through the real HTTP interface. */
+import { expect } from 'vitest';
+import type { TestApp } from './app.js';
+
+let counter = 0;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export async function signUp(t: TestApp, email = `user${++counter}-${Date.now()}@example.com`, password = 'correct horse'): Promise<TestUser> {
+  const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email, password } });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
+  return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
+}
+
+export async function issueDevice(t: TestApp, user: TestUser, name = 'laptop'): Promise<{ token: string; deviceId: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/functions/svc-device-token-issue',
+    headers: { authorization: `Bearer ${user.accessToken}` },
+    payload: { device_name: name, platform: 'linux' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ token: string; device_id: string }>();
+  return { token: body.token, deviceId: body.device_id };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+export interface BucketInput {
+  hour_start: string;
+  source?: string;
+  model?: string;
+  input_tokens?: number;
+  cached_input_tokens?: number;
+  output_tokens?: number;
+  reasoning_output_tokens?: number;
+  total_tokens: number;
+  project_key?: string;
+  project_ref?: string;
+}
+
+export async function ingest(t: TestApp, deviceToken: string, hourly: BucketInput[], extra: Record<string, unknown> = {}) {
+  return t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(deviceToken), payload: { hourly, ...extra } });
+}

@@ -1,0 +1,91 @@
+/**
+ * @fileoverview Builds the real app over a real database for tests: in-memory SQLite by default,
+ * or PostgreSQL in a schema of its own when TEST_DATABASE_URL is set (dropped on close, so runs
+ * can repeat). Config is built in code: cheap password hashing, high rate limits, jobs off.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { createApp, type TokentallyApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import { createLogger } from '../../src/logger.js';
+
+export const TEST_SECRETS = {
+  SERVICE_ROLE_KEY: 'tt_service_test_' + 'k'.repeat(32),
+  JWT_SECRET: 'test-jwt-secret-' + 's'.repeat(40),
+  ANON_KEY: 'tt_anon_test_key',
+};
+
+/** 2026-11-01T12:00:00Z: the fixed "now" of every test unless it moves the clock. */
+export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
+
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+export const engine = testDatabaseUrl ? 'postgres' : 'sqlite';
+
+export interface TestApp extends TokentallyApp {
+  clock: ManualClock;
+  db: Db;
+  config: Config;
+  logs: string[];
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: ManualClock;
+}
+
+export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (!testDatabaseUrl) return { db: openSqlite(':memory:'), drop: async () => undefined };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openPostgres(testDatabaseUrl, 5, schema);
+  return {
+    db,
+    drop: async () => {
+      const admin = new pg.Client({ connectionString: testDatabaseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig({
+    ...TEST_SECRETS,
+    DATA_DIR: '/nonexistent-tokentally-test-dir',
+    PASSWORD_SCRYPT_COST: '1024',
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    RATE_LIMIT_EXCHANGE_PER_MINUTE: '100000',
+    INGEST_RATE_PER_MINUTE: '100000',
+    INGEST_BURST: '100000',
+    JOBS_ENABLED: 'false',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
+  const clock = options.clock ?? new ManualClock(T0);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const { db, drop } = await openTestDb();
+  const built = await createApp({ config, db, clock, logger: createLogger('info', sink) });
+  return {
+    ...built,
+    clock,
+    db,
+    config,
+    logs,
+    close: async () => {
+      await built.close();
+      await drop();
+    },
+  };
+}
