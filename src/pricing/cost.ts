@@ -18,8 +18,10 @@ export interface PricingSummary {
   pricing_mode: PricingModeSummary;
   /** Where prices came from (`genai-prices`, or the label of replaced data). */
   source: string;
-  /** Newest effective date among the prices used (the data set's date when nothing was priced). */
+  /** Newest start date among the price periods used (the data set's date when nothing was priced). */
   effective_from: LocalDate;
+  /** Date the price data in use took effect (bundled package release or last sync). */
+  data_effective_from: LocalDate;
   /** True when at least one model was priced with the default profile. */
   default_profile: boolean;
   /** Canonical id of the default profile's model. */
@@ -92,6 +94,7 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
         pricing_mode: combinePricingModes(modes),
         source: prices.source,
         effective_from: effectiveFrom ?? prices.dataEffectiveFrom,
+        data_effective_from: prices.dataEffectiveFrom,
         default_profile: unpriced.size > 0,
         default_model: prices.defaultIdentity.model_id,
         unpriced_models: [...unpriced].sort(),

@@ -5,7 +5,8 @@
  * - Identity: the library's matcher gives a raw model name its canonical `model_id` and display
  *   name, so aliases (`gpt-5-codex`, `gpt-5`) group together; unknown names keep the raw name.
  * - Price: the database entry in force on the UTC day (evaluated at 12:00 UTC of that day), base
- *   tier, turned into integer {@link TokenRates}. A model the database cannot price uses the
+ *   tier, turned into integer {@link TokenRates}; its `effectiveFrom` is the entry's start date
+ *   (or {@link PRICE_HISTORY_START} when the database records none). A model the database cannot price uses the
  *   default profile: the database's price for {@link DEFAULT_PRICING_MODEL}, flagged as such.
  * - Data: the bundled data works offline; {@link PriceService.replaceData} swaps in newer data at
  *   run time (validated first; the old data stays when the new data is unusable).
@@ -29,6 +30,9 @@ export const BUNDLED_PRICES_EFFECTIVE_FROM: LocalDate = '2026-09-23';
 
 /** The version of `@pydantic/genai-prices` whose release date {@link BUNDLED_PRICES_EFFECTIVE_FROM} records. */
 export const BUNDLED_PRICES_VERSION = '0.1.8';
+
+/** Start assumed for a price period the database gives no start date for: the first day the service accepts usage for. */
+export const PRICE_HISTORY_START: LocalDate = '2020-01-01';
 
 /** Hour of the UTC day at which "the price in force that day" is evaluated (keeps time-of-day discounts out). */
 const EVALUATION_HOUR_MS = 12 * 3_600_000;
@@ -56,7 +60,7 @@ export interface DayPrice {
   readonly pricedAs: string;
   /** Provider of the price entry used. */
   readonly provider: string;
-  /** First day of the price period in force (its start date in the database, else the data set's date). */
+  /** First day of the price period in force: its start date in the database, else {@link PRICE_HISTORY_START}. */
   readonly effectiveFrom: LocalDate;
 }
 
@@ -234,7 +238,7 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
       rates,
       pricedAs: hit.model.id,
       provider: hit.provider.id,
-      effectiveFrom: effectiveFromOf(hit.model, hit.model_price) ?? dataEffectiveFrom,
+      effectiveFrom: effectiveFromOf(hit.model, hit.model_price) ?? PRICE_HISTORY_START,
     };
   };
 
