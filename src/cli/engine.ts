@@ -25,8 +25,6 @@ export interface ScanResult {
   agents: Record<string, AgentSummary>;
   bytesRead: number;
   changedGroups: number;
-  /** project key → https ref, for the projects seen in this run */
-  projectRefs: Map<string, string>;
 }
 
 export interface ScanOptions {
@@ -99,14 +97,13 @@ export function scan(opts: ScanOptions): ScanResult {
   opts.onPlan?.(totalBytes, plan.length);
 
   const resolver = new ProjectResolver();
-  const projectRefs = new Map<string, string>();
   let done = 0;
   for (const p of plan) {
     const summary = agents[p.parser.agent] as AgentSummary;
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
       const project = resolver.resolve(rec.cwd);
-      if (project !== undefined) projectRefs.set(project.key, project.ref);
+      if (project !== undefined) state.projectRefs[project.key] = project.ref;
       return bucketKey({ hourStart: halfHourStart(rec.ts), source: rec.source, model: rec.model, project: project?.key ?? '' });
     };
     // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
@@ -174,6 +171,5 @@ export function scan(opts: ScanOptions): ScanResult {
     agents,
     bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
     changedGroups: state.buckets.loaded ? state.buckets.changedGroups.size : 0,
-    projectRefs,
   };
 }

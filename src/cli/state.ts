@@ -35,6 +35,8 @@ export interface SyncMeta {
 export class LocalState {
   readonly cursors: Record<string, Cursor>;
   meta: SyncMeta;
+  /** project key → credential-free https URL, for every project ever attributed */
+  readonly projectRefs: Record<string, string>;
   private gen: number;
   private bucketsName: string;
   private ledgerNames: Record<string, string>;
@@ -46,6 +48,7 @@ export class LocalState {
     const obj = isRecord(raw) ? raw : {};
     this.cursors = isRecord(obj['cursors']) ? (obj['cursors'] as Record<string, Cursor>) : {};
     this.meta = isRecord(obj['meta']) ? (obj['meta'] as SyncMeta) : {};
+    this.projectRefs = isRecord(obj['projects']) ? (obj['projects'] as Record<string, string>) : {};
     this.gen = typeof obj['gen'] === 'number' ? obj['gen'] : 0;
     this.bucketsName = typeof obj['buckets'] === 'string' ? obj['buckets'] : 'buckets.0.json';
     this.ledgerNames = isRecord(obj['ledgers']) ? (obj['ledgers'] as Record<string, string>) : {};
@@ -89,6 +92,7 @@ export class LocalState {
       buckets: this.bucketsName,
       ledgers: this.ledgerNames,
       meta: this.meta,
+      projects: this.projectRefs,
       cursors: this.cursors,
     });
     for (const name of obsolete) {

@@ -75,7 +75,7 @@ export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): S
   bar.done();
   const groups: QueuedGroup[] = [];
   for (const [g, variants] of state.buckets.changedVariants()) {
-    groups.push({ g, b: groupToWire(variants, projects, result.projectRefs) });
+    groups.push({ g, b: groupToWire(variants, projects, new Map(Object.entries(state.projectRefs))) });
   }
   new UploadQueue(paths.stateDir).append(groups);
   state.meta.lastSyncAt = new Date(ctx.now()).toISOString();
