@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findNotify, parseTomlStringArray } from '../../src/cli/hooks/codex.js';
+import { makeHome, removeHome, run, type TestHome } from './helpers.js';
+
+let h: TestHome;
+beforeEach(() => {
+  h = makeHome();
+});
+afterEach(() => removeHome(h));
+
+const CODEX_TOML = `# my codex config
+model = "gpt-5-codex"
+notify = [
+  "python3",  # comment inside
+  '/home/me/notify.py',
+]
+
+[mcp_servers.docs]
+command = "docs-server"
+notify = ["not-top-level"]
+`;
+
+const CLAUDE_SETTINGS = `{
+    "model": "opus",
+    "hooks": {
+        "Stop": [ { "matcher": "", "hooks": [ { "type": "command", "command": "say done" } ] } ]
+    }
+}
+`;
+
+describe('hooks install/uninstall', () => {
+  it('chains an existing Codex notify, is idempotent, and restores the file exactly', async () => {
+    const codexToml = path.join(h.env['CODEX_HOME'] as string, 'config.toml');
+    fs.mkdirSync(path.dirname(codexToml), { recursive: true });
+    fs.writeFileSync(codexToml, CODEX_TOML);
+    expect((await run(h.env, ['hooks', 'install'])).code).toBe(0);
+    const installed = fs.readFileSync(codexToml, 'utf8');
+    const found = findNotify(installed);
+    expect(parseTomlStringArray(found?.value ?? '')).toEqual(['/usr/bin/node', '/opt/tokentally/main.js', 'hook', 'codex', '--tokentally-hook']);
+    expect(installed).toContain('[mcp_servers.docs]\ncommand = "docs-server"\nnotify = ["not-top-level"]\n');
+    expect(fs.readFileSync(`${codexToml}.tokentally-backup`, 'utf8')).toBe(CODEX_TOML);
+    expect((await run(h.env, ['hooks', 'install'])).stdout).toContain('codex: already installed');
+    expect(fs.readFileSync(codexToml, 'utf8')).toBe(installed);
+    expect((await run(h.env, ['hooks', 'uninstall'])).code).toBe(0);
+    expect(fs.readFileSync(codexToml, 'utf8')).toBe(CODEX_TOML);
+  });
+
+  it('adds a Codex notify to a config without one and removes it again', async () => {
+    const codexToml = path.join(h.env['CODEX_HOME'] as string, 'config.toml');
+    fs.mkdirSync(path.dirname(codexToml), { recursive: true });
+    fs.writeFileSync(codexToml, '[tui]\nnotifications = true\n');
+    await run(h.env, ['hooks', 'install']);
+    expect(fs.readFileSync(codexToml, 'utf8').startsWith('notify = ["/usr/bin/node"')).toBe(true);
+    await run(h.env, ['hooks', 'uninstall']);
+    expect(fs.readFileSync(codexToml, 'utf8')).toBe('[tui]\nnotifications = true\n');
+  });
+
+  it('adds Claude Code Stop and SessionEnd hooks next to existing ones, and removes only ours', async () => {
+    const settings = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'settings.json');
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, CLAUDE_SETTINGS);
+    await run(h.env, ['hooks', 'install']);
+    await run(h.env, ['hooks', 'install']);
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(s.model).toBe('opus');
+    expect(s.hooks['Stop']?.map((g) => g.hooks[0]?.command)).toEqual(['say done', '/usr/bin/node /opt/tokentally/main.js hook claude --tokentally-hook']);
+    expect(s.hooks['SessionEnd']).toHaveLength(1);
+    await run(h.env, ['hooks', 'uninstall']);
+    expect(fs.readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
+  });
+
+  it('installs Gemini CLI hooks with hooks enabled and undoes both', async () => {
+    const settings = path.join(h.env['GEMINI_CLI_HOME'] as string, '.gemini', 'settings.json');
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, '{"theme":"dark"}');
+    await run(h.env, ['hooks', 'install']);
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { tools: { enableHooks: boolean }; hooks: Record<string, unknown[]> };
+    expect(s.tools.enableHooks).toBe(true);
+    expect(Object.keys(s.hooks).sort()).toEqual(['AfterAgent', 'SessionEnd']);
+    await run(h.env, ['hooks', 'uninstall']);
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{"theme":"dark"}');
+  });
+
+  it('skips agents that are not installed and leaves a broken settings file untouched', async () => {
+    const settings = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'settings.json');
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, '{ broken');
+    const r = await run(h.env, ['hooks', 'install']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('codex: Codex not found');
+    expect(r.stderr).toContain('claude: left unchanged');
+    expect(fs.readFileSync(settings, 'utf8')).toBe('{ broken');
+    expect(fs.existsSync(path.join(h.env['CODEX_HOME'] as string))).toBe(false);
+  });
+
+  it('the hook entry point always exits 0', async () => {
+    const r = await run(h.env, ['hook', 'claude', '--tokentally-hook'], { selfCommand: ['/nonexistent/node-binary'] });
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('doctor', () => {
+  it('reports missing config and where it looked for logs', async () => {
+    const r = await run(h.env, ['doctor']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAIL  no config');
+    expect(r.stdout).toContain(`codex: no logs (looked in ${path.join(h.env['CODEX_HOME'] as string, 'sessions')}`);
+  });
+});

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { billable } from '../../src/cli/commands/report.js';
+import { makeHome, removeHome, run, writeJsonl, type TestHome } from './helpers.js';
+
+let h: TestHome;
+beforeEach(() => {
+  h = makeHome();
+});
+afterEach(() => removeHome(h));
+
+const claude = (n: number, ts: string, model = 'claude-opus-4-1') => ({
+  type: 'assistant',
+  timestamp: ts,
+  requestId: `r${n}`,
+  message: { id: `m${n}`, model, usage: { input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 10 } },
+});
+const codexTurn = (ts: string) => ({
+  timestamp: ts,
+  type: 'event_msg',
+  payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1000, cached_input_tokens: 800, output_tokens: 100, reasoning_output_tokens: 60, total_tokens: 1100 } } },
+});
+
+async function report(args: string[]): Promise<{ rows: { key: string; total_tokens: number; billable_total_tokens: number }[]; totals: { total_tokens: number; billable_total_tokens: number } }> {
+  const r = await run(h.env, ['report', '--json', ...args]);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as never;
+}
+
+describe('report', () => {
+  beforeEach(async () => {
+    writeJsonl(path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl'), [
+      claude(1, '2026-11-01T18:00:00Z'), // Kathmandu 23:45 Nov 1
+      claude(2, '2026-11-01T18:30:00Z', 'claude-sonnet-4-5'), // Kathmandu 00:15 Nov 2
+      claude(3, '2026-10-31T23:59:00Z'),
+    ]);
+    writeJsonl(path.join(h.env['CODEX_HOME'] as string, 'sessions', '2026', '11', '01', 'rollout-x.jsonl'), [
+      { timestamp: '2026-11-01T00:00:00Z', type: 'turn_context', payload: { model: 'gpt-5' } },
+      codexTurn('2026-11-01T09:00:00Z'),
+    ]);
+    expect((await run(h.env, ['sync', '--quiet'])).code).toBe(0);
+  });
+
+  it('groups by local day in the given zone, using the local day of each bucket start', async () => {
+    const utc = await report(['--tz', 'UTC']);
+    expect(utc.rows.map((r) => [r.key, r.total_tokens])).toEqual([
+      ['2026-10-31', 1110],
+      ['2026-11-01', 3320],
+    ]);
+    const ktm = await report(['--tz', 'Asia/Kathmandu']);
+    expect(ktm.rows.map((r) => [r.key, r.total_tokens])).toEqual([
+      ['2026-11-01', 3320],
+      ['2026-11-02', 1110],
+    ]);
+    const la = await report(['--tz', 'America/Los_Angeles', '--since', '2026-11-01', '--until', '2026-11-01']);
+    expect(la.rows.map((r) => [r.key, r.total_tokens])).toEqual([['2026-11-01', 3320]]);
+  });
+
+  it('applies the server billable rule per source', async () => {
+    const bySource = await report(['--by', 'source']);
+    expect(bySource.rows.map((r) => [r.key, r.total_tokens, r.billable_total_tokens])).toEqual([
+      ['claude', 3330, 3330],
+      ['codex', 1100, 1100],
+    ]);
+    expect(billable('gemini', { input: 10, cached: 5, output: 1, reasoning: 1, total: 12 })).toBe(12);
+    const byModel = await report(['--by', 'model', '--tz', 'UTC']);
+    expect(byModel.rows.map((r) => r.key)).toEqual(['claude-opus-4-1', 'claude-sonnet-4-5', 'gpt-5']);
+  });
+
+  it('prints a table by default and rejects bad options', async () => {
+    const t = await run(h.env, ['report', '--tz', 'UTC']);
+    expect(t.stdout).toMatch(/^day\s+input\s+cached\s+output\s+reasoning\s+total\s+billable/);
+    expect(t.stdout).toContain('4,430');
+    expect((await run(h.env, ['report', '--tz', 'Mars/Olympus'])).code).toBe(2);
+    expect((await run(h.env, ['report', '--since', '2026-02-30'])).code).toBe(2);
+    expect((await run(h.env, ['report', '--by', 'week'])).code).toBe(2);
+    expect((await run(h.env, ['report', '--since', '2026-11-02', '--until', '2026-11-01'])).code).toBe(2);
+  });
+
+  it('status shows files seen and the queue', async () => {
+    const s = await run(h.env, ['status', '--json']);
+    const st = JSON.parse(s.stdout) as { linked: boolean; queued_buckets: number; agents: Record<string, { files: number }> };
+    expect(st.linked).toBe(false);
+    expect(st.queued_buckets).toBe(4);
+    expect(st.agents['claude']?.files).toBe(1);
+    expect(st.agents['codex']?.files).toBe(1);
+  });
+});
