@@ -1,7 +1,8 @@
 /**
  * @fileoverview Costs a set of rollup rows the way the contract says: per (model, UTC day), with
- * the price in force that day, each source's counts read by its pricing mode, summed exactly and
- * truncated to micro-dollars once per (canonical model, UTC day). Also builds the `pricing`
+ * the price in force that day, each source's counts read by its pricing mode (counts are summed per
+ * (model, UTC day, mode) first, so inconsistent rows are clamped on the day's sums), costed
+ * exactly and truncated to micro-dollars once per (canonical model, UTC day). Also builds the `pricing`
  * object that tells the reader how the figure was produced.
  */
 
@@ -48,48 +49,101 @@ export interface CostAccumulatorOptions {
   readonly modeForSource?: (source: string) => PricingMode;
 }
 
-/** Creates an accumulator that prices rows through `prices` (cheap; use one per group of a breakdown). */
+/** Counts of one (raw model, UTC day) summed per pricing mode: [overlap, add]. */
+interface DayCounts {
+  readonly byMode: [MutableCounts | null, MutableCounts | null];
+}
+
+interface MutableCounts {
+  input: bigint;
+  cachedInput: bigint;
+  output: bigint;
+  reasoning: bigint;
+}
+
+interface Computed {
+  readonly micros: bigint;
+  readonly summary: PricingSummary;
+}
+
+/**
+ * Creates an accumulator that prices rows through `prices` (cheap; use one per group of a breakdown).
+ * Rows are first summed per (raw model, UTC day, mode) with bigint additions only; prices are
+ * looked up once per such group when the total is asked for, then costs are summed exactly per
+ * (canonical model, UTC day) and truncated to micro-dollars.
+ */
 export function createCostAccumulator(prices: PriceService, options: CostAccumulatorOptions = {}): CostAccumulator {
   const modeFor = options.modeForSource ?? pricingModeForSource;
   const modeBySource = new Map<string, PricingMode>();
-  const modes = new Set<PricingMode>();
-  /** model_id → UTC epoch day → exact femto-dollars. */
-  const femto = new Map<string, Map<number, bigint>>();
-  const unpriced = new Set<string>();
-  let effectiveFrom: LocalDate | null = null;
+  const groups = new Map<string, Map<number, DayCounts>>();
+  let computed: Computed | null = null;
 
   const add = (row: UsageRow): void => {
+    computed = null;
     let mode = modeBySource.get(row.source);
     if (mode === undefined) {
       mode = modeFor(row.source);
       modeBySource.set(row.source, mode);
     }
-    modes.add(mode);
     const day = Math.floor(row.hourStart / DAY_MS);
-    const price = prices.priceOn(row.model, day);
-    if (price.isDefault) unpriced.add(price.modelId);
-    if (effectiveFrom === null || price.effectiveFrom > effectiveFrom) effectiveFrom = price.effectiveFrom;
-    let perDay = femto.get(price.modelId);
+    let perDay = groups.get(row.model);
     if (perDay === undefined) {
       perDay = new Map();
-      femto.set(price.modelId, perDay);
+      groups.set(row.model, perDay);
     }
-    perDay.set(day, (perDay.get(day) ?? 0n) + costFemto(row, mode, price.rates));
+    let dayCounts = perDay.get(day);
+    if (dayCounts === undefined) {
+      dayCounts = { byMode: [null, null] };
+      perDay.set(day, dayCounts);
+    }
+    const slot = mode === 'overlap' ? 0 : 1;
+    const c = dayCounts.byMode[slot];
+    if (c === null) {
+      dayCounts.byMode[slot] = { input: row.input, cachedInput: row.cachedInput, output: row.output, reasoning: row.reasoning };
+    } else {
+      c.input += row.input;
+      c.cachedInput += row.cachedInput;
+      c.output += row.output;
+      c.reasoning += row.reasoning;
+    }
   };
 
-  return {
-    add,
-    addAll(rows) {
-      for (const row of rows) add(row);
-    },
-    totalMicros() {
-      let micros = 0n;
-      for (const perDay of femto.values()) for (const f of perDay.values()) micros += femtoToMicros(f);
-      return micros;
-    },
-    summary() {
-      const models = [...femto.keys()];
-      return {
+  const compute = (): Computed => {
+    if (computed !== null) return computed;
+    const modes = new Set<PricingMode>();
+    const unpriced = new Set<string>();
+    /** model_id → UTC epoch day → exact femto-dollars (aliases of one model share a group). */
+    const femto = new Map<string, Map<number, bigint>>();
+    let effectiveFrom: LocalDate | null = null;
+    for (const [rawModel, perDay] of groups) {
+      for (const [day, dayCounts] of perDay) {
+        const price = prices.priceOn(rawModel, day);
+        if (price.isDefault) unpriced.add(price.modelId);
+        if (effectiveFrom === null || price.effectiveFrom > effectiveFrom) effectiveFrom = price.effectiveFrom;
+        let cost = 0n;
+        const [overlap, additive] = dayCounts.byMode;
+        if (overlap !== null) {
+          modes.add('overlap');
+          cost += costFemto(overlap, 'overlap', price.rates);
+        }
+        if (additive !== null) {
+          modes.add('add');
+          cost += costFemto(additive, 'add', price.rates);
+        }
+        let byDay = femto.get(price.modelId);
+        if (byDay === undefined) {
+          byDay = new Map();
+          femto.set(price.modelId, byDay);
+        }
+        byDay.set(day, (byDay.get(day) ?? 0n) + cost);
+      }
+    }
+    let micros = 0n;
+    for (const byDay of femto.values()) for (const f of byDay.values()) micros += femtoToMicros(f);
+    const models = [...femto.keys()];
+    computed = {
+      micros,
+      summary: {
         model: models.length === 1 ? (models[0] as string) : null,
         pricing_mode: combinePricingModes(modes),
         source: prices.source,
@@ -98,7 +152,22 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
         default_profile: unpriced.size > 0,
         default_model: prices.defaultIdentity.model_id,
         unpriced_models: [...unpriced].sort(),
-      };
+      },
+    };
+    return computed;
+  };
+
+  return {
+    add,
+    addAll(rows) {
+      for (const row of rows) add(row);
+    },
+    totalMicros() {
+      return compute().micros;
+    },
+    summary() {
+      const s = compute().summary;
+      return { ...s, unpriced_models: [...s.unpriced_models] };
     },
   };
 }

@@ -84,8 +84,8 @@ export class PriceDataError extends Error {
 export interface PriceServiceOptions {
   /** Raw model name that prices unknown models (default {@link DEFAULT_PRICING_MODEL}). */
   readonly defaultModel?: string;
-  /** Largest number of cached (model, day) prices before the cache is emptied (default 100,000). */
-  readonly maxCachedDayPrices?: number;
+  /** Largest number of distinct raw model names kept in the caches before they are emptied (default 10,000). */
+  readonly maxCachedModels?: number;
 }
 
 /** Model identities and per-day prices over the (replaceable) price database. */
@@ -94,7 +94,7 @@ export interface PriceService {
   identify(rawModel: string): ModelIdentity;
   /** True when a row's raw model matches a `model` filter given as either a raw name or a canonical `model_id`. */
   matchesModelFilter(rawModel: string, filter: string): boolean;
-  /** The price of a raw model on a UTC day given as an epoch day number; cached per (model, day). */
+  /** The price of a raw model on a UTC day given as an epoch day number; cached per model and price period, so the library is asked once per period. */
   priceOn(rawModel: string, utcEpochDay: number): DayPrice;
   /** {@link PriceService.priceOn} for a `YYYY-MM-DD` UTC date. */
   priceOnDate(rawModel: string, utcDate: LocalDate): DayPrice;
@@ -196,21 +196,41 @@ function installProviders(providers: Provider[]): void {
   });
 }
 
+/** Start dates (as epoch days, ascending) at which a database entry's price changes. */
+function breakpointsOf(info: ModelInfo | null): number[] {
+  if (info === null || !Array.isArray(info.prices)) return [];
+  const days: number[] = [];
+  for (const p of info.prices) {
+    const c = p.constraint;
+    if (c !== undefined && c.type === 'start_date' && isValidLocalDate(c.start_date)) days.push(epochDayOf(c.start_date));
+  }
+  return [...new Set(days)].sort((a, b) => a - b);
+}
+
+interface ModelEntry {
+  readonly resolution: Resolution;
+  /** Days on which this model's own price or the default profile's price may change. */
+  readonly breakpoints: readonly number[];
+  /** Price per period (number of breakpoints on or before the day). */
+  readonly byPeriod: Map<number, DayPrice>;
+}
+
 /** Creates a price service over the library's current price data (bundled until replaced). */
 export function createPriceService(options: PriceServiceOptions = {}): PriceService {
   const defaultModel = options.defaultModel ?? DEFAULT_PRICING_MODEL;
-  const maxCached = options.maxCachedDayPrices ?? 100_000;
+  const maxModels = options.maxCachedModels ?? 10_000;
   let generation = -1;
   let resolutions = new Map<string, Resolution>();
-  let dayPrices = new Map<string, Map<number, DayPrice>>();
-  let cachedCount = 0;
+  let entries = new Map<string, ModelEntry>();
   let defaultResolution: Resolution;
+  let defaultBreakpoints: number[] = [];
 
   const identifyAt = new Date(Date.UTC(2020, 0, 1, 12));
 
   const resolve = (raw: string): Resolution => {
     let r = resolutions.get(raw);
     if (r === undefined) {
+      if (resolutions.size >= maxModels) resolutions = new Map();
       r = resolveName(raw, identifyAt);
       resolutions.set(raw, r);
     }
@@ -221,9 +241,9 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
     if (generation === dataGeneration) return;
     generation = dataGeneration;
     resolutions = new Map();
-    dayPrices = new Map();
-    cachedCount = 0;
+    entries = new Map();
     defaultResolution = resolve(defaultModel);
+    defaultBreakpoints = breakpointsOf(defaultResolution.info);
   };
 
   /** Price of a resolved (known) model on a day, or null when the database cannot price it. */
@@ -242,12 +262,27 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
     };
   };
 
+  const entryFor = (raw: string): ModelEntry => {
+    let entry = entries.get(raw);
+    if (entry === undefined) {
+      const resolution = resolve(raw);
+      const breakpoints = [...new Set([...breakpointsOf(resolution.info), ...defaultBreakpoints])].sort((a, b) => a - b);
+      entry = { resolution, breakpoints, byPeriod: new Map() };
+      if (entries.size >= maxModels) entries = new Map();
+      entries.set(raw, entry);
+    }
+    return entry;
+  };
+
   const priceOn = (rawModel: string, utcEpochDay: number): DayPrice => {
     sync();
-    let perDay = dayPrices.get(rawModel);
-    const cached = perDay?.get(utcEpochDay);
+    const entry = entryFor(rawModel);
+    // Prices only change on start dates (time-of-day rules are evaluated at noon), so one library call per period.
+    let period = 0;
+    while (period < entry.breakpoints.length && (entry.breakpoints[period] as number) <= utcEpochDay) period++;
+    const cached = entry.byPeriod.get(period);
     if (cached !== undefined) return cached;
-    const r = resolve(rawModel);
+    const r = entry.resolution;
     let price: DayPrice;
     const own = databasePrice(r, utcEpochDay);
     if (own !== null) {
@@ -257,16 +292,7 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
       if (fallback === null) throw new PriceDataError(`the default pricing model ${defaultModel} has no price on ${formatEpochDay(utcEpochDay)}`);
       price = { modelId: r.identity.model_id, isDefault: true, ...fallback };
     }
-    if (cachedCount >= maxCached) {
-      dayPrices = new Map();
-      cachedCount = 0;
-    }
-    if (perDay === undefined || !dayPrices.has(rawModel)) {
-      perDay = new Map();
-      dayPrices.set(rawModel, perDay);
-    }
-    perDay.set(utcEpochDay, price);
-    cachedCount++;
+    entry.byPeriod.set(period, price);
     return price;
   };
 
