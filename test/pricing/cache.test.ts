@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import type * as GenaiPrices from '@pydantic/genai-prices';
 import type { UsageRow } from '../../src/domain/usage-row.js';
 
 const calls = vi.hoisted(() => ({ n: 0 }));
 
 vi.mock('@pydantic/genai-prices', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('@pydantic/genai-prices')>();
+  const actual = await importOriginal<typeof GenaiPrices>();
   return {
     ...actual,
     calcPrice: (...args: Parameters<typeof actual.calcPrice>) => {
