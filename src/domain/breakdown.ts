@@ -1,0 +1,66 @@
+/**
+ * @fileoverview Groups rollup rows for the model breakdown: sources by name; inside each source,
+ * models grouped by canonical `model_id` (aliases merge) and ordered by billable tokens
+ * descending, then by id. Each group keeps its rows so the caller can price it.
+ */
+
+import { addInto, zeroTotals, type TokenTotals, type UsageRow } from './usage-row.js';
+
+/** A model's canonical id and display name (what the price service's `identify` returns). */
+export interface ModelName {
+  readonly model_id: string;
+  readonly model: string;
+}
+
+/** One canonical model inside a source. */
+export interface ModelGroup {
+  readonly model_id: string;
+  readonly model: string;
+  readonly totals: TokenTotals;
+  readonly rows: UsageRow[];
+}
+
+/** One source with its models. */
+export interface SourceGroup {
+  readonly source: string;
+  readonly totals: TokenTotals;
+  readonly models: ModelGroup[];
+  readonly rows: UsageRow[];
+}
+
+/** Groups rows by source (sorted by name) and canonical model (billable descending, then `model_id`). */
+export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawModel: string) => ModelName): SourceGroup[] {
+  const names = new Map<string, ModelName>();
+  const sources = new Map<string, { totals: TokenTotals; rows: UsageRow[]; models: Map<string, ModelGroup> }>();
+  for (const row of rows) {
+    let name = names.get(row.model);
+    if (name === undefined) {
+      name = identify(row.model);
+      names.set(row.model, name);
+    }
+    let source = sources.get(row.source);
+    if (source === undefined) {
+      source = { totals: zeroTotals(), rows: [], models: new Map() };
+      sources.set(row.source, source);
+    }
+    addInto(source.totals, row);
+    source.rows.push(row);
+    let model = source.models.get(name.model_id);
+    if (model === undefined) {
+      model = { model_id: name.model_id, model: name.model, totals: zeroTotals(), rows: [] };
+      source.models.set(name.model_id, model);
+    }
+    addInto(model.totals, row);
+    model.rows.push(row);
+  }
+  return [...sources.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([source, g]) => ({
+      source,
+      totals: g.totals,
+      rows: g.rows,
+      models: [...g.models.values()].sort((a, b) =>
+        a.totals.billable !== b.totals.billable ? (a.totals.billable > b.totals.billable ? -1 : 1) : a.model_id < b.model_id ? -1 : a.model_id > b.model_id ? 1 : 0,
+      ),
+    }));
+}
