@@ -50,20 +50,23 @@ export function daysInMonth(y: number, m: number): number {
   return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
-/** True when `value` is a well-formed, existing `YYYY-MM-DD` date between 0001-01-01 and 9999-12-31. */
+/** Earliest year a request date may name (keeps every derived range, e.g. 104 heatmap weeks back, in four-digit years). */
+export const MIN_YEAR = 1900;
+
+/** True when `value` is a well-formed, existing `YYYY-MM-DD` date with a year from {@link MIN_YEAR} to 9999. */
 export function isValidLocalDate(value: string): boolean {
   const match = DATE_RE.exec(value);
   if (!match) return false;
   const y = Number(match[1]);
   const m = Number(match[2]);
   const d = Number(match[3]);
-  return y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+  return y >= MIN_YEAR && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
-/** Validates a date parameter and returns it; throws {@link InvalidParamError} naming `param` when malformed or impossible (e.g. 2025-02-30). */
+/** Validates a date parameter and returns it; throws {@link InvalidParamError} naming `param` when malformed, impossible (e.g. 2025-02-30) or before {@link MIN_YEAR}. */
 export function parseLocalDate(value: string, param: string): LocalDate {
   if (!isValidLocalDate(value)) {
-    throw new InvalidParamError(param, `${param} must be a real calendar date written YYYY-MM-DD (got "${value}")`);
+    throw new InvalidParamError(param, `${param} must be a real calendar date written YYYY-MM-DD, ${MIN_YEAR} or later (got "${value}")`);
   }
   return value;
 }

@@ -191,11 +191,17 @@ export function todayIn(zone: Zone, nowMs: number): LocalDate {
   return localDateAt(zone, nowMs);
 }
 
+/** First instant (epoch ms) of the local day with epoch day number `epochDay`; a midnight in a DST gap starts the day at the first valid local time. */
+export function startOfLocalEpochDay(zone: Zone, epochDay: number): number {
+  if (zone.kind === 'utc') return epochDay * DAY_MS;
+  if (zone.kind === 'offset') return epochDay * DAY_MS - zone.offsetMinutes * 60_000;
+  const { y, m, d } = civilFromDays(epochDay);
+  return Temporal.PlainDate.from({ year: y, month: m, day: d }).toZonedDateTime({ timeZone: zone.id }).epochMilliseconds;
+}
+
 /** First instant (epoch ms) of a local date in `zone`; when midnight falls in a DST gap the day starts at the first valid local time. */
 export function startOfLocalDay(zone: Zone, date: LocalDate): number {
-  if (zone.kind === 'utc') return epochDayOf(date) * DAY_MS;
-  if (zone.kind === 'offset') return epochDayOf(date) * DAY_MS - zone.offsetMinutes * 60_000;
-  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: zone.id }).epochMilliseconds;
+  return startOfLocalEpochDay(zone, epochDayOf(date));
 }
 
 /** A UTC instant window `[startMs, endMs)` in epoch milliseconds. */
@@ -206,7 +212,7 @@ export interface InstantRange {
 
 /** The UTC instants `[start of from, start of the day after to)` of an inclusive local date range, DST-aware; SQL filters `hour_start` by it. */
 export function localRangeToInstants(zone: Zone, from: LocalDate, to: LocalDate): InstantRange {
-  return { startMs: startOfLocalDay(zone, from), endMs: startOfLocalDay(zone, formatEpochDay(epochDayOf(to) + 1)) };
+  return { startMs: startOfLocalDay(zone, from), endMs: startOfLocalEpochDay(zone, epochDayOf(to) + 1) };
 }
 
 /** `YYYY-MM-DDTHH:MM:SSZ` for a UTC instant (whole seconds; buckets never carry fractions). */

@@ -36,6 +36,16 @@ describe('resolveDateRange', () => {
     expect(paramOf(() => resolveDateRange({ from: '2026-03-02', to: '2026-03-01' }, UTC_ZONE, now))).toBe('from');
     expect(resolveDateRange({ from: '2024-01-01', to: '2026-03-10' }, UTC_ZONE, now).days).toBe(800);
     expect(paramOf(() => resolveDateRange({ from: '2023-12-31', to: '2026-03-10' }, UTC_ZONE, now))).toBe('from');
+    expect(paramOf(() => resolveDateRange({ from: '1899-12-31', to: '1900-01-05' }, UTC_ZONE, now))).toBe('from');
+  });
+
+  it('never fails on extreme but valid dates', () => {
+    for (const zone of [UTC_ZONE, ny, resolveZone({ tz_offset_minutes: -720 })]) {
+      const r = resolveDateRange({ from: '9999-12-01', to: '9999-12-31' }, zone, now);
+      expect(r.endMs - r.startMs).toBe(31 * 86_400_000);
+      expect(resolveDateRange({ from: '1900-01-01', to: '1900-01-01' }, zone, now).days).toBe(1);
+      expect(resolveMonthRange({ to: '1900-01-01', months: 24 }, zone, now).labels[0]).toBe('1898-02');
+    }
   });
 });
 
