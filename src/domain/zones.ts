@@ -72,7 +72,20 @@ function parseOffsetMinutes(raw: number | string): number {
   return value === 0 ? 0 : value; // normalise -0
 }
 
+/** Zones already resolved by name; zone rules are fixed for the process's life, so this is pure memoisation. */
+const ianaCache = new Map<string, Zone>();
+const IANA_CACHE_LIMIT = 1_000;
+
 function resolveIana(name: string): Zone {
+  const cached = ianaCache.get(name);
+  if (cached !== undefined) return cached;
+  const zone = resolveIanaUncached(name);
+  if (ianaCache.size >= IANA_CACHE_LIMIT) ianaCache.clear();
+  ianaCache.set(name, zone);
+  return zone;
+}
+
+function resolveIanaUncached(name: string): Zone {
   if (UTC_NAMES.has(name.toLowerCase())) return UTC_ZONE;
   // Offset strings ("+05:30") are not IANA names; those callers should send tz_offset_minutes.
   if (/^[+\-−]/.test(name) || name.length > 64) {
@@ -84,7 +97,7 @@ function resolveIana(name: string): Zone {
   } catch {
     throw new InvalidParamError('tz', `tz "${name}" is not a known IANA time zone`);
   }
-  return { kind: 'iana', id };
+  return Object.freeze({ kind: 'iana', id });
 }
 
 /**

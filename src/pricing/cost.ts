@@ -47,6 +47,8 @@ export interface CostAccumulator {
 export interface CostAccumulatorOptions {
   /** Pricing mode per source (default {@link pricingModeForSource}). */
   readonly modeForSource?: (source: string) => PricingMode;
+  /** The request's `source` filter, if any: an answer without rows then reports that source's mode instead of `add`. */
+  readonly sourceFilter?: string | undefined;
 }
 
 /** Counts of one (raw model, UTC day) summed per pricing mode: [overlap, add]. */
@@ -145,7 +147,7 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
       micros,
       summary: {
         model: models.length === 1 ? (models[0] as string) : null,
-        pricing_mode: combinePricingModes(modes),
+        pricing_mode: modes.size === 0 && options.sourceFilter !== undefined ? modeFor(options.sourceFilter) : combinePricingModes(modes),
         source: prices.source,
         effective_from: effectiveFrom ?? prices.dataEffectiveFrom,
         data_effective_from: prices.dataEffectiveFrom,

@@ -88,6 +88,8 @@ describe('createCostAccumulator', () => {
     const acc = createCostAccumulator(prices);
     expect(formatMicros(acc.totalMicros())).toBe('0.000000');
     expect(acc.summary()).toMatchObject({ model: null, pricing_mode: 'add', effective_from: BUNDLED_PRICES_EFFECTIVE_FROM, default_profile: false });
+    expect(createCostAccumulator(prices, { sourceFilter: 'codex' }).summary().pricing_mode).toBe('overlap');
+    expect(createCostAccumulator(prices, { sourceFilter: 'claude' }).summary().pricing_mode).toBe('add');
   });
 
   it('prices a heavy user year quickly', () => {
