@@ -1,0 +1,340 @@
+/**
+ * @fileoverview `npm run bench:cli`: generates a realistic agent-log tree (2,000 files, about
+ * 1 GB across Codex, Claude Code, Gemini CLI, Qwen Code, Kimi and OpenCode, with each agent's
+ * mix of line types), then times the compiled `tokentally sync` (process start included)
+ * against a local fake server: MB/s of the first full sync (files already in the page cache)
+ * and wall time of a second, no-change sync. Targets: ≥ 150 MB/s and ≤ 0.5 s.
+ *
+ * Options (env): BENCH_CLI_MB (default 1000), BENCH_CLI_FILES (default 2000), BENCH_CLI_KEEP=1
+ * keeps the tree.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+const TARGET_MB = Number(process.env['BENCH_CLI_MB'] ?? 1000);
+const FILES = Number(process.env['BENCH_CLI_FILES'] ?? 2000);
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli/main.js');
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 7, 1);
+
+// ---------- deterministic filler ----------
+let seed = 42;
+function rand(): number {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+}
+const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+const FILLER = (() => {
+  const words = ['const', 'return', 'function', 'import', 'the', 'file', 'error', 'test', 'value', 'string', 'await', 'export', 'type', 'interface', '=>', '{', '}', '\\n', 'src/lib/util.ts', 'npm', 'run'];
+  const parts: string[] = [];
+  let n = 0;
+  while (n < 2_000_000) {
+    const w = words[int(0, words.length - 1)] as string;
+    parts.push(w);
+    n += w.length + 1;
+  }
+  return parts.join(' ');
+})();
+const text = (len: number): string => {
+  const at = int(0, FILLER.length - len - 1);
+  return FILLER.slice(at, at + len);
+};
+const uuid = (): string => {
+  const h = (n: number): string => Array.from({ length: n }, () => '0123456789abcdef'[int(0, 15)]).join('');
+  return `${h(8)}-${h(4)}-7${h(3)}-8${h(3)}-${h(12)}`;
+};
+
+class Writer {
+  private parts: string[] = [];
+  size = 0;
+  push(obj: unknown): void {
+    const s = `${JSON.stringify(obj)}\n`;
+    this.parts.push(s);
+    this.size += s.length;
+  }
+  save(file: string): number {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const data = this.parts.join('');
+    fs.writeFileSync(file, data);
+    return Buffer.byteLength(data);
+  }
+}
+
+// ---------- generators (one file each, about `bytes` long) ----------
+function codexFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY + int(0, 20) * 3_600_000;
+  const id = uuid();
+  const d = new Date(t);
+  const dir = path.join(root, 'codex', i % 10 === 0 ? 'archived_sessions' : path.join('sessions', String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'), String(d.getUTCDate()).padStart(2, '0')));
+  const w = new Writer();
+  const iso = (): string => new Date(t).toISOString();
+  w.push({ timestamp: iso(), type: 'session_meta', payload: { id, timestamp: iso(), cwd: `/home/dev/project-${i % 37}`, originator: 'codex_cli_rs', cli_version: '0.58.0', instructions: text(6000), model_provider: 'openai' } });
+  const total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 };
+  while (w.size < bytes) {
+    t += int(20, 400) * 1000;
+    w.push({ timestamp: iso(), type: 'turn_context', payload: { cwd: `/home/dev/project-${i % 37}`, approval_policy: 'on-request', sandbox_policy: { mode: 'workspace-write' }, model: i % 3 === 0 ? 'gpt-5-codex' : 'gpt-5', effort: 'medium', summary: 'auto' } });
+    w.push({ timestamp: iso(), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: text(int(100, 1500)) }] } });
+    w.push({ timestamp: iso(), type: 'event_msg', payload: { type: 'user_message', message: text(int(100, 800)), images: [] } });
+    for (let k = int(1, 6); k > 0; k -= 1) {
+      w.push({ timestamp: iso(), type: 'response_item', payload: { type: 'reasoning', summary: [{ type: 'summary_text', text: text(300) }], encrypted_content: text(int(800, 3000)) } });
+      w.push({ timestamp: iso(), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', text(80)] }), call_id: `call_${k}` } });
+      w.push({ timestamp: iso(), type: 'response_item', payload: { type: 'function_call_output', call_id: `call_${k}`, output: text(int(500, 8000)) } });
+      const last = { input_tokens: int(5000, 60000), cached_input_tokens: 0, output_tokens: int(50, 3000), reasoning_output_tokens: 0, total_tokens: 0 };
+      last.cached_input_tokens = Math.floor(last.input_tokens * 0.8);
+      last.reasoning_output_tokens = Math.floor(last.output_tokens * 0.4);
+      last.total_tokens = last.input_tokens + last.output_tokens;
+      for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += last[key];
+      const ev = { timestamp: iso(), type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last, model_context_window: 272000 }, rate_limits: { primary: { used_percent: 12.0, window_minutes: 300 } } } };
+      w.push(ev);
+      if (rand() < 0.3) w.push(ev); // duplicate token_count
+      t += int(2, 30) * 1000;
+    }
+    w.push({ timestamp: iso(), type: 'event_msg', payload: { type: 'agent_message', message: text(int(200, 1200)) } });
+  }
+  return w.save(path.join(dir, `rollout-${new Date(t).toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`));
+}
+
+function claudeFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY + int(0, 20) * 3_600_000;
+  const session = uuid();
+  const sub = i % 6 === 5;
+  const dir = path.join(root, 'claude', 'projects', `-home-dev-project-${i % 41}`);
+  const file = sub ? path.join(dir, session, 'subagents', `agent-${session.slice(0, 8)}.jsonl`) : path.join(dir, `${session}.jsonl`);
+  const w = new Writer();
+  const iso = (): string => new Date(t).toISOString();
+  const base = { cwd: `/home/dev/project-${i % 41}`, sessionId: session, version: '2.0.42', gitBranch: 'main', userType: 'external', isSidechain: sub };
+  let n = 0;
+  while (w.size < bytes) {
+    t += int(10, 300) * 1000;
+    w.push({ ...base, parentUuid: null, type: 'user', uuid: uuid(), timestamp: iso(), message: { role: 'user', content: text(int(50, 1500)) } });
+    for (let k = int(1, 5); k > 0; k -= 1) {
+      n += 1;
+      const msgId = `msg_${session.slice(0, 8)}${n}`;
+      const req = `req_${session.slice(9, 13)}${n}`;
+      const usage = { input_tokens: int(1, 50), cache_creation_input_tokens: int(0, 5000), cache_read_input_tokens: int(10000, 120000), cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }, output_tokens: int(10, 4000), service_tier: 'standard' };
+      const blocks = [{ type: 'thinking', thinking: text(int(100, 1500)), signature: text(200) }, { type: 'text', text: text(int(50, 800)) }, { type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: text(100) } }];
+      for (const [bi, block] of blocks.entries()) {
+        // one line per content block, same message id + request id (streaming)
+        w.push({ ...base, parentUuid: null, type: 'assistant', uuid: uuid(), timestamp: iso(), requestId: req, message: { id: msgId, type: 'message', role: 'assistant', model: i % 4 === 0 ? 'claude-opus-4-1-20250805' : 'claude-sonnet-4-5-20250929', content: [block], stop_reason: bi === 2 ? 'tool_use' : null, usage: bi === 2 ? usage : { ...usage, output_tokens: 1 } } });
+      }
+      w.push({ ...base, parentUuid: null, type: 'user', uuid: uuid(), timestamp: iso(), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${n}`, content: text(int(300, 9000)) }] }, toolUseResult: { stdout: text(int(100, 3000)), stderr: '', interrupted: false } });
+      t += int(2, 40) * 1000;
+    }
+  }
+  return w.save(file);
+}
+
+function geminiFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY;
+  const dir = path.join(root, 'gemini-home', '.gemini', 'tmp', `hash${i % 13}`, 'chats');
+  const iso = (): string => new Date(t).toISOString();
+  const message = (): object => {
+    t += int(5, 200) * 1000;
+    return { id: uuid(), timestamp: iso(), type: 'gemini', content: text(int(300, 4000)), thoughts: [{ subject: 's', description: text(300), timestamp: iso() }], toolCalls: [{ id: 't', name: 'read_file', args: { path: 'x' }, result: [{ functionResponse: { response: { output: text(int(200, 4000)) } } }], status: 'success', timestamp: iso() }], tokens: { input: int(5000, 80000), output: int(10, 2000), cached: int(0, 4000), thoughts: int(0, 800), tool: 0, total: 0 }, model: 'gemini-2.5-pro' };
+  };
+  if (i % 3 === 0) {
+    const messages: object[] = [];
+    let size = 0;
+    while (size < bytes) {
+      messages.push({ id: uuid(), timestamp: iso(), type: 'user', content: text(int(50, 800)) });
+      const m = message();
+      messages.push(m);
+      size += JSON.stringify(m).length + 500;
+    }
+    const file = path.join(dir, `session-${iso().slice(0, 16).replace(/:/g, '-')}-${i}.json`);
+    fs.mkdirSync(dir, { recursive: true });
+    const data = JSON.stringify({ sessionId: uuid(), projectHash: `hash${i % 13}`, startTime: iso(), lastUpdated: iso(), messages }, null, 2);
+    fs.writeFileSync(file, data);
+    return Buffer.byteLength(data);
+  }
+  const w = new Writer();
+  w.push({ sessionId: uuid(), projectHash: `hash${i % 13}`, startTime: iso(), kind: 'main' });
+  while (w.size < bytes) {
+    w.push({ id: uuid(), timestamp: iso(), type: 'user', content: text(int(50, 800)) });
+    w.push(message());
+  }
+  return w.save(path.join(dir, `session-${iso().slice(0, 16).replace(/:/g, '-')}-${i}.jsonl`));
+}
+
+function qwenFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY;
+  const w = new Writer();
+  const session = uuid();
+  while (w.size < bytes) {
+    t += int(5, 200) * 1000;
+    const iso = new Date(t).toISOString();
+    w.push({ uuid: uuid(), parentUuid: null, sessionId: session, timestamp: iso, type: 'user', cwd: '/home/dev/q', message: { role: 'user', parts: [{ text: text(int(50, 1000)) }] } });
+    w.push({ uuid: uuid(), parentUuid: null, sessionId: session, timestamp: iso, type: 'assistant', cwd: '/home/dev/q', model: 'qwen3-coder-plus', message: { role: 'model', parts: [{ text: text(int(200, 3000)) }] }, usageMetadata: { promptTokenCount: int(3000, 50000), candidatesTokenCount: int(10, 1500), thoughtsTokenCount: 0, cachedContentTokenCount: int(0, 2000), totalTokenCount: 0 } });
+    w.push({ uuid: uuid(), parentUuid: null, sessionId: session, timestamp: iso, type: 'tool_result', cwd: '/home/dev/q', message: { role: 'user', parts: [{ functionResponse: { response: { output: text(int(200, 5000)) } } }] } });
+  }
+  return w.save(path.join(root, 'qwen', i % 2 === 0 ? 'projects' : 'tmp', `p${i % 7}`, 'chats', `${session}.jsonl`));
+}
+
+function kimiFile(root: string, i: number, bytes: number): number {
+  let t = (START + int(0, 89) * DAY) / 1000;
+  const w = new Writer();
+  let n = 0;
+  while (w.size < bytes) {
+    t += int(5, 200);
+    n += 1;
+    w.push({ timestamp: t, message: { type: 'TurnBegin', payload: { user_input: text(int(50, 800)) } } });
+    w.push({ timestamp: t, message: { type: 'ContentPart', payload: { type: 'text', text: text(int(200, 3000)) } } });
+    w.push({ timestamp: t, message: { type: 'ToolResult', payload: { tool_call_id: `t${n}`, return_value: { output: text(int(200, 5000)) } } } });
+    w.push({ timestamp: t, message: { type: 'StatusUpdate', payload: { context_usage: 0.07, token_usage: { input_other: int(100, 3000), output: int(10, 1500), input_cache_read: int(1000, 60000), input_cache_creation: 0 }, message_id: `chatcmpl-${i}-${n}` } } });
+  }
+  return w.save(path.join(root, 'kimi', 'sessions', `wd${i % 5}`, `s${i}`, 'wire.jsonl'));
+}
+
+function opencodeDb(root: string, messages: number): number {
+  const dir = path.join(root, 'opencode');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'opencode.db');
+  const db = new Database(file);
+  db.exec('CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)');
+  const ins = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let k = 0; k < messages; k += 1) {
+      const t = START + int(0, 89) * DAY + int(0, 86_000) * 1000;
+      const role = k % 2 === 0 ? 'user' : 'assistant';
+      const data = { role, sessionID: `ses_${k % 50}`, modelID: 'claude-sonnet-4-5', providerID: 'anthropic', time: { created: t, completed: t + 3000 }, path: { cwd: '/home/dev/oc', root: '/home/dev/oc' }, cost: 0, tokens: { input: int(1, 100), output: int(10, 2000), reasoning: 0, cache: { read: int(1000, 50000), write: int(0, 3000) } } };
+      ins.run(`msg_${k}`, `ses_${k % 50}`, t, t, JSON.stringify(data));
+    }
+  })();
+  db.close();
+  return fs.statSync(file).size;
+}
+
+// ---------- harness ----------
+function freeBytes(dir: string): number {
+  const s = fs.statfsSync(dir);
+  return s.bavail * s.bsize;
+}
+
+interface Upload {
+  buckets: number;
+  total: number;
+  requests: number;
+}
+
+async function fakeServer(): Promise<{ url: string; stats: Upload; close: () => Promise<void> }> {
+  const stats: Upload = { buckets: 0, total: 0, requests: 0 };
+  const stored = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      stats.requests += 1;
+      if (req.url === '/functions/svc-ingest') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { hourly: { hour_start: string; source: string; model: string; total_tokens: number }[] };
+        for (const b of body.hourly) stored.set(`${b.hour_start}|${b.source}|${b.model}`, b.total_tokens);
+        stats.buckets = stored.size;
+        stats.total = [...stored.values()].reduce((a, b) => a + b, 0);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ success: true, inserted: body.hourly.length, skipped: 0 }));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"success":true,"updated":false}');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stats, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Run the compiled CLI as a child process (async, so the fake server in this process answers). */
+function timeRun(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`tokentally ${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ ms, stdout });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} not found: run npm run build first`);
+  const free = freeBytes(os.tmpdir());
+  const need = TARGET_MB * 1e6 * 2.5;
+  if (free < need) {
+    console.error(`bench:cli needs about ${(need / 1e9).toFixed(1)} GB free in ${os.tmpdir()}, only ${(free / 1e9).toFixed(1)} GB available`);
+    process.exitCode = 1;
+    return;
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
+  try {
+    const t0 = Date.now();
+    const share: [string, number, number, (root: string, i: number, bytes: number) => number][] = [
+      // agent, share of files, share of bytes
+      ['claude', 0.45, 0.45, claudeFile],
+      ['codex', 0.35, 0.4, codexFile],
+      ['gemini', 0.075, 0.07, geminiFile],
+      ['qwen', 0.06, 0.045, qwenFile],
+      ['kimi', 0.0645, 0.03, kimiFile],
+    ];
+    let bytes = 0;
+    let files = 0;
+    for (const [, fileShare, byteShare, gen] of share) {
+      const n = Math.round(FILES * fileShare);
+      const per = (TARGET_MB * 1e6 * byteShare) / n;
+      for (let i = 0; i < n; i += 1) {
+        bytes += gen(root, i, per * (0.3 + rand() * 1.4));
+        files += 1;
+      }
+    }
+    bytes += opencodeDb(root, 20_000);
+    files += 1;
+    console.log(`generated ${files} files, ${(bytes / 1e6).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s under ${root}`);
+
+    const srv = await fakeServer();
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env['PATH'],
+      HOME: path.join(root, 'home'),
+      XDG_CONFIG_HOME: path.join(root, 'xdg-config'),
+      XDG_STATE_HOME: path.join(root, 'xdg-state'),
+      XDG_DATA_HOME: path.join(root, 'xdg-data'),
+      CODEX_HOME: path.join(root, 'codex'),
+      CODE_HOME: path.join(root, 'every-code'),
+      CLAUDE_CONFIG_DIR: path.join(root, 'claude'),
+      GEMINI_CLI_HOME: path.join(root, 'gemini-home'),
+      OPENCODE_DATA_DIR: path.join(root, 'opencode'),
+      QWEN_HOME: path.join(root, 'qwen'),
+      KIMI_HOME: path.join(root, 'kimi'),
+      KIMI_CODE_HOME: path.join(root, 'kimi-code'),
+    };
+    const cfgDir = path.join(root, 'xdg-config', 'tokentally');
+    fs.mkdirSync(cfgDir, { recursive: true });
+    fs.writeFileSync(path.join(cfgDir, 'config.json'), JSON.stringify({ server: srv.url, token: 'tt_dev_bench' }), { mode: 0o600 });
+
+    // make sure every file is in the page cache
+    for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+      if (f.isFile()) fs.readFileSync(path.join(f.parentPath, f.name));
+    }
+    const first = await timeRun(['sync', '--quiet'], env);
+    const second = await timeRun(['sync', '--quiet'], env);
+    const report = JSON.parse((await timeRun(['report', '--json'], env)).stdout) as { totals: { total_tokens: number } };
+    await srv.close();
+    const mbps = bytes / 1e6 / (first.ms / 1000);
+    console.log(`first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 150)`);
+    console.log(`no-change sync: ${(second.ms / 1000).toFixed(3)} s (target <= 0.5)`);
+    console.log(`uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`);
+    if (mbps < 150 || second.ms > 500 || srv.stats.total !== report.totals.total_tokens) process.exitCode = 1;
+  } finally {
+    if (process.env['BENCH_CLI_KEEP'] !== '1') fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();
