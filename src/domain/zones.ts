@@ -132,7 +132,7 @@ export interface OffsetTimeline {
   localEpochDayAt(instantMs: number): number;
 }
 
-function temporalOffsetMs(zoneId: string, instantMs: number): Temporal.ZonedDateTime {
+function zonedAt(zoneId: string, instantMs: number): Temporal.ZonedDateTime {
   return Temporal.Instant.fromEpochMilliseconds(instantMs).toZonedDateTimeISO(zoneId);
 }
 
@@ -147,7 +147,7 @@ export function offsetTimeline(zone: Zone, startMs: number, endMs: number): Offs
   } else if (zone.kind === 'offset') {
     segments.push({ startMs: -Infinity, offsetMs: zone.offsetMinutes * 60_000 });
   } else {
-    let zdt = temporalOffsetMs(zone.id, startMs);
+    let zdt = zonedAt(zone.id, startMs);
     segments.push({ startMs: -Infinity, offsetMs: zdt.offsetNanoseconds / 1e6 });
     for (;;) {
       const next = zdt.getTimeZoneTransition('next');
@@ -191,7 +191,7 @@ export function offsetTimeline(zone: Zone, startMs: number, endMs: number): Offs
 export function offsetMsAt(zone: Zone, instantMs: number): number {
   if (zone.kind === 'utc') return 0;
   if (zone.kind === 'offset') return zone.offsetMinutes * 60_000;
-  return temporalOffsetMs(zone.id, instantMs).offsetNanoseconds / 1e6;
+  return zonedAt(zone.id, instantMs).offsetNanoseconds / 1e6;
 }
 
 /** The local date in `zone` at `instantMs` (e.g. the request's "today" from an injected clock). */
