@@ -17,7 +17,7 @@ import {
   monthIndexOf,
   type LocalDate,
 } from './calendar.js';
-import { addInto, zeroTotals, type TokenTotals, type UsageRow } from './usage-row.js';
+import { addInto, toTokenTotalsWire, zeroTotals, type TokenTotals, type TokenTotalsWire, type UsageRow } from './usage-row.js';
 import { halfHourSlots, offsetTimeline, type OffsetTimeline, type Zone } from './zones.js';
 
 /** Widest offsets in use (UTC−12 … UTC+14) plus slack; bounds the instant window a local range can touch. */
@@ -136,4 +136,26 @@ export function billableByDay(days: readonly DayRow[]): Map<LocalDate, bigint> {
   const map = new Map<LocalDate, bigint>();
   for (const d of days) map.set(d.day, d.totals.billable);
   return map;
+}
+
+/** A daily data row as the response carries it: `day` plus the six token fields as decimal strings. */
+export type DayRowWire = { day: LocalDate } & TokenTotalsWire;
+/** A half-hour data row as the response carries it. */
+export type HalfHourRowWire = { hour: string; hour_start: string } & TokenTotalsWire;
+/** A monthly data row as the response carries it. */
+export type MonthRowWire = { month: string } & TokenTotalsWire;
+
+/** Daily rows in wire form (decimal strings). */
+export function dayRowsToWire(rows: readonly DayRow[]): DayRowWire[] {
+  return rows.map((r) => ({ day: r.day, ...toTokenTotalsWire(r.totals) }));
+}
+
+/** Half-hour rows in wire form (decimal strings). */
+export function halfHourRowsToWire(rows: readonly HalfHourRow[]): HalfHourRowWire[] {
+  return rows.map((r) => ({ hour: r.hour, hour_start: r.hour_start, ...toTokenTotalsWire(r.totals) }));
+}
+
+/** Monthly rows in wire form (decimal strings). */
+export function monthRowsToWire(rows: readonly MonthRow[]): MonthRowWire[] {
+  return rows.map((r) => ({ month: r.month, ...toTokenTotalsWire(r.totals) }));
 }

@@ -4,7 +4,7 @@
  */
 
 export { createCostAccumulator, type CostAccumulator, type CostAccumulatorOptions, type PricingSummary } from './cost.js';
-export { MICROS_PER_USD, formatMicros } from './money.js';
+export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenTotalsWithCostWire } from './money.js';
 export { OVERLAP_SOURCES, combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
 export {
   BUNDLED_PRICES_EFFECTIVE_FROM,

@@ -3,6 +3,8 @@
  * decimals only at the response edge.
  */
 
+import { toTokenTotalsWire, type TokenTotals, type TokenTotalsWire } from '../domain/usage-row.js';
+
 /** Micro-dollars in one US dollar. */
 export const MICROS_PER_USD = 1_000_000n;
 
@@ -13,4 +15,12 @@ export function formatMicros(micros: bigint): string {
   const whole = abs / MICROS_PER_USD;
   const frac = (abs % MICROS_PER_USD).toString().padStart(6, '0');
   return `${negative ? '-' : ''}${whole.toString()}.${frac}`;
+}
+
+/** Response `totals`: the six token fields plus `total_cost_usd`, all decimal strings. */
+export type TokenTotalsWithCostWire = TokenTotalsWire & { total_cost_usd: string };
+
+/** Builds a response `totals` object from token totals and a cost in micro-dollars. */
+export function totalsWithCost(totals: Readonly<TokenTotals>, costMicros: bigint): TokenTotalsWithCostWire {
+  return { ...toTokenTotalsWire(totals), total_cost_usd: formatMicros(costMicros) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billableByDay, foldDaily, foldHalfHours, foldMonthly } from '../../src/domain/fold.js';
+import { billableByDay, dayRowsToWire, foldDaily, foldHalfHours, foldMonthly, halfHourRowsToWire, monthRowsToWire } from '../../src/domain/fold.js';
 import { sumTotals, toTokenTotalsWire, zeroTotals, type UsageRow } from '../../src/domain/usage-row.js';
 import { UTC_ZONE, resolveZone } from '../../src/domain/zones.js';
 import { row } from './helpers.js';
@@ -79,6 +79,16 @@ describe('foldHalfHours', () => {
       ['2026-11-01T01:00:00-04:00', 1n],
       ['2026-11-01T01:00:00-05:00', 2n],
     ]);
+  });
+});
+
+describe('wire rows', () => {
+  it('carries every token field as a decimal string', () => {
+    const rows = [row('2026-03-08T06:30:00Z', 8n)];
+    const fields = { total_tokens: '8', billable_total_tokens: '8', input_tokens: '8', cached_input_tokens: '4', output_tokens: '2', reasoning_output_tokens: '1' };
+    expect(dayRowsToWire(foldDaily(rows, ny, '2026-03-08', '2026-03-08'))).toEqual([{ day: '2026-03-08', ...fields }]);
+    expect(halfHourRowsToWire(foldHalfHours(rows, ny, '2026-03-08'))[3]).toEqual({ hour: '2026-03-08T01:30:00-05:00', hour_start: '2026-03-08T06:30:00Z', ...fields });
+    expect(monthRowsToWire(foldMonthly(rows, ny, '2026-03-08', 1))).toEqual([{ month: '2026-03', ...fields }]);
   });
 });
 

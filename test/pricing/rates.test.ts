@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMicros } from '../../src/pricing/money.js';
+import { formatMicros, totalsWithCost } from '../../src/pricing/money.js';
 import { combinePricingModes, pricingModeForSource } from '../../src/pricing/modes.js';
 import { costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto } from '../../src/pricing/rates.js';
 import { TieredPrices } from '@pydantic/genai-prices';
@@ -11,6 +11,19 @@ describe('formatMicros', () => {
     expect(formatMicros(1_234_567n)).toBe('1.234567');
     expect(formatMicros(2n ** 64n)).toBe('18446744073709.551616');
     expect(formatMicros(-1_500_000n)).toBe('-1.500000');
+  });
+
+  it('builds response totals with the cost', () => {
+    const t = { total: 2n ** 60n, billable: 5n, input: 4n, cachedInput: 3n, output: 2n, reasoning: 1n };
+    expect(totalsWithCost(t, 1_234_567n)).toEqual({
+      total_tokens: '1152921504606846976',
+      billable_total_tokens: '5',
+      input_tokens: '4',
+      cached_input_tokens: '3',
+      output_tokens: '2',
+      reasoning_output_tokens: '1',
+      total_cost_usd: '1.234567',
+    });
   });
 });
 
