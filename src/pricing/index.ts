@@ -21,3 +21,4 @@ export {
   type ReplaceDataResult,
 } from './price-service.js';
 export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenCounts, type TokenRates } from './rates.js';
+export { isOpenRouterModels, mergeOpenRouterPrices, perTokenToPerMtok, type OpenRouterMerge, type OpenRouterSkipReason } from './openrouter.js';
