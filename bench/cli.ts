@@ -8,7 +8,7 @@
  * Options (env): BENCH_CLI_MB (default 1000), BENCH_CLI_FILES (default 2000), BENCH_CLI_KEEP=1
  * keeps the tree.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -319,7 +319,8 @@ async function main(): Promise<void> {
     fs.mkdirSync(cfgDir, { recursive: true });
     fs.writeFileSync(path.join(cfgDir, 'config.json'), JSON.stringify({ server: srv.url, token: 'tt_dev_bench' }), { mode: 0o600 });
 
-    // make sure every file is in the page cache
+    // let the kernel finish writing the generated tree back, then make sure it is all cached
+    spawnSync('sync');
     for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
       if (f.isFile()) fs.readFileSync(path.join(f.parentPath, f.name));
     }

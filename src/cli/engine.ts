@@ -103,7 +103,10 @@ export function scan(opts: ScanOptions): ScanResult {
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
       const project = resolver.resolve(rec.cwd);
-      if (project !== undefined) state.projectRefs[project.key] = project.ref;
+      if (project !== undefined && state.projectRefs[project.key] !== project.ref) {
+        state.projectRefs[project.key] = project.ref;
+        state.dirty = true;
+      }
       return bucketKey({ hourStart: halfHourStart(rec.ts), source: rec.source, model: rec.model, project: project?.key ?? '' });
     };
     // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
@@ -166,6 +169,7 @@ export function scan(opts: ScanOptions): ScanResult {
     if (result.state !== null && result.state !== undefined) next.state = result.state;
     if (Object.keys(contrib).length > 0) next.contrib = contrib as Record<string, [number, number, number, number, number]>;
     state.cursors[p.file.key] = next;
+    state.dirty = true;
   }
   return {
     agents,

@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 
 const CHUNK = 4 * 1024 * 1024;
+/** One read buffer for the whole process (reads are synchronous), grown when a line needs it. */
+let shared: Buffer | undefined;
 const NEWLINE = 0x0a;
 const OPEN_BRACE = 0x7b;
 
@@ -33,10 +35,11 @@ export function readJsonl(
   try {
     let pos = offset;
     let carry: Buffer | undefined;
-    let buf = Buffer.allocUnsafe(CHUNK);
+    shared ??= Buffer.allocUnsafe(CHUNK);
+    let buf = shared;
     for (;;) {
       const carryLen = carry?.length ?? 0;
-      if (carryLen + CHUNK > buf.length) buf = Buffer.allocUnsafe(carryLen + CHUNK);
+      if (carryLen + CHUNK > buf.length) shared = buf = Buffer.allocUnsafe(carryLen + CHUNK);
       if (carry !== undefined) carry.copy(buf, 0);
       const n = fs.readSync(fd, buf, carryLen, CHUNK, pos + carryLen);
       if (n === 0) break;

@@ -43,11 +43,15 @@ export class LocalState {
   private bucketStore: BucketStore | undefined;
   private ledgers = new Map<string, Ledger>();
 
+  /** Set by whoever changes cursors or project refs; buckets and ledgers track their own. */
+  dirty = false;
+
   constructor(private readonly dir: string) {
     const raw = readJson(path.join(dir, 'state.json'));
     const obj = isRecord(raw) ? raw : {};
     this.cursors = isRecord(obj['cursors']) ? (obj['cursors'] as Record<string, Cursor>) : {};
-    this.meta = isRecord(obj['meta']) ? (obj['meta'] as SyncMeta) : {};
+    const meta = readJson(path.join(dir, 'meta.json'));
+    this.meta = isRecord(meta) ? (meta as SyncMeta) : {};
     this.projectRefs = isRecord(obj['projects']) ? (obj['projects'] as Record<string, string>) : {};
     this.gen = typeof obj['gen'] === 'number' ? obj['gen'] : 0;
     this.bucketsName = typeof obj['buckets'] === 'string' ? obj['buckets'] : 'buckets.0.json';
@@ -68,8 +72,12 @@ export class LocalState {
     return l;
   }
 
-  /** Persist everything that changed, atomically as a whole. */
+  /** Persist everything that changed, atomically as a whole (nothing when nothing changed). */
   commit(): void {
+    writeJsonAtomic(path.join(this.dir, 'meta.json'), this.meta);
+    const ledgersDirty = [...this.ledgers.values()].some((l) => l.dirty);
+    const bucketsDirty = this.bucketStore?.loaded === true && this.bucketStore.changedGroups.size > 0;
+    if (!this.dirty && !ledgersDirty && !bucketsDirty) return;
     const next = this.gen + 1;
     const obsolete: string[] = [];
     if (this.bucketStore?.loaded === true && this.bucketStore.changedGroups.size > 0) {
@@ -91,10 +99,10 @@ export class LocalState {
       gen: this.gen,
       buckets: this.bucketsName,
       ledgers: this.ledgerNames,
-      meta: this.meta,
       projects: this.projectRefs,
       cursors: this.cursors,
     });
+    this.dirty = false;
     for (const name of obsolete) {
       try {
         fs.unlinkSync(path.join(this.dir, name));
