@@ -136,9 +136,41 @@ function zonedAt(zoneId: string, instantMs: number): Temporal.ZonedDateTime {
   return Temporal.Instant.fromEpochMilliseconds(instantMs).toZonedDateTimeISO(zoneId);
 }
 
+interface YearSegments {
+  /** Offset in force at 00:00 UTC on 1 January. */
+  readonly startOffsetMs: number;
+  /** Transitions inside the UTC year, ascending. */
+  readonly transitions: readonly Segment[];
+}
+
+/** Offsets and transitions per (zone, UTC year); zone rules are fixed for the process's life, so this is pure memoisation. */
+const yearCache = new Map<string, YearSegments>();
+const YEAR_CACHE_LIMIT = 5_000;
+
+function yearSegments(zoneId: string, year: number): YearSegments {
+  const key = `${zoneId}|${year}`;
+  const cached = yearCache.get(key);
+  if (cached !== undefined) return cached;
+  const yearStart = Date.UTC(year, 0, 1);
+  const yearEnd = Date.UTC(year + 1, 0, 1);
+  let zdt = zonedAt(zoneId, yearStart);
+  const startOffsetMs = zdt.offsetNanoseconds / 1e6;
+  const transitions: Segment[] = [];
+  for (;;) {
+    const next = zdt.getTimeZoneTransition('next');
+    if (next === null || next.epochMilliseconds >= yearEnd) break;
+    transitions.push({ startMs: next.epochMilliseconds, offsetMs: next.offsetNanoseconds / 1e6 });
+    zdt = next;
+  }
+  if (yearCache.size >= YEAR_CACHE_LIMIT) yearCache.clear();
+  const result: YearSegments = { startOffsetMs, transitions };
+  yearCache.set(key, result);
+  return result;
+}
+
 /**
- * Builds an {@link OffsetTimeline} valid for instants in [startMs, endMs): one Temporal call at the
- * start plus one per transition inside the window; fixed zones need none.
+ * Builds an {@link OffsetTimeline} valid for instants in [startMs, endMs). Offsets and transitions
+ * are asked from Temporal once per (zone, UTC year) and memoised; fixed zones need none.
  */
 export function offsetTimeline(zone: Zone, startMs: number, endMs: number): OffsetTimeline {
   const segments: Segment[] = [];
@@ -147,14 +179,17 @@ export function offsetTimeline(zone: Zone, startMs: number, endMs: number): Offs
   } else if (zone.kind === 'offset') {
     segments.push({ startMs: -Infinity, offsetMs: zone.offsetMinutes * 60_000 });
   } else {
-    let zdt = zonedAt(zone.id, startMs);
-    segments.push({ startMs: -Infinity, offsetMs: zdt.offsetNanoseconds / 1e6 });
-    for (;;) {
-      const next = zdt.getTimeZoneTransition('next');
-      if (next === null || next.epochMilliseconds >= endMs) break;
-      segments.push({ startMs: next.epochMilliseconds, offsetMs: next.offsetNanoseconds / 1e6 });
-      zdt = next;
+    const firstYear = new Date(startMs).getUTCFullYear();
+    const lastYear = new Date(Math.max(startMs, endMs - 1)).getUTCFullYear();
+    let initial = yearSegments(zone.id, firstYear).startOffsetMs;
+    const inside: Segment[] = [];
+    for (let year = firstYear; year <= lastYear; year++) {
+      for (const t of yearSegments(zone.id, year).transitions) {
+        if (t.startMs <= startMs) initial = t.offsetMs;
+        else if (t.startMs < endMs) inside.push(t);
+      }
     }
+    segments.push({ startMs: -Infinity, offsetMs: initial }, ...inside);
   }
   const segmentStarts = segments.map((seg) => seg.startMs);
   const segmentOffsets = segments.map((seg) => seg.offsetMs);
