@@ -18,6 +18,8 @@ import { registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { PrincipalResolver } from './http/principal.js';
 import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
+import { OneLinePerRequest } from './http/request-log.js';
+import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { createLogger } from './logger.js';
@@ -60,6 +62,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
 
   const app: App = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
+    logController: new OneLinePerRequest(),
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
@@ -108,7 +111,10 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), config.linkCodeTtlSeconds * 1000);
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
-    findDeviceToken: (hash) => findActiveDeviceToken(db.kysely, hash),
+    // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
+    findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
+      findActiveDeviceToken(db.kysely, hash),
+    ),
     findShareToken: async () => undefined,
     userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
   });

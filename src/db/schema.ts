@@ -116,7 +116,7 @@ export interface DeviceSubscriptionsTable {
 
 /** One row per upload: the "tracker events" purgeEvents prunes. */
 export interface IngestEventsTable {
-  id: string;
+  id: ColumnType<bigint, never, never>;
   device_id: string;
   user_id: string;
   bucket_count: Int;

@@ -3,7 +3,6 @@
  * `unnest` arrays (one statement shape whatever the batch size), serialised per device with a
  * transaction-scoped advisory lock so concurrent uploads of one device never race on the deltas.
  */
-import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { PostgresDb } from '../db/connect.js';
 import { groupsOf, planIngest, type StoredVariant } from './plan.js';
@@ -136,7 +135,6 @@ export class PostgresIngestWriter implements IngestWriter {
       ]);
     }
     await client.query('UPDATE devices SET last_seen_at = $1, last_sync_at = $1 WHERE id = $2', [now, deviceId]);
-    await client.query('UPDATE device_tokens SET last_used_at = $1 WHERE device_id = $2 AND revoked_at IS NULL', [now, deviceId]);
     if (batch.subscriptions) {
       await client.query('DELETE FROM device_subscriptions WHERE device_id = $1', [deviceId]);
       const subs = batch.subscriptions;
@@ -150,8 +148,8 @@ export class PostgresIngestWriter implements IngestWriter {
       }
     }
     await client.query(
-      'INSERT INTO ingest_events (id, device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [randomUUID(), deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
+      'INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
     );
     return plan.counts;
   }

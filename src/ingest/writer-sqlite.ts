@@ -2,12 +2,17 @@
  * @fileoverview The SQLite ingest writer: prepared statements run synchronously in one
  * better-sqlite3 transaction (the hot path skips the query builder: measured ~2 µs a row).
  */
-import { randomUUID } from 'node:crypto';
 import type { SqliteDb } from '../db/connect.js';
-import { groupsOf, planIngest, type StoredVariant } from './plan.js';
+import { groupKeyOf, groupsOf, planIngest, type StoredVariant } from './plan.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
 
+/** Uploads whose buckets span at most this much are read back with one range query. */
+const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
+
 interface StoredRow {
+  hour_start: bigint;
+  source: string;
+  model: string;
   project_key: string;
   project_ref: string | null;
   input: bigint;
@@ -23,8 +28,13 @@ export class SqliteIngestWriter implements IngestWriter {
 
   constructor(private readonly db: SqliteDb) {
     const s = db.sqlite;
+    // One range read per upload (its buckets sit close together in time), filtered to its groups in JS.
+    const selectRange = s.prepare<[string, number, number], StoredRow>(
+      `SELECT hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable
+         FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ?`,
+    );
     const selectVariants = s.prepare<[string, number, string, string], StoredRow>(
-      `SELECT project_key, project_ref, input, cached_input, output, reasoning, total, billable
+      `SELECT hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable
          FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ?`,
     );
     const upsertBucket = s.prepare(
@@ -57,34 +67,46 @@ export class SqliteIngestWriter implements IngestWriter {
          total = total + excluded.total, billable = billable + excluded.billable, updated_at = excluded.updated_at`,
     );
     const touchDevice = s.prepare(`UPDATE devices SET last_seen_at = ?, last_sync_at = ? WHERE id = ?`);
-    const touchToken = s.prepare(`UPDATE device_tokens SET last_used_at = ? WHERE device_id = ? AND revoked_at IS NULL`);
     const clearSubscriptions = s.prepare(`DELETE FROM device_subscriptions WHERE device_id = ?`);
     const insertSubscription = s.prepare(
       `INSERT INTO device_subscriptions (device_id, position, user_id, tool, provider, product, plan_type, rate_limit_tier, details, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertEvent = s.prepare(
-      `INSERT INTO ingest_events (id, device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
     );
 
     const loadStored = (deviceId: string, batch: IngestBatch): StoredVariant[] => {
+      const groups = groupsOf(batch.buckets);
+      if (groups.length === 0) return [];
+      let min = Infinity;
+      let max = -Infinity;
+      for (const g of groups) {
+        if (g.hourStart < min) min = g.hourStart;
+        if (g.hourStart > max) max = g.hourStart;
+      }
+      // A narrow span is read in one statement; a wide one (a backfill) group by group.
+      const rows =
+        max - min <= RANGE_READ_SPAN_MS
+          ? selectRange.all(deviceId, min, max)
+          : groups.flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
+      const wanted = new Set(groups.map(groupKeyOf));
       const stored: StoredVariant[] = [];
-      for (const g of groupsOf(batch.buckets)) {
-        for (const row of selectVariants.all(deviceId, g.hourStart, g.source, g.model)) {
-          stored.push({
-            hourStart: g.hourStart,
-            source: g.source,
-            model: g.model,
-            projectKey: row.project_key,
-            projectRef: row.project_ref,
-            input: row.input,
-            cached: row.cached_input,
-            output: row.output,
-            reasoning: row.reasoning,
-            total: row.total,
-            billable: row.billable,
-          });
-        }
+      for (const row of rows) {
+        const variant: StoredVariant = {
+          hourStart: Number(row.hour_start),
+          source: row.source,
+          model: row.model,
+          projectKey: row.project_key,
+          projectRef: row.project_ref,
+          input: row.input,
+          cached: row.cached_input,
+          output: row.output,
+          reasoning: row.reasoning,
+          total: row.total,
+          billable: row.billable,
+        };
+        if (wanted.has(groupKeyOf(variant))) stored.push(variant);
       }
       return stored;
     };
@@ -104,14 +126,13 @@ export class SqliteIngestWriter implements IngestWriter {
         addProject.run(userId, p.projectKey, p.source, p.projectRef, p.input, p.cached, p.output, p.reasoning, p.total, p.billable, now);
       }
       touchDevice.run(now, now, deviceId);
-      touchToken.run(now, deviceId);
       if (batch.subscriptions) {
         clearSubscriptions.run(deviceId);
         batch.subscriptions.forEach((sub, position) => {
           insertSubscription.run(deviceId, position, userId, sub.tool, sub.provider, sub.product, sub.planType, sub.rateLimitTier, sub.details, now);
         });
       }
-      insertEvent.run(randomUUID(), deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
+      insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
       return plan.counts;
     }) as unknown as (batch: IngestBatch) => IngestResult;
   }

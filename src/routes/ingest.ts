@@ -1,5 +1,4 @@
 /** @fileoverview ingestUsage and recordSyncPing (device token). */
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -25,8 +24,6 @@ export interface IngestDeps {
 }
 
 export function registerIngestRoutes(app: App, deps: IngestDeps): void {
-  const entered = new WeakSet<FastifyRequest>();
-
   app.post(
     '/functions/svc-ingest',
     {
@@ -42,15 +39,13 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
         { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
       ),
       // Backpressure comes before the body is even parsed: a refused upload costs almost nothing.
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         const { deviceId } = principalOf(request, 'device');
         const decision = deps.limiter.take(deviceId);
         if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.');
         if (!deps.inflight.tryEnter()) throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
-        entered.add(request);
-      },
-      onResponse: async (request) => {
-        if (entered.delete(request)) deps.inflight.leave();
+        // 'close' fires once the response is sent or the client went away, so a slot never leaks.
+        reply.raw.once('close', () => deps.inflight.leave());
       },
     },
     async (request) => {

@@ -17,7 +17,7 @@ describe(`sign-in API with the official @supabase/auth-js client (${engine})`, (
   });
   afterEach(async () => t.close());
 
-  function client(): AuthClient {
+  function client(): InstanceType<typeof AuthClient> {
     return new AuthClient({ url, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
   }
 

@@ -141,7 +141,9 @@ export function migration(dialect: DialectName) {
 
       await db.schema
         .createTable('ingest_events')
-        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('id', dialect === 'sqlite' ? 'integer' : 'bigint', (c) =>
+          dialect === 'sqlite' ? c.primaryKey() : c.primaryKey().generatedAlwaysAsIdentity(),
+        )
         .addColumn('device_id', 'text', (c) => c.notNull())
         .addColumn('user_id', 'text', (c) => c.notNull())
         .addColumn('bucket_count', 'bigint', (c) => c.notNull())

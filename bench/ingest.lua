@@ -1,0 +1,31 @@
+-- wrk script for bench:ingest: round-robin over device tokens, 10 realistic buckets per upload,
+-- counts that change on every request (so every upload rewrites its buckets).
+local tokens = {}
+for line in io.lines(os.getenv("TOKENS_FILE")) do
+  if #line > 0 then tokens[#tokens + 1] = line end
+end
+local base = tonumber(os.getenv("BASE_HOUR"))
+local hours = {}
+for k = 0, 9 do hours[k] = os.date("!%Y-%m-%dT%H:%M:%SZ", base + k * 1800) end
+local models = { "gpt-5-codex", "claude-sonnet-4-5", "gpt-5", "claude-opus-4-1" }
+local sources = { "codex", "claude", "codex", "claude" }
+local counter = 0
+
+request = function()
+  counter = counter + 1
+  local i = (counter % #tokens) + 1
+  local parts = {}
+  for k = 0, 9 do
+    local m = (k % 4) + 1
+    local input = 1000 + counter * 3 + k
+    local cached = 400 + counter + k
+    local output = 200 + counter * 2 + k
+    local reasoning = 50 + k
+    parts[#parts + 1] = string.format(
+      '{"hour_start":"%s","source":"%s","model":"%s","input_tokens":%d,"cached_input_tokens":%d,"output_tokens":%d,"reasoning_output_tokens":%d,"total_tokens":%d}',
+      hours[k], sources[m], models[m], input, cached, output, reasoning, input + output)
+  end
+  local body = '{"hourly":[' .. table.concat(parts, ",") .. ']}'
+  return wrk.format("POST", "/functions/svc-ingest",
+    { ["Authorization"] = "Bearer " .. tokens[i], ["Content-Type"] = "application/json" }, body)
+end

@@ -1,0 +1,236 @@
+/**
+ * @fileoverview bench:ingest — the compiled server under `wrk -t1 -c50` for 10 s: 200 devices
+ * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
+ * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
+ * then checks that every accepted upload is stored. SQLite first, then PostgreSQL if reachable.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const SERVER = path.join(root, 'dist/src/server.js');
+const BARE = path.join(root, 'dist/bench/bare-server.js');
+const LUA = path.join(root, 'bench/ingest.lua');
+const SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
+const DEVICES = 200;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+}
+
+function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let buffer = '';
+    let errors = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = ready.exec(buffer);
+      if (m?.[1]) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume(); // keep draining production logs
+        resolve({ child, port: Number(m[1]) });
+      }
+      if (buffer.length > 100_000) buffer = buffer.slice(-10_000);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => (errors += c.toString()));
+    child.on('exit', (code) => reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}: ${errors}`)));
+  });
+}
+
+function peakRssMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN');
+  return kb / 1024;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function json<T>(url: string, init: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function provision(base: string, tokensFile: string): Promise<void> {
+  const tokens: string[] = [];
+  for (let u = 0; u < 20; u += 1) {
+    const session = await json<{ user: { id: string } }>(`${base}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench${u}@example.com`, password: 'bench password' }),
+    });
+    for (let d = 0; d < DEVICES / 20; d += 1) {
+      const issued = await json<{ token: string }>(`${base}/functions/svc-device-token-issue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVICE_KEY}` },
+        body: JSON.stringify({ user_id: session.user.id, device_name: `bench-${u}-${d}` }),
+      });
+      tokens.push(issued.token);
+    }
+  }
+  fs.writeFileSync(tokensFile, tokens.join('\n') + '\n');
+}
+
+interface Check {
+  events: number;
+  bucketsInEvents: number;
+  rollupMatches: boolean;
+}
+
+async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
+  if (serverEnv.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
+    await client.connect();
+    try {
+      const events = await client.query<{ n: string; b: string }>('select count(*)::text n, coalesce(sum(inserted),0)::text b from ingest_events');
+      const mismatch = await client.query<{ n: string }>(
+        `select count(*)::text n from (select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id) x
+           full join (select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id) y using (user_id)
+          where x.t is distinct from y.t or x.b is distinct from y.b`,
+      );
+      return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), rollupMatches: mismatch.rows[0]?.n === '0' };
+    } finally {
+      await client.end();
+    }
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(serverEnv.DATA_DIR ?? '', 'tokentally.db'), { readonly: true });
+  try {
+    db.exec('BEGIN'); // one snapshot for all three reads
+    const events = db.prepare('select count(*) n, coalesce(sum(inserted),0) b from ingest_events').get() as { n: number; b: number };
+    const a = db.prepare('select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id order by user_id').all();
+    const b = db.prepare('select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id order by user_id').all();
+    return { events: events.n, bucketsInEvents: events.b, rollupMatches: JSON.stringify(a) === JSON.stringify(b) };
+  } finally {
+    db.close();
+  }
+}
+
+function line(label: string, r: WrkResult, extra = ''): string {
+  return `${label.padEnd(22)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${extra}`;
+}
+
+async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: WrkResult): Promise<void> {
+  const server = await start('node', [SERVER], serverEnv, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  const base = `http://127.0.0.1:${server.port}`;
+  const tokensFile = path.join(os.tmpdir(), `tokentally-bench-tokens-${process.pid}.txt`);
+  try {
+    await provision(base, tokensFile);
+    const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
+    const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) };
+    runWrk({ url: base, script: LUA, connections: 50, seconds: 2, env }); // warm-up
+    const before = await check(serverEnv);
+    const r = runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env });
+    const rss = peakRssMb(server.child.pid);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // let requests wrk abandoned finish
+    const after = await check(serverEnv);
+    const accepted = r.requests - r.non2xx;
+    const stored = after.events - before.events;
+    console.log(`\n${name}`);
+    console.log(line('  tokentally ingest', r, `  peak RSS ${rss.toFixed(0)} MB`));
+    console.log(`  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`);
+    console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)}`);
+    const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.rollupMatches;
+    console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored, rollup ${after.rollupMatches ? 'matches' : 'DIFFERS FROM'} raw buckets → ${ok ? 'OK' : 'FAILED'}`);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await stop(server.child);
+    fs.rmSync(tokensFile, { force: true });
+  }
+}
+
+async function pgReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function freshPgDatabase(): Promise<string> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query('DROP DATABASE IF EXISTS tokentally_bench WITH (FORCE)');
+    await client.query('CREATE DATABASE tokentally_bench');
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_URL);
+  url.pathname = '/tokentally_bench';
+  return url.toString();
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  console.log(`bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`);
+  const bare = await start('node', [BARE], {}, /listening (\d+)/);
+  let ceiling: WrkResult;
+  try {
+    const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
+    const tokensFile = path.join(os.tmpdir(), `tokentally-bench-bare-${process.pid}.txt`);
+    fs.writeFileSync(tokensFile, Array.from({ length: DEVICES }, (_, i) => `tt_dev_bare${i}`).join('\n'));
+    const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) };
+    runWrk({ url: `http://127.0.0.1:${bare.port}`, script: LUA, connections: 50, seconds: 2, env });
+    ceiling = runWrk({ url: `http://127.0.0.1:${bare.port}`, script: LUA, connections: 50, seconds: SECONDS, env });
+    fs.rmSync(tokensFile, { force: true });
+  } finally {
+    await stop(bare.child);
+  }
+  console.log(line('bare node:http ceiling', ceiling));
+
+  const common: NodeJS.ProcessEnv = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    JOBS_ENABLED: 'false',
+    SERVICE_ROLE_KEY: SERVICE_KEY,
+    JWT_SECRET: 'bench-jwt-secret-' + 'y'.repeat(32),
+    ANON_KEY: 'bench-anon',
+    PASSWORD_SCRYPT_COST: '1024',
+    INGEST_RATE_PER_MINUTE: '100000000',
+    INGEST_BURST: '100000000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+  };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
+  try {
+    await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, ceiling);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (await pgReachable()) {
+    const url = await freshPgDatabase();
+    await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: url }, ceiling);
+  } else {
+    console.log(`\nPostgreSQL at ${PG_URL} is not reachable: skipped`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
