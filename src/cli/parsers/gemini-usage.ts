@@ -1,9 +1,10 @@
 /**
  * @fileoverview Shared wire mapping for the Gemini family (Gemini CLI and its fork Qwen Code).
- * Their input already includes cached tokens, so the wire keeps that (cached ⊂ input, as for
- * Codex); thoughts are reported beside output as reasoning (disjoint); tool-use prompt tokens
- * are input. total = max(reported total, input + output + reasoning), so it covers every
- * channel. Both sources are billed on total_tokens by the server.
+ * Their prompt count already includes cached tokens; the wire makes the channels disjoint, like
+ * every source except Codex (the server prices all non-Codex sources as disjoint): input =
+ * prompt − cached + tool-use prompt; cached = cached; output = candidates; reasoning =
+ * thoughts. total = max(reported total, the sum of the four), so it covers every channel. Both
+ * sources are billed on total_tokens by the server.
  */
 import { toCount, type Counts } from '../usage.js';
 
@@ -15,11 +16,12 @@ export function geminiFamilyCounts(raw: {
   tool: unknown;
   total: unknown;
 }): Counts {
-  const input = toCount(raw.input) + toCount(raw.tool);
-  const cached = Math.min(toCount(raw.cached), input);
+  const prompt = toCount(raw.input);
+  const cached = Math.min(toCount(raw.cached), prompt);
+  const input = prompt - cached + toCount(raw.tool);
   const output = toCount(raw.output);
   const reasoning = toCount(raw.thoughts);
-  const total = Math.max(toCount(raw.total), input + output + reasoning);
+  const total = Math.max(toCount(raw.total), input + cached + output + reasoning);
   return { input, cached, output, reasoning, total };
 }
 

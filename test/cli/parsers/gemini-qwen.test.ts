@@ -21,7 +21,7 @@ const gem = (id: string, ts: string, t: { input: number; output: number; cached:
 });
 
 describe('gemini parser', () => {
-  it('reads legacy session JSON: cached stays inside input, thoughts are reasoning, tool tokens are input', () => {
+  it('reads legacy session JSON: cached is split out of input, thoughts are reasoning, tool tokens are input', () => {
     writeJson(path.join(chats, 'session-2026-11-01T10-00-aaaa.json'), {
       sessionId: 's1',
       projectHash: 'a1b2c3',
@@ -35,8 +35,8 @@ describe('gemini parser', () => {
     });
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
-      '2026-11-01T10:00|gemini|gemini-2.5-pro': counts(1010, 600, 200, 50, 1260),
-      '2026-11-01T10:30|gemini|gemini-2.5-pro': counts(3000, 2500, 100, 0, 3100),
+      '2026-11-01T10:00|gemini|gemini-2.5-pro': counts(410, 600, 200, 50, 1260),
+      '2026-11-01T10:30|gemini|gemini-2.5-pro': counts(500, 2500, 100, 0, 3100),
     });
   });
 
@@ -50,7 +50,7 @@ describe('gemini parser', () => {
     // migration leftover: the same session as JSONL (metadata line, then records)
     writeJsonl(path.join(chats, 'session-2026-11-01T10-00-aaaa.jsonl'), [{ sessionId: 's1', projectHash: 'a1b2c3', startTime: '2026-11-01T10:00:00.000Z', kind: 'main' }, g1, g2]);
     runScan(h.env);
-    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|gemini|gemini-2.5-pro': counts(400, 100, 50, 5, 455) });
+    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|gemini|gemini-2.5-pro': counts(300, 100, 50, 5, 455) });
   });
 
   it('reads JSONL sessions incrementally, including nested subagent files and re-appended updates', () => {
@@ -91,14 +91,14 @@ const qwenLine = (uuid: string, ts: string, m: { p: number; c: number; cand: num
 });
 
 describe('qwen parser', () => {
-  it('reads both chat layouts with gemini-family meaning and dedupes copies by uuid', () => {
+  it('reads both chat layouts with disjoint gemini-family meaning and dedupes copies by uuid', () => {
     const q = h.env['QWEN_HOME'] as string;
     const a = qwenLine('u-1', '2026-11-01T10:00:00.000Z', { p: 1000, c: 800, cand: 100, th: 20 });
     writeJsonl(path.join(q, 'projects', 'proj', 'chats', 'q1.jsonl'), [{ type: 'user', uuid: 'x', timestamp: '2026-11-01T10:00:00.000Z', message: { parts: [{ text: 'secret' }] } }, a]);
     writeJsonl(path.join(q, 'tmp', 'abc', 'chats', 'q1.jsonl'), [a, qwenLine('u-2', '2026-11-01T10:31:00.000Z', { p: 50, c: 0, cand: 5, th: 0 })]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
-      '2026-11-01T10:00|qwen|qwen3-coder-plus': counts(1000, 800, 100, 20, 1120),
+      '2026-11-01T10:00|qwen|qwen3-coder-plus': counts(200, 800, 100, 20, 1120),
       '2026-11-01T10:30|qwen|qwen3-coder-plus': counts(50, 0, 5, 0, 55),
     });
   });
