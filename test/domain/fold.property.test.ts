@@ -53,7 +53,33 @@ const scenarioArb = (maxSpan: number, maxRows: number) =>
       return rowsForRange(startMs, endMs, maxRows).map((rows) => ({ zone, from, to, rows }));
     });
 
+const widerScenarioArb = fc
+  .record({
+    zoneName: fc.constantFrom(...ZONES),
+    fromDay: fc.integer({ min: epochDayOf('2024-01-01'), max: epochDayOf('2026-12-31') }),
+    span: fc.integer({ min: 1, max: 60 }),
+  })
+  .chain(({ zoneName, fromDay, span }) => {
+    const zone = resolveZone({ tz: zoneName });
+    const from = formatEpochDay(fromDay);
+    const to = addDays(from, span - 1);
+    const window = localRangeToInstants(zone, from, to);
+    const margin = 2 * 86_400_000;
+    return rowsForRange(window.startMs - margin, window.endMs + margin, 300).map((rows) => ({ zone, from, to, window, rows }));
+  });
+
 describe('fold properties (seed printed above)', () => {
+  it('the SQL instant window and the fold agree on which rows belong to the range', () => {
+    fc.assert(
+      fc.property(widerScenarioArb, ({ zone, from, to, window, rows }) => {
+        const inWindow = rows.filter((r) => r.hourStart >= window.startMs && r.hourStart < window.endMs);
+        const days = foldDaily(rows, zone, from, to);
+        expect(sumTotals(days.map((d) => d.totals))).toEqual(sumTotals(inWindow));
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
   it('daily rows and monthly rows both add up to the total of the range', () => {
     fc.assert(
       fc.property(scenarioArb(400, 300), ({ zone, from, to, rows }) => {

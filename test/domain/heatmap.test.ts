@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
 import {
@@ -128,5 +129,37 @@ describe('parameters', () => {
       weekStartsOn: 'mon',
     });
     expect(() => resolveHeatmapRange({ to: '2026-02-30' }, UTC_ZONE, now)).toThrowError(/to must be/);
+  });
+});
+
+describe('heatmap properties (seed printed)', () => {
+  const SEED = 1_122_2026;
+  console.info(`heatmap.property: fast-check seed ${SEED}`);
+  it('counts every grid day once, grades monotonically and streaks only through active days', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.constantFrom('sun' as const, 'mon' as const),
+        fc.array(fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n ** 15n })), { minLength: 140, maxLength: 140 }),
+        (weeks, start, values) => {
+          const to = '2026-11-19';
+          const r = range(to, weeks, start);
+          const map = new Map<string, bigint>();
+          values.forEach((v, i) => map.set(addDays(to, -i), v));
+          const hm = buildHeatmap(r, map);
+          const cells = hm.weeks.flat().filter((c): c is NonNullable<typeof c> => c !== null);
+          expect(cells[0]?.day).toBe(r.from);
+          expect(cells.at(-1)?.day).toBe(to);
+          expect(new Set(cells.map((c) => c.day)).size).toBe(cells.length);
+          expect(hm.active_days).toBe(cells.filter((c) => c.value !== '0').length);
+          const sorted = [...cells].sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : BigInt(a.value) > BigInt(b.value) ? 1 : 0));
+          for (let i = 1; i < sorted.length; i++) expect((sorted[i]?.level ?? 0) >= (sorted[i - 1]?.level ?? 0)).toBe(true);
+          let streak = 0;
+          while (streak < values.length && (values[streak] ?? 0n) > 0n) streak++;
+          expect(hm.streak_days).toBe(streak);
+        },
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
   });
 });
