@@ -130,6 +130,6 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     formatInt(r.billable_total_tokens),
   ];
   out.data(table([by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable'], [...rows.map(fmtRow), fmtRow(totals)]));
-  out.data(`(time zone ${tz}; cached ⊂ input and reasoning ⊂ output for codex, disjoint for claude/opencode/kimi; see docs/wire-format.md)`);
+  out.data(`(time zone ${tz}; cached ⊂ input and reasoning ⊂ output for codex/every-code; disjoint for every other source; see docs/wire-format.md)`);
   return 0;
 }
