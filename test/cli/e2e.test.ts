@@ -1,0 +1,234 @@
+/**
+ * End to end: the CLI against the real server (createTestApp, listening on 127.0.0.1:0) behind a
+ * small proxy that can "die" right after the server stored its Nth upload (the answer is lost),
+ * a deterministic kill point. Checks link with a real link code, sync, that the server's stored
+ * totals equal `tokentally report`, that nothing is lost or double counted after the outage,
+ * and that turning project attribution on and off keeps the totals.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, signUp } from '../helpers/actors.js';
+import { appendJsonl, makeHome, removeHome, run, writeJsonl, type TestHome } from './helpers.js';
+
+interface Proxy {
+  url: string;
+  ingests: number;
+  /** Die right after forwarding this ingest (1-based); 0 = never. */
+  killAfter: number;
+  down: boolean;
+  close(): Promise<void>;
+}
+
+async function startProxy(target: string): Promise<Proxy> {
+  const state = { ingests: 0, killAfter: 0, down: false };
+  const server = http.createServer((req, res) => {
+    if (state.down) {
+      req.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+        const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+        const init: RequestInit = { method: req.method ?? 'GET', headers };
+        if (body !== undefined) init.body = body;
+        const upstream = await fetch(`${target}${req.url ?? ''}`, init);
+        const text = await upstream.text();
+        if (req.url === '/functions/svc-ingest') {
+          state.ingests += 1;
+          if (state.killAfter > 0 && state.ingests === state.killAfter) {
+            state.down = true; // stored upstream, but the client never hears back
+            req.socket.destroy();
+            return;
+          }
+        }
+        const out: Record<string, string> = {};
+        upstream.headers.forEach((v, k) => {
+          if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
+        });
+        res.writeHead(upstream.status, out);
+        res.end(text);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const p: Proxy = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get ingests() {
+      return state.ingests;
+    },
+    get killAfter() {
+      return state.killAfter;
+    },
+    set killAfter(n: number) {
+      state.killAfter = n;
+    },
+    get down() {
+      return state.down;
+    },
+    set down(d: boolean) {
+      state.down = d;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return p;
+}
+
+interface Sums {
+  input: bigint;
+  cached: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+  rows: number;
+}
+
+async function serverSums(t: TestApp): Promise<Sums> {
+  const rows = await t.db.kysely.selectFrom('usage_buckets').select(['input', 'cached_input', 'output', 'reasoning', 'total', 'billable']).execute();
+  const s: Sums = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, rows: rows.length };
+  for (const r of rows) {
+    s.input += BigInt(r.input);
+    s.cached += BigInt(r.cached_input);
+    s.output += BigInt(r.output);
+    s.reasoning += BigInt(r.reasoning);
+    s.total += BigInt(r.total);
+    s.billable += BigInt(r.billable);
+  }
+  return s;
+}
+
+interface ReportTotals {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+  total_tokens: number;
+  billable_total_tokens: number;
+}
+
+async function reportTotals(h: TestHome): Promise<ReportTotals> {
+  const r = await run(h.env, ['report', '--json']);
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { totals: ReportTotals }).totals;
+}
+
+function expectEqual(server: Sums, local: ReportTotals): void {
+  expect({
+    input: Number(server.input),
+    cached: Number(server.cached),
+    output: Number(server.output),
+    reasoning: Number(server.reasoning),
+    total: Number(server.total),
+    billable: Number(server.billable),
+  }).toEqual({
+    input: local.input_tokens,
+    cached: local.cached_input_tokens,
+    output: local.output_tokens,
+    reasoning: local.reasoning_output_tokens,
+    total: local.total_tokens,
+    billable: local.billable_total_tokens,
+  });
+}
+
+const claudeLine = (n: number, ts: string, cwd: string) => ({
+  type: 'assistant',
+  timestamp: ts,
+  cwd,
+  sessionId: 's',
+  requestId: `req_${n}`,
+  message: { id: `msg_${n}`, model: n % 2 === 0 ? 'claude-sonnet-4-5' : 'claude-opus-4-1', usage: { input_tokens: 10 + n, cache_creation_input_tokens: n % 7, cache_read_input_tokens: 1000 + n, output_tokens: 5 + (n % 50) } },
+});
+const codexTurn = (ts: string, i: number, o: number) => ({
+  timestamp: ts,
+  type: 'event_msg',
+  payload: { type: 'token_count', info: { last_token_usage: { input_tokens: i, cached_input_tokens: Math.floor(i / 2), output_tokens: o, reasoning_output_tokens: Math.floor(o / 3), total_tokens: i + o } } },
+});
+
+let t: TestApp;
+let proxy: Proxy;
+let h: TestHome;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = t.app.server.address() as AddressInfo;
+  proxy = await startProxy(`http://127.0.0.1:${addr.port}`);
+  h = makeHome();
+});
+afterEach(async () => {
+  await proxy.close();
+  await t.close();
+  removeHome(h);
+});
+
+describe('CLI against the real server', () => {
+  it('links with a real code, survives a server death after its 2nd upload, and ends equal to report', async () => {
+    const user = await signUp(t);
+    const init = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
+    expect(init.statusCode, init.body).toBe(200);
+    const code = init.json<{ link_code: string }>().link_code;
+
+    expect((await run(h.env, ['link', '--server', proxy.url])).code).toBe(2); // no TTY, no code
+    const linked = await run(h.env, ['link', '--server', proxy.url, '--code', code, '--device-name', 'e2e-box']);
+    expect(linked.code, linked.stderr).toBe(0);
+
+    // a git project for the opt-in part
+    const repo = path.join(h.root, 'src', 'widgets');
+    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:octo/widgets.git\n');
+
+    // ~1,300 claude half-hours (three requests) plus a codex session
+    const start = Date.UTC(2026, 8, 1);
+    const claudeFile = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
+    writeJsonl(claudeFile, Array.from({ length: 1300 }, (_, n) => claudeLine(n, new Date(start + n * 1_800_000).toISOString(), n % 3 === 0 ? repo : '/nonexistent/x')));
+    writeJsonl(path.join(h.env['CODEX_HOME'] as string, 'sessions', '2026', '10', '31', 'rollout-2026-10-31T10-00-00-0199a000-0000-7000-8000-00000000000a.jsonl'), [
+      { timestamp: '2026-10-31T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
+      codexTurn('2026-10-31T10:01:00Z', 5000, 300),
+      codexTurn('2026-10-31T10:41:00Z', 9000, 700),
+    ]);
+
+    proxy.killAfter = 2;
+    const dying = await run(h.env, ['sync']);
+    expect(dying.code).toBe(1);
+    expect(dying.stderr).toContain('kept in the queue');
+    expect(proxy.ingests).toBe(2);
+
+    proxy.down = false; // the server is back
+    proxy.killAfter = 0;
+    const back = await run(h.env, ['sync']);
+    expect(back.code, back.stderr).toBe(0);
+    const after = await serverSums(t);
+    expectEqual(after, await reportTotals(h));
+    expect(after.rows).toBe(1302);
+    expect(Number(after.total)).toBeGreaterThan(1_000_000);
+
+    // nothing new: a sync ping; totals unchanged
+    expect((await run(h.env, ['sync'])).stdout).toContain('sync ping');
+    expectEqual(await serverSums(t), await reportTotals(h));
+
+    // projects on, new usage in a bucket that has both variants, then off again
+    appendJsonl(claudeFile, [claudeLine(5000, new Date(start).toISOString(), repo)]);
+    expect((await run(h.env, ['sync', '--projects'])).code).toBe(0);
+    const withProjects = await serverSums(t);
+    expectEqual(withProjects, await reportTotals(h));
+    const projectRows = await t.db.kysely.selectFrom('usage_buckets').select(['project_key', 'project_ref']).where('project_key', '=', 'octo/widgets').execute();
+    expect(projectRows.length).toBeGreaterThan(0);
+    expect(projectRows[0]?.project_ref).toBe('https://github.com/octo/widgets');
+
+    appendJsonl(claudeFile, [claudeLine(5001, new Date(start + 60_000).toISOString(), repo)]);
+    expect((await run(h.env, ['sync', '--no-projects'])).code).toBe(0);
+    expectEqual(await serverSums(t), await reportTotals(h));
+  });
+});
