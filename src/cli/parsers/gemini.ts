@@ -5,8 +5,9 @@
  *
  * Each `type: "gemini"` message carries per-response `tokens` {input, output, cached,
  * thoughts, tool, total}; messages are keyed by their id, so a legacy document re-read after a
- * rewrite, a JSON→JSONL migration leftover, or a re-appended update never counts twice (the
- * fullest version wins). Wire meaning: see gemini-usage.ts.
+ * rewrite, a JSON→JSONL migration leftover, a message re-appended on every update
+ * (chatRecordingService pushMessage), a `message_update` row or a `$set.messages` snapshot
+ * never counts twice (the fullest version wins). Wire meaning: see gemini-usage.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,17 +34,28 @@ function messageCounts(m: Record<string, unknown>): Counts | undefined {
   return isRecord(meta) ? fromUsageMetadata(meta) : undefined;
 }
 
-function emitMessage(m: Record<string, unknown>, fallbackId: string, fallbackTs: number | undefined, cwd: string | undefined, sink: RecordSink): void {
-  if (m['type'] !== undefined && m['type'] !== 'gemini' && m['type'] !== 'model') return;
+/** Running context of a JSONL session (also the fallbacks for partial `message_update` rows). */
+interface JsonlContext {
+  cwd?: string | undefined;
+  lastTs?: number | undefined;
+  lastModel?: string | undefined;
+}
+
+function emitMessage(m: Record<string, unknown>, fallbackId: string, fallbackTs: number | undefined, ctx: JsonlContext, sink: RecordSink): void {
+  const type = m['type'];
+  if (type !== undefined && type !== 'gemini' && type !== 'model' && type !== 'message_update') return;
   const counts = messageCounts(m);
   if (counts === undefined || counts.total === 0) return;
-  const ts = parseInstant(m['timestamp']) ?? fallbackTs;
+  const ts = parseInstant(m['timestamp']) ?? fallbackTs ?? ctx.lastTs;
   if (ts === undefined) {
     sink.malformed();
     return;
   }
+  const model = str(m['model']) ?? ctx.lastModel;
+  ctx.lastTs = ts;
+  if (model !== undefined) ctx.lastModel = model;
   const id = str(m['id']);
-  sink.upsert(id !== undefined ? `gemini:${id}` : fallbackId, { ts, source: 'gemini', model: normalizeModel(m['model']), counts, cwd });
+  sink.upsert(id !== undefined ? `gemini:${id}` : fallbackId, { ts, source: 'gemini', model: normalizeModel(model), counts, cwd: ctx.cwd });
 }
 
 export const geminiParser: AgentParser = {
@@ -70,23 +82,34 @@ export const geminiParser: AgentParser = {
         return { offset: 0, state: null };
       }
       const fallbackTs = isRecord(doc) ? parseInstant(doc['startTime']) : undefined;
+      const ctx: JsonlContext = {};
       messages.forEach((m, i) => {
-        if (isRecord(m)) emitMessage(m, `${file.key}#${i}`, fallbackTs, undefined, sink);
+        if (isRecord(m)) emitMessage(m, `${file.key}#${i}`, fallbackTs, ctx, sink);
         else sink.malformed();
       });
       return { offset: 0, state: null };
     }
+    // Records: line 1 session metadata; messages `{id, type: "gemini", tokens, ...}`, re-appended
+    // whole when they change; `{type: "message_update", id, ...}` partial updates; and
+    // `{"$set": {...}}` rows that may carry a `messages` snapshot.
     const prev = isRecord(start.state) ? start.state : {};
-    let cwd = str(prev['cwd']);
+    const ctx: JsonlContext = { cwd: str(prev['cwd']), lastTs: typeof prev['lastTs'] === 'number' ? prev['lastTs'] : undefined, lastModel: str(prev['lastModel']) };
     const stats: LineStats = { lines: 0, malformed: 0 };
     const offset = readJsonl(file.path, start.offset, ['"tokens"', '"usageMetadata"', '"directories"'], (obj, lineStart) => {
-      const dirs = obj['directories'];
-      if (cwd === undefined && Array.isArray(dirs) && typeof dirs[0] === 'string') cwd = dirs[0];
+      const set = isRecord(obj['$set']) ? obj['$set'] : undefined;
+      const meta = set ?? obj;
+      const dirs = meta['directories'];
+      if (ctx.cwd === undefined && Array.isArray(dirs) && typeof dirs[0] === 'string') ctx.cwd = dirs[0];
+      if (set !== undefined) {
+        const messages = set['messages'];
+        if (Array.isArray(messages)) messages.forEach((m, i) => isRecord(m) && emitMessage(m, `${file.key}@${lineStart}#${i}`, undefined, ctx, sink));
+        return;
+      }
       const inner = obj['message'];
       const m = isRecord(inner) && obj['tokens'] === undefined ? inner : obj;
-      emitMessage(m, `${file.key}@${lineStart}`, parseInstant(obj['timestamp']), cwd, sink);
+      emitMessage(m, `${file.key}@${lineStart}`, parseInstant(obj['timestamp']), ctx, sink);
     }, stats);
     sink.malformed(stats.malformed);
-    return { offset, state: cwd !== undefined ? { cwd } : null };
+    return { offset, state: { cwd: ctx.cwd, lastTs: ctx.lastTs, lastModel: ctx.lastModel } };
   },
 };

@@ -69,6 +69,20 @@ describe('gemini parser', () => {
     });
   });
 
+  it('merges message_update rows and $set message snapshots by message id', () => {
+    const file = path.join(chats, 'd5c7438f-efb0-42eb-bc11-be33312d3077', '0la501.jsonl');
+    writeJsonl(file, [
+      { sessionId: 's3', projectHash: 'a1b2c3', startTime: '2026-11-01T12:00:00.000Z', kind: 'main' },
+      { id: 'u1', timestamp: '2026-11-01T12:00:01.000Z', type: 'user', content: [{ text: 'secret' }] },
+      gem('g1', '2026-11-01T12:00:05.000Z', { input: 100, output: 0, cached: 40, thoughts: 0, tool: 0 }),
+      { type: 'message_update', id: 'g1', tokens: { input: 100, output: 30, cached: 40, thoughts: 4, tool: 0, total: 134 } },
+      { $set: { lastUpdated: '2026-11-01T12:01:00.000Z', messages: [gem('g2', '2026-11-01T12:01:00.000Z', { input: 10, output: 2, cached: 0, thoughts: 0, tool: 0 })] } },
+      { $set: { messages: [gem('g2', '2026-11-01T12:01:00.000Z', { input: 10, output: 2, cached: 0, thoughts: 0, tool: 0 })] } },
+    ]);
+    runScan(h.env);
+    expect(readBuckets(h.env)).toEqual({ '2026-11-01T12:00|gemini|gemini-2.5-pro': counts(70, 40, 32, 4, 146) });
+  });
+
   it('survives a corrupt legacy document', () => {
     fs.mkdirSync(chats, { recursive: true });
     fs.writeFileSync(path.join(chats, 'session-x.json'), '{"messages": [');
