@@ -28,6 +28,7 @@ import { registerDeviceRoutes } from './routes/devices.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerIngestRoutes } from './routes/ingest.js';
+import { registerSharingRoutes } from './routes/sharing.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
@@ -35,6 +36,7 @@ import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { AccountService } from './services/accounts.js';
 import { OnboardingService } from './services/onboarding.js';
+import { SharingService } from './services/sharing.js';
 
 export const API_VERSION = '0.6.4';
 
@@ -110,12 +112,13 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
   });
   const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), config.linkCodeTtlSeconds * 1000);
+  const sharing = new SharingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:share-token-key'));
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
     // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
     findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
       findActiveDeviceToken(db.kysely, hash),
     ),
-    findShareToken: async () => undefined,
+    findShareToken: (hash) => sharing.findShareToken(hash),
     userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
   });
   registerAccessControl(app, resolver, clock);
@@ -137,6 +140,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
   });
   registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey });
+  registerSharingRoutes(app, { sharing });
   registerDiscoveryRoutes(app);
 
   await app.ready();

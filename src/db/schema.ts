@@ -131,6 +131,81 @@ export interface ServerSecretsTable {
   created_at: Int;
 }
 
+/** One row per user who ever turned public visibility on; live while `revoked_at` is null. */
+export interface PublicViewsTable {
+  user_id: string;
+  /** SHA-256 of the live share token; null once revoked. */
+  token_hash: string | null;
+  /** Random per-enable value the share token is derived from (HMAC under a server key). */
+  token_nonce: string | null;
+  created_at: Int;
+  updated_at: Int;
+  revoked_at: NullableInt;
+}
+
+/** A finished leaderboard refresh: what it switched and its answer (JSON), for waiting callers. */
+export interface LeaderboardRunsTable {
+  id: Int;
+  periods: string;
+  result: string;
+  finished_at: Int;
+}
+
+/** One snapshot of one period; readers only see it once `leaderboard_current` points at it. */
+export interface LeaderboardGenerationsTable {
+  id: Int;
+  period: string;
+  from_day: string;
+  to_day: string;
+  generated_at: Int;
+  count_all: Int;
+  count_gpt: Int;
+  count_claude: Int;
+  count_other: Int;
+}
+
+export interface LeaderboardCurrentTable {
+  period: string;
+  generation: Int;
+}
+
+/** A ranked user in one generation: billable tokens per family, dense rank and place per metric. */
+export interface LeaderboardEntriesTable {
+  generation: Int;
+  user_id: string;
+  total: Int;
+  gpt: Int;
+  claude: Int;
+  other: Int;
+  rank_all: NullableInt;
+  pos_all: NullableInt;
+  rank_gpt: NullableInt;
+  pos_gpt: NullableInt;
+  rank_claude: NullableInt;
+  pos_claude: NullableInt;
+  rank_other: NullableInt;
+  pos_other: NullableInt;
+}
+
+/** Price data fetched by syncPricing (PostgreSQL keeps it here; SQLite in DATA_DIR). */
+export interface PricingDataTable {
+  id: Int;
+  source: string;
+  effective_from: string;
+  data: string;
+  fetched_at: Int;
+}
+
+/** A pro grant; active while not revoked and not expired. */
+export interface EntitlementsTable {
+  id: string;
+  user_id: string;
+  source: string;
+  granted_at: Int;
+  expires_at: NullableInt;
+  revoked_at: NullableInt;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -143,6 +218,13 @@ export interface Database {
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;
   server_secrets: ServerSecretsTable;
+  public_views: PublicViewsTable;
+  leaderboard_runs: LeaderboardRunsTable;
+  leaderboard_generations: LeaderboardGenerationsTable;
+  leaderboard_current: LeaderboardCurrentTable;
+  leaderboard_entries: LeaderboardEntriesTable;
+  pricing_data: PricingDataTable;
+  entitlements: EntitlementsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

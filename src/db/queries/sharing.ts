@@ -1,0 +1,55 @@
+/** @fileoverview Public visibility rows and the share-token lookup. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+type Q = Kysely<Database>;
+
+export interface PublicViewRow {
+  userId: string;
+  enabled: boolean;
+  tokenHash: string | null;
+  tokenNonce: string | null;
+  updatedAt: number;
+}
+
+export async function findPublicView(db: Q, userId: string): Promise<PublicViewRow | undefined> {
+  const row = await db.selectFrom('public_views').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    userId: row.user_id,
+    enabled: row.revoked_at === null && row.token_hash !== null,
+    tokenHash: row.token_hash,
+    tokenNonce: row.token_nonce,
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Turns visibility on with a fresh token (its hash and the nonce it is derived from). */
+export async function enablePublicView(db: Q, userId: string, token: { hash: string; nonce: string }, now: number): Promise<void> {
+  await db
+    .insertInto('public_views')
+    .values({ user_id: userId, token_hash: token.hash, token_nonce: token.nonce, created_at: now, updated_at: now, revoked_at: null })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: token.hash, token_nonce: token.nonce, updated_at: now, revoked_at: null }))
+    .execute();
+}
+
+/** Turns visibility off: the token hash is dropped, so the token can never work again. */
+export async function revokePublicView(db: Q, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('public_views')
+    .set({ token_hash: null, token_nonce: null, revoked_at: now, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** The user behind a live share token. */
+export async function findUserByShareTokenHash(db: Q, tokenHash: string): Promise<{ userId: string } | undefined> {
+  const row = await db
+    .selectFrom('public_views')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { userId: row.user_id } : undefined;
+}
