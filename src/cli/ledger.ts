@@ -3,7 +3,9 @@
  * bucket it was counted in and what it contributed. Seeing an id again (a streaming duplicate,
  * a copy in another file, a rewritten document) only adds the per-field growth, so re-reading
  * anything is idempotent. Records of one group (Claude message id) follow the sidechain rule: a
- * sidechain replay loses to the non-sidechain record of the same message.
+ * sidechain replay loses to the non-sidechain record of the same message. Only sources whose
+ * wire counts are disjoint use a ledger (Codex adds deltas instead), so after a per-field
+ * merge total is kept ≥ input + cached + output + reasoning.
  */
 import { isRecord, readJson, writeJsonAtomic } from './json-file.js';
 import type { BucketStore } from './buckets.js';
@@ -62,6 +64,8 @@ export class Ledger {
     const existing = entries.get(id);
     if (existing !== undefined) {
       const merged = maxCounts(existing.counts, counts);
+      // every ledger source is disjoint on the wire: keep total covering the merged channels
+      merged.total = Math.max(merged.total, merged.input + merged.cached + merged.output + merged.reasoning);
       if (sameCounts(merged, existing.counts)) return 'same';
       buckets.add(existing.bucket, existing.counts, -1);
       buckets.add(existing.bucket, merged);
