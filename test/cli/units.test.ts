@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../../src/cli/api.js';
+import { acquireLock, isLocked } from '../../src/cli/lock.js';
+import { createOutput } from '../../src/cli/output.js';
+import { agentRoots, ownPaths } from '../../src/cli/paths.js';
+import { projectFromRemote, remoteUrlFromConfig } from '../../src/cli/project.js';
+import { packBatches } from '../../src/cli/upload.js';
+import { halfHourStart, parseInstant } from '../../src/cli/usage.js';
+import { makeHome, removeHome, type TestHome } from './helpers.js';
+
+let h: TestHome;
+beforeEach(() => {
+  h = makeHome();
+});
+afterEach(() => removeHome(h));
+
+describe('project names from git remotes', () => {
+  it('keeps owner/repo and a credential-free https URL, nothing local', () => {
+    expect(projectFromRemote('git@github.com:octo/widgets.git')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
+    expect(projectFromRemote('https://token:x-oauth@github.com/octo/widgets/')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
+    expect(projectFromRemote('ssh://git@gitlab.example.com:2222/group/sub/repo.git')).toEqual({ key: 'sub/repo', ref: 'https://gitlab.example.com/group/sub/repo' });
+    expect(projectFromRemote('/srv/git/repo.git')).toBeUndefined();
+    expect(projectFromRemote('file:///srv/git/repo.git')).toBeUndefined();
+    expect(projectFromRemote('../other')).toBeUndefined();
+  });
+
+  it('prefers origin, else the first remote', () => {
+    expect(remoteUrlFromConfig('[remote "upstream"]\n url = git@a.com:u/one.git\n[remote "origin"]\n\turl = git@a.com:o/two.git\n')).toBe('git@a.com:o/two.git');
+    expect(remoteUrlFromConfig('[remote "fork"]\n\turl = git@a.com:f/three.git\n')).toBe('git@a.com:f/three.git');
+    expect(remoteUrlFromConfig('[core]\n\tbare = false\n')).toBeUndefined();
+  });
+});
+
+describe('small helpers', () => {
+  it('parses Retry-After as seconds or an HTTP date', () => {
+    expect(parseRetryAfter('7')).toBe(7000);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 06:00:10 GMT', Date.UTC(2026, 10, 22, 6, 0, 0))).toBe(10_000);
+    expect(parseRetryAfter(null)).toBeUndefined();
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('reads instants in ISO, epoch seconds and epoch milliseconds', () => {
+    const ms = Date.UTC(2026, 10, 1, 10, 29, 59, 999);
+    expect(parseInstant('2026-11-01T10:29:59.999Z')).toBe(ms);
+    expect(parseInstant(ms)).toBe(ms);
+    expect(parseInstant(ms / 1000)).toBe(ms);
+    expect(parseInstant(String(ms))).toBe(ms);
+    expect(parseInstant('yesterday')).toBeUndefined();
+    expect(halfHourStart(ms)).toBe(Date.UTC(2026, 10, 1, 10, 0));
+    expect(halfHourStart(ms + 1)).toBe(Date.UTC(2026, 10, 1, 10, 30));
+  });
+
+  it('packs groups into batches of at most 500 buckets without splitting a group', () => {
+    const g = (n: number) => ({ g: `g${n}`, b: Array.from({ length: n }, () => ({}) as never) });
+    const batches = packBatches([g(300), g(150), g(100), g(499), g(2)]);
+    expect(batches.map((b) => b.map((x) => x.b.length))).toEqual([[300, 150], [100], [499], [2]]);
+  });
+
+  it('resolves every location from the environment', () => {
+    expect(ownPaths(h.env).configFile).toBe(path.join(h.env['XDG_CONFIG_HOME'] as string, 'tokentally', 'config.json'));
+    expect(ownPaths(h.env).stateDir).toBe(path.join(h.env['XDG_STATE_HOME'] as string, 'tokentally'));
+    const r = agentRoots(h.env);
+    expect(r.codexHome).toBe(h.env['CODEX_HOME']);
+    expect(r.geminiDir).toBe(path.join(h.env['GEMINI_CLI_HOME'] as string, '.gemini'));
+    const bare = agentRoots({ HOME: '/home/u' });
+    expect(bare.claudeDirs).toEqual(['/home/u/.claude', '/home/u/.config/claude']);
+    expect(bare.opencodeDir).toBe('/home/u/.local/share/opencode');
+    expect(ownPaths({ HOME: '/home/u', XDG_CONFIG_HOME: 'relative' }).configDir).toBe('/home/u/.config/tokentally');
+  });
+
+  it('holds the lock until released and treats a dead holder as stale', () => {
+    const file = path.join(h.root, 'state', 'sync.lock');
+    const a = acquireLock(file);
+    expect(a).toBeDefined();
+    expect(acquireLock(file)).toBeUndefined();
+    expect(isLocked(file)).toBe(true);
+    a?.release();
+    expect(isLocked(file)).toBe(false);
+    fs.writeFileSync(file, JSON.stringify({ pid: 2 ** 22 + 11, at: Date.now() }));
+    const b = acquireLock(file);
+    expect(b).toBeDefined();
+    b?.release();
+  });
+
+  it('draws a progress bar only on a TTY and never when quiet', () => {
+    let tty = '';
+    let pipe = '';
+    createOutput({ write: () => true }, { write: (t: string) => (tty += t), isTTY: true, columns: 80 }).progress('Reading', 100).update(50);
+    createOutput({ write: () => true }, { write: (t: string) => (pipe += t) }).progress('Reading', 100).update(50);
+    let quiet = '';
+    createOutput({ write: () => true }, { write: (t: string) => (quiet += t), isTTY: true }, true).progress('Reading', 100).update(50);
+    expect(tty).toContain(' 50%');
+    expect(pipe).toBe('');
+    expect(quiet).toBe('');
+  });
+});
