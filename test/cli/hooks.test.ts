@@ -95,6 +95,20 @@ describe('hooks install/uninstall', () => {
     expect(fs.existsSync(path.join(h.env['CODEX_HOME'] as string))).toBe(false);
   });
 
+  it('the Codex hook chains the original notify with the payload Codex passed', async () => {
+    const codexToml = path.join(h.env['CODEX_HOME'] as string, 'config.toml');
+    const script = path.join(h.root, 'orig-notify.sh');
+    const outFile = path.join(h.root, 'orig-notify.out');
+    fs.writeFileSync(script, `#!/bin/sh\nprintf '%s|' "$@" > '${outFile}'\n`, { mode: 0o755 });
+    fs.mkdirSync(path.dirname(codexToml), { recursive: true });
+    fs.writeFileSync(codexToml, `notify = ["/bin/sh", "${script}", "--flag"]\n`);
+    await run(h.env, ['hooks', 'install']);
+    const r = await run(h.env, ['hook', 'codex', '--tokentally-hook', '{"type":"agent-turn-complete"}'], { selfCommand: ['/nonexistent/node-binary'] });
+    expect(r.code).toBe(0);
+    for (let i = 0; i < 100 && !fs.existsSync(outFile); i += 1) await new Promise((res) => setTimeout(res, 20));
+    expect(fs.readFileSync(outFile, 'utf8')).toBe('--flag|{"type":"agent-turn-complete"}|');
+  });
+
   it('the hook entry point always exits 0', async () => {
     const r = await run(h.env, ['hook', 'claude', '--tokentally-hook'], { selfCommand: ['/nonexistent/node-binary'] });
     expect(r.code).toBe(0);
