@@ -216,12 +216,14 @@ async function main(): Promise<void> {
     INGEST_BURST: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
   };
+  const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
   try {
-    await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, ceiling);
+    if (engines.includes('sqlite')) await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, ceiling);
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  if (!engines.includes('postgres')) return;
   if (await pgReachable()) {
     const url = await freshPgDatabase();
     await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: url }, ceiling);

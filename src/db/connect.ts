@@ -66,9 +66,7 @@ export function openSqlite(file: string): SqliteDb {
     sqlite,
     kysely,
     writeLock: new Mutex(),
-    close: async () => {
-      await kysely.destroy(); // closes the better-sqlite3 handle too
-    },
+    close: once(() => kysely.destroy()), // closes the better-sqlite3 handle too
   };
 }
 
@@ -90,10 +88,14 @@ export async function openPostgres(url: string, poolSize: number, schema?: strin
     pool,
     kysely,
     writeLock: new Mutex(),
-    close: async () => {
-      await kysely.destroy(); // ends the pool
-    },
+    close: once(() => kysely.destroy()), // ends the pool
   };
+}
+
+/** Makes close() safe to call more than once. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
 }
 
 export function quoteIdent(name: string): string {

@@ -133,3 +133,17 @@ describe(`logs (${engine})`, () => {
     }
   });
 });
+
+describe(`health when the database is gone (${engine})`, () => {
+  it('answers 503', async () => {
+    const t = await createTestApp();
+    try {
+      await t.db.close();
+      const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable' });
+    } finally {
+      await t.close();
+    }
+  });
+});
