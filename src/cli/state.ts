@@ -83,6 +83,7 @@ export class LocalState {
     if (this.bucketStore?.loaded === true && this.bucketStore.changedGroups.size > 0) {
       const name = `buckets.${next}.json`;
       this.bucketStore.saveAs(path.join(this.dir, name));
+      this.bucketStore.changedGroups.clear();
       obsolete.push(this.bucketsName);
       this.bucketsName = name;
     }

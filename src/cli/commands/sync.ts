@@ -43,22 +43,22 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
     return 0;
   }
   try {
-    const scanned = scanAndQueue(ctx, out, config.projects === true);
-    reportScan(out, scanned);
+    const { result, state } = scanAndQueue(ctx, out, config.projects === true);
+    reportScan(out, result);
     if (values['no-upload'] === true) return 0;
     if (config.server === undefined || config.token === undefined) {
       const pending = new UploadQueue(paths.stateDir).size();
       out.info(`Not linked to a server: ${formatInt(pending)} bucket(s) wait in the local queue. Run \`tokentally link\`.`);
       return 0;
     }
-    return await upload(ctx, out, config.server, config.token);
+    return await upload(ctx, out, state, config.server, config.token);
   } finally {
     lock.release();
   }
 }
 
 /** Scan all agents, queue changed groups, commit local state. Exported for `report --refresh`. */
-export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): ScanResult {
+export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): { result: ScanResult; state: LocalState } {
   const paths = ownPaths(ctx.env);
   const state = new LocalState(paths.stateDir);
   let bar = out.progress('Reading agent logs', 0);
@@ -80,7 +80,7 @@ export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): S
   new UploadQueue(paths.stateDir).append(groups);
   state.meta.lastSyncAt = new Date(ctx.now()).toISOString();
   state.commit();
-  return result;
+  return { result, state };
 }
 
 function reportScan(out: Output, r: ScanResult): void {
@@ -91,12 +91,14 @@ function reportScan(out: Output, r: ScanResult): void {
   else for (const p of parts) out.info(p);
 }
 
-async function upload(ctx: CliContext, out: Output, server: string, token: string): Promise<number> {
+async function upload(ctx: CliContext, out: Output, state: LocalState, server: string, token: string): Promise<number> {
   const paths = ownPaths(ctx.env);
   const queue = new UploadQueue(paths.stateDir);
   const pendingBuckets = queue.size();
   if (pendingBuckets === 0) {
     const err = await syncPing(server, token, ctx.api);
+    state.meta.lastResult = err === undefined ? 'ok' : `sync ping failed: ${err.message}`;
+    state.commit();
     if (err !== undefined) {
       out.warn(`sync ping failed: ${err.message}`);
       return err.status === 401 ? 1 : 0;
@@ -108,7 +110,6 @@ async function upload(ctx: CliContext, out: Output, server: string, token: strin
   const api = { ...ctx.api, onRetry: (ms: number, status: number) => out.info(`server busy (${status || 'network'}); retrying in ${Math.ceil(ms / 1000)} s`) };
   const res: UploadResult = await drainQueue(queue, server, token, api, (sent) => bar.update(sent));
   bar.done();
-  const state = new LocalState(paths.stateDir);
   if (res.buckets > 0) state.meta.lastUploadAt = new Date(ctx.now()).toISOString();
   state.meta.lastResult = res.error === undefined ? 'ok' : `error: ${res.error.message}`;
   state.commit();
