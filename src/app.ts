@@ -98,6 +98,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       },
       components: { securitySchemes: SECURITY_SCHEMES },
     },
+    // Shared schemas keep their $id as their component name (e.g. #/components/schemas/Problem).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   app.addSchema(ProblemSchema);
 

@@ -34,9 +34,21 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded (see Retry-After)',
 };
 
-/** Response map: the 200 schema plus problem documents for the listed statuses. */
-export function responses<T extends TSchema>(ok: T, ...statuses: number[]): Record<number, TSchema> {
-  const map: Record<number, TSchema> = { 200: ok };
-  for (const status of statuses) map[status] = { ...ref, description: ERROR_TEXT[status] ?? 'Error' } as TSchema;
+const ERROR_HEADERS: Record<number, Record<string, { description: string; type: string }>> = {
+  401: { 'WWW-Authenticate': { description: 'Always `Bearer`', type: 'string' } },
+  405: { Allow: { description: 'The methods this path accepts', type: 'string' } },
+  429: { 'Retry-After': { description: 'Seconds to wait before retrying', type: 'integer' } },
+};
+
+/** Response map: the 200 schema plus `application/problem+json` documents for the listed statuses. */
+export function responses<T extends TSchema>(ok: T, ...statuses: number[]): Record<number, unknown> {
+  const map: Record<number, unknown> = { 200: ok };
+  for (const status of statuses) {
+    map[status] = {
+      description: ERROR_TEXT[status] ?? 'Error',
+      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+      content: { 'application/problem+json': { schema: ref } },
+    };
+  }
   return map;
 }
