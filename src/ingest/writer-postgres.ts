@@ -63,13 +63,43 @@ const ADD_PROJECTS = `
     output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
     total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
 
+interface Piece {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Joins independent writes into one statement of data-modifying CTEs (one round trip), renumbering
+ * each piece's $n placeholders. The pieces touch different rows, so their order does not matter.
+ */
+export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
+  const params: unknown[] = [];
+  const renumber = (piece: Piece): string => {
+    const offset = params.length;
+    params.push(...piece.params);
+    return piece.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+  };
+  const ctes = pieces.map((piece, i) => `w${i} AS (${renumber(piece)})`);
+  const main = renumber(final);
+  return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export class PostgresIngestWriter implements IngestWriter {
   constructor(private readonly db: PostgresDb) {}
 
   async apply(batch: IngestBatch): Promise<IngestResult> {
     const client = await this.db.pool.connect();
     try {
-      await client.query('BEGIN');
+      // Uploads of one device are serialised, so concurrent uploads never race on the deltas.
+      // Device ids are server-made UUIDs; one that is not takes the parameterised path.
+      if (UUID.test(batch.deviceId)) {
+        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('ingest:${batch.deviceId}', 0))`);
+      } else {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ingest:${batch.deviceId}`]);
+      }
       const result = await this.write(client, batch);
       await client.query('COMMIT');
       return result;
@@ -81,60 +111,76 @@ export class PostgresIngestWriter implements IngestWriter {
     }
   }
 
+  private async loadStored(client: PoolClient, batch: IngestBatch): Promise<StoredVariant[]> {
+    const groups = groupsOf(batch.buckets);
+    if (groups.length === 0) return [];
+    const { rows } = await client.query<StoredRow>(SELECT_VARIANTS, [
+      batch.deviceId,
+      groups.map((g) => g.hourStart),
+      groups.map((g) => g.source),
+      groups.map((g) => g.model),
+    ]);
+    return rows.map((r) => ({
+      hourStart: Number(r.hour_start),
+      source: r.source,
+      model: r.model,
+      projectKey: r.project_key,
+      projectRef: r.project_ref,
+      input: r.input,
+      cached: r.cached_input,
+      output: r.output,
+      reasoning: r.reasoning,
+      total: r.total,
+      billable: r.billable,
+    }));
+  }
+
   private async write(client: PoolClient, batch: IngestBatch): Promise<IngestResult> {
     const { userId, deviceId, now } = batch;
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ingest:${deviceId}`]);
-    const groups = groupsOf(batch.buckets);
-    let stored: StoredVariant[] = [];
-    if (groups.length > 0) {
-      const { rows } = await client.query<StoredRow>(SELECT_VARIANTS, [
-        deviceId,
-        groups.map((g) => g.hourStart),
-        groups.map((g) => g.source),
-        groups.map((g) => g.model),
-      ]);
-      stored = rows.map((r) => ({
-        hourStart: Number(r.hour_start),
-        source: r.source,
-        model: r.model,
-        projectKey: r.project_key,
-        projectRef: r.project_ref,
-        input: r.input,
-        cached: r.cached_input,
-        output: r.output,
-        reasoning: r.reasoning,
-        total: r.total,
-        billable: r.billable,
-      }));
-    }
-    const plan = planIngest(batch.buckets, stored);
+    const plan = planIngest(batch.buckets, await this.loadStored(client, batch));
+    const pieces: Piece[] = [];
     if (plan.deletes.length > 0) {
       const d = plan.deletes;
-      await client.query(DELETE_VARIANTS, [deviceId, d.map((x) => x.hourStart), d.map((x) => x.source), d.map((x) => x.model), d.map((x) => x.projectKey)]);
+      pieces.push({ sql: DELETE_VARIANTS, params: [deviceId, d.map((x) => x.hourStart), d.map((x) => x.source), d.map((x) => x.model), d.map((x) => x.projectKey)] });
     }
     if (plan.upserts.length > 0) {
       const u = plan.upserts;
-      await client.query(UPSERT_BUCKETS, [
-        deviceId, userId, now,
-        u.map((x) => x.hourStart), u.map((x) => x.source), u.map((x) => x.model), u.map((x) => x.projectKey), u.map((x) => x.projectRef),
-        u.map((x) => x.input), u.map((x) => x.cached), u.map((x) => x.output), u.map((x) => x.reasoning), u.map((x) => x.total), u.map((x) => x.billable),
-      ]);
+      pieces.push({
+        sql: UPSERT_BUCKETS,
+        params: [
+          deviceId, userId, now,
+          u.map((x) => x.hourStart), u.map((x) => x.source), u.map((x) => x.model), u.map((x) => x.projectKey), u.map((x) => x.projectRef),
+          u.map((x) => x.input), u.map((x) => x.cached), u.map((x) => x.output), u.map((x) => x.reasoning), u.map((x) => x.total), u.map((x) => x.billable),
+        ],
+      });
     }
     if (plan.rollup.length > 0) {
       const r = plan.rollup;
-      await client.query(ADD_ROLLUP, [
-        userId, r.map((x) => x.hourStart), r.map((x) => x.source), r.map((x) => x.model),
-        r.map((x) => x.input), r.map((x) => x.cached), r.map((x) => x.output), r.map((x) => x.reasoning), r.map((x) => x.total), r.map((x) => x.billable),
-      ]);
+      pieces.push({
+        sql: ADD_ROLLUP,
+        params: [
+          userId, r.map((x) => x.hourStart), r.map((x) => x.source), r.map((x) => x.model),
+          r.map((x) => x.input), r.map((x) => x.cached), r.map((x) => x.output), r.map((x) => x.reasoning), r.map((x) => x.total), r.map((x) => x.billable),
+        ],
+      });
     }
     if (plan.projects.length > 0) {
       const p = plan.projects;
-      await client.query(ADD_PROJECTS, [
-        userId, now, p.map((x) => x.projectKey), p.map((x) => x.source), p.map((x) => x.projectRef),
-        p.map((x) => x.input), p.map((x) => x.cached), p.map((x) => x.output), p.map((x) => x.reasoning), p.map((x) => x.total), p.map((x) => x.billable),
-      ]);
+      pieces.push({
+        sql: ADD_PROJECTS,
+        params: [
+          userId, now, p.map((x) => x.projectKey), p.map((x) => x.source), p.map((x) => x.projectRef),
+          p.map((x) => x.input), p.map((x) => x.cached), p.map((x) => x.output), p.map((x) => x.reasoning), p.map((x) => x.total), p.map((x) => x.billable),
+        ],
+      });
     }
-    await client.query('UPDATE devices SET last_seen_at = $1, last_sync_at = $1 WHERE id = $2', [now, deviceId]);
+    pieces.push({ sql: 'UPDATE devices SET last_seen_at = $1, last_sync_at = $1 WHERE id = $2', params: [now, deviceId] });
+    const event: Piece = {
+      sql: 'INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      params: [deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
+    };
+    const combined = combineWrites(pieces, event);
+    await client.query(combined.sql, combined.params);
     if (batch.subscriptions) {
       await client.query('DELETE FROM device_subscriptions WHERE device_id = $1', [deviceId]);
       const subs = batch.subscriptions;
@@ -147,10 +193,6 @@ export class PostgresIngestWriter implements IngestWriter {
         );
       }
     }
-    await client.query(
-      'INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      [deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
-    );
     return plan.counts;
   }
 }
