@@ -18,10 +18,15 @@ export interface LineStats {
   malformed: number;
 }
 
+/** How far into a line the `skipMarkers` are looked for. */
+const MARKER_WINDOW = 512;
+
 /**
  * Call `onObject` for each complete line from `offset` that contains one of `needles` and
  * parses to a JSON object; returns the offset just past the last complete line.
  * Lines that do not start with `{` or fail to parse are counted as malformed and skipped.
+ * A line whose first 512 bytes contain one of `skipMarkers` (e.g. `"type":"response_item"`,
+ * a line type known to carry no usage) is skipped without searching the rest of it.
  */
 export function readJsonl(
   file: string,
@@ -29,9 +34,11 @@ export function readJsonl(
   needles: readonly string[],
   onObject: (obj: Record<string, unknown>, lineStart: number) => void,
   stats: LineStats,
+  skipMarkers: readonly string[] = [],
 ): number {
   const fd = fs.openSync(file, 'r');
   const needleBufs = needles.map((n) => Buffer.from(n, 'utf8'));
+  const markerBufs = skipMarkers.map((n) => Buffer.from(n, 'utf8'));
   try {
     let pos = offset;
     let carry: Buffer | undefined;
@@ -48,7 +55,7 @@ export function readJsonl(
       for (;;) {
         const nl = buf.indexOf(NEWLINE, lineStart);
         if (nl === -1 || nl >= end) break;
-        handleLine(buf, lineStart, nl, pos + lineStart, needleBufs, onObject, stats);
+        handleLine(buf, lineStart, nl, pos + lineStart, needleBufs, markerBufs, onObject, stats);
         lineStart = nl + 1;
       }
       pos += lineStart;
@@ -72,6 +79,7 @@ function handleLine(
   end: number,
   absStart: number,
   needles: readonly Buffer[],
+  markers: readonly Buffer[],
   onObject: (obj: Record<string, unknown>, lineStart: number) => void,
   stats: LineStats,
 ): void {
@@ -82,6 +90,10 @@ function handleLine(
   if (buf[s] !== OPEN_BRACE) {
     stats.malformed += 1;
     return;
+  }
+  if (markers.length > 0) {
+    const head = buf.subarray(s, Math.min(end, s + MARKER_WINDOW));
+    for (const m of markers) if (head.indexOf(m) !== -1) return;
   }
   if (needles.length > 0) {
     const line = buf.subarray(s, end);

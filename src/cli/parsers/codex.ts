@@ -220,7 +220,7 @@ export function createCodexParser(agent: 'codex' | 'every-code'): AgentParser {
         const counts = codexCounts(delta);
         if (counts.total === 0) return;
         sink.add({ ts, source: agent, model: st.model ?? 'unknown', counts, cwd: st.cwd });
-      }, stats);
+      }, stats, ['"type":"response_item"']);
       sink.malformed(stats.malformed);
       return { offset, state: st };
     },
