@@ -151,7 +151,8 @@ export function scan(opts: ScanOptions): ScanResult {
     try {
       result = p.parser.parse(
         p.file,
-        { offset: resume ? (p.cursor?.offset ?? 0) : 0, state: resume ? p.cursor?.state : undefined },
+        // documents are re-read whole, but keep their parser state while the file is the same
+        { offset: resume ? (p.cursor?.offset ?? 0) : 0, state: resume || (p.file.format === 'document' && sameFile) ? p.cursor?.state : undefined },
         sink,
         { now, files: p.files },
       );

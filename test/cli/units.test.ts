@@ -48,6 +48,15 @@ describe('small helpers', () => {
     expect(parseInstant(ms / 1000)).toBe(ms);
     expect(parseInstant(String(ms))).toBe(ms);
     expect(parseInstant('yesterday')).toBeUndefined();
+    const tz = process.env['TZ'];
+    process.env['TZ'] = 'Asia/Kathmandu';
+    try {
+      expect(parseInstant('2026-11-01T10:29:59.999')).toBe(ms); // no zone: UTC, not local time
+      expect(parseInstant('2026-11-01 10:29:59.999')).toBe(ms);
+    } finally {
+      process.env['TZ'] = tz;
+    }
+    expect(parseInstant('2026-11-01T12:29:59.999+02:00')).toBe(ms);
     expect(halfHourStart(ms)).toBe(Date.UTC(2026, 10, 1, 10, 0));
     expect(halfHourStart(ms + 1)).toBe(Date.UTC(2026, 10, 1, 10, 30));
   });

@@ -52,23 +52,34 @@ function emitMessage(m: Record<string, unknown>, fallbackId: string, sink: Recor
   });
 }
 
-function parseDatabase(file: LogFile, sink: RecordSink): void {
+/**
+ * Reads assistant messages from the database. With a `time_updated` column only rows updated
+ * since the last pass are read (`>=`, so rows sharing the last timestamp are seen again, which
+ * the id-keyed ledger absorbs); otherwise the whole table.
+ */
+function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSink): number | undefined {
   const Database = require('better-sqlite3') as typeof BetterSqlite3;
   let db: BetterSqlite3.Database;
   try {
     db = new Database(file.path, { readonly: true, fileMustExist: true });
   } catch {
     sink.malformed();
-    return;
+    return since;
   }
+  let max = since;
   try {
     const cols = db.prepare("SELECT name FROM pragma_table_info('message')").all() as { name: string }[];
-    if (!cols.some((c) => c.name === 'data')) return;
+    if (!cols.some((c) => c.name === 'data')) return since;
     const hasId = cols.some((c) => c.name === 'id');
-    const rows = db.prepare(`SELECT ${hasId ? 'id' : 'NULL AS id'}, data FROM message`).iterate() as Iterable<{ id: unknown; data: unknown }>;
+    const hasUpdated = cols.some((c) => c.name === 'time_updated');
+    const select = `SELECT ${hasId ? 'id' : 'NULL AS id'}, data, ${hasUpdated ? 'time_updated' : 'NULL'} AS updated FROM message`;
+    const rows = (
+      hasUpdated && since !== undefined ? db.prepare(`${select} WHERE time_updated >= ?`).iterate(since) : db.prepare(select).iterate()
+    ) as Iterable<{ id: unknown; data: unknown; updated: unknown }>;
     let n = 0;
     for (const row of rows) {
       n += 1;
+      if (typeof row.updated === 'number' && (max === undefined || row.updated > max)) max = row.updated;
       if (typeof row.data !== 'string' || !row.data.includes('"assistant"')) continue;
       let m: unknown;
       try {
@@ -89,6 +100,7 @@ function parseDatabase(file: LogFile, sink: RecordSink): void {
   } finally {
     db.close();
   }
+  return max;
 }
 
 export const opencodeParser: AgentParser = {
@@ -111,10 +123,11 @@ export const opencodeParser: AgentParser = {
     for (const p of legacy) files.push({ path: p, key: p, format: 'document' });
     return files;
   },
-  parse(file, _start, sink) {
+  parse(file, start, sink) {
     if (file.path.endsWith('.db')) {
-      parseDatabase(file, sink);
-      return { offset: 0, state: null };
+      const prev = isRecord(start.state) && typeof start.state['since'] === 'number' ? start.state['since'] : undefined;
+      const since = parseDatabase(file, prev, sink);
+      return { offset: 0, state: since !== undefined ? { since } : null };
     }
     let m: unknown;
     try {

@@ -65,6 +65,21 @@ describe('opencode parser', () => {
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(400, 4000, 50, 25, 4475) });
   });
 
+  it('reads only rows updated since the last pass, and sees a message grow', () => {
+    const dir = h.env['OPENCODE_DATA_DIR'] as string;
+    const file = path.join(dir, 'opencode.db');
+    writeJson(path.join(dir, 'x.json'), {});
+    makeDb(file, [{ id: 'msg_1', data: ocMsg('msg_1', T0, { i: 100, o: 10, r: 0, cr: 4000, cw: 300 }) }]);
+    runScan(h.env);
+    const db = new Database(file);
+    db.prepare('UPDATE message SET data = ?, time_updated = 5 WHERE id = ?').run(JSON.stringify(ocMsg('msg_1', T0, { i: 100, o: 50, r: 25, cr: 4000, cw: 300 })), 'msg_1');
+    db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run('msg_2', 'ses_1', 6, 6, JSON.stringify(ocMsg('msg_2', T0, { i: 1, o: 1, r: 0, cr: 0, cw: 0 })));
+    db.close();
+    const second = runScan(h.env);
+    expect(second.agents['opencode']?.records).toBe(1);
+    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(401, 4000, 51, 25, 4477) });
+  });
+
   it('treats epoch seconds like milliseconds', () => {
     const dir = h.env['OPENCODE_DATA_DIR'] as string;
     writeJson(path.join(dir, 'storage', 'message', 'ses_1', 'msg_9.json'), ocMsg('msg_9', T0 / 1000, { i: 1, o: 1, r: 0, cr: 0, cw: 0 }));
