@@ -8,8 +8,8 @@
  * (thinking included by Anthropic); reasoning = 0; total = the sum of all four.
  *
  * Pitfalls handled (anchors.md §6.3): streaming duplicates share `message.id` + `requestId`
- * and the fullest line wins per field (ccusage #888); without `requestId` the message id alone
- * is the key (ccusage #976); continued sessions copy messages into new files, so the ledger
+ * and the fullest line wins per field (ccusage #888); without `requestId` the message id is
+ * the key within its session (ccusage #976, #1635: gateways may reuse one id); continued sessions copy messages into new files, so the ledger
  * dedupes across files; `/btw` sidechains replay a parent message under a new request id and
  * lose to the parent (ccusage #913), while genuine subagent sidechains count; zero-usage
  * synthetic rows are ignored.
@@ -62,7 +62,10 @@ export const claudeParser: AgentParser = {
       }
       const messageId = str(msg?.['id']);
       const requestId = str(obj['requestId']) ?? '';
-      const id = messageId !== undefined ? `${messageId}\u0000${requestId}` : requestId !== '' ? `req\u0000${requestId}` : `${file.key}@${lineStart}`;
+      // Without a request id (proxies, Anthropic-compatible gateways) a message id is only
+      // trusted within its session: some gateways reuse one id everywhere (ccusage #1635).
+      const scope = requestId !== '' ? requestId : `session:${str(obj['sessionId']) ?? file.key}`;
+      const id = messageId !== undefined ? `${messageId}\u0000${scope}` : requestId !== '' ? `req\u0000${requestId}` : `${file.key}@${lineStart}`;
       sink.upsert(
         id,
         { ts, source: 'claude', model: normalizeModel(msg?.['model'] ?? obj['model']), counts, cwd: str(obj['cwd']) },

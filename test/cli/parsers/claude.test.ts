@@ -109,6 +109,16 @@ describe('claude parser', () => {
     expect(readBuckets(h.env)).toEqual({ [`2026-11-01T10:00|claude|${M}`]: counts(100, 0, 50, 0, 150) });
   });
 
+  it('scopes a request-id-less message id to its session (gateways reuse ids)', () => {
+    writeJsonl(path.join(project, 'sess-1.jsonl'), [
+      assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_gw', i: 100, o: 5, session: 'a' }),
+      assistant({ ts: '2026-11-01T10:00:06.000Z', msg: 'msg_gw', i: 100, o: 50, session: 'a' }),
+    ]);
+    writeJsonl(path.join(project, 'sess-2.jsonl'), [assistant({ ts: '2026-11-01T10:10:00.000Z', msg: 'msg_gw', i: 7, o: 3, session: 'b' })]);
+    runScan(h.env);
+    expect(readBuckets(h.env)).toEqual({ [`2026-11-01T10:00|claude|${M}`]: counts(107, 0, 53, 0, 160) });
+  });
+
   it('drops a /btw sidechain replay of a parent message (same message id, new request id), in either order', () => {
     const parent = assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 100, cr: 900, o: 50 });
     const replay = assistant({ ts: '2026-11-01T10:40:00.000Z', msg: 'msg_1', req: 'req_9', i: 100, cr: 900, o: 50, side: true });
