@@ -76,8 +76,9 @@ describe('hooks install/uninstall', () => {
     fs.mkdirSync(path.dirname(settings), { recursive: true });
     fs.writeFileSync(settings, '{"theme":"dark"}');
     await run(h.env, ['hooks', 'install']);
-    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { tools: { enableHooks: boolean }; hooks: Record<string, unknown[]> };
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { tools: { enableHooks: boolean }; hooksConfig: { enabled: boolean }; hooks: Record<string, unknown[]> };
     expect(s.tools.enableHooks).toBe(true);
+    expect(s.hooksConfig.enabled).toBe(true);
     expect(Object.keys(s.hooks).sort()).toEqual(['AfterAgent', 'SessionEnd']);
     await run(h.env, ['hooks', 'uninstall']);
     expect(fs.readFileSync(settings, 'utf8')).toBe('{"theme":"dark"}');

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isRecord, writeJsonAtomic } from '../json-file.js';
+import { isRecord, readJson, writeJsonAtomic } from '../json-file.js';
 import type { AgentRoots } from '../paths.js';
 import { installJsonHooks, shellQuote, uninstallJsonHooks, HOOK_MARKER, type HookEdit } from './json-hooks.js';
 
@@ -50,25 +50,34 @@ export function installGemini(roots: AgentRoots, self: readonly string[], stateD
     ['AfterAgent', 'SessionEnd'],
     () => ({ matcher: '*', hooks: [{ name: 'tokentally', type: 'command', command }] }),
     (settings) => {
-      // Older Gemini CLI releases run hooks only with tools.enableHooks; remember if we set it.
-      const tools = isRecord(settings['tools']) ? settings['tools'] : {};
-      if (tools['enableHooks'] === undefined) {
-        tools['enableHooks'] = true;
-        settings['tools'] = tools;
-        writeJsonAtomic(flagFile(stateDir), { enabledHooks: true }, 0o600);
+      // Gemini CLI ≥ 0.26 reads hooksConfig.enabled, older releases tools.enableHooks. Turn on
+      // whichever is unset (never override an explicit false) and remember what we set.
+      const set: string[] = [];
+      for (const [section, key] of [['hooksConfig', 'enabled'], ['tools', 'enableHooks']] as const) {
+        const obj = isRecord(settings[section]) ? settings[section] : {};
+        if (obj[key] === undefined) {
+          obj[key] = true;
+          settings[section] = obj;
+          set.push(`${section}.${key}`);
+        }
       }
+      if (set.length > 0) writeJsonAtomic(flagFile(stateDir), { set }, 0o600);
     },
   );
 }
 
 export function uninstallGemini(roots: AgentRoots, stateDir: string): HookEdit {
   return uninstallJsonHooks(geminiSettingsFile(roots), (settings) => {
-    if (!fs.existsSync(flagFile(stateDir))) return;
+    const note = readJson(flagFile(stateDir));
+    if (!isRecord(note) || !Array.isArray(note['set'])) return;
     fs.unlinkSync(flagFile(stateDir));
-    const tools = settings['tools'];
-    if (isRecord(tools)) {
-      delete tools['enableHooks'];
-      if (Object.keys(tools).length === 0) delete settings['tools'];
+    for (const entry of note['set']) {
+      if (typeof entry !== 'string') continue;
+      const [section = '', key = ''] = entry.split('.');
+      const obj = settings[section];
+      if (!isRecord(obj)) continue;
+      delete obj[key];
+      if (Object.keys(obj).length === 0) delete settings[section];
     }
   });
 }
