@@ -28,6 +28,7 @@ import { registerDeviceRoutes } from './routes/devices.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerIngestRoutes } from './routes/ingest.js';
+import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -35,6 +36,7 @@ import { JwtService } from './security/jwt.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { AccountService } from './services/accounts.js';
+import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
 import { OnboardingService } from './services/onboarding.js';
 import { SharingService } from './services/sharing.js';
 
@@ -45,6 +47,8 @@ export interface AppDeps {
   db: Db;
   clock?: Clock;
   logger?: Logger;
+  /** Test seams (e.g. holding a leaderboard refresh open). */
+  hooks?: { leaderboard?: LeaderboardHooks };
 }
 
 export interface TokentallyApp {
@@ -143,6 +147,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey });
   registerSharingRoutes(app, { sharing });
+  const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
+  registerLeaderboardRoutes(app, { leaderboard });
   registerDiscoveryRoutes(app);
 
   await app.ready();

@@ -20,12 +20,12 @@ export function readJson(file: string): unknown {
   }
 }
 
-/** Write `value` as JSON atomically; `mode` applies to the new file (e.g. 0o600 for secrets). */
-export function writeJsonAtomic(file: string, value: unknown, mode = 0o644): void {
+/** Write `value` as JSON atomically; files are private to the user by default (they name projects and paths). */
+export function writeJsonAtomic(file: string, value: unknown, mode = 0o600): void {
   writeFileAtomic(file, JSON.stringify(value), mode);
 }
 
-export function writeFileAtomic(file: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(file: string, text: string, mode = 0o600): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w', mode);

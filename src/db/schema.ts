@@ -143,6 +143,22 @@ export interface PublicViewsTable {
   revoked_at: NullableInt;
 }
 
+/** Billable tokens of a user per model family in one ISO week / calendar month / all time (trigger-maintained). */
+export interface LeaderboardFamilyColumns {
+  user_id: string;
+  gpt: Int;
+  claude: Int;
+  other: Int;
+}
+export interface LeaderboardUserWeeksTable extends LeaderboardFamilyColumns {
+  /** floor((epoch day + 3) / 7): ISO weeks counted from the Monday 1969-12-29. */
+  week: Int;
+}
+export interface LeaderboardUserMonthsTable extends LeaderboardFamilyColumns {
+  /** year * 12 + (month − 1). */
+  month: Int;
+}
+
 /** A finished leaderboard refresh: what it switched and its answer (JSON), for waiting callers. */
 export interface LeaderboardRunsTable {
   id: Int;
@@ -219,6 +235,9 @@ export interface Database {
   ingest_events: IngestEventsTable;
   server_secrets: ServerSecretsTable;
   public_views: PublicViewsTable;
+  leaderboard_user_weeks: LeaderboardUserWeeksTable;
+  leaderboard_user_months: LeaderboardUserMonthsTable;
+  leaderboard_user_totals: LeaderboardFamilyColumns;
   leaderboard_runs: LeaderboardRunsTable;
   leaderboard_generations: LeaderboardGenerationsTable;
   leaderboard_current: LeaderboardCurrentTable;

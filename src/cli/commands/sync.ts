@@ -117,7 +117,8 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
     out.info(`Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`);
   }
   if (res.error !== undefined) {
-    out.error(`upload stopped: ${res.error.message}${res.error.retryable ? ' (will retry on the next sync)' : ''}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
+    const hint = res.error.status === 401 ? ' (the device token was refused: run `tokentally link` again)' : res.error.retryable ? ' (will retry on the next sync)' : '';
+    out.error(`upload stopped: ${res.error.message}${hint}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
     return 1;
   }
   return 0;

@@ -2,6 +2,8 @@
  * @fileoverview Sharing, leaderboard snapshots, stored price data and entitlements.
  * - `public_views`: one row per user who ever turned visibility on; the share token is derived
  *   (HMAC of `token_nonce` under a server key) and only its SHA-256 is stored.
+ * - `leaderboard_user_{weeks,months,totals}`: billable tokens per user, period and family, kept by
+ *   triggers on `usage_rollup` (see the aggregates file).
  * - `leaderboard_runs` / `leaderboard_generations` / `leaderboard_entries` / `leaderboard_current`:
  *   snapshots written as a new generation, switched in one step by moving `leaderboard_current`.
  * - `pricing_data`: price data fetched by syncPricing, kept on PostgreSQL (SQLite keeps a file).
@@ -11,6 +13,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's types */
 import type { Kysely } from 'kysely';
 import { clustered, type DialectName } from '../dialect.js';
+import { createLeaderboardAggregates, dropLeaderboardAggregates } from './2026_11_22_0003_leaderboard_aggregates.js';
 
 export function migration(dialect: DialectName) {
   return {
@@ -24,6 +27,8 @@ export function migration(dialect: DialectName) {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('revoked_at', 'bigint')
         .execute();
+
+      await createLeaderboardAggregates(db, dialect);
 
       await db.schema
         .createTable('leaderboard_runs')
@@ -103,6 +108,7 @@ export function migration(dialect: DialectName) {
       ]) {
         await db.schema.dropTable(table).ifExists().execute();
       }
+      await dropLeaderboardAggregates(db, dialect);
     },
   };
 }

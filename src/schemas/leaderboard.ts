@@ -1,0 +1,75 @@
+/** @fileoverview getLeaderboard, getLeaderboardProfile and refreshLeaderboard. */
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Uuid } from './common.js';
+
+const Period = Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('total')], {
+  description: 'UTC calendar window: ISO week (Monday start), calendar month, or all time.',
+});
+const Metric = Type.Union([Type.Literal('all'), Type.Literal('gpt'), Type.Literal('claude'), Type.Literal('other')], {
+  description: 'Model family ranked: gpt (gpt-*, o1*…o4*, openai/*), claude (claude-*, anthropic/*), other (the rest), all.',
+});
+const Day = Type.String({ format: 'date' });
+const Tokens = Type.String({ pattern: '^[0-9]+$', description: 'Billable tokens, decimal.' });
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const LeaderboardQuery = Type.Object({
+  period: Period,
+  metric: Type.Optional({ ...Metric, default: 'all' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0 })),
+});
+export type LeaderboardQuery = Static<typeof LeaderboardQuery>;
+
+export const LeaderboardProfileQuery = Type.Object({
+  user_id: Uuid,
+  period: Type.Optional({ ...Period, default: 'week' }),
+});
+export type LeaderboardProfileQuery = Static<typeof LeaderboardProfileQuery>;
+
+export const RefreshLeaderboardQuery = Type.Object({ period: Type.Optional(Period) });
+export type RefreshLeaderboardQuery = Static<typeof RefreshLeaderboardQuery>;
+
+export const LeaderboardEntry = Type.Object(
+  {
+    rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Dense rank in the metric; null without usage in it.' }),
+    user_id: Type.Union([Uuid, Type.Null()], { description: 'Null unless the user is public.' }),
+    display_name: NullableString,
+    avatar_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    total_tokens: Tokens,
+    gpt_tokens: Tokens,
+    claude_tokens: Tokens,
+    other_tokens: Tokens,
+    is_public: Type.Boolean(),
+  },
+  { additionalProperties: true },
+);
+
+const SnapshotFields = {
+  period: Type.String(),
+  from: Day,
+  to: Day,
+  generated_at: DateTime,
+};
+
+export const LeaderboardResponse = Type.Object({
+  ...SnapshotFields,
+  metric: Type.String(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  total_entries: Type.Integer(),
+  total_pages: Type.Integer(),
+  entries: Type.Array(LeaderboardEntry),
+  me: Type.Union([LeaderboardEntry, Type.Null()], { description: "The caller's own row (signed-in callers), even outside the page." }),
+});
+
+export const LeaderboardProfileResponse = Type.Object({ ...SnapshotFields, entry: LeaderboardEntry });
+
+export const RefreshLeaderboardResponse = Type.Object(
+  {
+    success: Type.Boolean(),
+    generated_at: DateTime,
+    results: Type.Array(Type.Object({ period: Type.String(), from: Day, to: Day, rows: Type.Integer() })),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,201 @@
+/**
+ * @fileoverview The leaderboard: snapshot refreshes (single flight in this process, and across
+ * processes on PostgreSQL through an advisory lock) and the reads of a page, `me` and a profile.
+ *
+ * A refresh ranks the trigger-maintained per-user family totals of each period, writes them as a
+ * new generation and switches every refreshed period to it in one transaction, so readers see
+ * either the old snapshot or the new one. A refresh asked for while one that covers it runs (here
+ * or, on PostgreSQL, in another process) waits for it and answers its result.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { advisoryXactLock } from '../db/dialect.js';
+import {
+  deleteOldGenerations,
+  findCurrentGeneration,
+  findEntry,
+  findPublicIdentity,
+  insertEntries,
+  insertGeneration,
+  latestRunId,
+  listEntryPage,
+  listFamilyTotals,
+  listRunsAfter,
+  nextGenerationId,
+  switchGenerations,
+  type EntryRow,
+  type GenerationRow,
+} from '../db/queries/leaderboard.js';
+import { inTransaction } from '../db/transaction.js';
+import { AppError, problems } from '../http/problem.js';
+import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from './leaderboard-ranking.js';
+import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
+
+export interface RefreshResult {
+  success: true;
+  generated_at: string;
+  results: { period: Period; from: string; to: string; rows: number }[];
+}
+
+/** Test seams: `onRefreshLocked` runs once a refresh holds the lock, before it computes. */
+export interface LeaderboardHooks {
+  onRefreshLocked?: () => Promise<void>;
+}
+
+export interface LeaderboardEntryWire {
+  rank: number | null;
+  user_id: string | null;
+  display_name: string | null;
+  avatar_url: string | null;
+  total_tokens: string;
+  gpt_tokens: string;
+  claude_tokens: string;
+  other_tokens: string;
+  is_public: boolean;
+}
+
+interface Job {
+  periods: ReadonlySet<Period>;
+  promise: Promise<RefreshResult>;
+}
+
+const LOCK_KEY = 'tokentally:leaderboard-refresh';
+
+function wireEntry(userId: string, rank: number | null, e: Omit<EntryRow, 'userId' | 'rank'>): LeaderboardEntryWire {
+  const pub = e.isPublic;
+  return {
+    rank,
+    user_id: pub ? userId : null,
+    display_name: pub ? publicDisplayName(e.displayName) : null,
+    avatar_url: pub ? publicAvatarUrl(e.avatarUrl) : null,
+    total_tokens: e.total.toString(),
+    gpt_tokens: e.gpt.toString(),
+    claude_tokens: e.claude.toString(),
+    other_tokens: e.other.toString(),
+    is_public: pub,
+  };
+}
+
+const ZERO = { total: 0n, gpt: 0n, claude: 0n, other: 0n };
+
+export class LeaderboardService {
+  private readonly jobs: Job[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly hooks: LeaderboardHooks = {},
+  ) {}
+
+  /** Refreshes the named periods (all when empty); joins an unfinished refresh that covers them. */
+  refresh(periods: readonly Period[] = PERIODS): Promise<RefreshResult> {
+    const wanted = periods.length === 0 ? PERIODS : periods;
+    const joinable = this.jobs.find((job) => wanted.every((p) => job.periods.has(p)));
+    if (joinable) return joinable.promise;
+    const previous = this.jobs.at(-1)?.promise.catch(() => undefined) ?? Promise.resolve();
+    const job: Job = { periods: new Set(wanted), promise: previous.then(() => this.runExclusive(wanted)) };
+    this.jobs.push(job);
+    const done = () => {
+      const index = this.jobs.indexOf(job);
+      if (index >= 0) this.jobs.splice(index, 1);
+    };
+    job.promise.then(done, done);
+    return job.promise;
+  }
+
+  private async runExclusive(periods: readonly Period[]): Promise<RefreshResult> {
+    const db = this.db;
+    if (db.dialect === 'sqlite') {
+      await this.hooks.onRefreshLocked?.();
+      return this.compute(periods);
+    }
+    const before = await latestRunId(db.kysely);
+    return db.kysely.transaction().execute(async (lockTx) => {
+      await advisoryXactLock(LOCK_KEY).execute(lockTx);
+      // Another process may have refreshed while this one waited: answer its result.
+      const finished = await listRunsAfter(db.kysely, before);
+      const covering = finished.find((run) => periods.every((p) => run.periods.includes(p)));
+      if (covering) return JSON.parse(covering.result) as RefreshResult;
+      await this.hooks.onRefreshLocked?.();
+      return this.compute(periods);
+    });
+  }
+
+  private async compute(periods: readonly Period[]): Promise<RefreshResult> {
+    const now = this.clock.now();
+    const kysely = this.db.kysely;
+    let generation = await nextGenerationId(kysely);
+    const switches: { period: Period; generation: number }[] = [];
+    const results: RefreshResult['results'] = [];
+    for (const period of periods) {
+      const window = periodWindow(period, now);
+      const rows = rankUsers(await listFamilyTotals(kysely, period, { week: window.weekKey, month: window.monthKey }));
+      await insertGeneration(kysely, { id: generation, window, generatedAt: now, counts: countsOf(rows) });
+      await insertEntries(this.db, generation, rows);
+      switches.push({ period, generation });
+      results.push({ period, from: window.fromDay, to: window.toDay, rows: rows.length });
+      generation += 1;
+    }
+    const result: RefreshResult = { success: true, generated_at: new Date(now).toISOString(), results };
+    await inTransaction(this.db, (tx) => switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }));
+    for (const period of periods) await deleteOldGenerations(kysely, period);
+    return result;
+  }
+
+  /** The current snapshot of a period; refreshed first when there is none or its window has passed. */
+  private async snapshot(period: Period): Promise<GenerationRow> {
+    const expected = periodWindow(period, this.clock.now());
+    const current = await findCurrentGeneration(this.db.kysely, period);
+    if (current && current.fromDay === expected.fromDay) return current;
+    await this.refresh([period]);
+    const fresh = await findCurrentGeneration(this.db.kysely, period);
+    if (!fresh) throw new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.');
+    return fresh;
+  }
+
+  async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }) {
+    const gen = await this.snapshot(q.period);
+    const rows = await listEntryPage(this.db.kysely, gen.id, q.metric, q.limit, q.offset);
+    const total = gen.counts[q.metric];
+    let me: LeaderboardEntryWire | null = null;
+    if (q.callerId !== undefined) me = await this.entryOf(gen, q.metric, q.callerId);
+    return {
+      period: q.period,
+      metric: q.metric,
+      from: gen.fromDay,
+      to: gen.toDay,
+      generated_at: new Date(gen.generatedAt).toISOString(),
+      page: Math.floor(q.offset / q.limit) + 1,
+      limit: q.limit,
+      offset: q.offset,
+      total_entries: total,
+      total_pages: Math.ceil(total / q.limit),
+      entries: rows.map((r) => wireEntry(r.userId, r.rank, r)),
+      me,
+    };
+  }
+
+  /** A user's row (zero tokens and rank null without usage in the metric). */
+  private async entryOf(gen: GenerationRow, metric: Metric, userId: string): Promise<LeaderboardEntryWire> {
+    const row = await findEntry(this.db.kysely, gen.id, metric, userId);
+    if (row) return wireEntry(userId, row.rank, row);
+    const identity = await findPublicIdentity(this.db.kysely, userId);
+    return wireEntry(userId, null, { ...ZERO, displayName: identity?.displayName ?? null, avatarUrl: identity?.avatarUrl ?? null, isPublic: identity?.isPublic ?? false });
+  }
+
+  /** Public users for anyone, the caller's own always, everyone else 403. */
+  async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
+    if (q.callerId !== q.userId) {
+      const identity = await findPublicIdentity(this.db.kysely, q.userId);
+      if (!identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
+    }
+    const gen = await this.snapshot(q.period);
+    return {
+      period: q.period,
+      from: gen.fromDay,
+      to: gen.toDay,
+      generated_at: new Date(gen.generatedAt).toISOString(),
+      entry: await this.entryOf(gen, 'all', q.userId),
+    };
+  }
+}
