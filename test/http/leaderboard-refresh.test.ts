@@ -1,0 +1,139 @@
+/**
+ * Refresh single flight: in one process (both engines) and across two server processes sharing
+ * one PostgreSQL schema (two apps, two pools), with a test hook holding the first refresh open.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, type TokentallyApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import { createLogger } from '../../src/logger.js';
+import type { LeaderboardHooks } from '../../src/services/leaderboard.js';
+import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
+import { engine, T0, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
+
+const config = loadConfig({ ...TEST_SECRETS, DATA_DIR: '/nonexistent-tokentally-test-dir', PASSWORD_SCRYPT_COST: '1024', JOBS_ENABLED: 'false' });
+const quiet = () => createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
+
+async function appOn(db: Db, hooks: LeaderboardHooks): Promise<TestApp> {
+  const clock = new ManualClock(T0);
+  const built: TokentallyApp = await createApp({ config, db, clock, logger: quiet(), hooks: { leaderboard: hooks } });
+  return { ...built, clock, db, config, logs: [] };
+}
+
+/** A hook that holds the first refresh until released and counts refreshes that computed. */
+function holdFirst() {
+  let release: () => void = () => undefined;
+  let entered: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const started = new Promise<void>((resolve) => (entered = resolve));
+  const state = { calls: 0 };
+  const hooks: LeaderboardHooks = {
+    onRefreshLocked: async () => {
+      state.calls += 1;
+      if (state.calls === 1) {
+        entered();
+        await held;
+      }
+    },
+  };
+  return { hooks, started, release: () => release(), state };
+}
+
+const refresh = (t: TestApp, query = '') =>
+  t.app.inject({ method: 'POST', url: `/functions/svc-leaderboard-refresh${query}`, headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+
+async function seed(t: TestApp): Promise<void> {
+  const user = await signUp(t);
+  const device = await issueDevice(t, user);
+  expect((await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 5 }])).statusCode).toBe(200);
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(`leaderboard refresh single flight (${engine})`, () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function singleApp(hooks: LeaderboardHooks): Promise<TestApp> {
+    if (!testDatabaseUrl) {
+      const t = await appOn(openSqlite(':memory:'), hooks);
+      cleanups.push(() => t.close());
+      return t;
+    }
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const t = await appOn(await openPostgres(testDatabaseUrl, 5, schema), hooks);
+    cleanups.push(async () => {
+      await t.close();
+      await dropSchema(schema);
+    });
+    return t;
+  }
+
+  it('a refresh asked for while one runs waits for it and answers its result (one process)', async () => {
+    const gate = holdFirst();
+    const t = await singleApp(gate.hooks);
+    await seed(t);
+    const first = refresh(t);
+    await gate.started;
+    const second = refresh(t);
+    const weekOnly = refresh(t, '?period=week');
+    await settle(100);
+    gate.release();
+    const [a, b, c] = await Promise.all([first, second, weekOnly]);
+    expect(a.statusCode).toBe(200);
+    expect(b.json()).toEqual(a.json());
+    expect(c.json()).toEqual(a.json());
+    expect(gate.state.calls).toBe(1);
+    // Once it finished, a new request refreshes again.
+    expect((await refresh(t)).statusCode).toBe(200);
+    expect(gate.state.calls).toBe(2);
+  });
+
+  it.skipIf(!testDatabaseUrl)('two server processes on one PostgreSQL: the second waits for the first and answers the same result', async () => {
+    const url = testDatabaseUrl as string;
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const gateA = holdFirst();
+    const gateB = holdFirst();
+    const a = await appOn(await openPostgres(url, 5, schema), gateA.hooks);
+    const b = await appOn(await openPostgres(url, 5, schema), gateB.hooks);
+    cleanups.push(async () => {
+      await a.close();
+      await b.close();
+      await dropSchema(schema);
+    });
+    await seed(a);
+    const first = refresh(a);
+    await gateA.started;
+    let secondDone = false;
+    const second = refresh(b).then((res) => {
+      secondDone = true;
+      return res;
+    });
+    await settle(300);
+    expect(secondDone).toBe(false); // blocked on the database lock
+    gateA.release();
+    const [ra, rb] = await Promise.all([first, second]);
+    expect(ra.statusCode).toBe(200);
+    expect(rb.statusCode).toBe(200);
+    expect(rb.json()).toEqual(ra.json());
+    expect(gateB.state.calls).toBe(0); // B never computed
+    const board = await b.app.inject({ method: 'GET', url: '/functions/svc-leaderboard?period=week' });
+    expect(board.json().total_entries).toBe(1);
+  });
+});
+
+async function dropSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
