@@ -30,12 +30,15 @@ import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerIngestRoutes } from './routes/ingest.js';
 import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerSharingRoutes } from './routes/sharing.js';
+import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
+import { createPriceService } from './pricing/index.js';
 import { AccountService } from './services/accounts.js';
+import { AnalyticsService } from './services/analytics.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
 import { OnboardingService } from './services/onboarding.js';
 import { SharingService } from './services/sharing.js';
@@ -119,6 +122,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), config.linkCodeTtlSeconds * 1000);
   const sharing = new SharingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:share-token-key'));
+  // One price service per process (the price data is process-wide); syncPricing replaces its data.
+  const prices = createPriceService();
+  const analytics = new AnalyticsService({ db, clock, prices, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
     // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
     findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
@@ -147,6 +153,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey });
   registerSharingRoutes(app, { sharing });
+  registerUsageRoutes(app, { analytics });
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   registerLeaderboardRoutes(app, { leaderboard });
   registerDiscoveryRoutes(app);

@@ -6,12 +6,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Db } from './connect.js';
 import type { DialectName } from './dialect.js';
 import { migration as m0001 } from './migrations/2026_11_22_0001_identity_and_usage.js';
+import { migration as m0002 } from './migrations/2026_11_22_0002_analytics_read_models.js';
 import { migration as m0003 } from './migrations/2026_11_22_0003_sharing_leaderboard_admin.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     '2026_11_22_0001_identity_and_usage': m0001(dialect),
+    '2026_11_22_0002_analytics_read_models': m0002(dialect),
     '2026_11_22_0003_sharing_leaderboard_admin': m0003(dialect),
   };
 }

@@ -91,6 +91,22 @@ export interface UsageRollupTable extends TokenColumns {
   model: string;
 }
 
+/** Analytics read model (trigger-maintained from usage_rollup): sums per user, UTC epoch day, source and model. */
+export interface UsageDailyTable extends TokenColumns {
+  user_id: string;
+  /** UTC epoch day (hour_start / 86,400,000). */
+  day: Int;
+  source: string;
+  model: string;
+}
+
+/** Analytics read model (trigger-maintained): sums of a user's half-hours with index < k (1..48) on a UTC day. */
+export interface UsageDayPrefixTable extends TokenColumns {
+  user_id: string;
+  k: Int;
+  day: Int;
+}
+
 /** Read model kept inside the ingest transaction: all-time totals per project and source. */
 export interface ProjectUsageTable extends TokenColumns {
   user_id: string;
@@ -230,6 +246,8 @@ export interface Database {
   link_codes: LinkCodesTable;
   usage_buckets: UsageBucketsTable;
   usage_rollup: UsageRollupTable;
+  usage_daily: UsageDailyTable;
+  usage_day_prefix: UsageDayPrefixTable;
   project_usage: ProjectUsageTable;
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;

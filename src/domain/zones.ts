@@ -305,3 +305,31 @@ export function halfHourSlots(zone: Zone, day: LocalDate): HalfHourSlot[] {
   }
   return slots;
 }
+
+/**
+ * First instants of many local days at once (same answers as {@link startOfLocalEpochDay}), for
+ * folds that need every day start of a long range: one offset timeline instead of one Temporal
+ * call per day. A midnight inside a daylight-saving gap falls back to {@link startOfLocalEpochDay}.
+ */
+export function startsOfLocalEpochDays(zone: Zone, epochDays: readonly number[]): number[] {
+  if (zone.kind !== 'iana') return epochDays.map((d) => startOfLocalEpochDay(zone, d));
+  if (epochDays.length === 0) return [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const d of epochDays) {
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
+  }
+  const timeline = offsetTimeline(zone, lo * DAY_MS - 15 * 3_600_000, (hi + 1) * DAY_MS + 15 * 3_600_000);
+  const starts = timeline.segmentStarts;
+  const offsets = timeline.segmentOffsets;
+  return epochDays.map((d) => {
+    const midnight = d * DAY_MS;
+    // Segments ascend, so the first match is the earlier instant of an ambiguous (repeated) midnight.
+    for (let i = 0; i < starts.length; i++) {
+      const t = midnight - (offsets[i] as number);
+      if (t >= (starts[i] as number) && t < (starts[i + 1] ?? Infinity)) return t;
+    }
+    return startOfLocalEpochDay(zone, d);
+  });
+}

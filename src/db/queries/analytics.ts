@@ -1,0 +1,300 @@
+/**
+ * @fileoverview Reads behind the analytics endpoints. SQL sees only instants (epoch ms, UTC epoch
+ * days, half-hour indexes): the zone never appears here. The service turns local ranges into
+ * instant windows and cut points with the zone module and folds what these functions return.
+ *
+ * Three grains are read:
+ * - raw rollup rows (one per user, UTC half-hour, source, model) for one day or for filtered views;
+ * - `usage_daily` rows (one per UTC day, source and model) for totals, cost and model breakdown;
+ * - "pieces" from `usage_day_prefix`: sums over runs of whole UTC half-hours that never cross a
+ *   UTC midnight or a cut point the caller names (local day or month starts), returned as
+ *   {@link UsageRow}s whose `hourStart` is the first half-hour of the run. Each piece lies inside
+ *   one local day, so the domain folds assign it exactly as they would assign its buckets.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { UsageRow } from '../../domain/usage-row.js';
+import type { Database } from '../schema.js';
+
+type Q = Kysely<Database>;
+
+const DAY_MS = 86_400_000;
+const HALF_HOUR_MS = 1_800_000;
+const SLOTS_PER_DAY = 48;
+
+/** Row filters applied in SQL. `models` is the list of raw model names to keep (undefined = all). */
+export interface RowFilter {
+  readonly source?: string | undefined;
+  readonly models?: readonly string[] | undefined;
+}
+
+interface CountColumns {
+  input: bigint;
+  cached_input: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
+
+/** First half-hour index whose bucket start is at or after `ms` (buckets start on UTC half-hours). */
+function slotAtOrAfter(ms: number): number {
+  return Math.ceil(ms / HALF_HOUR_MS);
+}
+
+function toRow(hourStart: number, source: string, model: string, c: CountColumns): UsageRow {
+  return {
+    hourStart,
+    source,
+    model,
+    input: c.input,
+    cachedInput: c.cached_input,
+    output: c.output,
+    reasoning: c.reasoning,
+    total: c.total,
+    billable: c.billable,
+  };
+}
+
+/**
+ * Raw rollup rows of a user whose bucket starts in `[startMs, endMs)`, optionally filtered.
+ * The right grain for one day (hourly) and the fallback for filtered daily/monthly/heatmap views.
+ */
+export async function listRollupRows(db: Q, userId: string, startMs: number, endMs: number, filter: RowFilter = {}): Promise<UsageRow[]> {
+  if (filter.models !== undefined && filter.models.length === 0) return [];
+  let q = db
+    .selectFrom('usage_rollup')
+    .select(['hour_start', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .where('user_id', '=', userId)
+    .where('hour_start', '>=', BigInt(startMs))
+    .where('hour_start', '<', BigInt(endMs));
+  if (filter.source !== undefined) q = q.where('source', '=', filter.source);
+  if (filter.models !== undefined) q = q.where('model', 'in', [...filter.models]);
+  const rows = await q.execute();
+  return rows.map((r) => toRow(Number(r.hour_start), r.source, r.model, r));
+}
+
+/**
+ * Rows at (UTC day, source, model) grain covering the buckets that start in `[startMs, endMs)`:
+ * whole UTC days come from `usage_daily` (`hourStart` = that day's midnight), the partial UTC
+ * days at either edge from the rollup. Summing them gives the window's totals; pricing them gives
+ * its cost (prices are per model and UTC day). The model filter is the caller's (in JS).
+ */
+export async function listDayModelRows(db: Q, userId: string, startMs: number, endMs: number, source?: string): Promise<UsageRow[]> {
+  const a = slotAtOrAfter(startMs) * HALF_HOUR_MS;
+  const b = slotAtOrAfter(endMs) * HALF_HOUR_MS;
+  if (b <= a) return [];
+  const firstFull = Math.ceil(a / DAY_MS);
+  const endFull = Math.floor(b / DAY_MS);
+  if (firstFull >= endFull) return listRollupRows(db, userId, a, b, { source });
+  let q = db
+    .selectFrom('usage_daily')
+    .select(['day', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .where('user_id', '=', userId)
+    .where('day', '>=', BigInt(firstFull))
+    .where('day', '<', BigInt(endFull));
+  if (source !== undefined) q = q.where('source', '=', source);
+  const [days, head, tail] = await Promise.all([
+    q.execute(),
+    a < firstFull * DAY_MS ? listRollupRows(db, userId, a, firstFull * DAY_MS, { source }) : Promise.resolve([]),
+    endFull * DAY_MS < b ? listRollupRows(db, userId, endFull * DAY_MS, b, { source }) : Promise.resolve([]),
+  ]);
+  const out: UsageRow[] = head;
+  for (const r of days) out.push(toRow(Number(r.day) * DAY_MS, r.source, r.model, r));
+  for (const r of tail) out.push(r);
+  return out;
+}
+
+/** Distinct raw model names a user has in the UTC days touching `[startMs, endMs)` (for resolving a `model` filter). */
+export async function listModelsInWindow(db: Q, userId: string, startMs: number, endMs: number, source?: string): Promise<string[]> {
+  let q = db
+    .selectFrom('usage_daily')
+    .select('model')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('day', '>=', BigInt(Math.floor(startMs / DAY_MS)))
+    .where('day', '<=', BigInt(Math.floor((endMs - 1) / DAY_MS)));
+  if (source !== undefined) q = q.where('source', '=', source);
+  const rows = await q.execute();
+  return rows.map((r) => r.model);
+}
+
+/**
+ * Sums (across sources and models) over the runs of whole UTC half-hours inside `[startMs, endMs)`
+ * that cross neither a UTC midnight nor any of `cutsMs` (instants, e.g. local day starts), as
+ * rows with `source`/`model` `''` and `hourStart` = the run's first half-hour. Empty runs are
+ * left out. Two prefix rows per UTC day and cut phase are read, never the half-hours themselves.
+ */
+export async function listPieces(db: Q, userId: string, startMs: number, endMs: number, cutsMs: readonly number[]): Promise<UsageRow[]> {
+  const first = slotAtOrAfter(startMs);
+  const last = slotAtOrAfter(endMs); // exclusive
+  if (last <= first) return [];
+  const firstDay = Math.floor(first / SLOTS_PER_DAY);
+  const lastDay = Math.floor((last - 1) / SLOTS_PER_DAY);
+  // Cut phases per UTC day (besides 0 and 48): the range edges and every cut inside the range.
+  const phasesByDay = new Map<number, number[]>();
+  const addCut = (slot: number): void => {
+    if (slot < first || slot > last) return;
+    const day = Math.floor(slot / SLOTS_PER_DAY);
+    const k = slot - day * SLOTS_PER_DAY;
+    if (k === 0) return;
+    const list = phasesByDay.get(day);
+    if (list === undefined) phasesByDay.set(day, [k]);
+    else if (!list.includes(k)) list.push(k);
+  };
+  addCut(first);
+  addCut(last);
+  for (const c of cutsMs) addCut(slotAtOrAfter(c));
+  const ks = new Set<number>([SLOTS_PER_DAY]);
+  for (const list of phasesByDay.values()) {
+    list.sort((x, y) => x - y);
+    for (const k of list) ks.add(k);
+  }
+  const rows = await db
+    .selectFrom('usage_day_prefix')
+    .select(['k', 'day', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .where('user_id', '=', userId)
+    .where('k', 'in', [...ks].map(BigInt))
+    .where('day', '>=', BigInt(firstDay))
+    .where('day', '<=', BigInt(lastDay))
+    .execute();
+  /** day → (k → prefix sums); P(d, 0) = 0 and days without rows have no usage. */
+  const prefix = new Map<number, Map<number, CountColumns>>();
+  for (const r of rows) {
+    const day = Number(r.day);
+    let m = prefix.get(day);
+    if (m === undefined) {
+      m = new Map();
+      prefix.set(day, m);
+    }
+    m.set(Number(r.k), r);
+  }
+  const zero: CountColumns = { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+  const out: UsageRow[] = [];
+  const days = [...prefix.keys()].sort((x, y) => x - y);
+  for (const day of days) {
+    const m = prefix.get(day) as Map<number, CountColumns>;
+    if (!m.has(SLOTS_PER_DAY)) continue;
+    const phases = [0, ...(phasesByDay.get(day) ?? []), SLOTS_PER_DAY];
+    for (let i = 0; i + 1 < phases.length; i++) {
+      const k0 = phases[i] as number;
+      const k1 = phases[i + 1] as number;
+      const startSlot = day * SLOTS_PER_DAY + k0;
+      if (startSlot < first || startSlot >= last) continue;
+      const lo = k0 === 0 ? zero : (m.get(k0) ?? zero);
+      const hi = m.get(k1) ?? zero;
+      const piece: CountColumns = {
+        input: hi.input - lo.input,
+        cached_input: hi.cached_input - lo.cached_input,
+        output: hi.output - lo.output,
+        reasoning: hi.reasoning - lo.reasoning,
+        total: hi.total - lo.total,
+        billable: hi.billable - lo.billable,
+      };
+      if (piece.total === 0n && piece.billable === 0n && piece.input === 0n && piece.output === 0n && piece.cached_input === 0n && piece.reasoning === 0n) {
+        continue;
+      }
+      out.push(toRow(startSlot * HALF_HOUR_MS, '', '', piece));
+    }
+  }
+  return out;
+}
+
+/** Latest sync (upload or ping) of any of the user's devices, epoch ms, or null. */
+export async function lastSyncAt(db: Q, userId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.max('last_sync_at').as('last'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const v = row?.last;
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/** One project's all-time totals. */
+export interface ProjectTotals {
+  readonly projectKey: string;
+  readonly projectRef: string | null;
+  readonly total: bigint;
+  readonly billable: bigint;
+}
+
+/** All-time totals per project (optionally one source), billable descending, then total, then key; at most `limit`. */
+export async function listProjectTotals(db: Q, userId: string, limit: number, source?: string): Promise<ProjectTotals[]> {
+  let q = db
+    .selectFrom('project_usage')
+    .select((eb) => [
+      'project_key',
+      eb.fn.max('project_ref').as('project_ref'),
+      eb.fn.sum<bigint>('total').as('total'),
+      eb.fn.sum<bigint>('billable').as('billable'),
+    ])
+    .where('user_id', '=', userId)
+    .where('project_key', '<>', '');
+  if (source !== undefined) q = q.where('source', '=', source);
+  const rows = await q
+    .groupBy('project_key')
+    .orderBy(sql`sum(billable)`, 'desc')
+    .orderBy(sql`sum(total)`, 'desc')
+    .orderBy('project_key')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ projectKey: r.project_key, projectRef: r.project_ref, total: BigInt(r.total), billable: BigInt(r.billable) }));
+}
+
+/** A user's sign-up time (epoch ms), or undefined when the user does not exist. */
+export async function userCreatedAt(db: Q, userId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.created_at);
+}
+
+/** One stored device subscription, newest first. */
+export interface SubscriptionRow {
+  readonly deviceId: string;
+  readonly tool: string | null;
+  readonly provider: string | null;
+  readonly product: string | null;
+  readonly planType: string | null;
+  readonly rateLimitTier: string | null;
+  readonly details: string;
+  readonly updatedAt: number;
+}
+
+/** The subscriptions reported by the user's devices (newest upload first). */
+export async function listSubscriptions(db: Q, userId: string): Promise<SubscriptionRow[]> {
+  const rows = await db
+    .selectFrom('device_subscriptions')
+    .select(['device_id', 'tool', 'provider', 'product', 'plan_type', 'rate_limit_tier', 'details', 'updated_at'])
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('device_id')
+    .orderBy('position')
+    .execute();
+  return rows.map((r) => ({
+    deviceId: r.device_id,
+    tool: r.tool,
+    provider: r.provider,
+    product: r.product,
+    planType: r.plan_type,
+    rateLimitTier: r.rate_limit_tier,
+    details: r.details,
+    updatedAt: Number(r.updated_at),
+  }));
+}
+
+/** Counts and latest activity of the user's non-revoked devices. */
+export interface InstallSummary {
+  readonly activeDevices: number;
+  readonly lastSeenAt: number | null;
+  readonly lastSyncAt: number | null;
+}
+
+export async function installSummary(db: Q, userId: string): Promise<InstallSummary> {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => [eb.fn.countAll<bigint>().as('n'), eb.fn.max('last_seen_at').as('seen'), eb.fn.max('last_sync_at').as('sync')])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  const num = (v: bigint | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+  return { activeDevices: Number(row?.n ?? 0n), lastSeenAt: num(row?.seen), lastSyncAt: num(row?.sync) };
+}

@@ -1,0 +1,455 @@
+/**
+ * @fileoverview The analytics use cases: summary, daily, hourly, monthly, heatmap, model
+ * breakdown, project summary and user status. Parameters are validated by the domain modules
+ * (which throw {@link InvalidParamError} naming the parameter), SQL is asked only for instant
+ * windows (db/queries/analytics.ts), and the domain folds turn rows into local days, months and
+ * half-hours. Counts stay bigint until the wire. "Now" comes from the injected clock.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import {
+  installSummary,
+  lastSyncAt,
+  listDayModelRows,
+  listModelsInWindow,
+  listPieces,
+  listProjectTotals,
+  listRollupRows,
+  listSubscriptions,
+  userCreatedAt,
+  type RowFilter,
+} from '../db/queries/analytics.js';
+import { groupBySourceAndModel } from '../domain/breakdown.js';
+import { addDays, epochDayOf, firstEpochDayOfMonth, monthIndexOf, type LocalDate } from '../domain/calendar.js';
+import {
+  billableByDay,
+  dayRowsToWire,
+  foldDaily,
+  foldHalfHours,
+  foldMonthly,
+  halfHourRowsToWire,
+  monthRowsToWire,
+  type DayRowWire,
+  type HalfHourRowWire,
+  type MonthRowWire,
+} from '../domain/fold.js';
+import { buildHeatmap, heatmapQueryFrom, resolveHeatmapRange, type Heatmap } from '../domain/heatmap.js';
+import { InvalidParamError } from '../domain/param-error.js';
+import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
+import { sumTotals, type UsageRow } from '../domain/usage-row.js';
+import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
+import { createCostAccumulator, totalsWithCost, type PriceService, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
+
+/** Query parameters shared by the usage reads (all optional text, as they arrive). */
+export interface UsageQuery {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly day?: string | undefined;
+  readonly source?: string | undefined;
+  readonly model?: string | undefined;
+  readonly tz?: string | undefined;
+  readonly tz_offset_minutes?: string | number | undefined;
+  readonly months?: string | number | undefined;
+  readonly weeks?: string | number | undefined;
+  readonly week_starts_on?: string | undefined;
+  readonly limit?: string | number | undefined;
+  readonly debug?: string | undefined;
+}
+
+/** Timing block added by `debug=1`. */
+export interface DebugInfo {
+  request_id: string;
+  status: number;
+  query_ms: number;
+  total_ms: number;
+  queries: number;
+  slow_query: boolean;
+  slow_threshold_ms: number;
+}
+
+/** Bounds of the project summary's `limit`. */
+export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
+/** A request whose queries take longer than this is flagged `slow_query` in its debug block. */
+export const SLOW_QUERY_MS = 2000;
+/** Streaks are counted back this far at most (the contract's longest range). */
+const MAX_STREAK_DAYS = 800;
+
+/** Measures the time spent in queries for one request (for `debug=1`). */
+export class RequestTimer {
+  private readonly started = performance.now();
+  queryMs = 0;
+  queries = 0;
+
+  async query<T>(run: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await run();
+    } finally {
+      this.queryMs += performance.now() - t0;
+      this.queries += 1;
+    }
+  }
+
+  debug(requestId: string): DebugInfo {
+    const round = (ms: number) => Math.round(ms * 1000) / 1000;
+    return {
+      request_id: requestId,
+      status: 200,
+      query_ms: round(this.queryMs),
+      total_ms: round(performance.now() - this.started),
+      queries: this.queries,
+      slow_query: this.queryMs > SLOW_QUERY_MS,
+      slow_threshold_ms: SLOW_QUERY_MS,
+    };
+  }
+}
+
+/** Trimmed, lower-cased filter text; empty means absent. */
+function normalizeFilter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  return v === '' ? undefined : v;
+}
+
+function parseLimit(value: string | number | undefined): number {
+  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return PROJECT_LIMITS.default;
+  const n = typeof value === 'number' ? value : /^\+?\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(n) || n < PROJECT_LIMITS.min || n > PROJECT_LIMITS.max) {
+    throw new InvalidParamError('limit', `limit must be a whole number from ${PROJECT_LIMITS.min} to ${PROJECT_LIMITS.max} (got ${String(value)})`);
+  }
+  return n;
+}
+
+interface Filters {
+  readonly source: string | undefined;
+  readonly model: string | undefined;
+}
+
+export interface SummaryBody {
+  from: LocalDate;
+  to: LocalDate;
+  days: number;
+  model_id: string | null;
+  model: string | null;
+  totals: TokenTotalsWithCostWire;
+  pricing: PricingSummary;
+}
+
+export interface DailyBody {
+  from: LocalDate;
+  to: LocalDate;
+  days: number;
+  model_id: string | null;
+  model: string | null;
+  data: DayRowWire[];
+  summary: { totals: TokenTotalsWithCostWire; pricing: PricingSummary };
+}
+
+export interface HourlyBody {
+  day: LocalDate;
+  data: HalfHourRowWire[];
+  sync: { last_sync_at: string | null; min_interval_minutes: number };
+}
+
+export interface MonthlyBody {
+  from: LocalDate;
+  to: LocalDate;
+  months: number;
+  data: MonthRowWire[];
+}
+
+export interface BreakdownBody {
+  from: LocalDate;
+  to: LocalDate;
+  days: number;
+  sources: { source: string; totals: TokenTotalsWithCostWire; models: { model_id: string; model: string; totals: TokenTotalsWithCostWire }[] }[];
+  pricing: PricingSummary;
+}
+
+export interface ProjectSummaryBody {
+  from: null;
+  to: null;
+  all_time: true;
+  generated_at: string;
+  entries: { project_key: string; project_ref: string; total_tokens: string; billable_total_tokens: string }[];
+}
+
+/** A pro grant as the user status reports it. */
+export interface ProGrant {
+  readonly source: string;
+  readonly effectiveFrom: number;
+  readonly effectiveTo: number | null;
+}
+
+export interface UserStatusBody {
+  user_id: string;
+  created_at: string | null;
+  pro: { active: boolean; sources: string[]; expires_at: string | null; as_of: string };
+  subscriptions: {
+    as_of: string;
+    items: {
+      tool: string | null;
+      provider: string | null;
+      product: string | null;
+      plan_type: string | null;
+      rate_limit_tier: string | null;
+      device_id: string;
+      observed_at: string;
+      details: Record<string, unknown>;
+    }[];
+  };
+  install: {
+    as_of: string;
+    has_active_device: boolean;
+    active_devices: number;
+    last_upload_at: string | null;
+    last_sync_at: string | null;
+  };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export interface AnalyticsDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly prices: PriceService;
+  readonly syncMinIntervalMinutes: number;
+  /** Active pro grants of a user at an instant (entitlements); none when not wired. */
+  readonly activeProGrants?: (userId: string, nowMs: number) => Promise<readonly ProGrant[]>;
+}
+
+export class AnalyticsService {
+  constructor(private readonly deps: AnalyticsDeps) {}
+
+  private get db() {
+    return this.deps.db.kysely;
+  }
+
+  private filters(q: UsageQuery): Filters {
+    return { source: normalizeFilter(q.source), model: normalizeFilter(q.model) };
+  }
+
+  private zone(q: UsageQuery): Zone {
+    return resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
+  }
+
+  private modelIdentity(model: string | undefined): { model_id: string | null; model: string | null } {
+    if (model === undefined) return { model_id: null, model: null };
+    const id = this.deps.prices.identify(model);
+    return { model_id: id.model_id, model: id.model };
+  }
+
+  /** Keeps the rows whose raw model matches the filter (raw name or canonical id). */
+  private keepModel(rows: UsageRow[], model: string | undefined): UsageRow[] {
+    if (model === undefined) return rows;
+    const memo = new Map<string, boolean>();
+    return rows.filter((r) => {
+      let ok = memo.get(r.model);
+      if (ok === undefined) {
+        ok = this.deps.prices.matchesModelFilter(r.model, model);
+        memo.set(r.model, ok);
+      }
+      return ok;
+    });
+  }
+
+  /** Totals and pricing of a window at (UTC day, source, model) grain. */
+  private async priced(timer: RequestTimer, userId: string, startMs: number, endMs: number, f: Filters) {
+    const rows = this.keepModel(await timer.query(() => listDayModelRows(this.db, userId, startMs, endMs, f.source)), f.model);
+    const acc = createCostAccumulator(this.deps.prices, { sourceFilter: f.source });
+    acc.addAll(rows);
+    return { rows, totals: totalsWithCost(sumTotals(rows), acc.totalMicros()), pricing: acc.summary() };
+  }
+
+  /**
+   * Rows for a local-day/month fold over `[startMs, endMs)`. Unfiltered: prefix pieces cut at
+   * `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
+   */
+  private async foldRows(timer: RequestTimer, userId: string, startMs: number, endMs: number, cutsMs: readonly number[], f: Filters): Promise<UsageRow[]> {
+    if (f.source === undefined && f.model === undefined) {
+      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
+    }
+    const filter: RowFilter = { source: f.source };
+    if (f.model !== undefined) {
+      const model = f.model;
+      const models = await timer.query(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
+      const matching = models.filter((m) => this.deps.prices.matchesModelFilter(m, model));
+      return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching }));
+    }
+    return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter));
+  }
+
+  async summary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<SummaryBody> {
+    const zone = this.zone(q);
+    const f = this.filters(q);
+    const range = resolveDateRange(q, zone, this.deps.clock.now());
+    const { totals, pricing } = await this.priced(timer, userId, range.startMs, range.endMs, f);
+    return { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model), totals, pricing };
+  }
+
+  async daily(userId: string, q: UsageQuery, timer: RequestTimer): Promise<DailyBody> {
+    const zone = this.zone(q);
+    const f = this.filters(q);
+    const range = resolveDateRange(q, zone, this.deps.clock.now());
+    const first = epochDayOf(range.from);
+    const cuts = startsOfLocalEpochDays(zone, Array.from({ length: range.days + 1 }, (_, i) => first + i));
+    const [priced, rows] = await Promise.all([
+      this.priced(timer, userId, range.startMs, range.endMs, f),
+      this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f),
+    ]);
+    return {
+      from: range.from,
+      to: range.to,
+      days: range.days,
+      ...this.modelIdentity(f.model),
+      data: dayRowsToWire(foldDaily(rows, zone, range.from, range.to)),
+      summary: { totals: priced.totals, pricing: priced.pricing },
+    };
+  }
+
+  async hourly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<HourlyBody> {
+    const zone = this.zone(q);
+    const f = this.filters(q);
+    const day = resolveDay(q.day, zone, this.deps.clock.now());
+    const [raw, last] = await Promise.all([
+      timer.query(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
+      timer.query(() => lastSyncAt(this.db, userId)),
+    ]);
+    const rows = this.keepModel(raw, f.model);
+    return {
+      day: day.day,
+      data: halfHourRowsToWire(foldHalfHours(rows, zone, day.day)),
+      sync: { last_sync_at: iso(last), min_interval_minutes: this.deps.syncMinIntervalMinutes },
+    };
+  }
+
+  async monthly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<MonthlyBody> {
+    const zone = this.zone(q);
+    const f = this.filters(q);
+    const months = parseMonths(q.months);
+    const range = resolveMonthRange({ to: q.to, months }, zone, this.deps.clock.now());
+    const firstMonth = monthIndexOf(range.from);
+    const monthStartDays = Array.from({ length: months + 1 }, (_, i) => firstEpochDayOfMonth(firstMonth + i));
+    const cuts = startsOfLocalEpochDays(zone, [...monthStartDays, epochDayOf(range.to) + 1]);
+    const rows = await this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f);
+    return { from: range.from, to: range.to, months, data: monthRowsToWire(foldMonthly(rows, zone, range.to, months)) };
+  }
+
+  async heatmap(userId: string, q: UsageQuery, timer: RequestTimer): Promise<Heatmap> {
+    const zone = this.zone(q);
+    const f = this.filters(q);
+    const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
+    const load = async (from: LocalDate, to: LocalDate) => {
+      const firstDay = epochDayOf(from);
+      const n = epochDayOf(to) - firstDay + 1;
+      const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
+      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f);
+      return billableByDay(foldDaily(rows, zone, from, to));
+    };
+    const byDay = await load(range.from, range.to);
+    let heatmap = buildHeatmap(range, byDay);
+    const gridDays = epochDayOf(range.to) - epochDayOf(range.from) + 1;
+    if (heatmap.streak_days >= gridDays) {
+      // The streak runs past the grid: count it back over older days too (rare, so loaded only then).
+      const older = await load(heatmapQueryFrom(range, MAX_STREAK_DAYS), addDays(range.from, -1));
+      for (const [day, v] of byDay) older.set(day, v);
+      heatmap = buildHeatmap(range, older);
+    }
+    return heatmap;
+  }
+
+  async modelBreakdown(userId: string, q: UsageQuery, timer: RequestTimer): Promise<BreakdownBody> {
+    const zone = this.zone(q);
+    const source = normalizeFilter(q.source);
+    const range = resolveDateRange(q, zone, this.deps.clock.now());
+    const rows = await timer.query(() => listDayModelRows(this.db, userId, range.startMs, range.endMs, source));
+    const prices = this.deps.prices;
+    const groups = groupBySourceAndModel(rows, (raw) => prices.identify(raw));
+    const priceOf = (list: UsageRow[]) => {
+      const acc = createCostAccumulator(prices);
+      acc.addAll(list);
+      return acc.totalMicros();
+    };
+    const all = createCostAccumulator(prices, { sourceFilter: source });
+    all.addAll(rows);
+    return {
+      from: range.from,
+      to: range.to,
+      days: range.days,
+      sources: groups.map((g) => ({
+        source: g.source,
+        totals: totalsWithCost(g.totals, priceOf(g.rows)),
+        models: g.models.map((m) => ({ model_id: m.model_id, model: m.model, totals: totalsWithCost(m.totals, priceOf(m.rows)) })),
+      })),
+      pricing: all.summary(),
+    };
+  }
+
+  async projectSummary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
+    const limit = parseLimit(q.limit);
+    const source = normalizeFilter(q.source);
+    const rows = await timer.query(() => listProjectTotals(this.db, userId, limit, source));
+    return {
+      from: null,
+      to: null,
+      all_time: true,
+      generated_at: new Date(this.deps.clock.now()).toISOString(),
+      entries: rows.map((r) => ({
+        project_key: r.projectKey,
+        project_ref: r.projectRef ?? '',
+        total_tokens: r.total.toString(),
+        billable_total_tokens: r.billable.toString(),
+      })),
+    };
+  }
+
+  async userStatus(userId: string, timer: RequestTimer): Promise<UserStatusBody> {
+    const now = this.deps.clock.now();
+    const asOf = new Date(now).toISOString();
+    const grantsOf = this.deps.activeProGrants ?? (async () => []);
+    const [createdAt, grants, subs, install] = await Promise.all([
+      timer.query(() => userCreatedAt(this.db, userId)),
+      timer.query(() => grantsOf(userId, now)),
+      timer.query(() => listSubscriptions(this.db, userId)),
+      timer.query(() => installSummary(this.db, userId)),
+    ]);
+    const sources = [...new Set(grants.map((g) => g.source))].sort();
+    const ends = grants.map((g) => g.effectiveTo);
+    const expiresAt = grants.length === 0 || ends.includes(null) ? null : Math.max(...(ends as number[]));
+    return {
+      user_id: userId,
+      created_at: createdAt === undefined ? null : new Date(createdAt).toISOString(),
+      pro: { active: grants.length > 0, sources, expires_at: iso(expiresAt), as_of: asOf },
+      subscriptions: {
+        as_of: asOf,
+        items: subs.map((s) => ({
+          tool: s.tool,
+          provider: s.provider,
+          product: s.product,
+          plan_type: s.planType,
+          rate_limit_tier: s.rateLimitTier,
+          device_id: s.deviceId,
+          observed_at: new Date(s.updatedAt).toISOString(),
+          details: parseDetails(s.details),
+        })),
+      },
+      install: {
+        as_of: asOf,
+        has_active_device: install.activeDevices > 0,
+        active_devices: install.activeDevices,
+        last_upload_at: iso(install.lastSeenAt),
+        last_sync_at: iso(install.lastSyncAt),
+      },
+    };
+  }
+}
+
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
