@@ -4,7 +4,8 @@
  * the unit the server replaces on upload. The store remembers which groups changed in this run
  * so only those are queued.
  */
-import { isRecord, readJson, writeJsonAtomic } from './json-file.js';
+import { isRecord } from './json-file.js';
+import { ShardSet } from './shards.js';
 import { addInto, packCounts, unpackCounts, zeroCounts, type Counts } from './usage.js';
 
 const SEP = '\u001f';
@@ -30,61 +31,77 @@ export function groupOf(key: string): string {
   return key.slice(0, key.lastIndexOf(SEP));
 }
 
+/** The UTC month (`YYYY-MM`) of a bucket key: the shard it is stored in. */
+export function monthOf(key: string): string {
+  return new Date(Number(key.slice(0, key.indexOf(SEP)))).toISOString().slice(0, 7);
+}
+
+type Shard = Map<string, Counts>;
+
+function decodeShard(raw: unknown): Shard {
+  const map: Shard = new Map();
+  if (isRecord(raw) && Array.isArray(raw['b'])) {
+    for (const row of raw['b']) {
+      if (Array.isArray(row) && typeof row[0] === 'string') map.set(row[0], unpackCounts(row.slice(1) as number[]));
+    }
+  }
+  return map;
+}
+
+function encodeShard(shard: Shard): unknown {
+  return { v: 1, b: [...shard].map(([k, c]) => [k, ...packCounts(c)]) };
+}
+
 export class BucketStore {
-  private map: Map<string, Counts> | undefined;
+  private readonly shards: ShardSet<Shard>;
   readonly changedGroups = new Set<string>();
 
-  constructor(private readonly file: string) {}
-
-  private load(): Map<string, Counts> {
-    if (this.map !== undefined) return this.map;
-    const map = new Map<string, Counts>();
-    const raw = readJson(this.file);
-    if (isRecord(raw) && Array.isArray(raw['b'])) {
-      for (const row of raw['b']) {
-        if (Array.isArray(row) && typeof row[0] === 'string') map.set(row[0], unpackCounts(row.slice(1) as number[]));
-      }
-    }
-    this.map = map;
-    return map;
+  /** @param files month → current file name, owned by the caller's state (see state.ts) */
+  constructor(dir: string, files: Record<string, string>) {
+    this.shards = new ShardSet(dir, files, 'buckets-', decodeShard, encodeShard);
   }
 
   add(key: string, counts: Counts, sign: 1 | -1 = 1): void {
-    const map = this.load();
-    let cur = map.get(key);
+    const month = monthOf(key);
+    const shard = this.shards.get(month);
+    let cur = shard.get(key);
     if (cur === undefined) {
       cur = zeroCounts();
-      map.set(key, cur);
+      shard.set(key, cur);
     }
     addInto(cur, counts, sign);
+    this.shards.markDirty(month);
     this.changedGroups.add(groupOf(key));
   }
 
-  entries(): IterableIterator<[string, Counts]> {
-    return this.load().entries();
+  /** Every bucket (loads all months). */
+  *entries(): IterableIterator<[string, Counts]> {
+    for (const month of this.shards.ids()) yield* this.shards.get(month);
   }
 
   /** Every bucket of each changed group, grouped. */
   changedVariants(): Map<string, [string, Counts][]> {
     const out = new Map<string, [string, Counts][]>();
-    if (this.changedGroups.size === 0) return out;
-    for (const [key, counts] of this.load()) {
-      const g = groupOf(key);
-      if (!this.changedGroups.has(g)) continue;
-      let list = out.get(g);
-      if (list === undefined) out.set(g, (list = []));
-      list.push([key, counts]);
+    const months = new Set([...this.changedGroups].map((g) => monthOf(g)));
+    for (const month of months) {
+      for (const [key, counts] of this.shards.get(month)) {
+        const g = groupOf(key);
+        if (!this.changedGroups.has(g)) continue;
+        let list = out.get(g);
+        if (list === undefined) out.set(g, (list = []));
+        list.push([key, counts]);
+      }
     }
     return out;
   }
 
-  get loaded(): boolean {
-    return this.map !== undefined;
+  get isDirty(): boolean {
+    return this.shards.isDirty;
   }
 
-  /** Write the whole store to `file` (a new generation; see state.ts). */
-  saveAs(file: string): void {
-    const rows = [...this.load()].map(([k, c]) => [k, ...packCounts(c)]);
-    writeJsonAtomic(file, { v: 1, b: rows });
+  /** Write changed months under generation `gen`; returns replaced file names. */
+  saveDirty(gen: number): string[] {
+    this.changedGroups.clear();
+    return this.shards.saveDirty(gen);
   }
 }

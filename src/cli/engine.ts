@@ -175,6 +175,6 @@ export function scan(opts: ScanOptions): ScanResult {
   return {
     agents,
     bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
-    changedGroups: state.buckets.loaded ? state.buckets.changedGroups.size : 0,
+    changedGroups: state.buckets.changedGroups.size,
   };
 }

@@ -32,14 +32,22 @@ export interface SyncMeta {
   lastResult?: string;
 }
 
+function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isRecord(v)) for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+  return out;
+}
+
 export class LocalState {
   readonly cursors: Record<string, Cursor>;
   meta: SyncMeta;
   /** project key → credential-free https URL, for every project ever attributed */
   readonly projectRefs: Record<string, string>;
   private gen: number;
-  private bucketsName: string;
-  private ledgerNames: Record<string, string>;
+  /** month → bucket shard file */
+  private readonly bucketFiles: Record<string, string>;
+  /** agent → (shard → ledger shard file) */
+  private readonly ledgerFiles: Record<string, Record<string, string>>;
   private bucketStore: BucketStore | undefined;
   private ledgers = new Map<string, Ledger>();
 
@@ -48,25 +56,27 @@ export class LocalState {
 
   constructor(private readonly dir: string) {
     const raw = readJson(path.join(dir, 'state.json'));
-    const obj = isRecord(raw) ? raw : {};
+    const obj = isRecord(raw) && raw['v'] === 2 ? raw : {};
     this.cursors = isRecord(obj['cursors']) ? (obj['cursors'] as Record<string, Cursor>) : {};
     const meta = readJson(path.join(dir, 'meta.json'));
     this.meta = isRecord(meta) ? (meta as SyncMeta) : {};
-    this.projectRefs = isRecord(obj['projects']) ? (obj['projects'] as Record<string, string>) : {};
+    this.projectRefs = stringMap(obj['projects']);
     this.gen = typeof obj['gen'] === 'number' ? obj['gen'] : 0;
-    this.bucketsName = typeof obj['buckets'] === 'string' ? obj['buckets'] : 'buckets.0.json';
-    this.ledgerNames = isRecord(obj['ledgers']) ? (obj['ledgers'] as Record<string, string>) : {};
+    this.bucketFiles = stringMap(obj['buckets']);
+    this.ledgerFiles = {};
+    if (isRecord(obj['ledgers'])) for (const [agent, files] of Object.entries(obj['ledgers'])) this.ledgerFiles[agent] = stringMap(files);
   }
 
   get buckets(): BucketStore {
-    this.bucketStore ??= new BucketStore(path.join(this.dir, this.bucketsName));
+    this.bucketStore ??= new BucketStore(this.dir, this.bucketFiles);
     return this.bucketStore;
   }
 
   ledger(agent: string): Ledger {
     let l = this.ledgers.get(agent);
     if (l === undefined) {
-      l = new Ledger(path.join(this.dir, this.ledgerNames[agent] ?? `ledger-${agent}.0.json`));
+      this.ledgerFiles[agent] ??= {};
+      l = new Ledger(this.dir, agent, this.ledgerFiles[agent]);
       this.ledgers.set(agent, l);
     }
     return l;
@@ -75,31 +85,19 @@ export class LocalState {
   /** Persist everything that changed, atomically as a whole (nothing when nothing changed). */
   commit(): void {
     writeJsonAtomic(path.join(this.dir, 'meta.json'), this.meta);
-    const ledgersDirty = [...this.ledgers.values()].some((l) => l.dirty);
-    const bucketsDirty = this.bucketStore?.loaded === true && this.bucketStore.changedGroups.size > 0;
+    const ledgersDirty = [...this.ledgers.values()].some((l) => l.isDirty);
+    const bucketsDirty = this.bucketStore?.isDirty === true;
     if (!this.dirty && !ledgersDirty && !bucketsDirty) return;
     const next = this.gen + 1;
-    const obsolete: string[] = [];
-    if (this.bucketStore?.loaded === true && this.bucketStore.changedGroups.size > 0) {
-      const name = `buckets.${next}.json`;
-      this.bucketStore.saveAs(path.join(this.dir, name));
-      this.bucketStore.changedGroups.clear();
-      obsolete.push(this.bucketsName);
-      this.bucketsName = name;
-    }
-    for (const [agent, l] of this.ledgers) {
-      if (!l.dirty) continue;
-      const name = `ledger-${agent}.${next}.json`;
-      l.saveAs(path.join(this.dir, name));
-      if (this.ledgerNames[agent] !== undefined) obsolete.push(this.ledgerNames[agent]);
-      this.ledgerNames[agent] = name;
-    }
+    // new shard files first (the shard maps are updated in place), then the commit point
+    const obsolete: string[] = [...(this.bucketStore?.saveDirty(next) ?? [])];
+    for (const l of this.ledgers.values()) obsolete.push(...l.saveDirty(next));
     this.gen = next;
     writeJsonAtomic(path.join(this.dir, 'state.json'), {
-      v: 1,
+      v: 2,
       gen: this.gen,
-      buckets: this.bucketsName,
-      ledgers: this.ledgerNames,
+      buckets: this.bucketFiles,
+      ledgers: this.ledgerFiles,
       projects: this.projectRefs,
       cursors: this.cursors,
     });

@@ -106,7 +106,7 @@ describe('hooks install/uninstall', () => {
     await run(h.env, ['hooks', 'install']);
     const r = await run(h.env, ['hook', 'codex', '--tokentally-hook', '{"type":"agent-turn-complete"}'], { selfCommand: ['/nonexistent/node-binary'] });
     expect(r.code).toBe(0);
-    for (let i = 0; i < 100 && !fs.existsSync(outFile); i += 1) await new Promise((res) => setTimeout(res, 20));
+    for (let i = 0; i < 500 && (!fs.existsSync(outFile) || fs.readFileSync(outFile, 'utf8') === ''); i += 1) await new Promise((res) => setTimeout(res, 20));
     expect(fs.readFileSync(outFile, 'utf8')).toBe('--flag|{"type":"agent-turn-complete"}|');
   });
 
