@@ -210,6 +210,24 @@ function opencodeDb(root: string, messages: number): number {
   return fs.statSync(file).size;
 }
 
+/** Append one realistic new turn to the first Claude transcript and the first live Codex rollout. */
+function appendTurns(root: string): void {
+  const first = (dir: string, pred: (name: string) => boolean): string | undefined => {
+    for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) if (f.isFile() && pred(f.name)) return path.join(f.parentPath, f.name);
+    return undefined;
+  };
+  const claude = first(path.join(root, 'claude', 'projects'), (n) => n.endsWith('.jsonl'));
+  const codex = first(path.join(root, 'codex', 'sessions'), (n) => n.startsWith('rollout-'));
+  const now = new Date(START + 95 * DAY).toISOString();
+  if (claude !== undefined) {
+    fs.appendFileSync(claude, `${JSON.stringify({ type: 'assistant', timestamp: now, requestId: 'req_bench_new', message: { id: 'msg_bench_new', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: text(800) }], usage: { input_tokens: 5, cache_read_input_tokens: 40000, cache_creation_input_tokens: 900, output_tokens: 700 } } })}\n`);
+  }
+  if (codex !== undefined) {
+    const last = { input_tokens: 30000, cached_input_tokens: 25000, output_tokens: 900, reasoning_output_tokens: 300, total_tokens: 30900 };
+    fs.appendFileSync(codex, `${JSON.stringify({ timestamp: now, type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { ...last, total_tokens: 99_999_999 }, last_token_usage: last } } })}\n`);
+  }
+}
+
 // ---------- harness ----------
 function freeBytes(dir: string): number {
   const s = fs.statfsSync(dir);
@@ -326,11 +344,15 @@ async function main(): Promise<void> {
     }
     const first = await timeRun(['sync', '--quiet'], env);
     const second = await timeRun(['sync', '--quiet'], env);
+    // what a hook-triggered sync costs: one new turn in one Claude and one Codex log
+    appendTurns(root);
+    const third = await timeRun(['sync', '--quiet'], env);
     const report = JSON.parse((await timeRun(['report', '--json'], env)).stdout) as { totals: { total_tokens: number } };
     await srv.close();
     const mbps = bytes / 1e6 / (first.ms / 1000);
     console.log(`first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 150)`);
     console.log(`no-change sync: ${(second.ms / 1000).toFixed(3)} s (target <= 0.5)`);
+    console.log(`one-turn sync:  ${(third.ms / 1000).toFixed(3)} s (a new turn in one Claude and one Codex log, uploaded)`);
     console.log(`uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`);
     if (mbps < 150 || second.ms > 500 || srv.stats.total !== report.totals.total_tokens) process.exitCode = 1;
   } finally {
