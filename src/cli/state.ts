@@ -30,6 +30,8 @@ export interface SyncMeta {
   lastSyncAt?: string;
   lastUploadAt?: string;
   lastResult?: string;
+  /** Lines skipped as malformed per agent, summed over all syncs. */
+  malformed?: Record<string, number>;
 }
 
 function stringMap(v: unknown): Record<string, string> {

@@ -79,6 +79,11 @@ export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): {
   }
   new UploadQueue(paths.stateDir).append(groups);
   state.meta.lastSyncAt = new Date(ctx.now()).toISOString();
+  for (const [agent, summary] of Object.entries(result.agents)) {
+    if (summary.malformed === 0) continue;
+    state.meta.malformed ??= {};
+    state.meta.malformed[agent] = (state.meta.malformed[agent] ?? 0) + summary.malformed;
+  }
   state.commit();
   return { result, state };
 }
