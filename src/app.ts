@@ -22,7 +22,12 @@ import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
+import { serverJobs } from './jobs/jobs.js';
+import { createPricingStore } from './jobs/pricing-store.js';
+import { restoreStoredPricing } from './jobs/pricing-sync.js';
+import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
@@ -156,9 +161,19 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerUsageRoutes(app, { analytics });
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   registerLeaderboardRoutes(app, { leaderboard });
+  const pricingStore = createPricingStore(db, config.dataDir);
+  logger.info(`pricing: ${await restoreStoredPricing({ prices, store: pricingStore })}`);
+  registerAdminRoutes(app, { db, clock, prices, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
 
   await app.ready();
+  // Scheduled jobs (leaderboard refresh, pricing sync, event retention); off in tests.
+  const schedule = config.jobsEnabled
+    ? startSchedule(
+        serverJobs({ db, clock, leaderboard, prices, pricingStore, pricingSourceUrl: config.pricingSourceUrl, leaderboardRefreshSeconds: config.leaderboardRefreshSeconds }),
+        logger,
+      )
+    : undefined;
   let closed = false;
   return {
     app,
@@ -166,6 +181,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     close: async () => {
       if (closed) return;
       closed = true;
+      await schedule?.stop();
       await app.close();
       await db.close();
     },

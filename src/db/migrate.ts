@@ -2,6 +2,7 @@
  * @fileoverview Runs the versioned migrations at start-up, on both engines. On PostgreSQL several
  * processes may start at once: Kysely's migrator takes a lock so only one applies them.
  */
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './connect.js';
 import type { DialectName } from './dialect.js';
@@ -27,7 +28,10 @@ class InCodeProvider implements MigrationProvider {
 
 /** Brings the schema to the latest version; throws with the failing migration's name. */
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect) });
+  // On PostgreSQL the migration tables are looked up in the connection's own schema: without it Kysely
+  // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).
+  const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
