@@ -113,38 +113,43 @@ export function scan(opts: ScanOptions): ScanResult {
     const sameFile = p.cursor !== undefined && (p.cursor.ino === p.stat.ino || p.parser.agent === 'codex' || p.parser.agent === 'every-code');
     const resume = p.file.format === 'jsonl' && p.cursor !== undefined && sameFile && p.stat.size >= p.cursor.offset;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
-    if (!resume && p.cursor?.contrib !== undefined) {
-      // re-reading from the start: take back what this file added before
-      for (const [k, packed] of Object.entries(p.cursor.contrib)) state.buckets.add(k, unpackCounts(packed), -1);
-    }
+    // What the parser reports is applied only once the whole pass succeeded, so a file that
+    // fails half way (vanished, unreadable) changes nothing and is simply read again next time.
+    const pending: (() => void)[] = [];
+    let malformed = 0;
+    let skipped = 0;
     const sink: RecordSink = {
       add(rec) {
         const key = keyOf(rec);
         if (key === undefined) {
-          summary.skipped += 1;
+          skipped += 1;
           return;
         }
-        summary.records += 1;
-        state.buckets.add(key, rec.counts);
-        const cur = unpackCounts(contrib[key] ?? []);
-        addInto(cur, rec.counts);
-        contrib[key] = packCounts(cur);
+        pending.push(() => {
+          summary.records += 1;
+          state.buckets.add(key, rec.counts);
+          const cur = unpackCounts(contrib[key] ?? []);
+          addInto(cur, rec.counts);
+          contrib[key] = packCounts(cur);
+        });
       },
       upsert(id, rec, o) {
         const key = keyOf(rec);
         if (key === undefined) {
-          summary.skipped += 1;
+          skipped += 1;
           return;
         }
-        const outcome = state.ledger(p.parser.agent).upsert(id, key, rec.counts, o ?? {}, state.buckets);
-        if (outcome === 'new') summary.records += 1;
-        else if (outcome === 'replay' || outcome === 'same') summary.skipped += 1;
+        pending.push(() => {
+          const outcome = state.ledger(p.parser.agent).upsert(id, key, rec.counts, o ?? {}, state.buckets);
+          if (outcome === 'new') summary.records += 1;
+          else if (outcome === 'replay' || outcome === 'same') summary.skipped += 1;
+        });
       },
       malformed(n = 1) {
-        summary.malformed += n;
+        malformed += n;
       },
       skipped(n = 1) {
-        summary.skipped += n;
+        skipped += n;
       },
     };
     let result;
@@ -157,10 +162,16 @@ export function scan(opts: ScanOptions): ScanResult {
         { now, files: p.files },
       );
     } catch {
-      // unreadable right now (permissions, vanished): try again next sync
       summary.malformed += 1;
       continue;
     }
+    summary.malformed += malformed;
+    summary.skipped += skipped;
+    if (!resume && p.cursor?.contrib !== undefined) {
+      // re-read from the start: take back what this file added before
+      for (const [k, packed] of Object.entries(p.cursor.contrib)) state.buckets.add(k, unpackCounts(packed), -1);
+    }
+    for (const apply of pending) apply();
     const bytes = p.file.format === 'jsonl' ? result.offset - (resume ? (p.cursor?.offset ?? 0) : 0) : p.stat.size;
     summary.bytes += bytes;
     done += resume ? p.stat.size - (p.cursor?.offset ?? 0) : p.stat.size;
