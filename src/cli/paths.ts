@@ -65,7 +65,7 @@ export function agentRoots(env: CliEnv): AgentRoots {
     geminiDir: path.join(nonEmpty(env['GEMINI_CLI_HOME']) ?? home, '.gemini'),
     opencodeDir: nonEmpty(env['OPENCODE_DATA_DIR']) ?? path.join(dataHome, 'opencode'),
     qwenDir: nonEmpty(env['QWEN_DATA_DIR']) ?? nonEmpty(env['QWEN_HOME']) ?? path.join(home, '.qwen'),
-    kimiDir: nonEmpty(env['KIMI_HOME']) ?? path.join(home, '.kimi'),
+    kimiDir: nonEmpty(env['KIMI_SHARE_DIR']) ?? nonEmpty(env['KIMI_HOME']) ?? path.join(home, '.kimi'),
     kimiCodeDir: nonEmpty(env['KIMI_CODE_HOME']) ?? path.join(home, '.kimi-code'),
   };
 }

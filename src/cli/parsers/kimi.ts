@@ -1,11 +1,13 @@
 /**
  * @fileoverview Kimi parser for both layouts:
- * - legacy Kimi CLI `<KIMI_HOME|~/.kimi>/sessions/<workdir-hash>/<session>/wire.jsonl`, whose
+ * - legacy Kimi CLI `<KIMI_SHARE_DIR|KIMI_HOME|~/.kimi>/sessions/<workdir-hash>/<session>/wire.jsonl`
+ *   (subagents in `subagents/` below it), whose
  *   `StatusUpdate` events carry `token_usage {input_other, output, input_cache_read,
  *   input_cache_creation}` and a `message_id`;
  * - Kimi Code `<KIMI_CODE_HOME|~/.kimi-code>/sessions/<key>/<session>/agents/<agent>/wire.jsonl`,
- *   whose `usage.record` rows carry `usage {inputOther, output, inputCacheRead,
- *   inputCacheCreation}` and a `model`.
+ *   whose turn-scoped `usage.record` rows carry `usage {inputOther, output, inputCacheRead,
+ *   inputCacheCreation}` (session-scoped rows are running totals and are skipped); the model
+ *   comes from the preceding `llm.request` (the record's own `model` is a config alias).
  *
  * Wire meaning (source `kimi`, Anthropic-style disjoint): input = other + cache creation;
  * cached = cache read; output; reasoning = 0; total = the sum. Records are keyed by message id
@@ -45,18 +47,29 @@ export const kimiParser: AgentParser = {
   },
   parse(file, start, sink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
-    const offset = readJsonl(file.path, start.offset, ['"token_usage"', '"usage.record"'], (obj, lineStart) => {
+    // Kimi Code: `usage.record.model` is the config alias (e.g. `k3`); the real model id is on the
+    // preceding `llm.request` event, kept across syncs in the file state.
+    let requestModel = isRecord(start.state) ? str(start.state['model']) : undefined;
+    const offset = readJsonl(file.path, start.offset, ['"token_usage"', '"usage.record"', '"llm.request"'], (obj, lineStart) => {
       const ev = eventOf(obj);
       const payload = isRecord(ev['payload']) ? ev['payload'] : ev;
+      const type = ev['type'] ?? obj['type'];
       let counts: Counts | undefined;
       let model: unknown = payload['model'] ?? ev['model'] ?? obj['model'];
       let id: string | undefined;
-      if (ev['type'] === 'usage.record' || obj['type'] === 'usage.record') {
+      if (type === 'llm.request') {
+        requestModel = str(model) ?? requestModel;
+        return;
+      }
+      if (type === 'usage.record') {
+        // session-scoped rows are running totals of the turn-scoped ones
+        const scope = str(payload['usageScope']) ?? str(ev['usageScope']) ?? str(obj['usageScope']);
+        if (scope !== undefined && scope.toLowerCase().includes('session')) return;
         const u = payload['usage'] ?? ev['usage'];
         if (!isRecord(u)) return;
         counts = kimiCounts(u['inputOther'], u['output'], u['inputCacheRead'], u['inputCacheCreation']);
         id = str(payload['messageId']) ?? str(payload['id']);
-        model = payload['model'] ?? ev['model'] ?? obj['model'];
+        model = requestModel ?? model;
       } else {
         const u = payload['token_usage'];
         if (!isRecord(u)) return;
@@ -72,6 +85,6 @@ export const kimiParser: AgentParser = {
       sink.upsert(id !== undefined ? `kimi:${id}` : `${file.key}@${lineStart}`, { ts, source: 'kimi', model: normalizeModel(model), counts });
     }, stats);
     sink.malformed(stats.malformed);
-    return { offset, state: null };
+    return { offset, state: requestModel !== undefined ? { model: requestModel } : null };
   },
 };

@@ -109,13 +109,19 @@ describe('kimi parser', () => {
     });
   });
 
-  it('reads Kimi Code usage.record rows with their model', () => {
+  it('reads turn-scoped Kimi Code usage.record rows with the model of the preceding llm.request', () => {
     const file = path.join(h.env['KIMI_CODE_HOME'] as string, 'sessions', 'key', 'sess', 'agents', 'main', 'wire.jsonl');
+    const rec = (usageScope: string, other: number) => ({ type: 'usage.record', time: new Date(T0).toISOString(), model: 'k3', usageScope, usage: { inputOther: other, output: 20, inputCacheRead: 1000, inputCacheCreation: 50 } });
     writeJsonl(file, [
-      { type: 'config.update', profileName: 'main' },
-      { type: 'usage.record', time: new Date(T0).toISOString(), model: 'kimi-k2-turbo', usage: { inputOther: 100, output: 20, inputCacheRead: 1000, inputCacheCreation: 50 } },
+      { type: 'metadata', protocol_version: '1.4' },
+      { type: 'config.update', modelAlias: 'k3' },
+      { type: 'llm.request', model: 'kimi-k3', kind: 'chat' },
+      rec('turn', 100),
+      rec('session', 100), // running total: not counted again
     ]);
     runScan(h.env);
-    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|kimi|kimi-k2-turbo': counts(150, 1000, 20, 0, 1170) });
+    appendJsonl(file, [rec('turn', 10)]); // model remembered across syncs
+    runScan(h.env);
+    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|kimi|kimi-k3': counts(210, 2000, 40, 0, 2250) });
   });
 });
