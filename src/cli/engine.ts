@@ -103,7 +103,7 @@ export function scan(opts: ScanOptions): ScanResult {
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
       const project = resolver.resolve(rec.cwd);
-      if (project !== undefined && state.projectRefs[project.key] !== project.ref) {
+      if (project?.ref !== undefined && state.projectRefs[project.key] !== project.ref) {
         state.projectRefs[project.key] = project.ref;
         state.dirty = true;
       }

@@ -9,9 +9,14 @@ import path from 'node:path';
 export interface ProjectRef {
   /** e.g. `octo/widgets` */
   key: string;
-  /** e.g. `https://github.com/octo/widgets` */
-  ref: string;
+  /**
+   * e.g. `https://github.com/octo/widgets`: only for well-known public hosts, where the URL says
+   * nothing the name does not; a self-hosted git server's name never leaves the machine.
+   */
+  ref?: string;
 }
+
+const PUBLIC_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'codeberg.org']);
 
 /** `owner/repo` and an https URL from a git remote URL; `undefined` for local or odd remotes. */
 export function projectFromRemote(url: string): ProjectRef | undefined {
@@ -37,7 +42,8 @@ export function projectFromRemote(url: string): ProjectRef | undefined {
   if (parts.length < 2) return undefined;
   const key = parts.slice(-2).join('/');
   if (key.length > 200) return undefined;
-  return { key, ref: `https://${host}/${parts.join('/')}`.slice(0, 500) };
+  const lower = host.toLowerCase();
+  return PUBLIC_HOSTS.has(lower) ? { key, ref: `https://${lower}/${parts.join('/')}`.slice(0, 500) } : { key };
 }
 
 function gitConfigPath(dir: string): string | undefined {

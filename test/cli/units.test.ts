@@ -20,7 +20,8 @@ describe('project names from git remotes', () => {
   it('keeps owner/repo and a credential-free https URL, nothing local', () => {
     expect(projectFromRemote('git@github.com:octo/widgets.git')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
     expect(projectFromRemote('https://token:x-oauth@github.com/octo/widgets/')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
-    expect(projectFromRemote('ssh://git@gitlab.example.com:2222/group/sub/repo.git')).toEqual({ key: 'sub/repo', ref: 'https://gitlab.example.com/group/sub/repo' });
+    expect(projectFromRemote('ssh://git@gitlab.example.com:2222/group/sub/repo.git')).toEqual({ key: 'sub/repo' }); // private host: no URL
+    expect(projectFromRemote('git@GitLab.com:group/sub/repo.git')).toEqual({ key: 'sub/repo', ref: 'https://gitlab.com/group/sub/repo' });
     expect(projectFromRemote('/srv/git/repo.git')).toBeUndefined();
     expect(projectFromRemote('file:///srv/git/repo.git')).toBeUndefined();
     expect(projectFromRemote('../other')).toBeUndefined();
