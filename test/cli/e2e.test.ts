@@ -230,5 +230,36 @@ describe('CLI against the real server', () => {
     appendJsonl(claudeFile, [claudeLine(5001, new Date(start + 60_000).toISOString(), repo)]);
     expect((await run(h.env, ['sync', '--no-projects'])).code).toBe(0);
     expectEqual(await serverSums(t), await reportTotals(h));
+
+    // the server's own summary and daily rows agree with `tokentally report`, in a zone with a
+    // :45 offset so local days differ from UTC days
+    for (const tz of ['UTC', 'Asia/Kathmandu']) {
+      const q = `from=2026-09-01&to=2026-11-01&tz=${encodeURIComponent(tz)}`;
+      const summary = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?${q}`, headers: bearer(user.accessToken) });
+      expect(summary.statusCode, summary.body).toBe(200);
+      const totals = summary.json<{ totals: Record<string, string> }>().totals;
+      const local = JSON.parse((await run(h.env, ['report', '--json', '--since', '2026-09-01', '--until', '2026-11-01', '--tz', tz])).stdout) as {
+        rows: { key: string; total_tokens: number; billable_total_tokens: number }[];
+        totals: ReportTotals;
+      };
+      expect({
+        input: totals['input_tokens'],
+        cached: totals['cached_input_tokens'],
+        output: totals['output_tokens'],
+        reasoning: totals['reasoning_output_tokens'],
+        total: totals['total_tokens'],
+      }).toEqual({
+        input: String(local.totals.input_tokens),
+        cached: String(local.totals.cached_input_tokens),
+        output: String(local.totals.output_tokens),
+        reasoning: String(local.totals.reasoning_output_tokens),
+        total: String(local.totals.total_tokens),
+      });
+      if (totals['billable_total_tokens'] !== undefined) expect(totals['billable_total_tokens']).toBe(String(local.totals.billable_total_tokens));
+      const daily = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-daily?${q}`, headers: bearer(user.accessToken) });
+      expect(daily.statusCode, daily.body).toBe(200);
+      const days = daily.json<{ data: { day: string; total_tokens: string }[] }>().data.filter((d) => d.total_tokens !== '0');
+      expect(days.map((d) => [d.day, d.total_tokens])).toEqual(local.rows.map((r) => [r.key, String(r.total_tokens)]));
+    }
   });
 });
