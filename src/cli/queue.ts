@@ -74,6 +74,9 @@ export function groupToWire(variants: readonly (readonly [string, Counts])[], pr
   });
 }
 
+/** Past this size an append rewrites the queue without superseded group versions. */
+const COMPACT_BYTES = 8 * 1024 * 1024;
+
 export class UploadQueue {
   private readonly file: string;
   private readonly stateFile: string;
@@ -87,12 +90,16 @@ export class UploadQueue {
     if (groups.length === 0) return;
     fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const fd = fs.openSync(this.file, 'a', 0o600);
+    let size: number;
     try {
       fs.writeSync(fd, groups.map((g) => JSON.stringify(g)).join('\n') + '\n');
       fs.fsyncSync(fd);
+      size = fs.fstatSync(fd).size;
     } finally {
       fs.closeSync(fd);
     }
+    // Never linked, or offline for long: keep only the latest version of each group.
+    if (size > COMPACT_BYTES) this.compactTo(this.pending());
   }
 
   private offset(): number {

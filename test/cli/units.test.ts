@@ -6,6 +6,7 @@ import { acquireLock, isLocked } from '../../src/cli/lock.js';
 import { createOutput } from '../../src/cli/output.js';
 import { agentRoots, ownPaths } from '../../src/cli/paths.js';
 import { projectFromRemote, remoteUrlFromConfig } from '../../src/cli/project.js';
+import { UploadQueue } from '../../src/cli/queue.js';
 import { packBatches } from '../../src/cli/upload.js';
 import { halfHourStart, parseInstant } from '../../src/cli/usage.js';
 import { makeHome, removeHome, type TestHome } from './helpers.js';
@@ -66,6 +67,16 @@ describe('small helpers', () => {
     const g = (n: number) => ({ g: `g${n}`, b: Array.from({ length: n }, () => ({}) as never) });
     const batches = packBatches([g(300), g(150), g(100), g(499), g(2)]);
     expect(batches.map((b) => b.map((x) => x.b.length))).toEqual([[300, 150], [100], [499], [2]]);
+  });
+
+  it('keeps an unsent queue small by dropping superseded versions of a group', () => {
+    const q = new UploadQueue(path.join(h.root, 'state'));
+    const bucket = (t: number) => ({ hour_start: '2026-11-01T10:00:00.000Z', source: 'claude', model: `m${t % 50}`, input_tokens: t, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: t });
+    for (let i = 0; i < 800; i += 1) q.append([{ g: 'g1', b: Array.from({ length: 50 }, (_, k) => bucket(i * 50 + k)) }, { g: `once${i % 3}`, b: [bucket(i)] }]);
+    expect(fs.statSync(path.join(h.root, 'state', 'queue.jsonl')).size).toBeLessThan(8.5 * 1024 * 1024);
+    const pending = q.pending();
+    expect(pending.map((g) => g.g).sort()).toEqual(['g1', 'once0', 'once1', 'once2']);
+    expect(pending.find((g) => g.g === 'g1')?.b[0]?.total_tokens).toBe(799 * 50);
   });
 
   it('resolves every location from the environment', () => {
