@@ -3,7 +3,9 @@
  * bucket it was counted in and what it contributed. Seeing an id again (a streaming duplicate,
  * a copy in another file, a rewritten document) only adds the per-field growth, so re-reading
  * anything is idempotent. Records of one group (Claude message id) follow the sidechain rule: a
- * sidechain replay loses to the non-sidechain record of the same message. Only sources whose
+ * sidechain record counts only while no main-chain record of the same message is known (else it
+ * is a `/btw` replay); replays are kept, not forgotten, so the result depends only on the set
+ * of lines seen, never on the order files are read in. Only sources whose
  * wire counts are disjoint use a ledger (Codex adds deltas instead), so after a per-field
  * merge total is kept ≥ input + cached + output + reasoning. The ledger is split into 32
  * shards by a hash of the record's group (or id), so a small sync loads and rewrites a few
@@ -97,45 +99,61 @@ export class Ledger {
     opts: { group?: string | undefined; sidechain?: boolean | undefined },
     buckets: BucketStore,
   ): UpsertOutcome {
-    const shardId = shardOf(opts.group ?? id);
+    const group = opts.group;
+    const shardId = shardOf(group ?? id);
     const shard = this.shards.get(shardId);
-    const entries = shard.entries;
-    const existing = entries.get(id);
+    const members = group !== undefined ? (shard.groups.get(group) ?? []) : [];
+    const ids = members.includes(id) ? members : [...members, id];
+    const before = contributions(shard, ids);
+
+    const existing = shard.entries.get(id);
+    let outcome: UpsertOutcome;
     if (existing !== undefined) {
       const merged = maxCounts(existing.counts, counts);
       // every ledger source is disjoint on the wire: keep total covering the merged channels
       merged.total = Math.max(merged.total, merged.input + merged.cached + merged.output + merged.reasoning);
-      if (sameCounts(merged, existing.counts)) return 'same';
-      buckets.add(existing.bucket, existing.counts, -1);
-      buckets.add(existing.bucket, merged);
+      const grew = !sameCounts(merged, existing.counts);
       existing.counts = merged;
-      this.shards.markDirty(shardId);
-      return 'grew';
-    }
-    const group = opts.group;
-    if (group !== undefined) {
-      const siblings = (shard.groups.get(group) ?? []).filter((s) => s !== id);
-      if (opts.sidechain === true) {
-        if (siblings.some((s) => entries.get(s)?.sidechain !== true)) return 'replay';
-      } else {
-        for (const s of siblings) {
-          const sib = entries.get(s);
-          if (sib?.sidechain === true) {
-            // the replay was seen before its parent: the parent takes its place
-            buckets.add(sib.bucket, sib.counts, -1);
-            entries.delete(s);
-            shard.groups.set(group, (shard.groups.get(group) ?? []).filter((x) => x !== s));
-          }
-        }
+      // a record is a sidechain only if every copy of it was (a copy in a main chain makes it a parent)
+      const flipped = existing.sidechain === true && opts.sidechain !== true;
+      if (flipped) delete existing.sidechain;
+      if (!grew && !flipped) return 'same';
+      outcome = 'grew';
+    } else {
+      const e: Entry = { bucket, counts: { ...counts } };
+      if (group !== undefined) {
+        e.group = group;
+        indexGroup(shard, group, id);
       }
-      indexGroup(shard, group, id);
+      if (opts.sidechain === true) e.sidechain = true;
+      shard.entries.set(id, e);
+      outcome = 'new';
     }
-    const e: Entry = { bucket, counts: { ...counts } };
-    if (group !== undefined) e.group = group;
-    if (opts.sidechain === true) e.sidechain = true;
-    entries.set(id, e);
-    buckets.add(bucket, counts);
+    const after = contributions(shard, ids);
+    for (const [entryId, c] of before) buckets.add((shard.entries.get(entryId) as Entry).bucket, c, -1);
+    for (const [entryId, c] of after) buckets.add((shard.entries.get(entryId) as Entry).bucket, c);
     this.shards.markDirty(shardId);
-    return 'new';
+    if (outcome === 'new' && !after.has(id)) return 'replay';
+    return outcome;
   }
+}
+
+/**
+ * What each record of a group contributes: a sidechain record counts only while its group has
+ * no main-chain record (then it is a `/btw`-style replay of that parent). A pure function of
+ * the records seen, so the totals do not depend on the order files are read in.
+ */
+function contributions(shard: Shard, ids: readonly string[]): Map<string, Counts> {
+  const out = new Map<string, Counts>();
+  const hasParent = ids.some((i) => {
+    const e = shard.entries.get(i);
+    return e !== undefined && e.sidechain !== true;
+  });
+  for (const i of ids) {
+    const e = shard.entries.get(i);
+    if (e === undefined) continue;
+    if (e.sidechain === true && hasParent) continue;
+    out.set(i, { ...e.counts });
+  }
+  return out;
 }
