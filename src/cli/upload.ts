@@ -15,6 +15,8 @@ export interface UploadResult {
   inserted: number;
   skipped: number;
   pending: number;
+  /** Groups the server refused as invalid (400), dropped so they cannot block the queue. */
+  rejected: { group: string; reason: string }[];
   error?: ApiError;
 }
 
@@ -53,29 +55,48 @@ export async function drainQueue(
 ): Promise<UploadResult> {
   const groups = queue.pending();
   const total = groups.reduce((n, g) => n + g.b.length, 0);
-  const result: UploadResult = { batches: 0, buckets: 0, inserted: 0, skipped: 0, pending: total };
+  const result: UploadResult = { batches: 0, buckets: 0, inserted: 0, skipped: 0, pending: total, rejected: [] };
   if (groups.length === 0) return result;
   const { ack } = queue.compactTo(groups);
   let acked = 0;
-  for (const batch of packBatches(groups)) {
+  const done = (batch: readonly QueuedGroup[]): void => {
+    acked += batch.length;
+    ack(acked);
+    const n = batch.reduce((k, g) => k + g.b.length, 0);
+    result.pending -= n;
+    onBatch?.(result.buckets, total);
+  };
+  /** Send one batch; a 400 is narrowed down by halving so one bad group cannot block the queue. */
+  const send = async (batch: readonly QueuedGroup[]): Promise<boolean> => {
     const hourly: WireBucket[] = batch.flatMap((g) => g.b);
     let answer: unknown;
     try {
       answer = await postJson(ingestUrl(server), { hourly }, token, opts);
     } catch (err) {
-      result.error = err instanceof ApiError ? err : new ApiError(String(err), 0, true);
-      return result;
+      const error = err instanceof ApiError ? err : new ApiError(String(err), 0, true);
+      if (error.status === 400 && batch.length > 1) {
+        const mid = Math.ceil(batch.length / 2);
+        return (await send(batch.slice(0, mid))) && (await send(batch.slice(mid)));
+      }
+      if (error.status === 400) {
+        result.rejected.push({ group: batch[0]?.g ?? '', reason: error.message });
+        done(batch);
+        return true;
+      }
+      result.error = error;
+      return false;
     }
-    acked += batch.length;
-    ack(acked);
     result.batches += 1;
     result.buckets += hourly.length;
-    result.pending -= hourly.length;
     if (isRecord(answer)) {
       if (typeof answer['inserted'] === 'number') result.inserted += answer['inserted'];
       if (typeof answer['skipped'] === 'number') result.skipped += answer['skipped'];
     }
-    onBatch?.(result.buckets, total);
+    done(batch);
+    return true;
+  };
+  for (const batch of packBatches(groups)) {
+    if (!(await send(batch))) break;
   }
   return result;
 }

@@ -26,6 +26,8 @@ export interface FakeServer {
   /** Answers to give before normal behaviour resumes, consumed in order. */
   script: { status: number; retryAfter?: string; body?: unknown }[];
   exchanges: Map<string, string>;
+  /** Answer 400 to any upload containing a bucket of this model. */
+  rejectModel?: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ function problem(res: http.ServerResponse, status: number, detail: string, retry
 
 export async function startFakeServer(opts: { validCode?: string } = {}): Promise<FakeServer> {
   const state: Omit<FakeServer, 'url' | 'close'> = { buckets: new Map(), requests: [], script: [], exchanges: new Map() };
+  const api = state as FakeServer;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -78,6 +81,7 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
       if (path === '/functions/svc-ingest') {
         const hourly = (body as { hourly: StoredBucket[] }).hourly;
         if (hourly.length > 500) return problem(res, 413, 'too many buckets');
+        if (api.rejectModel !== undefined && hourly.some((b) => b.model === api.rejectModel)) return problem(res, 400, 'model name not accepted');
         let inserted = 0;
         const groups = new Set(hourly.map((b) => `${b.hour_start}|${b.source}|${b.model}`));
         for (const k of [...state.buckets.keys()]) if (groups.has(k.slice(0, k.lastIndexOf('|')))) state.buckets.delete(k);
@@ -94,11 +98,9 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
-    ...state,
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  api.url = `http://127.0.0.1:${port}`;
+  api.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return api;
 }
 
 /** Sum of stored total_tokens on the fake server. */

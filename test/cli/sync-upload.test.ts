@@ -140,7 +140,7 @@ describe('sync and upload', () => {
     await link();
     const rows = Array.from({ length: 1200 }, (_, i) => claudeLine(i, new Date(Date.UTC(2026, 8, 1) + i * 1800_000).toISOString()));
     writeJsonl(claudeFile(), rows);
-    srv.script.push({ status: 200, body: { success: true, inserted: 500, skipped: 0 } }, { status: 400 }); // batch 2 rejected
+    srv.script.push({ status: 200, body: { success: true, inserted: 500, skipped: 0 } }, { status: 500 }); // batch 2 fails
     const first = await run(h.env, ['sync']);
     expect(first.code).toBe(1);
     expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(700);
@@ -149,6 +149,19 @@ describe('sync and upload', () => {
     const ingests = srv.requests.filter((r) => r.path === '/functions/svc-ingest').map((r) => (r.body as { hourly: unknown[] }).hourly.length);
     expect(ingests).toEqual([500, 500, 500, 200]);
     expect(srv.buckets.size).toBe(700); // the scripted first batch was not stored by the fake
+    expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(0);
+  });
+
+  it('drops only the group the server refuses as invalid, so one bad bucket cannot block the queue', async () => {
+    await link();
+    const rows = Array.from({ length: 40 }, (_, i) => claudeLine(i, new Date(Date.UTC(2026, 9, 1) + i * 1800_000).toISOString()));
+    rows[17] = { ...rows[17], message: { ...(rows[17] as { message: object }).message, model: 'bad-model' } } as typeof rows[number];
+    writeJsonl(claudeFile(), rows);
+    srv.rejectModel = 'bad-model';
+    const r = await run(h.env, ['sync']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('refused bucket group 2026-10-01T08:30:00.000Z / claude / bad-model');
+    expect(srv.buckets.size).toBe(39);
     expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(0);
   });
 

@@ -121,6 +121,7 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
   if (res.buckets > 0) {
     out.info(`Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`);
   }
+  for (const r of res.rejected) out.warn(`the server refused bucket group ${r.group.split('\u001f').map((x, i) => (i === 0 ? new Date(Number(x)).toISOString() : x)).join(' / ')} and it was dropped: ${r.reason}`);
   if (res.error !== undefined) {
     const hint = res.error.status === 401 ? ' (the device token was refused: run `tokentally link` again)' : res.error.retryable ? ' (will retry on the next sync)' : '';
     out.error(`upload stopped: ${res.error.message}${hint}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
