@@ -174,7 +174,7 @@ afterEach(async () => {
 });
 
 describe('CLI against the real server', () => {
-  it('links with a real code, survives a server death after its 2nd upload, and ends equal to report', async () => {
+  it.each([1, 2, 3])('links with a real code, survives a server death right after its upload #%i, and ends equal to report', async (killAt) => {
     const user = await signUp(t);
     const init = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
     expect(init.statusCode, init.body).toBe(200);
@@ -199,11 +199,11 @@ describe('CLI against the real server', () => {
       codexTurn('2026-10-31T10:41:00Z', 9000, 700),
     ]);
 
-    proxy.killAfter = 2;
+    proxy.killAfter = killAt;
     const dying = await run(h.env, ['sync']);
     expect(dying.code).toBe(1);
     expect(dying.stderr).toContain('kept in the queue');
-    expect(proxy.ingests).toBe(2);
+    expect(proxy.ingests).toBe(killAt);
 
     proxy.down = false; // the server is back
     proxy.killAfter = 0;
