@@ -3,7 +3,7 @@
  * processes may start at once: Kysely's migrator takes a lock so only one applies them.
  */
 import { sql } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './connect.js';
 import type { DialectName } from './dialect.js';
 import { migration as m0001 } from './migrations/2026_11_22_0001_identity_and_usage.js';
@@ -28,11 +28,20 @@ class InCodeProvider implements MigrationProvider {
 
 /** Brings the schema to the latest version; throws with the failing migration's name. */
 export async function migrateToLatest(db: Db): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema up to (and including) the named migration: for benches that load data as an older schema would hold it. */
+export async function migrateUpTo(db: Db, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // On PostgreSQL the migration tables are looked up in the connection's own schema: without it Kysely
   // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).
   const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : String(error);

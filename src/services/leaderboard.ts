@@ -6,6 +6,11 @@
  * new generation and switches every refreshed period to it in one transaction, so readers see
  * either the old snapshot or the new one. A refresh asked for while one that covers it runs (here
  * or, on PostgreSQL, in another process) waits for it and answers its result.
+ *
+ * Reads: snapshot rows never change once written, so pages and single rows are cached per
+ * generation; names, avatars and visibility are read on every request (one query), so turning
+ * visibility off hides a user at once. Which generation is current is cached for
+ * {@link CURRENT_TTL_MS} (a refresh in another process shows within that time).
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -14,17 +19,18 @@ import {
   deleteOldGenerations,
   findCurrentGeneration,
   findEntry,
-  findPublicIdentity,
   insertEntries,
   insertGeneration,
   latestRunId,
   listEntryPage,
   listFamilyTotals,
+  listPublicIdentities,
   listRunsAfter,
   nextGenerationId,
   switchGenerations,
   type EntryRow,
   type GenerationRow,
+  type PublicIdentity,
 } from '../db/queries/leaderboard.js';
 import { inTransaction } from '../db/transaction.js';
 import { AppError, problems } from '../http/problem.js';
@@ -60,14 +66,16 @@ interface Job {
 }
 
 const LOCK_KEY = 'tokentally:leaderboard-refresh';
+export const CURRENT_TTL_MS = 1000;
+const MAX_CACHED = 20_000;
 
-function wireEntry(userId: string, rank: number | null, e: Omit<EntryRow, 'userId' | 'rank'>): LeaderboardEntryWire {
-  const pub = e.isPublic;
+function wireEntry(e: EntryRow, identity: PublicIdentity | undefined): LeaderboardEntryWire {
+  const pub = identity?.isPublic ?? false;
   return {
-    rank,
-    user_id: pub ? userId : null,
-    display_name: pub ? publicDisplayName(e.displayName) : null,
-    avatar_url: pub ? publicAvatarUrl(e.avatarUrl) : null,
+    rank: e.rank,
+    user_id: pub ? e.userId : null,
+    display_name: pub ? publicDisplayName(identity?.displayName) : null,
+    avatar_url: pub ? publicAvatarUrl(identity?.avatarUrl) : null,
     total_tokens: e.total.toString(),
     gpt_tokens: e.gpt.toString(),
     claude_tokens: e.claude.toString(),
@@ -76,10 +84,29 @@ function wireEntry(userId: string, rank: number | null, e: Omit<EntryRow, 'userI
   };
 }
 
-const ZERO = { total: 0n, gpt: 0n, claude: 0n, other: 0n };
+const ZERO = { rank: null, total: 0n, gpt: 0n, claude: 0n, other: 0n };
+
+/** A bounded map: emptied when full (entries are cheap to read again). */
+class BoundedCache<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, value);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
 
 export class LeaderboardService {
   private readonly jobs: Job[] = [];
+  private readonly current = new Map<Period, { gen: GenerationRow; readAt: number }>();
+  private readonly pages = new BoundedCache<EntryRow[]>(MAX_CACHED);
+  private readonly rows = new BoundedCache<EntryRow | null>(MAX_CACHED * 5);
 
   constructor(
     private readonly db: Db,
@@ -90,6 +117,7 @@ export class LeaderboardService {
   /** Refreshes the named periods (all when empty); joins an unfinished refresh that covers them. */
   refresh(periods: readonly Period[] = PERIODS): Promise<RefreshResult> {
     const wanted = periods.length === 0 ? PERIODS : periods;
+    for (const p of wanted) this.current.delete(p);
     const joinable = this.jobs.find((job) => wanted.every((p) => job.periods.has(p)));
     if (joinable) return joinable.promise;
     const previous = this.jobs.at(-1)?.promise.catch(() => undefined) ?? Promise.resolve();
@@ -138,27 +166,56 @@ export class LeaderboardService {
     }
     const result: RefreshResult = { success: true, generated_at: new Date(now).toISOString(), results };
     await inTransaction(this.db, (tx) => switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }));
-    for (const period of periods) await deleteOldGenerations(kysely, period);
+    for (const period of periods) {
+      this.current.delete(period);
+      await deleteOldGenerations(kysely, period);
+    }
     return result;
   }
 
   /** The current snapshot of a period; refreshed first when there is none or its window has passed. */
   private async snapshot(period: Period): Promise<GenerationRow> {
-    const expected = periodWindow(period, this.clock.now());
-    const current = await findCurrentGeneration(this.db.kysely, period);
-    if (current && current.fromDay === expected.fromDay) return current;
-    await this.refresh([period]);
-    const fresh = await findCurrentGeneration(this.db.kysely, period);
-    if (!fresh) throw new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.');
-    return fresh;
+    const now = this.clock.now();
+    const expected = periodWindow(period, now);
+    const cached = this.current.get(period);
+    if (cached && now - cached.readAt < CURRENT_TTL_MS && cached.gen.fromDay === expected.fromDay) return cached.gen;
+    let gen = await findCurrentGeneration(this.db.kysely, period);
+    if (!gen || gen.fromDay !== expected.fromDay) {
+      await this.refresh([period]);
+      gen = await findCurrentGeneration(this.db.kysely, period);
+      if (!gen) throw new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.');
+    }
+    this.current.set(period, { gen, readAt: now });
+    return gen;
+  }
+
+  private async pageRows(gen: GenerationRow, metric: Metric, limit: number, offset: number): Promise<EntryRow[]> {
+    const key = `${gen.id}:${metric}:${limit}:${offset}`;
+    let rows = this.pages.get(key);
+    if (rows === undefined) {
+      rows = await listEntryPage(this.db.kysely, gen.id, metric, limit, offset);
+      this.pages.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** A user's snapshot row, or a zero row with rank null without usage in the metric. */
+  private async rowOf(gen: GenerationRow, metric: Metric, userId: string): Promise<EntryRow> {
+    const key = `${gen.id}:${metric}:${userId}`;
+    let row = this.rows.get(key);
+    if (row === undefined) {
+      row = (await findEntry(this.db.kysely, gen.id, metric, userId)) ?? null;
+      this.rows.set(key, row);
+    }
+    return row ?? { userId, ...ZERO };
   }
 
   async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }) {
     const gen = await this.snapshot(q.period);
-    const rows = await listEntryPage(this.db.kysely, gen.id, q.metric, q.limit, q.offset);
+    const rows = await this.pageRows(gen, q.metric, q.limit, q.offset);
+    const mine = q.callerId === undefined ? undefined : await this.rowOf(gen, q.metric, q.callerId);
+    const identities = await listPublicIdentities(this.db.kysely, mine ? [...rows.map((r) => r.userId), mine.userId] : rows.map((r) => r.userId));
     const total = gen.counts[q.metric];
-    let me: LeaderboardEntryWire | null = null;
-    if (q.callerId !== undefined) me = await this.entryOf(gen, q.metric, q.callerId);
     return {
       period: q.period,
       metric: q.metric,
@@ -170,32 +227,22 @@ export class LeaderboardService {
       offset: q.offset,
       total_entries: total,
       total_pages: Math.ceil(total / q.limit),
-      entries: rows.map((r) => wireEntry(r.userId, r.rank, r)),
-      me,
+      entries: rows.map((r) => wireEntry(r, identities.get(r.userId))),
+      me: mine ? wireEntry(mine, identities.get(mine.userId)) : null,
     };
-  }
-
-  /** A user's row (zero tokens and rank null without usage in the metric). */
-  private async entryOf(gen: GenerationRow, metric: Metric, userId: string): Promise<LeaderboardEntryWire> {
-    const row = await findEntry(this.db.kysely, gen.id, metric, userId);
-    if (row) return wireEntry(userId, row.rank, row);
-    const identity = await findPublicIdentity(this.db.kysely, userId);
-    return wireEntry(userId, null, { ...ZERO, displayName: identity?.displayName ?? null, avatarUrl: identity?.avatarUrl ?? null, isPublic: identity?.isPublic ?? false });
   }
 
   /** Public users for anyone, the caller's own always, everyone else 403. */
   async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
-    if (q.callerId !== q.userId) {
-      const identity = await findPublicIdentity(this.db.kysely, q.userId);
-      if (!identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
-    }
+    const identity = (await listPublicIdentities(this.db.kysely, [q.userId])).get(q.userId);
+    if (q.callerId !== q.userId && !identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {
       period: q.period,
       from: gen.fromDay,
       to: gen.toDay,
       generated_at: new Date(gen.generatedAt).toISOString(),
-      entry: await this.entryOf(gen, 'all', q.userId),
+      entry: wireEntry(await this.rowOf(gen, 'all', q.userId), identity),
     };
   }
 }

@@ -11,7 +11,7 @@
  * takes a new migration that rebuilds these tables.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's types */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../dialect.js';
 
 const GPT = ['gpt-', 'o1', 'o2', 'o3', 'o4', 'openai/'];
@@ -138,18 +138,31 @@ $fn$`).execute(db);
     for each statement execute function usage_rollup_leaderboard_delete()`).execute(db);
 }
 
-/** Creates the aggregate tables, fills them from the existing rollup, and installs the triggers. */
-export async function createLeaderboardAggregates(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  await createTables(db);
+/** Fills the (empty) aggregate tables from the rollup in bulk, one statement per table. */
+async function fillFromRollup(db: Kysely<any>, dialect: DialectName): Promise<void> {
   for (const t of targets(dialect)) {
     const [g, c, o] = familyAmounts(dialect, 'r.model', 'r.billable');
     const keys = t.keyValues('r');
-    const statement: RawBuilder<unknown> = sql.raw(`insert into ${t.table} (${t.keys.join(', ')}, gpt, claude, other)
-      select ${keys.join(', ')}, sum(${g}), sum(${c}), sum(${o}) from usage_rollup r group by ${keys.join(', ')}`);
-    await statement.execute(db);
+    await sql.raw(`insert into ${t.table} (${t.keys.join(', ')}, gpt, claude, other)
+      select ${keys.join(', ')}, sum(${g}), sum(${c}), sum(${o}) from usage_rollup r group by ${keys.join(', ')}`).execute(db);
   }
+}
+
+/** Creates the aggregate tables, fills them from the existing rollup, and installs the triggers. */
+export async function createLeaderboardAggregates(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  await createTables(db);
+  await fillFromRollup(db, dialect);
   if (dialect === 'sqlite') await createSqliteTriggers(db);
   else await createPostgresTriggers(db);
+}
+
+/**
+ * Rebuilds the aggregates from the rollup (for data loaded with the triggers off, as
+ * bench:leaderboard does). Callers make sure nothing writes the rollup meanwhile.
+ */
+export async function rebuildLeaderboardAggregates(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  for (const t of targets(dialect)) await sql.raw(`delete from ${t.table}`).execute(db);
+  await fillFromRollup(db, dialect);
 }
 
 export async function dropLeaderboardAggregates(db: Kysely<any>, dialect: DialectName): Promise<void> {

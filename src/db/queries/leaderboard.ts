@@ -172,7 +172,7 @@ export async function findCurrentGeneration(db: Q, period: Period): Promise<Gene
   };
 }
 
-/** A snapshot row with the user's current name, avatar and visibility. */
+/** A snapshot row: immutable once written, so callers may cache it per generation. */
 export interface EntryRow {
   userId: string;
   rank: number | null;
@@ -180,6 +180,10 @@ export interface EntryRow {
   gpt: bigint;
   claude: bigint;
   other: bigint;
+}
+
+/** A user's current public identity, joined at read time (never stored in a snapshot). */
+export interface PublicIdentity {
   displayName: string | null;
   avatarUrl: string | null;
   isPublic: boolean;
@@ -188,44 +192,12 @@ export interface EntryRow {
 function entrySelect(db: Q, generation: number, metric: Metric) {
   return db
     .selectFrom('leaderboard_entries as e')
-    .leftJoin('users as u', 'u.id', 'e.user_id')
-    .leftJoin('public_views as v', (join) => join.onRef('v.user_id', '=', 'e.user_id').on('v.revoked_at', 'is', null))
-    .select([
-      'e.user_id',
-      `e.rank_${metric} as rank` as 'e.rank_all as rank',
-      'e.total',
-      'e.gpt',
-      'e.claude',
-      'e.other',
-      'u.display_name',
-      'u.avatar_url',
-      'v.token_hash',
-    ])
+    .select(['e.user_id', `e.rank_${metric} as rank` as 'e.rank_all as rank', 'e.total', 'e.gpt', 'e.claude', 'e.other'])
     .where('e.generation', '=', BigInt(generation));
 }
 
-function toEntry(row: {
-  user_id: string;
-  rank: bigint | null;
-  total: bigint;
-  gpt: bigint;
-  claude: bigint;
-  other: bigint;
-  display_name: string | null;
-  avatar_url: string | null;
-  token_hash: string | null;
-}): EntryRow {
-  return {
-    userId: row.user_id,
-    rank: row.rank === null ? null : Number(row.rank),
-    total: row.total,
-    gpt: row.gpt,
-    claude: row.claude,
-    other: row.other,
-    displayName: row.display_name,
-    avatarUrl: row.avatar_url,
-    isPublic: row.token_hash !== null,
-  };
+function toEntry(row: { user_id: string; rank: bigint | null; total: bigint; gpt: bigint; claude: bigint; other: bigint }): EntryRow {
+  return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
 }
 
 /** Places offset+1 … offset+limit of a metric in a generation: a range read on (generation, pos). */
@@ -241,13 +213,16 @@ export async function findEntry(db: Q, generation: number, metric: Metric, userI
   return row ? toEntry(row) : undefined;
 }
 
-/** A user's current name, avatar and visibility (for a caller or profile without a snapshot row). */
-export async function findPublicIdentity(db: Q, userId: string): Promise<{ displayName: string | null; avatarUrl: string | null; isPublic: boolean } | undefined> {
-  const row = await db
+/** Current names, avatars and visibility of some users, in one read. */
+export async function listPublicIdentities(db: Q, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
+  const out = new Map<string, PublicIdentity>();
+  if (userIds.length === 0) return out;
+  const rows = await db
     .selectFrom('users as u')
     .leftJoin('public_views as v', (join) => join.onRef('v.user_id', '=', 'u.id').on('v.revoked_at', 'is', null))
-    .select(['u.display_name', 'u.avatar_url', 'v.token_hash'])
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
-  return row ? { displayName: row.display_name, avatarUrl: row.avatar_url, isPublic: row.token_hash !== null } : undefined;
+    .select(['u.id', 'u.display_name', 'u.avatar_url', 'v.token_hash'])
+    .where('u.id', 'in', [...new Set(userIds)])
+    .execute();
+  for (const r of rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
+  return out;
 }
