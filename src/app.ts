@@ -32,6 +32,7 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerDiscoveryDocRoutes } from './routes/discovery-docs.js';
 import { registerIngestRoutes } from './routes/ingest.js';
 import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerSharingRoutes } from './routes/sharing.js';
@@ -165,6 +166,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: pricingStore })}`);
   registerAdminRoutes(app, { db, clock, prices, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
+  registerDiscoveryDocRoutes(app);
 
   await app.ready();
   // Scheduled jobs (leaderboard refresh, pricing sync, event retention); off in tests.

@@ -13,6 +13,7 @@ code{background:#f2f2f4;padding:.1rem .3rem;border-radius:4px}a{color:#0a58ca}</
 <p>This server is running. The dashboard is on its way; meanwhile:</p>
 <ul>
 <li><a href="/openapi.json">OpenAPI document</a> of the HTTP interface</li>
+<li><a href="/docs/auth">Authentication guide</a> · <a href="/docs/webhooks">Webhooks</a> · <a href="/llms.txt">llms.txt</a></li>
 <li>Sign-in API under <code>/auth/v1</code> (GoTrue-compatible)</li>
 <li><a href="/healthz">Health check</a></li>
 </ul>

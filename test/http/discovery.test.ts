@@ -1,0 +1,116 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, engine, type TestApp } from '../helpers/app.js';
+
+/** Every operation of the interface (spec/service-interface.md), with its method and path. */
+const OPERATIONS: Record<string, [string, string]> = {
+  issueDeviceToken: ['post', '/functions/svc-device-token-issue'],
+  initLinkCode: ['post', '/functions/svc-link-code-init'],
+  exchangeLinkCode: ['post', '/functions/svc-link-code-exchange'],
+  ingestUsage: ['post', '/functions/svc-ingest'],
+  recordSyncPing: ['post', '/functions/svc-sync-ping'],
+  getUserStatus: ['get', '/functions/svc-user-status'],
+  getUsageSummary: ['get', '/functions/svc-usage-summary'],
+  getProjectUsageSummary: ['get', '/functions/svc-project-usage-summary'],
+  getUsageModelBreakdown: ['get', '/functions/svc-usage-model-breakdown'],
+  getUsageDaily: ['get', '/functions/svc-usage-daily'],
+  getUsageHourly: ['get', '/functions/svc-usage-hourly'],
+  getUsageMonthly: ['get', '/functions/svc-usage-monthly'],
+  getUsageHeatmap: ['get', '/functions/svc-usage-heatmap'],
+  getLeaderboard: ['get', '/functions/svc-leaderboard'],
+  getLeaderboardProfile: ['get', '/functions/svc-leaderboard-profile'],
+  getPublicViewProfile: ['get', '/functions/svc-public-view-profile'],
+  getPublicVisibility: ['get', '/functions/svc-public-visibility'],
+  setPublicVisibility: ['post', '/functions/svc-public-visibility'],
+  refreshLeaderboard: ['post', '/functions/svc-leaderboard-refresh'],
+  syncPricing: ['post', '/functions/svc-pricing-sync'],
+  purgeEvents: ['post', '/functions/svc-events-retention'],
+  debugAuth: ['get', '/functions/svc-debug-auth'],
+};
+
+/** Expected security schemes per operation (an empty object = callable without credentials). */
+const SECURITY: Record<string, string[]> = {
+  issueDeviceToken: ['UserJWT', 'ServiceRoleKey'],
+  exchangeLinkCode: [],
+  ingestUsage: ['DeviceToken'],
+  getLeaderboard: ['UserJWT', '(none)'],
+  getLeaderboardProfile: ['UserJWT', '(none)'],
+  getPublicViewProfile: ['ShareToken'],
+  getPublicVisibility: ['UserJWT'],
+  setPublicVisibility: ['UserJWT'],
+  refreshLeaderboard: ['ServiceRoleKey'],
+  syncPricing: ['ServiceRoleKey'],
+  purgeEvents: ['ServiceRoleKey'],
+  debugAuth: ['UserJWT', '(none)'],
+};
+
+interface OpenApiOperation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+interface OpenApiDoc {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+describe(`discovery documents (${engine})`, () => {
+  let t: TestApp;
+  let doc: OpenApiDoc;
+  beforeAll(async () => {
+    t = await createTestApp();
+    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<OpenApiDoc>();
+  });
+  afterAll(async () => t.close());
+
+  it('serves an OpenAPI 3.1 document that a real validator accepts', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('0.6.4');
+    const result = await new Validator().validate(doc as unknown as object);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['DeviceToken', 'ServiceRoleKey', 'ShareToken', 'UserJWT']);
+  });
+
+  it('describes every operation of the interface with schemas, security and error responses', () => {
+    const found = new Map<string, [string, string, OpenApiOperation]>();
+    for (const [p, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) if (op.operationId) found.set(op.operationId, [method, p, op]);
+    }
+    const missing = Object.keys(OPERATIONS).filter((id) => !found.has(id));
+    expect(missing).toEqual([]);
+    expect(found.size).toBe(22);
+    for (const [id, [method, p]] of Object.entries(OPERATIONS)) {
+      const [m, path, op] = found.get(id) as [string, string, OpenApiOperation];
+      expect([m, path], id).toEqual([method, p]);
+      expect(op.responses?.['200']?.content?.['application/json']?.schema, `${id} 200 schema`).toBeDefined();
+      const errors = Object.keys(op.responses ?? {}).filter((s) => s !== '200');
+      if (id !== 'debugAuth') expect(errors.length, `${id} error responses`).toBeGreaterThan(0);
+      const schemes = (op.security ?? []).map((s) => Object.keys(s)[0] ?? '(none)');
+      if (SECURITY[id]) expect(schemes, `${id} security`).toEqual(SECURITY[id]);
+    }
+  });
+
+  it('serves the auth and webhooks guides, llms.txt and the tool manifest', async () => {
+    const auth = await t.app.inject({ method: 'GET', url: '/docs/auth' });
+    expect(auth.statusCode).toBe(200);
+    expect(auth.headers['content-type']).toMatch(/^text\/html/);
+    for (const word of ['UserJWT', 'DeviceToken', 'ShareToken', 'ServiceRoleKey', 'apikey', '/auth/v1/token', 'svc-link-code-exchange', 'svc-public-visibility']) {
+      expect(auth.body).toContain(word);
+    }
+    const hooks = await t.app.inject({ method: 'GET', url: '/docs/webhooks' });
+    expect(hooks.statusCode).toBe(200);
+    expect(hooks.body).toMatch(/no webhooks/i);
+    const llms = await t.app.inject({ method: 'GET', url: '/llms.txt' });
+    expect(llms.headers['content-type']).toMatch(/^text\/plain/);
+    expect(llms.body).toMatch(/^# Tokentally/);
+    for (const link of ['/openapi.json', '/docs/auth', '/docs/webhooks']) expect(llms.body).toContain(link);
+    const plugin = await t.app.inject({ method: 'GET', url: '/.well-known/ai-plugin.json' });
+    expect(plugin.statusCode).toBe(200);
+    expect(plugin.json()).toMatchObject({ schema_version: 'v1', name_for_model: 'tokentally', api: { type: 'openapi', url: expect.stringMatching(/\/openapi\.json$/) } });
+    const landing = await t.app.inject({ method: 'GET', url: '/' });
+    for (const link of ['/docs/auth', '/docs/webhooks', '/llms.txt']) expect(landing.body).toContain(link);
+  });
+});
