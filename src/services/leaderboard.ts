@@ -214,7 +214,7 @@ export class LeaderboardService {
     const gen = await this.snapshot(q.period);
     const rows = await this.pageRows(gen, q.metric, q.limit, q.offset);
     const mine = q.callerId === undefined ? undefined : await this.rowOf(gen, q.metric, q.callerId);
-    const identities = await listPublicIdentities(this.db.kysely, mine ? [...rows.map((r) => r.userId), mine.userId] : rows.map((r) => r.userId));
+    const identities = await listPublicIdentities(this.db, mine ? [...rows.map((r) => r.userId), mine.userId] : rows.map((r) => r.userId));
     const total = gen.counts[q.metric];
     return {
       period: q.period,
@@ -234,7 +234,7 @@ export class LeaderboardService {
 
   /** Public users for anyone, the caller's own always, everyone else 403. */
   async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
-    const identity = (await listPublicIdentities(this.db.kysely, [q.userId])).get(q.userId);
+    const identity = (await listPublicIdentities(this.db, [q.userId])).get(q.userId);
     if (q.callerId !== q.userId && !identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {

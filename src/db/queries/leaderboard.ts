@@ -3,7 +3,7 @@
  * generation, switching to it in one step, and the reads of a page, one row and the current
  * generation. Names and visibility are joined here at read time, never stored in a snapshot.
  */
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Metric, Period, PeriodWindow, RankedRow, UserTotals } from '../../services/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
@@ -213,16 +213,28 @@ export async function findEntry(db: Q, generation: number, metric: Metric, userI
   return row ? toEntry(row) : undefined;
 }
 
-/** Current names, avatars and visibility of some users, in one read. */
-export async function listPublicIdentities(db: Q, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
+const IDENTITY_SQL = {
+  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
+    left join public_views v on v.user_id = u.id and v.revoked_at is null
+    where u.id in (select value from json_each(?))`,
+  postgres: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
+    left join public_views v on v.user_id = u.id and v.revoked_at is null
+    where u.id = any($1::text[])`,
+} as const;
+
+/**
+ * Current names, avatars and visibility of some users, in one read. The statement text is fixed
+ * (the ids travel as one JSON or array parameter), so it is prepared once and no query is built
+ * per request: this runs on every leaderboard read.
+ */
+export async function listPublicIdentities(db: Db, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
   const out = new Map<string, PublicIdentity>();
   if (userIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('users as u')
-    .leftJoin('public_views as v', (join) => join.onRef('v.user_id', '=', 'u.id').on('v.revoked_at', 'is', null))
-    .select(['u.id', 'u.display_name', 'u.avatar_url', 'v.token_hash'])
-    .where('u.id', 'in', [...new Set(userIds)])
-    .execute();
-  for (const r of rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
+  const ids = [...new Set(userIds)];
+  const parameter = db.dialect === 'sqlite' ? JSON.stringify(ids) : ids;
+  const result = await db.kysely.executeQuery<{ id: string; display_name: string | null; avatar_url: string | null; token_hash: string | null }>(
+    CompiledQuery.raw(IDENTITY_SQL[db.dialect], [parameter]),
+  );
+  for (const r of result.rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
   return out;
 }
