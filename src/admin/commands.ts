@@ -1,0 +1,129 @@
+/**
+ * @fileoverview The admin command line's commands, run against a built app (so they go through the
+ * same services, access rules and validation as HTTP callers): show the keys, create a user,
+ * grant/revoke pro, refresh the leaderboard, sync pricing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TokentallyApp } from '../app.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { insertEntitlement, listActiveEntitlements, revokeEntitlements } from '../db/queries/entitlements.js';
+import { findUserByEmail, findUserById } from '../db/queries/users.js';
+
+export interface AdminContext {
+  built: TokentallyApp;
+  db: Db;
+  clock: Clock;
+}
+
+export interface CommandResult {
+  output: string;
+  exitCode: number;
+}
+
+export const USAGE = `usage: npm run admin -- <command>
+
+  keys                                 print the service role key, JWT secret and anonymous key
+  create-user <email> <password> [--name <display name>]
+  grant-pro <email|user id> [--days <n>] [--source <word>]   (no --days: no end)
+  revoke-pro <email|user id>
+  refresh-leaderboard [--period week|month|total]
+  sync-pricing
+`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Splits `--flag value` pairs from positional arguments. */
+function parseArgs(args: readonly string[]): { positional: string[]; flags: Map<string, string> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg.startsWith('--')) {
+      const value = args[i + 1];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      flags.set(arg.slice(2), value);
+      i += 1;
+    } else {
+      positional.push(arg);
+    }
+  }
+  return { positional, flags };
+}
+
+class UsageError extends Error {}
+
+async function userIdOf(db: Db, who: string | undefined): Promise<string> {
+  if (!who) throw new UsageError('name a user by e-mail address or id');
+  const user = UUID.test(who) ? await findUserById(db.kysely, who.toLowerCase()) : await findUserByEmail(db.kysely, who.trim().toLowerCase());
+  if (!user) throw new UsageError(`no user ${who}`);
+  return user.id;
+}
+
+async function inject(ctx: AdminContext, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>): Promise<CommandResult> {
+  const res = await ctx.built.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${ctx.built.secrets.serviceRoleKey}` },
+    ...(payload ? { payload } : {}),
+  });
+  return { output: JSON.stringify(res.json(), null, 2), exitCode: res.statusCode === 200 ? 0 : 1 };
+}
+
+export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]): Promise<CommandResult> {
+  const [command, ...rest] = argv;
+  try {
+    const { positional, flags } = parseArgs(rest);
+    switch (command) {
+      case 'keys': {
+        const s = ctx.built.secrets;
+        return { output: `SERVICE_ROLE_KEY=${s.serviceRoleKey}\nJWT_SECRET=${s.jwtSecret}\nANON_KEY=${s.anonKey}`, exitCode: 0 };
+      }
+      case 'create-user': {
+        const [email, password] = positional;
+        if (!email || !password) throw new UsageError('create-user needs an e-mail address and a password');
+        const name = flags.get('name');
+        const res = await ctx.built.app.inject({
+          method: 'POST',
+          url: '/auth/v1/signup',
+          payload: { email, password, ...(name ? { data: { display_name: name } } : {}) },
+        });
+        const body = res.json<{ user?: { id: string; email: string }; msg?: string; detail?: string }>();
+        if (res.statusCode !== 200 || !body.user) return { output: `could not create the user: ${body.detail ?? body.msg ?? res.statusCode}`, exitCode: 1 };
+        return { output: `created user ${body.user.id} <${body.user.email}>`, exitCode: 0 };
+      }
+      case 'grant-pro': {
+        const userId = await userIdOf(ctx.db, positional[0]);
+        const days = flags.get('days');
+        if (days !== undefined && !/^[1-9]\d{0,5}$/.test(days)) throw new UsageError('--days must be a whole number of days');
+        const now = ctx.clock.now();
+        const expiresAt = days === undefined ? null : now + Number(days) * 86_400_000;
+        await insertEntitlement(ctx.db.kysely, { id: randomUUID(), userId, source: flags.get('source') ?? 'manual', grantedAt: now, expiresAt });
+        const until = expiresAt === null ? 'with no end' : `until ${new Date(expiresAt).toISOString()}`;
+        return { output: `granted pro to ${userId} ${until}`, exitCode: 0 };
+      }
+      case 'revoke-pro': {
+        const userId = await userIdOf(ctx.db, positional[0]);
+        const now = ctx.clock.now();
+        const revoked = await revokeEntitlements(ctx.db.kysely, userId, now);
+        const left = await listActiveEntitlements(ctx.db.kysely, userId, now);
+        return { output: `revoked ${revoked} pro grant(s) of ${userId}; ${left.length} in force`, exitCode: 0 };
+      }
+      case 'refresh-leaderboard': {
+        const period = flags.get('period');
+        return inject(ctx, 'POST', `/functions/svc-leaderboard-refresh${period ? `?period=${encodeURIComponent(period)}` : ''}`);
+      }
+      case 'sync-pricing':
+        return inject(ctx, 'POST', '/functions/svc-pricing-sync');
+      case undefined:
+      case 'help':
+      case '--help':
+        return { output: USAGE, exitCode: command === undefined ? 1 : 0 };
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return { output: `${error.message}\n\n${USAGE}`, exitCode: 2 };
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAdminCommand } from '../../src/admin/commands.js';
+import { listActiveEntitlements } from '../../src/db/queries/entitlements.js';
+import { ingest, issueDevice, signUp } from '../helpers/actors.js';
+import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+
+describe(`admin command line (${engine})`, () => {
+  let t: TestApp;
+  const run = (...argv: string[]) => runAdminCommand({ built: t, db: t.db, clock: t.clock }, argv);
+
+  beforeEach(async () => {
+    t = await createTestApp({ env: { PRICING_SOURCE_URL: 'http://127.0.0.1:9/prices.json' } }); // nothing listens there
+  });
+  afterEach(async () => t.close());
+
+  it('shows the keys', async () => {
+    const r = await run('keys');
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toBe(`SERVICE_ROLE_KEY=${TEST_SECRETS.SERVICE_ROLE_KEY}\nJWT_SECRET=${TEST_SECRETS.JWT_SECRET}\nANON_KEY=${TEST_SECRETS.ANON_KEY}`);
+  });
+
+  it('creates a user who can sign in', async () => {
+    const r = await run('create-user', 'Admin@Example.com', 'a long password', '--name', 'Ada');
+    expect(r.exitCode, r.output).toBe(0);
+    expect(r.output).toMatch(/^created user [0-9a-f-]{36} <admin@example\.com>$/);
+    const signIn = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'admin@example.com', password: 'a long password' } });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.json().user.user_metadata).toEqual({ display_name: 'Ada' });
+    expect((await run('create-user', 'admin@example.com', 'a long password')).exitCode).toBe(1);
+    expect((await run('create-user', 'x@example.com')).exitCode).toBe(2);
+  });
+
+  it('grants and revokes pro (entitlements read by getUserStatus)', async () => {
+    const user = await signUp(t);
+    const now = t.clock.now();
+    expect((await run('grant-pro', user.email, '--days', '30')).output).toBe(`granted pro to ${user.id} until ${new Date(now + 30 * 86_400_000).toISOString()}`);
+    expect((await run('grant-pro', user.id)).output).toBe(`granted pro to ${user.id} with no end`);
+    const active = await listActiveEntitlements(t.db.kysely, user.id, now);
+    expect(active.map((e) => [e.source, e.expiresAt])).toEqual([['manual', null], ['manual', now + 30 * 86_400_000]]);
+    expect(await listActiveEntitlements(t.db.kysely, user.id, now + 31 * 86_400_000)).toHaveLength(1);
+    expect((await run('revoke-pro', user.email)).output).toBe(`revoked 2 pro grant(s) of ${user.id}; 0 in force`);
+    expect(await listActiveEntitlements(t.db.kysely, user.id, now)).toEqual([]);
+    expect((await run('grant-pro', 'nobody@example.com')).exitCode).toBe(2);
+    expect((await run('grant-pro', user.email, '--days', '-3')).exitCode).toBe(2);
+  });
+
+  it('refreshes the leaderboard and syncs pricing through the service role', async () => {
+    const user = await signUp(t);
+    const device = await issueDevice(t, user);
+    await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 7 }]);
+    const refreshed = await run('refresh-leaderboard', '--period', 'week');
+    expect(refreshed.exitCode).toBe(0);
+    expect(JSON.parse(refreshed.output)).toMatchObject({ success: true, results: [{ period: 'week', rows: 1 }] });
+    expect((await run('refresh-leaderboard', '--period', 'year')).exitCode).toBe(1);
+    const synced = await run('sync-pricing');
+    expect(synced.exitCode).toBe(0);
+    expect(JSON.parse(synced.output)).toMatchObject({ success: false, updated: false, reason: expect.stringMatching(/unreachable/) });
+  });
+
+  it('explains its usage', async () => {
+    expect((await run()).exitCode).toBe(1);
+    expect((await run('help')).output).toMatch(/^usage: npm run admin/);
+    expect((await run('frobnicate')).exitCode).toBe(2);
+  });
+});
