@@ -17,6 +17,7 @@ import type { Db } from '../db/connect.js';
 import { advisoryXactLock } from '../db/dialect.js';
 import {
   deleteOldGenerations,
+  deleteOldRuns,
   findCurrentGeneration,
   findEntry,
   insertEntries,
@@ -165,7 +166,8 @@ export class LeaderboardService {
       generation += 1;
     }
     const result: RefreshResult = { success: true, generated_at: new Date(now).toISOString(), results };
-    await inTransaction(this.db, (tx) => switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }));
+    const runId = await inTransaction(this.db, (tx) => switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }));
+    await deleteOldRuns(kysely, runId);
     for (const period of periods) {
       this.current.delete(period);
       await deleteOldGenerations(kysely, period);

@@ -133,6 +133,11 @@ export async function deleteOldGenerations(db: Q, period: Period): Promise<void>
   await db.deleteFrom('leaderboard_generations').where('id', 'in', staleIds).execute();
 }
 
+/** Keeps the last `keep` refresh runs (their answers are only needed by callers waiting right now). */
+export async function deleteOldRuns(db: Q, latestId: number, keep = 100): Promise<void> {
+  await db.deleteFrom('leaderboard_runs').where('id', '<=', BigInt(latestId - keep)).execute();
+}
+
 export async function latestRunId(db: Q): Promise<number> {
   const row = await db.selectFrom('leaderboard_runs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
   return Number(row?.id ?? 0n);
