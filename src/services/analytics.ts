@@ -10,7 +10,7 @@ import type { Db } from '../db/connect.js';
 import {
   installSummary,
   lastSyncAt,
-  listDayModelRows,
+  listDayModelUsage,
   listModelsInWindow,
   listPieces,
   listProjectTotals,
@@ -222,7 +222,7 @@ export class AnalyticsService {
   constructor(private readonly deps: AnalyticsDeps) {}
 
   private get db() {
-    return this.deps.db.kysely;
+    return this.deps.db;
   }
 
   private filters(q: UsageQuery): Filters {
@@ -255,10 +255,10 @@ export class AnalyticsService {
 
   /** Totals and pricing of a window at (UTC day, source, model) grain. */
   private async priced(timer: RequestTimer, userId: string, startMs: number, endMs: number, f: Filters) {
-    const rows = this.keepModel(await timer.query(() => listDayModelRows(this.db, userId, startMs, endMs, f.source)), f.model);
+    const usage = await timer.query(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
     const acc = createCostAccumulator(this.deps.prices, { sourceFilter: f.source });
-    acc.addAll(rows);
-    return { rows, totals: totalsWithCost(sumTotals(rows), acc.totalMicros()), pricing: acc.summary() };
+    acc.addAll(this.keepModel(usage.costRows, f.model));
+    return { totals: totalsWithCost(sumTotals(this.keepModel(usage.totals, f.model)), acc.totalMicros()), pricing: acc.summary() };
   }
 
   /**
@@ -313,7 +313,7 @@ export class AnalyticsService {
     const day = resolveDay(q.day, zone, this.deps.clock.now());
     const [raw, last] = await Promise.all([
       timer.query(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
-      timer.query(() => lastSyncAt(this.db, userId)),
+      timer.query(() => lastSyncAt(this.db.kysely, userId)),
     ]);
     const rows = this.keepModel(raw, f.model);
     return {
@@ -362,16 +362,30 @@ export class AnalyticsService {
     const zone = this.zone(q);
     const source = normalizeFilter(q.source);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const rows = await timer.query(() => listDayModelRows(this.db, userId, range.startMs, range.endMs, source));
+    const usage = await timer.query(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
     const prices = this.deps.prices;
-    const groups = groupBySourceAndModel(rows, (raw) => prices.identify(raw));
-    const priceOf = (list: UsageRow[]) => {
+    const groups = groupBySourceAndModel(usage.totals, (raw) => prices.identify(raw));
+    // Cost rows by (source, raw model), so each group prices exactly its own rows.
+    const costByKey = new Map<string, UsageRow[]>();
+    for (const r of usage.costRows) {
+      const key = `${r.source}\u0000${r.model}`;
+      const list = costByKey.get(key);
+      if (list === undefined) costByKey.set(key, [r]);
+      else list.push(r);
+    }
+    const priceOf = (totalsRows: readonly UsageRow[]) => {
       const acc = createCostAccumulator(prices);
-      acc.addAll(list);
+      const seen = new Set<string>();
+      for (const t of totalsRows) {
+        const key = `${t.source}\u0000${t.model}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        acc.addAll(costByKey.get(key) ?? []);
+      }
       return acc.totalMicros();
     };
     const all = createCostAccumulator(prices, { sourceFilter: source });
-    all.addAll(rows);
+    all.addAll(usage.costRows);
     return {
       from: range.from,
       to: range.to,
@@ -388,7 +402,7 @@ export class AnalyticsService {
   async projectSummary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
     const limit = parseLimit(q.limit);
     const source = normalizeFilter(q.source);
-    const rows = await timer.query(() => listProjectTotals(this.db, userId, limit, source));
+    const rows = await timer.query(() => listProjectTotals(this.db.kysely, userId, limit, source));
     return {
       from: null,
       to: null,
@@ -408,10 +422,10 @@ export class AnalyticsService {
     const asOf = new Date(now).toISOString();
     const grantsOf = this.deps.activeProGrants ?? (async () => []);
     const [createdAt, grants, subs, install] = await Promise.all([
-      timer.query(() => userCreatedAt(this.db, userId)),
+      timer.query(() => userCreatedAt(this.db.kysely, userId)),
       timer.query(() => grantsOf(userId, now)),
-      timer.query(() => listSubscriptions(this.db, userId)),
-      timer.query(() => installSummary(this.db, userId)),
+      timer.query(() => listSubscriptions(this.db.kysely, userId)),
+      timer.query(() => installSummary(this.db.kysely, userId)),
     ]);
     const sources = [...new Set(grants.map((g) => g.source))].sort();
     const ends = grants.map((g) => g.effectiveTo);

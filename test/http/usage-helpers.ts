@@ -63,7 +63,7 @@ export const ZERO = wireTotals([]);
 
 /** GETs an analytics endpoint as `user` and returns status and JSON body. */
 export async function get(t: TestApp, user: TestUser | string, op: string, query: Record<string, string | number> = {}) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   const token = typeof user === 'string' ? user : user.accessToken;
   const res = await t.app.inject({ method: 'GET', url: `/functions/svc-${op}${qs ? `?${qs}` : ''}`, headers: bearer(token) });
   return { status: res.statusCode, body: res.json<Record<string, unknown>>(), raw: res };

@@ -16,7 +16,7 @@ import { ok } from './usage-helpers.js';
 const SEED = 20_261_122;
 console.info(`usage.property: fast-check seed ${SEED}`);
 
-const ZONES = [{}, { tz: 'Asia/Tokyo' }, { tz: 'America/New_York' }, { tz: 'Asia/Kolkata' }, { tz: 'Asia/Kathmandu' }, { tz_offset_minutes: -210 }];
+const ZONES: Record<string, string | number>[] = [{}, { tz: 'Asia/Tokyo' }, { tz: 'America/New_York' }, { tz: 'Asia/Kolkata' }, { tz: 'Asia/Kathmandu' }, { tz_offset_minutes: -210 }];
 const SOURCES = ['codex', 'claude', 'gemini'];
 const HALF_HOUR = 1_800_000;
 /** Around New York's 2026 spring-forward and Europe's, 40 days of half-hours. */

@@ -11,11 +11,92 @@
  *   {@link UsageRow}s whose `hourStart` is the first half-hour of the run. Each piece lies inside
  *   one local day, so the domain folds assign it exactly as they would assign its buckets.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { UsageRow } from '../../domain/usage-row.js';
+import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
+type Param = string | number | bigint | null;
+
+/**
+ * The wide reads (a year of days) come back packed: one text column per group, entries
+ * `a,b,c,…` joined by `;` (SQLite group_concat, PostgreSQL string_agg). Materialising thousands
+ * of rows with seven 64-bit columns costs several µs a row in the drivers; one string a group and
+ * a split is about three times cheaper. Statements are prepared once per connection.
+ */
+const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+async function rawRows(db: Db, text: { sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
+  if (db.dialect === 'sqlite') {
+    let cache = sqliteStatements.get(db.sqlite);
+    if (cache === undefined) {
+      cache = new Map();
+      sqliteStatements.set(db.sqlite, cache);
+    }
+    let stmt = cache.get(text.sqlite);
+    if (stmt === undefined) {
+      stmt = db.sqlite.prepare(text.sqlite).raw(true);
+      cache.set(text.sqlite, stmt);
+    }
+    // Named parameters (@p1, @p2, …) so one value may appear twice.
+    return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
+  }
+  const res = await db.pool.query<unknown[]>({ text: text.postgres, values: params, rowMode: 'array' });
+  return res.rows;
+}
+
+/** Calls `each` with the numbers of every packed entry (first field as a number, the others as bigint). */
+function unpack(packed: unknown, each: (first: number, counts: bigint[]) => void): void {
+  if (typeof packed !== 'string' || packed === '') return;
+  for (const entry of packed.split(';')) {
+    const parts = entry.split(',');
+    const counts: bigint[] = new Array<bigint>(parts.length - 1);
+    for (let i = 1; i < parts.length; i++) counts[i - 1] = BigInt(parts[i] as string);
+    each(Number(parts[0]), counts);
+  }
+}
+
+const PACKED_COUNTS = "|| ',' || input || ',' || cached_input || ',' || output || ',' || reasoning || ',' || total || ',' || billable";
+
+/** counts = [input, cached_input, output, reasoning, total, billable] as unpacked. */
+function countsRow(hourStart: number, source: string, model: string, c: bigint[]): UsageRow {
+  return {
+    hourStart,
+    source,
+    model,
+    input: c[0] as bigint,
+    cachedInput: c[1] as bigint,
+    output: c[2] as bigint,
+    reasoning: c[3] as bigint,
+    total: c[4] as bigint,
+    billable: c[5] as bigint,
+  };
+}
+
+const DAY_MODEL_SQL = {
+  sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
+                  group_concat(day || ',' || input || ',' || cached_input || ',' || output || ',' || reasoning, ';')
+             from usage_daily
+            where user_id = @p1 and day >= @p2 and day < @p3 and (@p4 is null or source = @p4) group by source, model`,
+  postgres: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
+                    string_agg(day || ',' || input || ',' || cached_input || ',' || output || ',' || reasoning, ';')
+               from usage_daily
+              where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
+};
+
+/** Prefix rows for (k, day range) triples; SQLite takes them as JSON `[[k, from, to], …]`, PostgreSQL as three arrays. */
+const PREFIX_SQL = {
+  sqlite: `select p.k, group_concat(p.day ${PACKED_COUNTS}, ';')
+             from json_each(@p2) j cross join usage_day_prefix p
+               on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
+            group by p.k`,
+  postgres: `select p.k, string_agg(p.day ${PACKED_COUNTS}, ';')
+               from unnest($2::bigint[], $3::bigint[], $4::bigint[]) as j(k, lo, hi)
+               join usage_day_prefix p on p.user_id = $1 and p.k = j.k and p.day >= j.lo and p.day <= j.hi
+              group by p.k`,
+};
 
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
@@ -59,9 +140,9 @@ function toRow(hourStart: number, source: string, model: string, c: CountColumns
  * Raw rollup rows of a user whose bucket starts in `[startMs, endMs)`, optionally filtered.
  * The right grain for one day (hourly) and the fallback for filtered daily/monthly/heatmap views.
  */
-export async function listRollupRows(db: Q, userId: string, startMs: number, endMs: number, filter: RowFilter = {}): Promise<UsageRow[]> {
+export async function listRollupRows(db: Db, userId: string, startMs: number, endMs: number, filter: RowFilter = {}): Promise<UsageRow[]> {
   if (filter.models !== undefined && filter.models.length === 0) return [];
-  let q = db
+  let q = db.kysely
     .selectFrom('usage_rollup')
     .select(['hour_start', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
     .where('user_id', '=', userId)
@@ -73,40 +154,53 @@ export async function listRollupRows(db: Q, userId: string, startMs: number, end
   return rows.map((r) => toRow(Number(r.hour_start), r.source, r.model, r));
 }
 
+/** Usage of a window at (UTC day, source, model) grain, split the way its readers need it. */
+export interface DayModelUsage {
+  /** Summed counts per (source, raw model) (several rows may share a pair; `hourStart` is meaningless). */
+  readonly totals: UsageRow[];
+  /**
+   * Rows to price: one per (UTC day, source, model) for whole UTC days (`hourStart` = midnight;
+   * `total`/`billable` are 0, pricing reads only the four channel counts), plus the raw rollup
+   * rows of the partial UTC days at either edge.
+   */
+  readonly costRows: UsageRow[];
+}
+
 /**
- * Rows at (UTC day, source, model) grain covering the buckets that start in `[startMs, endMs)`:
- * whole UTC days come from `usage_daily` (`hourStart` = that day's midnight), the partial UTC
- * days at either edge from the rollup. Summing them gives the window's totals; pricing them gives
- * its cost (prices are per model and UTC day). The model filter is the caller's (in JS).
+ * Usage of the buckets that start in `[startMs, endMs)` at (UTC day, source, model) grain: whole
+ * UTC days come from `usage_daily`, the partial UTC days at either edge from the rollup. Prices
+ * are per (model, UTC day), so `costRows` price the window exactly. The model filter is the
+ * caller's (in JS, by raw name or canonical id).
  */
-export async function listDayModelRows(db: Q, userId: string, startMs: number, endMs: number, source?: string): Promise<UsageRow[]> {
+export async function listDayModelUsage(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<DayModelUsage> {
   const a = slotAtOrAfter(startMs) * HALF_HOUR_MS;
   const b = slotAtOrAfter(endMs) * HALF_HOUR_MS;
-  if (b <= a) return [];
+  if (b <= a) return { totals: [], costRows: [] };
   const firstFull = Math.ceil(a / DAY_MS);
   const endFull = Math.floor(b / DAY_MS);
-  if (firstFull >= endFull) return listRollupRows(db, userId, a, b, { source });
-  let q = db
-    .selectFrom('usage_daily')
-    .select(['day', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
-    .where('user_id', '=', userId)
-    .where('day', '>=', BigInt(firstFull))
-    .where('day', '<', BigInt(endFull));
-  if (source !== undefined) q = q.where('source', '=', source);
+  if (firstFull >= endFull) {
+    const rows = await listRollupRows(db, userId, a, b, { source });
+    return { totals: rows, costRows: rows };
+  }
   const [days, head, tail] = await Promise.all([
-    q.execute(),
+    rawRows(db, DAY_MODEL_SQL, [userId, BigInt(firstFull), BigInt(endFull), source ?? null]),
     a < firstFull * DAY_MS ? listRollupRows(db, userId, a, firstFull * DAY_MS, { source }) : Promise.resolve([]),
     endFull * DAY_MS < b ? listRollupRows(db, userId, endFull * DAY_MS, b, { source }) : Promise.resolve([]),
   ]);
-  const out: UsageRow[] = head;
-  for (const r of days) out.push(toRow(Number(r.day) * DAY_MS, r.source, r.model, r));
-  for (const r of tail) out.push(r);
-  return out;
+  const totals: UsageRow[] = [...head, ...tail];
+  const costRows: UsageRow[] = [...head, ...tail];
+  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, packed] of days) {
+    const src = rowSource as string;
+    const model = rowModel as string;
+    totals.push(countsRow(firstFull * DAY_MS, src, model, [input, cached, output, reasoning, total, billable].map((v) => BigInt(v as bigint))));
+    unpack(packed, (day, c) => costRows.push(countsRow(day * DAY_MS, src, model, [c[0] as bigint, c[1] as bigint, c[2] as bigint, c[3] as bigint, 0n, 0n])));
+  }
+  return { totals, costRows };
 }
 
 /** Distinct raw model names a user has in the UTC days touching `[startMs, endMs)` (for resolving a `model` filter). */
-export async function listModelsInWindow(db: Q, userId: string, startMs: number, endMs: number, source?: string): Promise<string[]> {
-  let q = db
+export async function listModelsInWindow(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<string[]> {
+  let q = db.kysely
     .selectFrom('usage_daily')
     .select('model')
     .distinct()
@@ -124,7 +218,7 @@ export async function listModelsInWindow(db: Q, userId: string, startMs: number,
  * rows with `source`/`model` `''` and `hourStart` = the run's first half-hour. Empty runs are
  * left out. Two prefix rows per UTC day and cut phase are read, never the half-hours themselves.
  */
-export async function listPieces(db: Q, userId: string, startMs: number, endMs: number, cutsMs: readonly number[]): Promise<UsageRow[]> {
+export async function listPieces(db: Db, userId: string, startMs: number, endMs: number, cutsMs: readonly number[]): Promise<UsageRow[]> {
   const first = slotAtOrAfter(startMs);
   const last = slotAtOrAfter(endMs); // exclusive
   if (last <= first) return [];
@@ -144,29 +238,40 @@ export async function listPieces(db: Q, userId: string, startMs: number, endMs: 
   addCut(first);
   addCut(last);
   for (const c of cutsMs) addCut(slotAtOrAfter(c));
-  const ks = new Set<number>([SLOTS_PER_DAY]);
-  for (const list of phasesByDay.values()) {
-    list.sort((x, y) => x - y);
-    for (const k of list) ks.add(k);
+  // (k, first day, last day) triples: the whole day (k = 48) for every day, each cut phase only for its days.
+  const triples: [number, number, number][] = [[SLOTS_PER_DAY, firstDay, lastDay]];
+  const open = new Map<number, [number, number, number]>();
+  for (const day of [...phasesByDay.keys()].sort((x, y) => x - y)) {
+    const list = (phasesByDay.get(day) as number[]).sort((x, y) => x - y);
+    for (const k of list) {
+      const run = open.get(k);
+      if (run !== undefined && run[2] === day - 1) run[2] = day;
+      else {
+        const fresh: [number, number, number] = [k, day, day];
+        open.set(k, fresh);
+        triples.push(fresh);
+      }
+    }
   }
-  const rows = await db
-    .selectFrom('usage_day_prefix')
-    .select(['k', 'day', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
-    .where('user_id', '=', userId)
-    .where('k', 'in', [...ks].map(BigInt))
-    .where('day', '>=', BigInt(firstDay))
-    .where('day', '<=', BigInt(lastDay))
-    .execute();
+  const rows = await rawRows(
+    db,
+    PREFIX_SQL,
+    db.dialect === 'sqlite'
+      ? [userId, JSON.stringify(triples)]
+      : [userId, `{${triples.map((t) => t[0]).join(',')}}`, `{${triples.map((t) => t[1]).join(',')}}`, `{${triples.map((t) => t[2]).join(',')}}`],
+  );
   /** day → (k → prefix sums); P(d, 0) = 0 and days without rows have no usage. */
   const prefix = new Map<number, Map<number, CountColumns>>();
-  for (const r of rows) {
-    const day = Number(r.day);
-    let m = prefix.get(day);
-    if (m === undefined) {
-      m = new Map();
-      prefix.set(day, m);
-    }
-    m.set(Number(r.k), r);
+  for (const [kValue, packed] of rows) {
+    const k = Number(kValue);
+    unpack(packed, (day, c) => {
+      let m = prefix.get(day);
+      if (m === undefined) {
+        m = new Map();
+        prefix.set(day, m);
+      }
+      m.set(k, { input: c[0] as bigint, cached_input: c[1] as bigint, output: c[2] as bigint, reasoning: c[3] as bigint, total: c[4] as bigint, billable: c[5] as bigint });
+    });
   }
   const zero: CountColumns = { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
   const out: UsageRow[] = [];
