@@ -19,6 +19,7 @@ import {
   userCreatedAt,
   type RowFilter,
 } from '../db/queries/analytics.js';
+import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { groupBySourceAndModel } from '../domain/breakdown.js';
 import { addDays, epochDayOf, firstEpochDayOfMonth, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
@@ -214,7 +215,7 @@ export interface AnalyticsDeps {
   readonly clock: Clock;
   readonly prices: PriceService;
   readonly syncMinIntervalMinutes: number;
-  /** Active pro grants of a user at an instant (entitlements); none when not wired. */
+  /** Active pro grants of a user at an instant; defaults to the `entitlements` table ({@link activeProGrants}). */
   readonly activeProGrants?: (userId: string, nowMs: number) => Promise<readonly ProGrant[]>;
 }
 
@@ -420,7 +421,7 @@ export class AnalyticsService {
   async userStatus(userId: string, timer: RequestTimer): Promise<UserStatusBody> {
     const now = this.deps.clock.now();
     const asOf = new Date(now).toISOString();
-    const grantsOf = this.deps.activeProGrants ?? (async () => []);
+    const grantsOf = this.deps.activeProGrants ?? ((id: string, at: number) => activeProGrants(this.db, id, at));
     const [createdAt, grants, subs, install] = await Promise.all([
       timer.query(() => userCreatedAt(this.db.kysely, userId)),
       timer.query(() => grantsOf(userId, now)),
@@ -456,6 +457,12 @@ export class AnalyticsService {
       },
     };
   }
+}
+
+/** Pro grants in force: the operator's entitlements (admin command line), not revoked, not expired. */
+export async function activeProGrants(db: Db, userId: string, nowMs: number): Promise<ProGrant[]> {
+  const rows = await listActiveEntitlements(db.kysely, userId, nowMs);
+  return rows.map((e) => ({ source: e.source, effectiveFrom: e.grantedAt, effectiveTo: e.expiresAt }));
 }
 
 function parseDetails(text: string): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEntitlement, revokeEntitlements } from '../../src/db/queries/entitlements.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { ok } from './usage-helpers.js';
@@ -61,6 +62,22 @@ describe(`getUserStatus (${engine})`, () => {
     expect(body.user_id).toBe(stranger.id);
     expect(body.subscriptions.items).toEqual([]);
     expect(body.install).toMatchObject({ active_devices: 0 });
+  });
+
+  it('pro: active while an entitlement is in force, with its source and expiry', async () => {
+    const member = await signUp(t);
+    const now = t.clock.now();
+    await insertEntitlement(t.db.kysely, { id: 'e1-' + member.id, userId: member.id, source: 'manual', grantedAt: now - 1000, expiresAt: now + 86_400_000 });
+    await insertEntitlement(t.db.kysely, { id: 'e2-' + member.id, userId: member.id, source: 'override', grantedAt: now - 1000, expiresAt: now + 2 * 86_400_000 });
+    const body = await ok<{ pro: Row }>(t, member, 'user-status');
+    expect(body.pro).toMatchObject({ active: true, sources: ['manual', 'override'], expires_at: new Date(now + 2 * 86_400_000).toISOString() });
+    // Other users are not affected; expiry and revocation end it.
+    expect((await ok<{ pro: Row }>(t, user, 'user-status')).pro).toMatchObject({ active: false, sources: [] });
+    const lapsed = await signUp(t);
+    await insertEntitlement(t.db.kysely, { id: 'e3-' + lapsed.id, userId: lapsed.id, source: 'manual', grantedAt: now - 2 * 86_400_000, expiresAt: now - 1 });
+    expect((await ok<{ pro: Row }>(t, lapsed, 'user-status')).pro).toMatchObject({ active: false, sources: [], expires_at: null });
+    await revokeEntitlements(t.db.kysely, member.id, t.clock.now());
+    expect((await ok<{ pro: Row }>(t, member, 'user-status')).pro).toMatchObject({ active: false, sources: [], expires_at: null });
   });
 
   it('401 without a bearer, 403 for a device token', async () => {

@@ -18,7 +18,7 @@ import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
-type Param = string | number | bigint | null;
+type Param = string | number | bigint | null | string[];
 
 /**
  * The wide reads (a year of days) come back packed: one text column per group, entries
@@ -74,6 +74,15 @@ function countsRow(hourStart: number, source: string, model: string, c: bigint[]
     billable: c[5] as bigint,
   };
 }
+
+const ROLLUP_SQL = {
+  sqlite: `select hour_start, source, model, input, cached_input, output, reasoning, total, billable from usage_rollup
+            where user_id = @p1 and hour_start >= @p2 and hour_start < @p3 and (@p4 is null or source = @p4)
+              and (@p5 is null or model in (select value from json_each(@p5)))`,
+  postgres: `select hour_start, source, model, input, cached_input, output, reasoning, total, billable from usage_rollup
+              where user_id = $1 and hour_start >= $2 and hour_start < $3 and ($4::text is null or source = $4)
+                and ($5::text[] is null or model = any($5::text[]))`,
+};
 
 const DAY_MODEL_SQL = {
   sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
@@ -142,16 +151,19 @@ function toRow(hourStart: number, source: string, model: string, c: CountColumns
  */
 export async function listRollupRows(db: Db, userId: string, startMs: number, endMs: number, filter: RowFilter = {}): Promise<UsageRow[]> {
   if (filter.models !== undefined && filter.models.length === 0) return [];
-  let q = db.kysely
-    .selectFrom('usage_rollup')
-    .select(['hour_start', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
-    .where('user_id', '=', userId)
-    .where('hour_start', '>=', BigInt(startMs))
-    .where('hour_start', '<', BigInt(endMs));
-  if (filter.source !== undefined) q = q.where('source', '=', filter.source);
-  if (filter.models !== undefined) q = q.where('model', 'in', [...filter.models]);
-  const rows = await q.execute();
-  return rows.map((r) => toRow(Number(r.hour_start), r.source, r.model, r));
+  const models = filter.models === undefined ? null : db.dialect === 'sqlite' ? JSON.stringify(filter.models) : [...filter.models];
+  const rows = await rawRows(db, ROLLUP_SQL, [userId, BigInt(startMs), BigInt(endMs), filter.source ?? null, models]);
+  return rows.map((r) => ({
+    hourStart: Number(r[0]),
+    source: r[1] as string,
+    model: r[2] as string,
+    input: BigInt(r[3] as bigint),
+    cachedInput: BigInt(r[4] as bigint),
+    output: BigInt(r[5] as bigint),
+    reasoning: BigInt(r[6] as bigint),
+    total: BigInt(r[7] as bigint),
+    billable: BigInt(r[8] as bigint),
+  }));
 }
 
 /** Usage of a window at (UTC day, source, model) grain, split the way its readers need it. */
