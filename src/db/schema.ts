@@ -201,8 +201,17 @@ export interface LeaderboardCurrentTable {
   generation: Int;
 }
 
-/** A ranked user in one generation: billable tokens per family, dense rank and place per metric. */
+/** A place on one metric's board in one generation (pages are range reads on the key). */
 export interface LeaderboardEntriesTable {
+  generation: Int;
+  metric: string;
+  pos: Int;
+  user_id: string;
+  rank: Int;
+}
+
+/** A ranked user in one generation: billable tokens per family and the dense rank per metric (null without usage in it). */
+export interface LeaderboardMembersTable {
   generation: Int;
   user_id: string;
   total: Int;
@@ -210,13 +219,9 @@ export interface LeaderboardEntriesTable {
   claude: Int;
   other: Int;
   rank_all: NullableInt;
-  pos_all: NullableInt;
   rank_gpt: NullableInt;
-  pos_gpt: NullableInt;
   rank_claude: NullableInt;
-  pos_claude: NullableInt;
   rank_other: NullableInt;
-  pos_other: NullableInt;
 }
 
 /** Price data fetched by syncPricing (PostgreSQL keeps it here; SQLite in DATA_DIR). */
@@ -260,6 +265,7 @@ export interface Database {
   leaderboard_generations: LeaderboardGenerationsTable;
   leaderboard_current: LeaderboardCurrentTable;
   leaderboard_entries: LeaderboardEntriesTable;
+  leaderboard_members: LeaderboardMembersTable;
   pricing_data: PricingDataTable;
   entitlements: EntitlementsTable;
 }

@@ -1,5 +1,6 @@
 /** @fileoverview getLeaderboard, getLeaderboardProfile and refreshLeaderboard. */
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_LIMIT, MAX_OFFSET } from '../services/leaderboard-ranking.js';
 import { DateTime, Uuid } from './common.js';
 
 const Period = Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('total')], {
@@ -15,8 +16,8 @@ const NullableString = Type.Union([Type.String(), Type.Null()]);
 export const LeaderboardQuery = Type.Object({
   period: Period,
   metric: Type.Optional({ ...Metric, default: 'all' }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 20 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
 });
 export type LeaderboardQuery = Static<typeof LeaderboardQuery>;
 

@@ -6,6 +6,10 @@
 import { DAY_MS, dayOfWeek, firstEpochDayOfMonth, formatEpochDay, monthIndexOfEpochDay, type LocalDate } from '../domain/calendar.js';
 
 export const PERIODS = ['week', 'month', 'total'] as const;
+/** Paging bounds of getLeaderboard (interface): pages never reach past place MAX_OFFSET + MAX_LIMIT. */
+export const MAX_LIMIT = 100;
+export const MAX_OFFSET = 10_000;
+export const LAST_LISTED_PLACE = MAX_OFFSET + MAX_LIMIT;
 export type Period = (typeof PERIODS)[number];
 export const METRICS = ['all', 'gpt', 'claude', 'other'] as const;
 export type Metric = (typeof METRICS)[number];
@@ -81,18 +85,17 @@ export function rankUsers(users: readonly UserTotals[]): RankedRow[] {
       pos: { all: null, gpt: null, claude: null, other: null },
     });
   }
+  // Sums below 2^53 sort as numbers (several times faster than bigint comparisons); larger ones as bigints.
+  const exact = rows.every((r) => r.total <= BigInt(Number.MAX_SAFE_INTEGER));
   for (const metric of METRICS) {
-    const ranked = rows.filter((r) => metricValue(r, metric) > 0n);
+    const ranked = rows.filter((r) => metricValue(r, metric) > 0n).map((row) => ({ row, value: metricValue(row, metric), key: Number(metricValue(row, metric)) }));
     ranked.sort((a, b) => {
-      const va = metricValue(a, metric);
-      const vb = metricValue(b, metric);
-      if (va !== vb) return va > vb ? -1 : 1;
-      return a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0;
+      if (exact ? a.key !== b.key : a.value !== b.value) return (exact ? a.key > b.key : a.value > b.value) ? -1 : 1;
+      return a.row.userId < b.row.userId ? -1 : a.row.userId > b.row.userId ? 1 : 0;
     });
     let rank = 0;
     let previous: bigint | undefined;
-    ranked.forEach((row, index) => {
-      const value = metricValue(row, metric);
+    ranked.forEach(({ row, value }, index) => {
       if (value !== previous) {
         rank += 1;
         previous = value;

@@ -4,7 +4,7 @@
  *   (HMAC of `token_nonce` under a server key) and only its SHA-256 is stored.
  * - `leaderboard_user_{weeks,months,totals}`: billable tokens per user, period and family, kept by
  *   triggers on `usage_rollup` (see the aggregates file).
- * - `leaderboard_runs` / `leaderboard_generations` / `leaderboard_entries` / `leaderboard_current`:
+ * - `leaderboard_runs` / `leaderboard_generations` / `leaderboard_entries` / `leaderboard_members` / `leaderboard_current`:
  *   snapshots written as a new generation, switched in one step by moving `leaderboard_current`.
  * - `pricing_data`: price data fetched by syncPricing, kept on PostgreSQL (SQLite keeps a file).
  * - `entitlements`: pro grants (admin command line), read by getUserStatus.
@@ -57,23 +57,36 @@ export function migration(dialect: DialectName) {
         .addColumn('generation', 'bigint', (c) => c.notNull())
         .execute();
 
-      // One row per ranked user and generation. pos_* is the 1-based place in the metric's order
-      // (rank, then user id), so a page is a range read; null when the user has no usage in it.
-      let entries = db.schema
-        .createTable('leaderboard_entries')
-        .addColumn('generation', 'bigint', (c) => c.notNull())
-        .addColumn('user_id', 'text', (c) => c.notNull())
-        .addColumn('total', 'bigint', (c) => c.notNull())
-        .addColumn('gpt', 'bigint', (c) => c.notNull())
-        .addColumn('claude', 'bigint', (c) => c.notNull())
-        .addColumn('other', 'bigint', (c) => c.notNull());
-      for (const metric of ['all', 'gpt', 'claude', 'other']) {
-        entries = entries.addColumn(`rank_${metric}`, 'bigint').addColumn(`pos_${metric}`, 'bigint');
-      }
-      await clustered(dialect, entries.addPrimaryKeyConstraint('leaderboard_entries_pk', ['generation', 'user_id'])).execute();
-      for (const metric of ['all', 'gpt', 'claude', 'other']) {
-        await db.schema.createIndex(`leaderboard_entries_pos_${metric}`).on('leaderboard_entries').columns(['generation', `pos_${metric}`]).execute();
-      }
+      // Pages: one row per (generation, metric, place), written in place order (appends), so a
+      // page is a range read on the primary key; the figures come from leaderboard_members.
+      await clustered(
+        dialect,
+        db.schema
+          .createTable('leaderboard_entries')
+          .addColumn('generation', 'bigint', (c) => c.notNull())
+          .addColumn('metric', 'text', (c) => c.notNull())
+          .addColumn('pos', 'bigint', (c) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('rank', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('leaderboard_entries_pk', ['generation', 'metric', 'pos']),
+      ).execute();
+      // One row per ranked user and generation (for `me` and profiles), written in user id order.
+      await clustered(
+        dialect,
+        db.schema
+          .createTable('leaderboard_members')
+          .addColumn('generation', 'bigint', (c) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('total', 'bigint', (c) => c.notNull())
+          .addColumn('gpt', 'bigint', (c) => c.notNull())
+          .addColumn('claude', 'bigint', (c) => c.notNull())
+          .addColumn('other', 'bigint', (c) => c.notNull())
+          .addColumn('rank_all', 'bigint')
+          .addColumn('rank_gpt', 'bigint')
+          .addColumn('rank_claude', 'bigint')
+          .addColumn('rank_other', 'bigint')
+          .addPrimaryKeyConstraint('leaderboard_members_pk', ['generation', 'user_id']),
+      ).execute();
 
       await db.schema
         .createTable('pricing_data')
@@ -100,6 +113,7 @@ export function migration(dialect: DialectName) {
       for (const table of [
         'entitlements',
         'pricing_data',
+        'leaderboard_members',
         'leaderboard_entries',
         'leaderboard_current',
         'leaderboard_generations',

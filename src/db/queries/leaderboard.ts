@@ -4,7 +4,7 @@
  * generation. Names and visibility are joined here at read time, never stored in a snapshot.
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
-import type { Metric, Period, PeriodWindow, RankedRow, UserTotals } from '../../services/leaderboard-ranking.js';
+import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../services/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
 
@@ -50,47 +50,66 @@ export async function insertGeneration(
     .execute();
 }
 
-const ENTRY_COLUMNS = [
-  'generation', 'user_id', 'total', 'gpt', 'claude', 'other',
-  'rank_all', 'pos_all', 'rank_gpt', 'pos_gpt', 'rank_claude', 'pos_claude', 'rank_other', 'pos_other',
-] as const;
+const MEMBER_COLUMNS = ['generation', 'user_id', 'total', 'gpt', 'claude', 'other', 'rank_all', 'rank_gpt', 'rank_claude', 'rank_other'] as const;
+const ENTRY_COLUMNS = ['generation', 'metric', 'pos', 'user_id', 'rank'] as const;
+type Value = string | number | bigint | null;
 
-function entryValues(generation: number, r: RankedRow): (string | number | bigint | null)[] {
-  return [
-    generation, r.userId, r.total, r.gpt, r.claude, r.other,
-    r.rank.all, r.pos.all, r.rank.gpt, r.pos.gpt, r.rank.claude, r.pos.claude, r.rank.other, r.pos.other,
-  ];
+function memberValues(generation: number, r: RankedRow): Value[] {
+  return [generation, r.userId, r.total, r.gpt, r.claude, r.other, r.rank.all, r.rank.gpt, r.rank.claude, r.rank.other];
 }
 
 /**
- * Writes a generation's rows in chunks (each its own transaction, so other writers interleave).
- * Nobody reads them until {@link switchGenerations} points at the generation.
- * SQLite: one prepared statement; PostgreSQL: `unnest` arrays, 5,000 rows a statement.
+ * Each metric's places in order, as `leaderboard_entries` rows, up to the last place a page can
+ * reach (offset ≤ 10,000, limit ≤ 100); everyone's rank stays in `leaderboard_members`.
  */
-export async function insertEntries(db: Db, generation: number, rows: readonly RankedRow[]): Promise<void> {
+function entryRows(generation: number, rows: readonly RankedRow[]): Value[][] {
+  const out: Value[][] = [];
+  for (const metric of METRICS) {
+    const placed = rows
+      .filter((r) => r.pos[metric] !== null && (r.pos[metric] as number) <= LAST_LISTED_PLACE)
+      .sort((a, b) => (a.pos[metric] as number) - (b.pos[metric] as number));
+    for (const r of placed) out.push([generation, metric, r.pos[metric], r.userId, r.rank[metric]]);
+  }
+  return out;
+}
+
+const PG_TYPES: Record<string, string> = { user_id: 'text', metric: 'text' };
+
+async function insertRows(db: Db, table: 'leaderboard_entries' | 'leaderboard_members', columns: readonly string[], rows: readonly Value[][]): Promise<void> {
   const CHUNK = 5000;
   if (db.dialect === 'sqlite') {
-    const insert = db.sqlite.prepare(`insert into leaderboard_entries (${ENTRY_COLUMNS.join(', ')}) values (${ENTRY_COLUMNS.map(() => '?').join(', ')})`);
-    const writeChunk = db.sqlite.transaction((chunk: readonly RankedRow[]) => {
-      for (const r of chunk) insert.run(...entryValues(generation, r));
+    // 100 rows a statement: one call into SQLite per 100 rows instead of per row.
+    const PER_STATEMENT = 100;
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const statement = (n: number) => db.sqlite.prepare(`insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: n }, () => tuple).join(', ')}`);
+    const full = statement(PER_STATEMENT);
+    const writeChunk = db.sqlite.transaction((chunk: readonly Value[][]) => {
+      let i = 0;
+      for (; i + PER_STATEMENT <= chunk.length; i += PER_STATEMENT) full.run(...chunk.slice(i, i + PER_STATEMENT).flat());
+      if (i < chunk.length) statement(chunk.length - i).run(...chunk.slice(i).flat());
     });
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await db.writeLock.run(() => writeChunk(rows.slice(i, i + CHUNK)));
-    }
+    for (let i = 0; i < rows.length; i += CHUNK) await db.writeLock.run(() => writeChunk(rows.slice(i, i + CHUNK)));
     return;
   }
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const col = (k: number) => chunk.map((r) => {
-      const v = entryValues(generation, r)[k];
-      return v === null || v === undefined ? null : String(v);
+    const arrays = columns.map((c, k) => {
+      const values = chunk.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
+      return sql`${values}::${sql.raw(PG_TYPES[c] ?? 'bigint')}[]`;
     });
-    await sql`insert into leaderboard_entries (${sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)))})
-      select * from unnest(
-        ${col(0)}::bigint[], ${col(1)}::text[], ${col(2)}::bigint[], ${col(3)}::bigint[], ${col(4)}::bigint[], ${col(5)}::bigint[],
-        ${col(6)}::bigint[], ${col(7)}::bigint[], ${col(8)}::bigint[], ${col(9)}::bigint[], ${col(10)}::bigint[], ${col(11)}::bigint[],
-        ${col(12)}::bigint[], ${col(13)}::bigint[])`.execute(db.kysely);
+    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})`.execute(db.kysely);
   }
+}
+
+/**
+ * Writes a generation: its members in user id order and each metric's places in order, so both
+ * tables only ever append (chunks of 5,000 rows, each its own transaction, so other writers
+ * interleave). Nobody reads them until {@link switchGenerations} points at the generation.
+ */
+export async function insertEntries(db: Db, generation: number, rows: readonly RankedRow[]): Promise<void> {
+  const members = [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)).map((r) => memberValues(generation, r));
+  await insertRows(db, 'leaderboard_members', MEMBER_COLUMNS, members);
+  await insertRows(db, 'leaderboard_entries', ENTRY_COLUMNS, entryRows(generation, rows));
 }
 
 /** Points each period at its new generation and records the run, in one transaction: the switch readers see. */
@@ -130,6 +149,7 @@ export async function deleteOldGenerations(db: Q, period: Period): Promise<void>
   if (stale.length === 0) return;
   const staleIds = stale.map((s) => s.id);
   await db.deleteFrom('leaderboard_entries').where('generation', 'in', staleIds).execute();
+  await db.deleteFrom('leaderboard_members').where('generation', 'in', staleIds).execute();
   await db.deleteFrom('leaderboard_generations').where('id', 'in', staleIds).execute();
 }
 
@@ -194,28 +214,31 @@ export interface PublicIdentity {
   isPublic: boolean;
 }
 
-function entrySelect(db: Q, generation: number, metric: Metric) {
-  return db
-    .selectFrom('leaderboard_entries as e')
-    .select(['e.user_id', `e.rank_${metric} as rank` as 'e.rank_all as rank', 'e.total', 'e.gpt', 'e.claude', 'e.other'])
-    .where('e.generation', '=', BigInt(generation));
-}
-
-function toEntry(row: { user_id: string; rank: bigint | null; total: bigint; gpt: bigint; claude: bigint; other: bigint }): EntryRow {
-  return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
-}
-
-/** Places offset+1 … offset+limit of a metric in a generation: a range read on (generation, pos). */
+/** Places offset+1 … offset+limit of a metric in a generation: a range read on the primary key. */
 export async function listEntryPage(db: Q, generation: number, metric: Metric, limit: number, offset: number): Promise<EntryRow[]> {
-  const pos = `e.pos_${metric}` as 'e.pos_all';
-  const rows = await entrySelect(db, generation, metric).where(pos, '>', BigInt(offset)).where(pos, '<=', BigInt(offset + limit)).orderBy(pos).execute();
-  return rows.map(toEntry);
+  const rows = await db
+    .selectFrom('leaderboard_entries as e')
+    .innerJoin('leaderboard_members as m', (join) => join.onRef('m.generation', '=', 'e.generation').onRef('m.user_id', '=', 'e.user_id'))
+    .select(['e.user_id', 'e.rank', 'm.total', 'm.gpt', 'm.claude', 'm.other'])
+    .where('e.generation', '=', BigInt(generation))
+    .where('e.metric', '=', metric)
+    .where('e.pos', '>', BigInt(offset))
+    .where('e.pos', '<=', BigInt(offset + limit))
+    .orderBy('e.pos')
+    .execute();
+  return rows.map((r) => ({ userId: r.user_id, rank: Number(r.rank), total: r.total, gpt: r.gpt, claude: r.claude, other: r.other }));
 }
 
-/** One user's row in a generation, if ranked. */
+/** One user's row in a generation, with the metric's rank (null without usage in it), if ranked at all. */
 export async function findEntry(db: Q, generation: number, metric: Metric, userId: string): Promise<EntryRow | undefined> {
-  const row = await entrySelect(db, generation, metric).where('e.user_id', '=', userId).executeTakeFirst();
-  return row ? toEntry(row) : undefined;
+  const row = await db
+    .selectFrom('leaderboard_members')
+    .select(['user_id', `rank_${metric} as rank` as 'rank_all as rank', 'total', 'gpt', 'claude', 'other'])
+    .where('generation', '=', BigInt(generation))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
 }
 
 const IDENTITY_SQL = {
