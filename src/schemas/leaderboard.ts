@@ -11,7 +11,12 @@ const Metric = Type.Union([Type.Literal('all'), Type.Literal('gpt'), Type.Litera
 });
 const Day = Type.String({ format: 'date' });
 const Tokens = Type.String({ pattern: '^[0-9]+$', description: 'Billable tokens, decimal.' });
-const NullableString = Type.Union([Type.String(), Type.Null()]);
+/**
+ * Nullable scalars as `type: [T, 'null']` rather than `anyOf`: the response serializer writes these
+ * directly, where an `anyOf` makes it validate each value to pick a branch (20 entries a page).
+ */
+const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) => Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
+const NullableString = nullable<string>('string');
 
 export const LeaderboardQuery = Type.Object({
   period: Period,
@@ -32,10 +37,10 @@ export type RefreshLeaderboardQuery = Static<typeof RefreshLeaderboardQuery>;
 
 export const LeaderboardEntry = Type.Object(
   {
-    rank: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'Dense rank in the metric; null without usage in it.' }),
-    user_id: Type.Union([Uuid, Type.Null()], { description: 'Null unless the user is public.' }),
+    rank: nullable<number>('integer', { minimum: 1, description: 'Dense rank in the metric; null without usage in it.' }),
+    user_id: nullable<string>('string', { format: 'uuid', description: 'Null unless the user is public.' }),
     display_name: NullableString,
-    avatar_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    avatar_url: nullable<string>('string', { format: 'uri' }),
     total_tokens: Tokens,
     gpt_tokens: Tokens,
     claude_tokens: Tokens,
@@ -61,7 +66,11 @@ export const LeaderboardResponse = Type.Object({
   total_entries: Type.Integer(),
   total_pages: Type.Integer(),
   entries: Type.Array(LeaderboardEntry),
-  me: Type.Union([LeaderboardEntry, Type.Null()], { description: "The caller's own row (signed-in callers), even outside the page." }),
+  me: Type.Unsafe<Static<typeof LeaderboardEntry> | null>({
+    ...LeaderboardEntry,
+    type: ['object', 'null'],
+    description: "The caller's own row (signed-in callers), even outside the page; null for anonymous callers.",
+  }),
 });
 
 export const LeaderboardProfileResponse = Type.Object({ ...SnapshotFields, entry: LeaderboardEntry });
