@@ -1,7 +1,7 @@
 /**
  * @fileoverview The PostgreSQL ingest writer: one transaction of set-based statements over
- * `unnest` arrays (one statement shape whatever the batch size), serialised per device with a
- * transaction-scoped advisory lock so concurrent uploads of one device never race on the deltas.
+ * `unnest` arrays (one statement shape whatever the batch size), serialised per user with a
+ * transaction-scoped advisory lock so concurrent uploads never race on the deltas.
  */
 import type { PoolClient } from 'pg';
 import type { PostgresDb } from '../db/connect.js';
@@ -85,20 +85,42 @@ export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_ATTEMPTS = 3;
+
+/** deadlock_detected and serialization_failure: the transaction may simply be run again. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
 
 export class PostgresIngestWriter implements IngestWriter {
   constructor(private readonly db: PostgresDb) {}
 
   async apply(batch: IngestBatch): Promise<IngestResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.applyOnce(batch);
+      } catch (error) {
+        // Uploads are serialised per user, so this should not happen; if PostgreSQL still picks
+        // this transaction as a deadlock or serialization victim, it is safe to run it again.
+        if (attempt < MAX_ATTEMPTS && isRetryable(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async applyOnce(batch: IngestBatch): Promise<IngestResult> {
     const client = await this.db.pool.connect();
     try {
-      // Uploads of one device are serialised, so concurrent uploads never race on the deltas.
-      // Device ids are server-made UUIDs; one that is not takes the parameterised path.
-      if (UUID.test(batch.deviceId)) {
-        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('ingest:${batch.deviceId}', 0))`);
+      // Uploads of one user are serialised: every read model the upload touches (rollup, daily and
+      // leaderboard aggregates) is keyed by user, so concurrent uploads never race on deltas or
+      // lock the same rows in different orders. User ids are server-made UUIDs; anything else
+      // takes the parameterised path.
+      if (UUID.test(batch.userId)) {
+        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('ingest:${batch.userId}', 0))`);
       } else {
         await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ingest:${batch.deviceId}`]);
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`ingest:${batch.userId}`]);
       }
       const result = await this.write(client, batch);
       await client.query('COMMIT');

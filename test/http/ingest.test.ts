@@ -202,6 +202,25 @@ describe(`ingestUsage (${engine})`, () => {
     expect(tooMany.statusCode).toBe(400);
   });
 
+  it('keeps read models exact when devices of one user upload the same hours at once', async () => {
+    const devices = [device, await issueDevice(t, user, 'second'), await issueDevice(t, user, 'third')];
+    const uploads = devices.flatMap((d, i) =>
+      Array.from({ length: 8 }, (_, round) =>
+        ingest(t, d.token, Array.from({ length: 12 }, (_, k) => ({
+          hour_start: new Date(Date.UTC(2026, 9, 31, 20) + k * 1_800_000).toISOString(),
+          source: k % 2 ? 'claude' : 'codex',
+          model: k % 3 ? 'claude-sonnet-4' : 'gpt-5',
+          input_tokens: 100 * (round + 1) + i,
+          output_tokens: 10 * (round + 1),
+          total_tokens: 110 * (round + 1) + i,
+        }))),
+      ),
+    );
+    const answers = await Promise.all(uploads);
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
+    expect(await sumUserUsage(t.db.kysely, user.id)).toEqual(await sumUserBuckets(t.db.kysely, user.id));
+  });
+
   it('counts an upload as a sync', async () => {
     await ingest(t, device.token, [{ hour_start: H1, total_tokens: 1 }]);
     const ping = await t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(device.token) });
