@@ -266,9 +266,17 @@ export class AnalyticsService {
    * Rows for a local-day/month fold over `[startMs, endMs)`. Unfiltered: prefix pieces cut at
    * `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
    */
-  private async foldRows(timer: RequestTimer, userId: string, startMs: number, endMs: number, cutsMs: readonly number[], f: Filters): Promise<UsageRow[]> {
+  private async foldRows(
+    timer: RequestTimer,
+    userId: string,
+    startMs: number,
+    endMs: number,
+    cutsMs: readonly number[],
+    f: Filters,
+    fields: 'all' | 'billable' = 'all',
+  ): Promise<UsageRow[]> {
     if (f.source === undefined && f.model === undefined) {
-      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
+      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs, fields));
     }
     const filter: RowFilter = { source: f.source };
     if (f.model !== undefined) {
@@ -344,7 +352,7 @@ export class AnalyticsService {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
       const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
-      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f);
+      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f, 'billable');
       return billableByDay(foldDaily(rows, zone, from, to));
     };
     const byDay = await load(range.from, range.to);

@@ -95,6 +95,18 @@ const DAY_MODEL_SQL = {
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
 
+/** The same reads packing only billable tokens (the heatmap's one figure): a third of the text to build and parse. */
+const PREFIX_BILLABLE_SQL = {
+  sqlite: `select p.k, group_concat(p.day || ',' || p.billable, ';')
+             from json_each(@p2) j cross join usage_day_prefix p
+               on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
+            group by p.k`,
+  postgres: `select p.k, string_agg(p.day || ',' || p.billable, ';')
+               from unnest($2::bigint[], $3::bigint[], $4::bigint[]) as j(k, lo, hi)
+               join usage_day_prefix p on p.user_id = $1 and p.k = j.k and p.day >= j.lo and p.day <= j.hi
+              group by p.k`,
+};
+
 /** Prefix rows for (k, day range) triples; SQLite takes them as JSON `[[k, from, to], …]`, PostgreSQL as three arrays. */
 const PREFIX_SQL = {
   sqlite: `select p.k, group_concat(p.day ${PACKED_COUNTS}, ';')
@@ -228,9 +240,16 @@ export async function listModelsInWindow(db: Db, userId: string, startMs: number
  * Sums (across sources and models) over the runs of whole UTC half-hours inside `[startMs, endMs)`
  * that cross neither a UTC midnight nor any of `cutsMs` (instants, e.g. local day starts), as
  * rows with `source`/`model` `''` and `hourStart` = the run's first half-hour. Empty runs are
- * left out. Two prefix rows per UTC day and cut phase are read, never the half-hours themselves.
+ * left out. With `fields = 'billable'` only billable tokens are read (the others are 0). Two prefix rows per UTC day and cut phase are read, never the half-hours themselves.
  */
-export async function listPieces(db: Db, userId: string, startMs: number, endMs: number, cutsMs: readonly number[]): Promise<UsageRow[]> {
+export async function listPieces(
+  db: Db,
+  userId: string,
+  startMs: number,
+  endMs: number,
+  cutsMs: readonly number[],
+  fields: 'all' | 'billable' = 'all',
+): Promise<UsageRow[]> {
   const first = slotAtOrAfter(startMs);
   const last = slotAtOrAfter(endMs); // exclusive
   if (last <= first) return [];
@@ -267,7 +286,7 @@ export async function listPieces(db: Db, userId: string, startMs: number, endMs:
   }
   const rows = await rawRows(
     db,
-    PREFIX_SQL,
+    fields === 'all' ? PREFIX_SQL : PREFIX_BILLABLE_SQL,
     db.dialect === 'sqlite'
       ? [userId, JSON.stringify(triples)]
       : [userId, `{${triples.map((t) => t[0]).join(',')}}`, `{${triples.map((t) => t[1]).join(',')}}`, `{${triples.map((t) => t[2]).join(',')}}`],
@@ -282,7 +301,12 @@ export async function listPieces(db: Db, userId: string, startMs: number, endMs:
         m = new Map();
         prefix.set(day, m);
       }
-      m.set(k, { input: c[0] as bigint, cached_input: c[1] as bigint, output: c[2] as bigint, reasoning: c[3] as bigint, total: c[4] as bigint, billable: c[5] as bigint });
+      m.set(
+        k,
+        c.length === 1
+          ? { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: c[0] as bigint }
+          : { input: c[0] as bigint, cached_input: c[1] as bigint, output: c[2] as bigint, reasoning: c[3] as bigint, total: c[4] as bigint, billable: c[5] as bigint },
+      );
     });
   }
   const zero: CountColumns = { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
