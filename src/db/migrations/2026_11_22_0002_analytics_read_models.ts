@@ -5,11 +5,14 @@
  *
  * - `usage_daily`: per (user, UTC epoch day, source, model) sums. Prices are per (model, UTC
  *   day), so summary, model breakdown and cost read one row per model and day.
- * - `usage_day_prefix`: per (user, k, UTC epoch day), the sums of the user's half-hours with
- *   index < k on that UTC day (k = 1..48; k = 48 is the whole day), across sources and models.
+ * - `usage_day_prefix`: per (user, k, UTC epoch day), two-level prefix sums of the user's
+ *   half-hours on that UTC day, across sources and models, in blocks of 8 half-hours: for k a
+ *   multiple of 8 (8, 16, …, 48) the sum of the half-hours with index < k (k = 48 is the whole
+ *   day); for other k the sum of the half-hours from the start of k's block up to k (exclusive).
+ *   So P(d, k) = row(8·⌊k/8⌋) + row(k), and a changed half-hour touches at most 13 rows.
  *   A local day (in any zone) is a run of whole UTC half-hours, so it is `P(d2, k2) − P(d1, k1)`
- *   plus whole UTC days: daily, monthly and heatmap read two rows per day instead of every
- *   half-hour (docs/analytics.md).
+ *   plus whole UTC days: daily, monthly and heatmap read two or three rows per day instead of
+ *   every half-hour (docs/analytics.md).
  *
  * SQLite: row triggers with a 48-row helper table; PostgreSQL: statement triggers over
  * transition tables, one set-based upsert per table and statement.
@@ -33,6 +36,10 @@ const addOnConflict = (table: string, keys: string) =>
 
 const dayOf = (hourStart: string) => `(${hourStart} / ${DAY_MS})`;
 const slotOf = (hourStart: string) => `((${hourStart} % ${DAY_MS}) / ${HALF_HOUR_MS})`;
+/** Half-hours per block of the two-level prefix. */
+const BLOCK = 8;
+/** The prefix rows k a half-hour at `slot` adds to: block rows k = 8j above it, and the rows above it inside its own block. */
+const touches = (k: string, slot: string) => `(${k} > ${slot} and (${k} % ${BLOCK} = 0 or ${k} / ${BLOCK} = ${slot} / ${BLOCK}))`;
 
 /** SQLite: the two upserts adding one row's counts times `sign` (`new.x`, `-old.x` or `new.x - old.x`). */
 function sqliteUpserts(row: 'new' | 'old', amount: (c: string) => string): string {
@@ -41,7 +48,7 @@ function sqliteUpserts(row: 'new' | 'old', amount: (c: string) => string): strin
     values (${row}.user_id, ${dayOf(`${row}.hour_start`)}, ${row}.source, ${row}.model, ${values})
     ${addOnConflict('usage_daily', 'user_id, day, source, model')};
   insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
-    select ${row}.user_id, h.k, ${dayOf(`${row}.hour_start`)}, ${values} from usage_halfhour_index h where h.k > ${slotOf(`${row}.hour_start`)}
+    select ${row}.user_id, h.k, ${dayOf(`${row}.hour_start`)}, ${values} from usage_halfhour_index h where ${touches('h.k', slotOf(`${row}.hour_start`))}
     ${addOnConflict('usage_day_prefix', 'user_id, k, day')};`;
 }
 
@@ -73,6 +80,7 @@ function pgUpserts(from: string): string {
   insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
     select r.user_id, k.k, ${dayOf('r.hour_start')} as day, ${sums} from ${from} r
       cross join lateral generate_series(${slotOf('r.hour_start')}::int + 1, 48) as k(k)
+     where ${touches('k.k', slotOf('r.hour_start'))}
     group by r.user_id, k.k, day order by r.user_id, k.k, day
     ${addOnConflict('usage_day_prefix', 'user_id, k, day')};`;
 }
@@ -134,13 +142,14 @@ export function migration(dialect: DialectName) {
         await sql.raw(`insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`).execute(db);
         await sql.raw(`insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
           select r.user_id, h.k, ${dayOf('r.hour_start')}, ${COUNTS.map((c) => `sum(r.${c})`).join(', ')}
-            from usage_rollup r join usage_halfhour_index h on h.k > ${slotOf('r.hour_start')}
+            from usage_rollup r join usage_halfhour_index h on ${touches('h.k', slotOf('r.hour_start'))}
            group by r.user_id, h.k, ${dayOf('r.hour_start')}`).execute(db);
         await createSqliteTriggers(db);
       } else {
         await sql.raw(`insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
           select r.user_id, k.k, ${dayOf('r.hour_start')} as day, ${COUNTS.map((c) => `sum(r.${c})`).join(', ')}
             from usage_rollup r cross join lateral generate_series(${slotOf('r.hour_start')}::int + 1, 48) as k(k)
+           where ${touches('k.k', slotOf('r.hour_start'))}
            group by r.user_id, k.k, day`).execute(db);
         await createPostgresTriggers(db);
       }

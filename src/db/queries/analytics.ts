@@ -122,6 +122,8 @@ const PREFIX_SQL = {
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
 const SLOTS_PER_DAY = 48;
+/** Half-hours per block of the two-level prefix in usage_day_prefix (see the migration). */
+const BLOCK = 8;
 
 /** Row filters applied in SQL. `models` is the list of raw model names to keep (undefined = all). */
 export interface RowFilter {
@@ -284,6 +286,10 @@ export async function listPieces(
       }
     }
   }
+  // Two-level prefix: P(d, k) = row(8·⌊k/8⌋) + row(k) when k is not a block boundary.
+  for (const [k, lo, hi] of [...triples]) {
+    if (k % BLOCK !== 0 && k > BLOCK) triples.push([k - (k % BLOCK), lo, hi]);
+  }
   const rows = await rawRows(
     db,
     fields === 'all' ? PREFIX_SQL : PREFIX_BILLABLE_SQL,
@@ -310,6 +316,21 @@ export async function listPieces(
     });
   }
   const zero: CountColumns = { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+  /** P(d, k) from the two-level rows of day `m`. */
+  const prefixAt = (m: Map<number, CountColumns>, k: number): CountColumns => {
+    if (k === 0) return zero;
+    const own = m.get(k) ?? zero;
+    if (k % BLOCK === 0 || k < BLOCK) return own;
+    const base = m.get(k - (k % BLOCK)) ?? zero;
+    return {
+      input: base.input + own.input,
+      cached_input: base.cached_input + own.cached_input,
+      output: base.output + own.output,
+      reasoning: base.reasoning + own.reasoning,
+      total: base.total + own.total,
+      billable: base.billable + own.billable,
+    };
+  };
   const out: UsageRow[] = [];
   const days = [...prefix.keys()].sort((x, y) => x - y);
   for (const day of days) {
@@ -321,8 +342,8 @@ export async function listPieces(
       const k1 = phases[i + 1] as number;
       const startSlot = day * SLOTS_PER_DAY + k0;
       if (startSlot < first || startSlot >= last) continue;
-      const lo = k0 === 0 ? zero : (m.get(k0) ?? zero);
-      const hi = m.get(k1) ?? zero;
+      const lo = prefixAt(m, k0);
+      const hi = prefixAt(m, k1);
       const piece: CountColumns = {
         input: hi.input - lo.input,
         cached_input: hi.cached_input - lo.cached_input,
