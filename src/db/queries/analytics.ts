@@ -53,7 +53,11 @@ function unpack(packed: unknown, each: (first: number, counts: bigint[]) => void
   for (const entry of packed.split(';')) {
     const parts = entry.split(',');
     const counts: bigint[] = new Array<bigint>(parts.length - 1);
-    for (let i = 1; i < parts.length; i++) counts[i - 1] = BigInt(parts[i] as string);
+    for (let i = 1; i < parts.length; i++) {
+      const text = parts[i] as string;
+      // Up to 15 digits is exact as a double, and BigInt(number) is cheaper than parsing text.
+      counts[i - 1] = text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
+    }
     each(Number(parts[0]), counts);
   }
 }
