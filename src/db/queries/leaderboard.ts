@@ -3,6 +3,7 @@
  * generation, switching to it in one step, and the reads of a page, one row and the current
  * generation. Names and visibility are joined here at read time, never stored in a snapshot.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../services/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
@@ -241,6 +242,20 @@ export async function findEntry(db: Q, generation: number, metric: Metric, userI
   return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
 }
 
+interface IdentityRow {
+  id: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  token_hash: string | null;
+}
+
+/**
+ * Prepared once per SQLite connection (Kysely's driver prepares on every call). Run directly, it does
+ * not wait for an open Kysely transaction on the connection: it may see that transaction's
+ * uncommitted profile or visibility change, which is harmless for a read of public names.
+ */
+const identityStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement<[string], IdentityRow>>();
+
 const IDENTITY_SQL = {
   sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
     left join public_views v on v.user_id = u.id and v.revoked_at is null
@@ -259,10 +274,17 @@ export async function listPublicIdentities(db: Db, userIds: readonly string[]): 
   const out = new Map<string, PublicIdentity>();
   if (userIds.length === 0) return out;
   const ids = [...new Set(userIds)];
-  const parameter = db.dialect === 'sqlite' ? JSON.stringify(ids) : ids;
-  const result = await db.kysely.executeQuery<{ id: string; display_name: string | null; avatar_url: string | null; token_hash: string | null }>(
-    CompiledQuery.raw(IDENTITY_SQL[db.dialect], [parameter]),
-  );
-  for (const r of result.rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
+  let rows: IdentityRow[];
+  if (db.dialect === 'sqlite') {
+    let statement = identityStatements.get(db.sqlite);
+    if (!statement) {
+      statement = db.sqlite.prepare<[string], IdentityRow>(IDENTITY_SQL.sqlite);
+      identityStatements.set(db.sqlite, statement);
+    }
+    rows = statement.all(JSON.stringify(ids));
+  } else {
+    rows = (await db.kysely.executeQuery<IdentityRow>(CompiledQuery.raw(IDENTITY_SQL.postgres, [ids]))).rows;
+  }
+  for (const r of rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
   return out;
 }
