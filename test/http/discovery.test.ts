@@ -68,7 +68,7 @@ describe(`discovery documents (${engine})`, () => {
   it('serves an OpenAPI 3.1 document that a real validator accepts', async () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('0.6.4');
-    const result = await new Validator().validate(doc as unknown as object);
+    const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['DeviceToken', 'ServiceRoleKey', 'ShareToken', 'UserJWT']);
