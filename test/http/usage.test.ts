@@ -204,6 +204,23 @@ describe(`analytics on a fixed data set (${engine})`, () => {
     expect(body.pricing).toMatchObject({ pricing_mode: 'mixed', model: null });
   });
 
+  it('summary, breakdown and monthly follow the zone too', async () => {
+    const tokyo = await ok<{ sources: { source: string; totals: Row }[] }>(t, user, 'usage-model-breakdown', { from: '2026-03-08', to: '2026-03-08', tz: 'Asia/Tokyo' });
+    expect(tokyo.sources.map((s) => [s.source, s.totals.total_tokens])).toEqual([
+      ['claude', wireTotals(['b2', 'b3']).total_tokens],
+      ['codex', wireTotals(['b1']).total_tokens],
+    ]);
+    const ktm = await ok<Row>(t, user, 'usage-summary', { from: '2026-03-09', to: '2026-03-09', tz: 'Asia/Kathmandu' });
+    expect(ktm.totals).toMatchObject(wireTotals(['b5']));
+    const kol = await ok<Row>(t, user, 'usage-summary', { from: '2026-03-08', to: '2026-03-08', tz: 'Asia/Kolkata' });
+    expect(kol.totals).toMatchObject(wireTotals(['b3', 'b1', 'b2', 'b4']));
+    const tokyoMonths = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-11-30', months: 2, tz: 'Asia/Tokyo' });
+    expect(tokyoMonths.data.map((r) => [r.month, r.total_tokens])).toEqual([
+      ['2026-10', '0'],
+      ['2026-11', wireTotals(['b9', 'b6', 'b7']).total_tokens],
+    ]);
+  });
+
   it('project summary and one user never sees another', async () => {
     const mine = await ok<Row>(t, user, 'usage-summary', { from: '2026-03-08', to: '2026-03-08' });
     expect(mine.totals).toMatchObject(wireTotals(['b1', 'b2', 'b4', 'b5']));
