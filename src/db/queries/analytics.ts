@@ -28,7 +28,7 @@ type Param = string | number | bigint | null | string[];
  */
 const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
-async function rawRows(db: Db, text: { sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
+async function rawRows(db: Db, text: { name: string; sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
   if (db.dialect === 'sqlite') {
     let cache = sqliteStatements.get(db.sqlite);
     if (cache === undefined) {
@@ -43,7 +43,8 @@ async function rawRows(db: Db, text: { sqlite: string; postgres: string }, param
     // Named parameters (@p1, @p2, …) so one value may appear twice.
     return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
   }
-  const res = await db.pool.query<unknown[]>({ text: text.postgres, values: params, rowMode: 'array' });
+  // Named, so each pooled connection parses and plans the statement once.
+  const res = await db.pool.query<unknown[]>({ name: text.name, text: text.postgres, values: params, rowMode: 'array' });
   return res.rows;
 }
 
@@ -80,6 +81,7 @@ function countsRow(hourStart: number, source: string, model: string, c: bigint[]
 }
 
 const ROLLUP_SQL = {
+  name: 'tt_analytics_rollup',
   sqlite: `select hour_start, source, model, input, cached_input, output, reasoning, total, billable from usage_rollup
             where user_id = @p1 and hour_start >= @p2 and hour_start < @p3 and (@p4 is null or source = @p4)
               and (@p5 is null or model in (select value from json_each(@p5)))`,
@@ -89,6 +91,7 @@ const ROLLUP_SQL = {
 };
 
 const DAY_MODEL_SQL = {
+  name: 'tt_analytics_day_model',
   sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
                   group_concat(day || ',' || input || ',' || cached_input || ',' || output || ',' || reasoning, ';')
              from usage_daily
@@ -101,6 +104,7 @@ const DAY_MODEL_SQL = {
 
 /** The same reads packing only billable tokens (the heatmap's one figure): a third of the text to build and parse. */
 const PREFIX_BILLABLE_SQL = {
+  name: 'tt_analytics_prefix_billable',
   sqlite: `select p.k, group_concat(p.day || ',' || p.billable, ';')
              from json_each(@p2) j cross join usage_day_prefix p
                on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
@@ -113,6 +117,7 @@ const PREFIX_BILLABLE_SQL = {
 
 /** Prefix rows for (k, day range) triples; SQLite takes them as JSON `[[k, from, to], …]`, PostgreSQL as three arrays. */
 const PREFIX_SQL = {
+  name: 'tt_analytics_prefix',
   sqlite: `select p.k, group_concat(p.day ${PACKED_COUNTS}, ';')
              from json_each(@p2) j cross join usage_day_prefix p
                on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
