@@ -186,6 +186,8 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     runWrk({ url: base, script: LUA, connections: 10, seconds: 2, env: wrkEnv }); // warm-up
     console.log(line('page reads, 1 connection', runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv })));
     console.log(line('page reads, 50 connections', runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: wrkEnv })));
+    // The same pages without a bearer (no JWT check, no `me`): shows what user-token verification costs.
+    console.log(line('anonymous, 50 connections', runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { TOKEN: '' } })));
   } finally {
     await stop(server.child);
   }
