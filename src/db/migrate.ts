@@ -31,11 +31,6 @@ export async function migrateToLatest(db: Db): Promise<void> {
   await migrate(db, (migrator) => migrator.migrateToLatest());
 }
 
-/** Brings the schema up to (and including) the named migration: for benches that load data as an older schema would hold it. */
-export async function migrateUpTo(db: Db, name: string): Promise<void> {
-  await migrate(db, (migrator) => migrator.migrateTo(name));
-}
-
 async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // On PostgreSQL the migration tables are looked up in the connection's own schema: without it Kysely
   // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).
