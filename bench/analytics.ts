@@ -7,28 +7,23 @@
  * Targets (SQLite): p50 ≤ 5 ms and p99 ≤ 15 ms at 1 connection, ≥ 500 req/s at 20.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { billableTokens } from '../src/domain/billable.js';
 import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { JwtService } from '../src/security/jwt.js';
+import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const SERVER = path.join(root, 'dist/src/server.js');
-const LUA = path.join(root, 'bench/analytics.lua');
+const LUA = path.join(ROOT, 'bench/analytics.lua');
 const JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const OTHER_USERS = Number(process.env.BENCH_OTHER_USERS ?? 10_000);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
 const MODELS: [string, string][] = [
@@ -135,34 +130,6 @@ async function seed(db: Db, now: number): Promise<Seeded> {
   return { heavyUser, heavyRollupRows: Number(rows.n), seconds: (performance.now() - t0) / 1000 };
 }
 
-function start(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let buffer = '';
-    let errors = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
-      if (m?.[1]) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve({ child, port: Number(m[1]) });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => (errors += c.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${errors}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
@@ -206,7 +173,7 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
   console.log(`\n${label}: seeded in ${seeded.seconds.toFixed(1)} s (heavy user: ${seeded.heavyRollupRows} rollup rows; ${OTHER_USERS} other users)`);
   const jwt = new JwtService(JWT_SECRET, 24 * 3600);
   const { token } = await jwt.sign({ sub: seeded.heavyUser, email: null, sessionId: randomUUID() }, now);
-  const server = await start(env);
+  const server = await startServer(env);
   const base = `http://127.0.0.1:${server.port}`;
   const lines: Line[] = [];
   try {
@@ -227,36 +194,9 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
       }
     }
   } finally {
-    await stop(server.child);
+    await stopProcess(server.child);
   }
   return lines;
-}
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function freshPgDatabase(): Promise<string> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query('DROP DATABASE IF EXISTS tokentally_bench_analytics WITH (FORCE)');
-    await client.query('CREATE DATABASE tokentally_bench_analytics');
-  } finally {
-    await client.end();
-  }
-  const url = new URL(PG_URL);
-  url.pathname = '/tokentally_bench_analytics';
-  return url.toString();
 }
 
 async function main(): Promise<void> {
@@ -284,7 +224,7 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   if (await pgReachable()) {
-    const url = await freshPgDatabase();
+    const url = await freshPgDatabase('tokentally_bench_analytics');
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-pg-'));
     try {
       await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: pgDir, DATABASE_URL: url }, () => openPostgres(url, 10));
@@ -292,7 +232,7 @@ async function main(): Promise<void> {
       fs.rmSync(pgDir, { recursive: true, force: true });
     }
   } else {
-    console.log(`\nPostgreSQL at ${PG_URL} is not reachable: skipped`);
+    console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
   }
   console.log(missed === 0 ? '\nSQLite: every endpoint met its targets.' : `\nSQLite: ${missed} endpoint/zone runs missed a target.`);
 }

@@ -4,64 +4,19 @@
  * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
  * then checks that every accepted upload is stored. SQLite first, then PostgreSQL if reachable.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const SERVER = path.join(root, 'dist/src/server.js');
-const BARE = path.join(root, 'dist/bench/bare-server.js');
-const LUA = path.join(root, 'bench/ingest.lua');
+const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
+const LUA = path.join(ROOT, 'bench/ingest.lua');
 const SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
 const DEVICES = 200;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-interface Started {
-  child: ChildProcess;
-  port: number;
-}
-
-function start(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let buffer = '';
-    let errors = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = ready.exec(buffer);
-      if (m?.[1]) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume(); // keep draining production logs
-        resolve({ child, port: Number(m[1]) });
-      }
-      if (buffer.length > 100_000) buffer = buffer.slice(-10_000);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => (errors += c.toString()));
-    child.on('exit', (code) => reject(new Error(`${path.basename(args[0] ?? command)} exited with ${code}: ${errors}`)));
-  });
-}
-
-function peakRssMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN');
-  return kb / 1024;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 async function json<T>(url: string, init: RequestInit): Promise<T> {
   const res = await fetch(url, init);
@@ -129,7 +84,7 @@ function line(label: string, r: WrkResult, extra = ''): string {
 }
 
 async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: WrkResult): Promise<void> {
-  const server = await start('node', [SERVER], serverEnv, /listening on http:\/\/127\.0\.0\.1:(\d+)/);
+  const server = await startServer(serverEnv);
   const base = `http://127.0.0.1:${server.port}`;
   const tokensFile = path.join(os.tmpdir(), `tokentally-bench-tokens-${process.pid}.txt`);
   try {
@@ -152,42 +107,15 @@ async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: 
     console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored, rollup ${after.rollupMatches ? 'matches' : 'DIFFERS FROM'} raw buckets → ${ok ? 'OK' : 'FAILED'}`);
     if (!ok) process.exitCode = 1;
   } finally {
-    await stop(server.child);
+    await stopProcess(server.child);
     fs.rmSync(tokensFile, { force: true });
   }
-}
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function freshPgDatabase(): Promise<string> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query('DROP DATABASE IF EXISTS tokentally_bench WITH (FORCE)');
-    await client.query('CREATE DATABASE tokentally_bench');
-  } finally {
-    await client.end();
-  }
-  const url = new URL(PG_URL);
-  url.pathname = '/tokentally_bench';
-  return url.toString();
 }
 
 async function main(): Promise<void> {
   ensureWrk();
   console.log(`bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`);
-  const bare = await start('node', [BARE], {}, /listening (\d+)/);
+  const bare = await startNode(BARE, {}, /listening (\d+)/);
   let ceiling: WrkResult;
   try {
     const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
@@ -198,7 +126,7 @@ async function main(): Promise<void> {
     ceiling = runWrk({ url: `http://127.0.0.1:${bare.port}`, script: LUA, connections: 50, seconds: SECONDS, env });
     fs.rmSync(tokensFile, { force: true });
   } finally {
-    await stop(bare.child);
+    await stopProcess(bare.child);
   }
   console.log(line('bare node:http ceiling', ceiling));
 
@@ -225,10 +153,10 @@ async function main(): Promise<void> {
   }
   if (!engines.includes('postgres')) return;
   if (await pgReachable()) {
-    const url = await freshPgDatabase();
+    const url = await freshPgDatabase('tokentally_bench');
     await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: url }, ceiling);
   } else {
-    console.log(`\nPostgreSQL at ${PG_URL} is not reachable: skipped`);
+    console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
   }
 }
 

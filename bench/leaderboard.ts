@@ -5,27 +5,22 @@
  * family totals); starts the compiled server, times a refresh of all periods, then reads pages
  * signed in (so `me` is computed) with wrk at 1 and 50 connections. SQLite, then PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/connect.js';
 import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { rebuildLeaderboardAggregates } from '../src/db/migrations/2026_11_22_0003_leaderboard_aggregates.js';
 import { JwtService } from '../src/security/jwt.js';
+import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const SERVER = path.join(root, 'dist/src/server.js');
-const LUA = path.join(root, 'bench/leaderboard.lua');
+const LUA = path.join(ROOT, 'bench/leaderboard.lua');
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
 const JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
 const DAY_MS = 86_400_000;
@@ -110,34 +105,6 @@ async function makeEveryTenthPublic(db: Db, nowMs: number): Promise<void> {
   }
 }
 
-function start(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('node', [SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let buffer = '';
-    let errors = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffer);
-      if (m?.[1]) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve({ child, port: Number(m[1]) });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => (errors += c.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${errors}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 function line(label: string, r: WrkResult): string {
   return `  ${label.padEnd(26)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  non-2xx ${r.non2xx}`;
 }
@@ -164,7 +131,7 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
   } finally {
     await db.close();
   }
-  const server = await start(env);
+  const server = await startServer(env);
   const base = `http://127.0.0.1:${server.port}`;
   try {
     const times: number[] = [];
@@ -189,34 +156,8 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     // The same pages without a bearer (no JWT check, no `me`): shows what user-token verification costs.
     console.log(line('anonymous, 50 connections', runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { TOKEN: '' } })));
   } finally {
-    await stop(server.child);
+    await stopProcess(server.child);
   }
-}
-
-async function pgReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function freshPgDatabase(): Promise<string> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query('DROP DATABASE IF EXISTS tokentally_bench_leaderboard WITH (FORCE)');
-    await client.query('CREATE DATABASE tokentally_bench_leaderboard');
-  } finally {
-    await client.end();
-  }
-  const url = new URL(PG_URL);
-  url.pathname = '/tokentally_bench_leaderboard';
-  return url.toString();
 }
 
 async function main(): Promise<void> {
@@ -237,8 +178,8 @@ async function main(): Promise<void> {
   try {
     if (engines.includes('sqlite')) await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' });
     if (engines.includes('postgres')) {
-      if (await pgReachable()) await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: await freshPgDatabase() });
-      else console.log(`\nPostgreSQL at ${PG_URL} is not reachable: skipped`);
+      if (await pgReachable()) await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: await freshPgDatabase('tokentally_bench_leaderboard') });
+      else console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
     }
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
