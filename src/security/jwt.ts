@@ -22,6 +22,8 @@ export class JwtError extends Error {
 }
 
 const AUDIENCE = 'authenticated';
+const VERIFIED_CACHE_MS = 30_000;
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface ExternalJwtOptions {
   jwksUrl: string;
@@ -32,6 +34,7 @@ export interface ExternalJwtOptions {
 /** Signs and verifies user access tokens. */
 export class JwtService {
   private readonly key: Uint8Array;
+  private readonly verified = new Map<string, { result: VerifiedJwt & { sessionId?: string }; until: number }>();
   private readonly external: { jwks: ReturnType<typeof createRemoteJWKSet>; options: ExternalJwtOptions } | undefined;
 
   constructor(secret: string, private readonly ttlSeconds: number, external?: ExternalJwtOptions) {
@@ -58,12 +61,29 @@ export class JwtService {
     return { token, expiresAt: exp };
   }
 
-  /** Verifies a user JWT at `nowMs`; throws JwtError with a short reason. */
+  /**
+   * Verifies a user JWT at `nowMs`; throws JwtError with a short reason. A token that verified is
+   * remembered for up to 30 s (never past its `exp`), so a dashboard's burst of reads checks the
+   * signature once; failures are never remembered.
+   */
   async verify(token: string, nowMs: number): Promise<VerifiedJwt & { sessionId?: string }> {
+    const hit = this.verified.get(token);
+    if (hit && hit.until > nowMs) return hit.result;
+    if (hit) this.verified.delete(token);
+    const result = await this.verifyUncached(token, nowMs);
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, { result, until: Math.min(nowMs + VERIFIED_CACHE_MS, result.expiresAtMs) });
+    return result;
+  }
+
+  private async verifyUncached(token: string, nowMs: number): Promise<VerifiedJwt & { sessionId?: string; expiresAtMs: number }> {
     const currentDate = new Date(nowMs);
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate });
-      return { sub: requireSub(payload), ...sessionOf(payload) };
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate, requiredClaims: ['exp'] });
+      return { sub: requireSub(payload), ...sessionOf(payload), expiresAtMs: expiryOf(payload) };
     } catch (error) {
       if (!this.external || !(error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JOSEAlgNotAllowed)) {
         throw new JwtError(describe(error));
@@ -73,18 +93,24 @@ export class JwtService {
     try {
       const { payload } = await jwtVerify(token, jwks, {
         currentDate,
+        requiredClaims: ['exp'],
         ...(options.issuer ? { issuer: options.issuer } : {}),
         ...(options.audience ? { audience: options.audience } : {}),
       });
       return {
         sub: requireSub(payload),
         externalIssuer: payload.iss ?? options.jwksUrl,
+        expiresAtMs: expiryOf(payload),
         ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
       };
     } catch (error) {
       throw new JwtError(describe(error));
     }
   }
+}
+
+function expiryOf(payload: JWTPayload): number {
+  return typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
 }
 
 function requireSub(payload: JWTPayload): string {
