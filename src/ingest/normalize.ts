@@ -7,19 +7,23 @@ import { billableTokens } from '../domain/billable.js';
 import { problems, type FieldError } from '../http/problem.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 
-export interface NormalizedBucket {
-  hourStart: number;
-  source: string;
-  model: string;
-  /** '' when the bucket carries no project. */
-  projectKey: string;
-  projectRef: string | null;
+/** The five counts of a bucket and its billable tokens. */
+export interface TokenSums {
   input: bigint;
   cached: bigint;
   output: bigint;
   reasoning: bigint;
   total: bigint;
   billable: bigint;
+}
+
+export interface NormalizedBucket extends TokenSums {
+  hourStart: number;
+  source: string;
+  model: string;
+  /** '' when the bucket carries no project. */
+  projectKey: string;
+  projectRef: string | null;
 }
 
 const HALF_HOUR_MS = 30 * 60 * 1000;

@@ -7,30 +7,12 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import type { NormalizedBucket } from './normalize.js';
+import type { NormalizedBucket, TokenSums } from './normalize.js';
 
-export interface StoredVariant {
-  hourStart: number;
-  source: string;
-  model: string;
-  projectKey: string;
-  projectRef: string | null;
-  input: bigint;
-  cached: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
+/** A stored bucket has the same shape as an uploaded one. */
+export type StoredVariant = NormalizedBucket;
 
-export interface Delta {
-  input: bigint;
-  cached: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
+export type Delta = TokenSums;
 
 export interface RollupDelta extends Delta {
   hourStart: number;

@@ -7,24 +7,11 @@ import type { PoolClient } from 'pg';
 import type { PostgresDb } from '../db/connect.js';
 import { groupsOf, planIngest, type StoredVariant } from './plan.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js';
 
-interface StoredRow {
-  hour_start: bigint;
-  source: string;
-  model: string;
-  project_key: string;
-  project_ref: string | null;
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
 
 const SELECT_VARIANTS = `
-  SELECT b.hour_start, b.source, b.model, b.project_key, b.project_ref,
-         b.input, b.cached_input, b.output, b.reasoning, b.total, b.billable
+  SELECT ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
     FROM usage_buckets b
     JOIN unnest($2::int8[], $3::text[], $4::text[]) AS g(hour_start, source, model)
       ON b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
@@ -142,19 +129,7 @@ export class PostgresIngestWriter implements IngestWriter {
       groups.map((g) => g.source),
       groups.map((g) => g.model),
     ]);
-    return rows.map((r) => ({
-      hourStart: Number(r.hour_start),
-      source: r.source,
-      model: r.model,
-      projectKey: r.project_key,
-      projectRef: r.project_ref,
-      input: r.input,
-      cached: r.cached_input,
-      output: r.output,
-      reasoning: r.reasoning,
-      total: r.total,
-      billable: r.billable,
-    }));
+    return rows.map(toStoredVariant);
   }
 
   private async write(client: PoolClient, batch: IngestBatch): Promise<IngestResult> {

@@ -5,23 +5,11 @@
 import type { SqliteDb } from '../db/connect.js';
 import { groupKeyOf, groupsOf, planIngest, type StoredVariant } from './plan.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js';
 
 /** Uploads whose buckets span at most this much are read back with one range query. */
 const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
 
-interface StoredRow {
-  hour_start: bigint;
-  source: string;
-  model: string;
-  project_key: string;
-  project_ref: string | null;
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
 
 export class SqliteIngestWriter implements IngestWriter {
   private readonly run: (batch: IngestBatch) => IngestResult;
@@ -30,11 +18,11 @@ export class SqliteIngestWriter implements IngestWriter {
     const s = db.sqlite;
     // One range read per upload (its buckets sit close together in time), filtered to its groups in JS.
     const selectRange = s.prepare<[string, number, number], StoredRow>(
-      `SELECT hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable
+      `SELECT ${STORED_COLUMNS}
          FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ?`,
     );
     const selectVariants = s.prepare<[string, number, string, string], StoredRow>(
-      `SELECT hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable
+      `SELECT ${STORED_COLUMNS}
          FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ?`,
     );
     const upsertBucket = s.prepare(
@@ -93,19 +81,7 @@ export class SqliteIngestWriter implements IngestWriter {
       const wanted = new Set(groups.map(groupKeyOf));
       const stored: StoredVariant[] = [];
       for (const row of rows) {
-        const variant: StoredVariant = {
-          hourStart: Number(row.hour_start),
-          source: row.source,
-          model: row.model,
-          projectKey: row.project_key,
-          projectRef: row.project_ref,
-          input: row.input,
-          cached: row.cached_input,
-          output: row.output,
-          reasoning: row.reasoning,
-          total: row.total,
-          billable: row.billable,
-        };
+        const variant = toStoredVariant(row);
         if (wanted.has(groupKeyOf(variant))) stored.push(variant);
       }
       return stored;
