@@ -29,6 +29,7 @@ export function acquireLock(file: string): { release: () => void } | undefined {
       const release = (): void => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         try {
           fs.unlinkSync(file);
         } catch {
