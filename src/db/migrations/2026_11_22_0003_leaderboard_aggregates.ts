@@ -65,7 +65,12 @@ const ON_CONFLICT_ADD = (t: Target) =>
 
 /** SQLite: one upsert adding a row's (signed) billable tokens. */
 function sqliteUpsert(t: Target, row: 'NEW' | 'OLD', sign: '' | '-'): string {
-  const [g, c, o] = familyAmounts('sqlite', `${row}.model`, `${sign}${row}.billable`);
+  return sqliteUpsertAmount(t, row, `${sign}${row}.billable`);
+}
+
+/** SQLite: one upsert adding `amount` at the key and model family of `row`. */
+function sqliteUpsertAmount(t: Target, row: 'NEW' | 'OLD', amount: string): string {
+  const [g, c, o] = familyAmounts('sqlite', `${row}.model`, amount);
   return `insert into ${t.table} (${t.keys.join(', ')}, gpt, claude, other) values (${t.keyValues(row).join(', ')}, ${g}, ${c}, ${o}) ${ON_CONFLICT_ADD(t)};`;
 }
 
@@ -104,8 +109,15 @@ async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
   await sql.raw(`create trigger usage_rollup_leaderboard_insert after insert on usage_rollup begin
   ${body(ts.map((t) => sqliteUpsert(t, 'NEW', '')))}
 end`).execute(db);
+  // The common update (ingest moving a row's counts) keeps the key: one upsert of the difference
+  // per period table. A row whose key changes (repairs) moves its amount from the old key to the new.
+  const sameKey = 'new.user_id = old.user_id and new.hour_start = old.hour_start and new.model = old.model';
   await sql.raw(`create trigger usage_rollup_leaderboard_update after update of user_id, hour_start, model, billable on usage_rollup
-  when new.billable <> old.billable or new.user_id <> old.user_id or new.hour_start <> old.hour_start or new.model <> old.model begin
+  when ${sameKey} and new.billable <> old.billable begin
+  ${body(ts.map((t) => sqliteUpsertAmount(t, 'NEW', '(NEW.billable - OLD.billable)')))}
+end`).execute(db);
+  await sql.raw(`create trigger usage_rollup_leaderboard_rekey after update of user_id, hour_start, model on usage_rollup
+  when not (${sameKey}) begin
   ${body(ts.map((t) => sqliteUpsert(t, 'OLD', '-')))}
   ${body(ts.map((t) => sqliteUpsert(t, 'NEW', '')))}
 end`).execute(db);
