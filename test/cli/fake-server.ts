@@ -5,18 +5,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WireBucket } from '../../src/cli/queue.js';
 
-export interface StoredBucket {
-  hour_start: string;
-  source: string;
-  model: string;
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
-  reasoning_output_tokens: number;
-  total_tokens: number;
-  project_key?: string;
-}
+/** A bucket as the CLI sends it (and as this fake stores it). */
+export type StoredBucket = WireBucket;
 
 export interface FakeServer {
   url: string;

@@ -1,18 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import type { LeaderboardEntryWire } from '../../src/services/leaderboard.js';
 
-interface Entry {
-  rank: number | null;
-  user_id: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  total_tokens: string;
-  gpt_tokens: string;
-  claude_tokens: string;
-  other_tokens: string;
-  is_public: boolean;
-}
+type Entry = LeaderboardEntryWire;
 interface Board {
   period: string;
   metric: string;
