@@ -17,11 +17,10 @@ import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { ROOT, startServer, stopProcess } from './lib/processes.js';
+import { benchServerEnv, BENCH_JWT_SECRET as JWT_SECRET, ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const LUA = path.join(ROOT, 'bench/analytics.lua');
-const JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const OTHER_USERS = Number(process.env.BENCH_OTHER_USERS ?? 10_000);
 const DAY_MS = 86_400_000;
@@ -203,16 +202,7 @@ async function main(): Promise<void> {
   ensureWrk();
   console.log(`bench:analytics — wrk ${SECONDS}s per run, one-year ranges, node ${process.version}, ${os.cpus().length} cores`);
   console.log(`targets (SQLite): c1 p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms; c20 ≥ ${TARGET.rps} req/s`);
-  const common: NodeJS.ProcessEnv = {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    JOBS_ENABLED: 'false',
-    SERVICE_ROLE_KEY: 'tt_service_bench_' + 'x'.repeat(32),
-    JWT_SECRET,
-    ANON_KEY: 'bench-anon',
-  };
+  const common = benchServerEnv();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-'));
   let missed = 0;
   try {

@@ -9,12 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
+import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
 const LUA = path.join(ROOT, 'bench/ingest.lua');
-const SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
 const DEVICES = 200;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -130,20 +129,12 @@ async function main(): Promise<void> {
   }
   console.log(line('bare node:http ceiling', ceiling));
 
-  const common: NodeJS.ProcessEnv = {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    JOBS_ENABLED: 'false',
-    SERVICE_ROLE_KEY: SERVICE_KEY,
-    JWT_SECRET: 'bench-jwt-secret-' + 'y'.repeat(32),
-    ANON_KEY: 'bench-anon',
+  const common = benchServerEnv({
     PASSWORD_SCRYPT_COST: '1024',
     INGEST_RATE_PER_MINUTE: '100000000',
     INGEST_BURST: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
-  };
+  });
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
   try {

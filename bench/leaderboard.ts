@@ -15,14 +15,12 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { rebuildLeaderboardAggregates } from '../src/db/migrations/2026_11_22_0003_leaderboard_aggregates.js';
 import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { ROOT, startServer, stopProcess } from './lib/processes.js';
+import { benchServerEnv, BENCH_JWT_SECRET as JWT_SECRET, BENCH_SERVICE_KEY as SERVICE_KEY, ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const LUA = path.join(ROOT, 'bench/leaderboard.lua');
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
-const JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
 const DAY_MS = 86_400_000;
 
 const userId = (u: number) => `00000000-0000-4000-8000-${String(u).padStart(12, '0')}`;
@@ -163,16 +161,7 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
 async function main(): Promise<void> {
   ensureWrk();
   console.log(`bench:leaderboard — ${USERS.toLocaleString('en')} users × 30 days × 8 half-hours × 2 models; wrk ${SECONDS} s; node ${process.version}, ${os.cpus().length} cores`);
-  const common: NodeJS.ProcessEnv = {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'info',
-    JOBS_ENABLED: 'false',
-    SERVICE_ROLE_KEY: SERVICE_KEY,
-    JWT_SECRET,
-    ANON_KEY: 'bench-anon',
-  };
+  const common = benchServerEnv();
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-lb-'));
   try {

@@ -55,3 +55,22 @@ export function peakRssMb(pid: number | undefined): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN') / 1024;
 }
+
+/** The secrets every benchmark gives its server (and signs its own requests with). */
+export const BENCH_SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
+export const BENCH_JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
+
+/** The environment of a benchmarked server: production logging, jobs off, fixed secrets. */
+export function benchServerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    JOBS_ENABLED: 'false',
+    SERVICE_ROLE_KEY: BENCH_SERVICE_KEY,
+    JWT_SECRET: BENCH_JWT_SECRET,
+    ANON_KEY: 'bench-anon',
+    ...extra,
+  };
+}

@@ -50,3 +50,18 @@ export interface BucketInput {
 export async function ingest(t: TestApp, deviceToken: string, hourly: BucketInput[], extra: Record<string, unknown> = {}) {
   return t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(deviceToken), payload: { hourly, ...extra } });
 }
+
+/** 500 consecutive half-hours from 2026-10-01 of 10^12 tokens in every count: a device of these puts sums past 2^53. */
+export function trillionBuckets(): BucketInput[] {
+  const big = 1_000_000_000_000;
+  return Array.from({ length: 500 }, (_, i) => ({
+    hour_start: new Date(Date.UTC(2026, 9, 1) + i * 1_800_000).toISOString(),
+    source: 'claude',
+    model: 'claude-opus-4',
+    input_tokens: big,
+    cached_input_tokens: big,
+    output_tokens: big,
+    reasoning_output_tokens: big,
+    total_tokens: big,
+  }));
+}

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countIngestEvents, listDeviceBuckets, listProjectUsage, sumUserBuckets, sumUserUsage } from '../../src/db/queries/usage.js';
-import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { bearer, ingest, issueDevice, signUp, type TestUser, trillionBuckets } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 const H1 = '2026-11-01T10:00:00.000Z';
@@ -82,17 +82,7 @@ describe(`ingestUsage (${engine})`, () => {
   });
 
   it('keeps sums exact beyond 2^53', async () => {
-    const big = 1_000_000_000_000;
-    const hourly = Array.from({ length: 500 }, (_, i) => ({
-      hour_start: new Date(Date.UTC(2026, 9, 1) + i * 1_800_000).toISOString(),
-      source: 'claude',
-      model: 'claude-opus-4',
-      input_tokens: big,
-      cached_input_tokens: big,
-      output_tokens: big,
-      reasoning_output_tokens: big,
-      total_tokens: big,
-    }));
+    const hourly = trillionBuckets();
     for (let d = 0; d < 10; d += 1) {
       const other = await issueDevice(t, user, `box${d}`);
       const res = await ingest(t, other.token, hourly);

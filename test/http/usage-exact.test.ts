@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { ingest, issueDevice, signUp, type TestUser, trillionBuckets } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { ok } from './usage-helpers.js';
 
@@ -14,16 +14,7 @@ describe(`analytics sums beyond 2^53 and projects (${engine})`, () => {
   beforeAll(async () => {
     t = await createTestApp();
     user = await signUp(t);
-    const hourly = Array.from({ length: 500 }, (_, i) => ({
-      hour_start: new Date(Date.UTC(2026, 9, 1) + i * 1_800_000).toISOString(),
-      source: 'claude',
-      model: 'claude-opus-4',
-      input_tokens: big,
-      cached_input_tokens: big,
-      output_tokens: big,
-      reasoning_output_tokens: big,
-      total_tokens: big,
-    }));
+    const hourly = trillionBuckets();
     for (let d = 0; d < DEVICES; d += 1) {
       const device = await issueDevice(t, user, `box${d}`);
       const res = await ingest(t, device.token, hourly);
