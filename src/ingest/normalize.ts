@@ -4,18 +4,9 @@
  * Pure: time comes in as `now`.
  */
 import { billableTokens } from '../domain/billable.js';
+import type { TokenSums } from '../domain/token-sums.js';
 import { problems, type FieldError } from '../http/problem.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
-
-/** The five counts of a bucket and its billable tokens. */
-export interface TokenSums {
-  input: bigint;
-  cached: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
 
 export interface NormalizedBucket extends TokenSums {
   hourStart: number;

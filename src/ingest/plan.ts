@@ -7,7 +7,8 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import type { NormalizedBucket, TokenSums } from './normalize.js';
+import type { TokenSums } from '../domain/token-sums.js';
+import type { NormalizedBucket } from './normalize.js';
 
 /** A stored bucket has the same shape as an uploaded one. */
 export type StoredVariant = NormalizedBucket;

@@ -1,17 +1,11 @@
 /** @fileoverview Reads of stored usage that several features share. */
 import type { Kysely } from 'kysely';
+import type { TokenSums } from '../../domain/token-sums.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
 
-export interface UsageTotals {
-  input: bigint;
-  cached: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
+export type UsageTotals = TokenSums;
 
 const ZERO: UsageTotals = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
 
