@@ -15,6 +15,8 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { billableTokens } from '../src/domain/billable.js';
 import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { createIngestWriter } from '../src/ingest/store.js';
+import { rowCostMicros } from '../src/pricing/cost.js';
+import { createPriceService } from '../src/pricing/price-service.js';
 import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
 import { benchServerEnv, BENCH_JWT_SECRET as JWT_SECRET, ROOT, startServer, stopProcess } from './lib/processes.js';
@@ -87,7 +89,8 @@ interface Seeded {
 async function seed(db: Db, now: number): Promise<Seeded> {
   const t0 = performance.now();
   await migrateToLatest(db);
-  const writer = createIngestWriter(db);
+  const prices = createPriceService();
+  const writer = createIngestWriter(db, (source, model, day, counts) => rowCostMicros(prices, source, model, day, counts));
   const today = Math.floor(now / DAY_MS);
   const heavyUser = randomUUID();
   const others = Array.from({ length: OTHER_USERS }, () => randomUUID());

@@ -21,7 +21,9 @@ import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
-import { createIngestWriter } from './ingest/store.js';
+import { createIngestWriter, type RowCoster } from './ingest/store.js';
+import { rowCostMicros } from './pricing/cost.js';
+import { CostRepricer } from './services/repricing.js';
 import { serverJobs } from './jobs/jobs.js';
 import { createPricingStore } from './jobs/pricing-store.js';
 import { restoreStoredPricing } from './jobs/pricing-sync.js';
@@ -131,6 +133,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // One price service per process (the price data is process-wide); syncPricing replaces its data.
   const prices = createPriceService();
   const analytics = new AnalyticsService({ db, clock, prices, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
+  const repricer = new CostRepricer({ db, prices, clock });
+  const costOf: RowCoster = (source, model, day, counts) => rowCostMicros(prices, source, model, day, counts);
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
     // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
     findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
@@ -151,7 +155,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerIngestRoutes(app, {
     db,
     clock,
-    writer: createIngestWriter(db),
+    writer: createIngestWriter(db, costOf),
     limiter: new TokenBucketLimiter(clock, limits.ingestPerMinute, limits.ingestBurst),
     inflight: new InflightGate(limits.ingestMaxInflight),
     maxBuckets: limits.maxBucketsPerUpload,
@@ -164,7 +168,10 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerLeaderboardRoutes(app, { leaderboard });
   const pricingStore = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: pricingStore })}`);
-  registerAdminRoutes(app, { db, clock, prices, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
+  // Stored daily costs follow the price data in force (a new package version, kept synced data, a fresh migration).
+  const repriced = await repricer.ensureCurrent();
+  if (repriced.repriced) logger.info(`pricing: repriced stored daily costs (${repriced.rows} rows read, ${repriced.changed} changed, ${repriced.ms} ms)`);
+  registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDiscoveryDocRoutes(app);
 
@@ -172,7 +179,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Scheduled jobs (leaderboard refresh, pricing sync, event retention); off in tests.
   const schedule = config.jobsEnabled
     ? startSchedule(
-        serverJobs({ db, clock, leaderboard, prices, pricingStore, pricingSourceUrl: config.pricingSourceUrl, leaderboardRefreshSeconds: config.leaderboardRefreshSeconds }),
+        serverJobs({ db, clock, leaderboard, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl, leaderboardRefreshSeconds: config.leaderboardRefreshSeconds }),
         logger,
       )
     : undefined;

@@ -91,16 +91,18 @@ export interface UsageRollupTable extends TokenColumns {
   model: string;
 }
 
-/** Analytics read model (trigger-maintained from usage_rollup): sums per user, UTC epoch day, source and model. */
+/** Analytics read model (kept by the ingest writers from usage_rollup deltas): sums per user, UTC epoch day, source and model. */
 export interface UsageDailyTable extends TokenColumns {
   user_id: string;
   /** UTC epoch day (hour_start / 86,400,000). */
   day: Int;
   source: string;
   model: string;
+  /** Cost of the row's counts at that day's price, truncated to micro-dollars (kept by the ingest writers and repricing). */
+  cost_micros: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
-/** Analytics read model (trigger-maintained): sums of a user's half-hours with index < k (1..48) on a UTC day. */
+/** Analytics read model (kept by the ingest writers): sums of a user's half-hours with index < k (1..48) on a UTC day. */
 export interface UsageDayPrefixTable extends TokenColumns {
   user_id: string;
   k: Int;
@@ -141,6 +143,13 @@ export interface IngestEventsTable {
   created_at: Int;
 }
 
+/** Facts about the derived read models, by name (e.g. which price data priced `usage_daily.cost_micros`). */
+export interface ReadModelStateTable {
+  name: string;
+  value: string;
+  updated_at: Int;
+}
+
 export interface ServerSecretsTable {
   name: string;
   value: string;
@@ -159,7 +168,7 @@ export interface PublicViewsTable {
   revoked_at: NullableInt;
 }
 
-/** Billable tokens of a user per model family in one ISO week / calendar month / all time (trigger-maintained). */
+/** Billable tokens of a user per model family in one ISO week / calendar month / all time (kept by the ingest writers). */
 export interface LeaderboardFamilyColumns {
   user_id: string;
   gpt: Int;
@@ -257,6 +266,7 @@ export interface Database {
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;
   server_secrets: ServerSecretsTable;
+  read_model_state: ReadModelStateTable;
   public_views: PublicViewsTable;
   leaderboard_user_weeks: LeaderboardUserWeeksTable;
   leaderboard_user_months: LeaderboardUserMonthsTable;

@@ -8,3 +8,23 @@ export interface TokenSums {
   total: bigint;
   billable: bigint;
 }
+
+/** Adds `row` (times `sign`) into `into`. */
+export function addSums(into: TokenSums, row: TokenSums, sign: 1n | -1n = 1n): void {
+  into.input += sign * row.input;
+  into.cached += sign * row.cached;
+  into.output += sign * row.output;
+  into.reasoning += sign * row.reasoning;
+  into.total += sign * row.total;
+  into.billable += sign * row.billable;
+}
+
+/** True when every count is zero. */
+export function isZeroSums(d: TokenSums): boolean {
+  return d.input === 0n && d.cached === 0n && d.output === 0n && d.reasoning === 0n && d.total === 0n && d.billable === 0n;
+}
+
+/** A fresh all-zero sum. */
+export function zeroSums(): TokenSums {
+  return { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+}

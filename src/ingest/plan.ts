@@ -7,7 +7,7 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import type { TokenSums } from '../domain/token-sums.js';
+import { addSums as add, isZeroSums as isZero, zeroSums, type TokenSums } from '../domain/token-sums.js';
 import type { NormalizedBucket } from './normalize.js';
 
 /** A stored bucket has the same shape as an uploaded one. */
@@ -55,21 +55,6 @@ export function groupsOf(buckets: readonly NormalizedBucket[]): GroupKey[] {
   return [...seen.values()];
 }
 
-const ZERO: Delta = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
-
-function add(into: Delta, row: Delta, sign: 1n | -1n): void {
-  into.input += sign * row.input;
-  into.cached += sign * row.cached;
-  into.output += sign * row.output;
-  into.reasoning += sign * row.reasoning;
-  into.total += sign * row.total;
-  into.billable += sign * row.billable;
-}
-
-function isZero(d: Delta): boolean {
-  return d.input === 0n && d.cached === 0n && d.output === 0n && d.reasoning === 0n && d.total === 0n && d.billable === 0n;
-}
-
 function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
   return (
     a.input === b.input &&
@@ -104,7 +89,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
   const projectDelta = (projectKey: string, source: string, projectRef: string | null): ProjectDelta => {
     const key = `${projectKey}\u0000${source}`;
     let delta = projects.get(key);
-    if (!delta) projects.set(key, (delta = { projectKey, source, projectRef, ...ZERO }));
+    if (!delta) projects.set(key, (delta = { projectKey, source, projectRef, ...zeroSums() }));
     if (projectRef !== null) delta.projectRef = projectRef;
     return delta;
   };
@@ -121,7 +106,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     const first = uploaded[0];
     if (!first) continue;
     const before = storedByGroup.get(key) ?? new Map<string, StoredVariant>();
-    const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, ...ZERO };
+    const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, ...zeroSums() };
     const kept = new Set<string>();
     for (const bucket of uploaded) {
       kept.add(bucket.projectKey);

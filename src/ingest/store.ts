@@ -1,9 +1,12 @@
 /**
- * @fileoverview Where an upload is written: one transaction that stores buckets, keeps the read
- * models (usage_rollup, project_usage) in step, replaces the device's subscriptions, marks the
- * device as synced and records an upload event. Two engine-specific writers share the pure plan.
+ * @fileoverview Where an upload is written: one transaction that stores buckets, keeps every read
+ * model in step (usage_rollup, project_usage, and the derived usage_daily with its costs,
+ * usage_day_prefix and the leaderboard's per-period totals), replaces the device's subscriptions,
+ * marks the device as synced and records an upload event. Two engine-specific writers share the
+ * pure plan and the pure derived deltas.
  */
 import type { Db } from '../db/connect.js';
+import type { TokenCounts } from '../pricing/rates.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 import { PostgresIngestWriter } from './writer-postgres.js';
@@ -29,6 +32,9 @@ export interface IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult>;
 }
 
-export function createIngestWriter(db: Db): IngestWriter {
-  return db.dialect === 'sqlite' ? new SqliteIngestWriter(db) : new PostgresIngestWriter(db);
+/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day): `rowCostMicros` bound to the price service. */
+export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: TokenCounts) => bigint;
+
+export function createIngestWriter(db: Db, costOf: RowCoster): IngestWriter {
+  return db.dialect === 'sqlite' ? new SqliteIngestWriter(db, costOf) : new PostgresIngestWriter(db, costOf);
 }

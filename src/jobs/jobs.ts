@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { PriceService } from '../pricing/index.js';
 import type { LeaderboardService } from '../services/leaderboard.js';
+import type { CostRepricer } from '../services/repricing.js';
 import type { PricingStore } from './pricing-store.js';
 import { syncPricing } from './pricing-sync.js';
 import { DEFAULT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
@@ -15,6 +16,7 @@ export interface JobDeps {
   clock: Clock;
   leaderboard: LeaderboardService;
   prices: PriceService;
+  repricer: CostRepricer;
   pricingStore: PricingStore;
   pricingSourceUrl: string;
   leaderboardRefreshSeconds: number;
@@ -36,9 +38,15 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
       firstRunAfterMs: 60_000,
       everyMs: DAY_MS,
       run: async () => {
-        const r = await syncPricing({ prices: deps.prices, store: deps.pricingStore, clock: deps.clock, sourceUrl: deps.pricingSourceUrl });
+        const r = await syncPricing({
+          prices: deps.prices,
+          store: deps.pricingStore,
+          clock: deps.clock,
+          sourceUrl: deps.pricingSourceUrl,
+          reprice: () => deps.repricer.ensureCurrent(),
+        });
         const summary = r.updated
-          ? `${r.format} data: ${r.models_seen} models seen, ${r.models_updated} updated, ${r.models_skipped} skipped`
+          ? `${r.format} data: ${r.models_seen} models seen, ${r.models_updated} updated, ${r.models_skipped} skipped; ${r.costs_repriced ?? 0} stored daily costs changed`
           : `not updated: ${r.reason ?? 'unknown reason'}`;
         return { summary, details: { updated: r.updated, models_seen: r.models_seen, models_updated: r.models_updated } };
       },

@@ -8,6 +8,7 @@ import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import type { Clock } from '../clock.js';
 import { DAY_MS, formatEpochDay } from '../domain/calendar.js';
 import { isOpenRouterModels, mergeOpenRouterPrices, PriceDataError, type PriceService } from '../pricing/index.js';
+import type { RepriceResult } from '../services/repricing.js';
 import type { PricingStore } from './pricing-store.js';
 
 export const PRICING_FETCH_TIMEOUT_MS = 10_000;
@@ -19,6 +20,8 @@ export interface PricingSyncDeps {
   clock: Clock;
   sourceUrl: string;
   timeoutMs?: number;
+  /** Reprices the stored costs after a switch (the server passes its {@link CostRepricer}). */
+  reprice?: () => Promise<RepriceResult>;
 }
 
 export interface PricingSyncResult {
@@ -36,6 +39,8 @@ export interface PricingSyncResult {
   models_skipped: number;
   skipped: { id: string; reason: string }[];
   persisted: boolean;
+  /** Stored daily costs changed by the repricing that follows a switch. */
+  costs_repriced?: number;
   reason?: string;
 }
 
@@ -137,6 +142,7 @@ export async function syncPricing(deps: PricingSyncDeps): Promise<PricingSyncRes
     persisted = false;
     reason = `prices switched but could not be kept at ${deps.store.location}: ${(error as Error).message}`;
   }
+  const repriced = deps.reprice ? await deps.reprice() : undefined;
   return {
     success: true,
     updated: true,
@@ -150,6 +156,7 @@ export async function syncPricing(deps: PricingSyncDeps): Promise<PricingSyncRes
     models_skipped: counts.skipped.length,
     skipped: counts.skipped.slice(0, 100),
     persisted,
+    ...(repriced ? { costs_repriced: repriced.changed } : {}),
     ...(reason ? { reason } : {}),
   };
 }

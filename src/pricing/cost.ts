@@ -1,16 +1,18 @@
 /**
- * @fileoverview Costs a set of rollup rows the way the contract says: per (model, UTC day), with
- * the price in force that day, each source's counts read by its pricing mode (counts are summed per
- * (model, UTC day, mode) first, so inconsistent rows are clamped on the day's sums), costed
- * exactly and truncated to micro-dollars once per (canonical model, UTC day). Also builds the `pricing`
+ * @fileoverview Costs usage the way the contract says: per (model, UTC day), with the price in
+ * force that day, each source's counts read by its pricing mode, costed exactly and truncated to
+ * micro-dollars once per (source, raw model, UTC day) — the grain of the `usage_daily` read model,
+ * which stores each row's cost (computed by {@link rowCostMicros} at ingest and on repricing). So a
+ * stored day and a day summed here from half-hours always cost the same, and the costs of any
+ * split of an answer (by source, by model) add up to its total exactly. Also builds the `pricing`
  * object that tells the reader how the figure was produced.
  */
 
 import { DAY_MS, type LocalDate } from '../domain/calendar.js';
 import type { UsageRow } from '../domain/usage-row.js';
 import { combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
-import type { PriceService } from './price-service.js';
-import { costFemto, femtoToMicros } from './rates.js';
+import type { DayPrice, PriceService } from './price-service.js';
+import { costFemto, femtoToMicros, type TokenCounts } from './rates.js';
 
 /** The `pricing` object of summary, daily and model-breakdown responses (open object; extra fields documented in docs/pricing.md). */
 export interface PricingSummary {
@@ -31,13 +33,34 @@ export interface PricingSummary {
   unpriced_models: string[];
 }
 
+/**
+ * Cost in micro-dollars of one (source, raw model, UTC day)'s summed counts: the day's price, the
+ * source's pricing mode, exact femto-dollars truncated once. What `usage_daily.cost_micros` holds.
+ */
+export function rowCostMicros(prices: PriceService, source: string, model: string, utcEpochDay: number, counts: TokenCounts): bigint {
+  return femtoToMicros(costFemto(counts, pricingModeForSource(source), prices.priceOn(model, utcEpochDay).rates));
+}
+
+/** Usage already priced per (source, raw model, UTC day) and summed over a span of UTC days (a stored `usage_daily` aggregate). */
+export interface PricedUsage {
+  readonly source: string;
+  readonly model: string;
+  /** First and last UTC epoch day with usage in the span (they decide the prices reported in `pricing`). */
+  readonly firstDay: number;
+  readonly lastDay: number;
+  /** Σ of the stored per-day costs. */
+  readonly micros: bigint;
+}
+
 /** Accumulates rows and yields their cost and pricing summary. */
 export interface CostAccumulator {
   /** Adds one row; its source decides the pricing mode, its `hourStart` the UTC day. */
   add(row: UsageRow): void;
   /** Adds many rows. */
   addAll(rows: Iterable<UsageRow>): void;
-  /** Total cost in micro-dollars: Σ over (model, UTC day) of the truncated exact cost. */
+  /** Adds usage whose cost was already computed per (source, raw model, UTC day). */
+  addPriced(usage: PricedUsage): void;
+  /** Total cost in micro-dollars: Σ over (source, raw model, UTC day) of the truncated exact cost. */
   totalMicros(): bigint;
   /** The `pricing` object for the rows added so far. */
   summary(): PricingSummary;
@@ -51,16 +74,18 @@ export interface CostAccumulatorOptions {
   readonly sourceFilter?: string | undefined;
 }
 
-/** Counts of one (raw model, UTC day) summed per pricing mode: [overlap, add]. */
-interface DayCounts {
-  readonly byMode: [MutableCounts | null, MutableCounts | null];
-}
-
 interface MutableCounts {
   input: bigint;
   cachedInput: bigint;
   output: bigint;
   reasoning: bigint;
+}
+
+/** Counts of one (source, raw model) per UTC epoch day. */
+interface Group {
+  readonly source: string;
+  readonly model: string;
+  readonly days: Map<number, MutableCounts>;
 }
 
 interface Computed {
@@ -70,38 +95,24 @@ interface Computed {
 
 /**
  * Creates an accumulator that prices rows through `prices` (cheap; use one per group of a breakdown).
- * Rows are first summed per (raw model, UTC day, mode) with bigint additions only; prices are
- * looked up once per such group when the total is asked for, then costs are summed exactly per
- * (canonical model, UTC day) and truncated to micro-dollars.
+ * Rows are first summed per (source, raw model, UTC day) with bigint additions only; prices are
+ * looked up once per such group when the total is asked for.
  */
 export function createCostAccumulator(prices: PriceService, options: CostAccumulatorOptions = {}): CostAccumulator {
   const modeFor = options.modeForSource ?? pricingModeForSource;
-  const modeBySource = new Map<string, PricingMode>();
-  const groups = new Map<string, Map<number, DayCounts>>();
+  const groups = new Map<string, Group>();
+  const priced: PricedUsage[] = [];
   let computed: Computed | null = null;
 
   const add = (row: UsageRow): void => {
     computed = null;
-    let mode = modeBySource.get(row.source);
-    if (mode === undefined) {
-      mode = modeFor(row.source);
-      modeBySource.set(row.source, mode);
-    }
+    const key = `${row.source}\u0000${row.model}`;
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = { source: row.source, model: row.model, days: new Map() }));
     const day = Math.floor(row.hourStart / DAY_MS);
-    let perDay = groups.get(row.model);
-    if (perDay === undefined) {
-      perDay = new Map();
-      groups.set(row.model, perDay);
-    }
-    let dayCounts = perDay.get(day);
-    if (dayCounts === undefined) {
-      dayCounts = { byMode: [null, null] };
-      perDay.set(day, dayCounts);
-    }
-    const slot = mode === 'overlap' ? 0 : 1;
-    const c = dayCounts.byMode[slot];
-    if (c === null) {
-      dayCounts.byMode[slot] = { input: row.input, cachedInput: row.cachedInput, output: row.output, reasoning: row.reasoning };
+    const c = group.days.get(day);
+    if (c === undefined) {
+      group.days.set(day, { input: row.input, cachedInput: row.cachedInput, output: row.output, reasoning: row.reasoning });
     } else {
       c.input += row.input;
       c.cachedInput += row.cachedInput;
@@ -114,39 +125,32 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
     if (computed !== null) return computed;
     const modes = new Set<PricingMode>();
     const unpriced = new Set<string>();
-    /** model_id → UTC epoch day → exact femto-dollars (aliases of one model share a group). */
-    const femto = new Map<string, Map<number, bigint>>();
+    const models = new Set<string>();
     let effectiveFrom: LocalDate | null = null;
-    for (const [rawModel, perDay] of groups) {
-      for (const [day, dayCounts] of perDay) {
-        const price = prices.priceOn(rawModel, day);
-        if (price.isDefault) unpriced.add(price.modelId);
-        if (effectiveFrom === null || price.effectiveFrom > effectiveFrom) effectiveFrom = price.effectiveFrom;
-        let cost = 0n;
-        const [overlap, additive] = dayCounts.byMode;
-        if (overlap !== null) {
-          modes.add('overlap');
-          cost += costFemto(overlap, 'overlap', price.rates);
-        }
-        if (additive !== null) {
-          modes.add('add');
-          cost += costFemto(additive, 'add', price.rates);
-        }
-        let byDay = femto.get(price.modelId);
-        if (byDay === undefined) {
-          byDay = new Map();
-          femto.set(price.modelId, byDay);
-        }
-        byDay.set(day, (byDay.get(day) ?? 0n) + cost);
-      }
-    }
+    const note = (model: string, day: number): DayPrice => {
+      const price = prices.priceOn(model, day);
+      models.add(price.modelId);
+      if (price.isDefault) unpriced.add(price.modelId);
+      if (effectiveFrom === null || price.effectiveFrom > effectiveFrom) effectiveFrom = price.effectiveFrom;
+      return price;
+    };
     let micros = 0n;
-    for (const byDay of femto.values()) for (const f of byDay.values()) micros += femtoToMicros(f);
-    const models = [...femto.keys()];
+    for (const g of groups.values()) {
+      const mode = modeFor(g.source);
+      modes.add(mode);
+      for (const [day, counts] of g.days) micros += femtoToMicros(costFemto(counts, mode, note(g.model, day).rates));
+    }
+    for (const p of priced) {
+      modes.add(modeFor(p.source));
+      note(p.model, p.firstDay);
+      note(p.model, p.lastDay);
+      micros += p.micros;
+    }
+    const ids = [...models];
     computed = {
       micros,
       summary: {
-        model: models.length === 1 ? (models[0] as string) : null,
+        model: ids.length === 1 ? (ids[0] as string) : null,
         pricing_mode: modes.size === 0 && options.sourceFilter !== undefined ? modeFor(options.sourceFilter) : combinePricingModes(modes),
         source: prices.source,
         effective_from: effectiveFrom ?? prices.dataEffectiveFrom,
@@ -163,6 +167,10 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
     add,
     addAll(rows) {
       for (const row of rows) add(row);
+    },
+    addPriced(usage) {
+      computed = null;
+      priced.push(usage);
     },
     totalMicros() {
       return compute().micros;

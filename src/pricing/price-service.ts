@@ -15,6 +15,7 @@
  * service instance notices a replacement and drops its caches.
  */
 
+import { createHash } from 'node:crypto';
 import { calcPrice, updatePrices, waitForUpdate, type ModelInfo, type ModelPrice, type PriceOptions, type Provider } from '@pydantic/genai-prices';
 import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
 import { ratesFromModelPrice, type TokenRates } from './rates.js';
@@ -105,6 +106,12 @@ export interface PriceService {
   /** Date the data in use took effect (bundled: the package's release date; replaced: the date given). */
   readonly dataEffectiveFrom: LocalDate;
   /**
+   * Identifies the price data in force, the same in every process that uses the same data: the
+   * bundled package version, or the label, date and a digest of replaced data. Stored costs
+   * record it, so a change of data is noticed and they are repriced.
+   */
+  readonly fingerprint: string;
+  /**
    * Replaces the price data for the whole process with `data` (a `Provider[]` as published at the
    * library's REMOTE_DATA_JSON_URL, as JSON text or parsed). Validates it, checks the default model
    * can still be priced, and clears caches; throws {@link PriceDataError} and keeps the old data otherwise.
@@ -123,6 +130,7 @@ interface Resolution {
 let dataGeneration = 0;
 let dataSource = PRICING_SOURCE;
 let dataEffectiveFrom: LocalDate = BUNDLED_PRICES_EFFECTIVE_FROM;
+let dataFingerprint = `${PRICING_SOURCE}@${BUNDLED_PRICES_VERSION} bundled`;
 
 function safeCalc(name: string, options: PriceOptions): ReturnType<typeof calcPrice> {
   try {
@@ -325,6 +333,9 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
     get dataEffectiveFrom() {
       return dataEffectiveFrom;
     },
+    get fingerprint() {
+      return dataFingerprint;
+    },
     async replaceData(data, info) {
       if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
       const providers = validateProviders(data);
@@ -345,6 +356,8 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
       dataGeneration++;
       dataSource = info.source ?? PRICING_SOURCE;
       dataEffectiveFrom = info.effectiveFrom;
+      const digest = createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 22);
+      dataFingerprint = `${dataSource}@${info.effectiveFrom} ${digest}`;
       sync();
       return {
         providers: providers.length,

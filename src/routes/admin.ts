@@ -6,6 +6,7 @@ import type { PricingStore } from '../jobs/pricing-store.js';
 import { syncPricing } from '../jobs/pricing-sync.js';
 import { DEFAULT_RETENTION_DAYS, purgeEvents } from '../jobs/purge-events.js';
 import type { PriceService } from '../pricing/index.js';
+import type { CostRepricer } from '../services/repricing.js';
 import { responses } from '../schemas/common.js';
 import { PricingSyncResponse, PurgeEventsQuery, PurgeEventsResponse } from '../schemas/admin.js';
 import { operation } from './operation.js';
@@ -14,6 +15,7 @@ export interface AdminDeps {
   db: Db;
   clock: Clock;
   prices: PriceService;
+  repricer: CostRepricer;
   pricingStore: PricingStore;
   pricingSourceUrl: string;
 }
@@ -52,6 +54,7 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       },
       { response: responses(PricingSyncResponse, 403) },
     ),
-    async () => syncPricing({ prices: deps.prices, store: deps.pricingStore, clock: deps.clock, sourceUrl: deps.pricingSourceUrl }),
+    async () =>
+      syncPricing({ prices: deps.prices, store: deps.pricingStore, clock: deps.clock, sourceUrl: deps.pricingSourceUrl, reprice: () => deps.repricer.ensureCurrent() }),
   );
 }

@@ -29,6 +29,9 @@ export const PricingSyncResponse = Type.Object(
     models_skipped: Type.Integer(),
     skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String() })),
     persisted: Type.Boolean(),
+    costs_repriced: Type.Optional(
+      Type.Integer({ description: 'Stored daily costs that changed when every stored cost was repriced with the new data (present when updated).' }),
+    ),
     reason: Type.Optional(Type.String({ description: 'Why the prices were not updated (or not kept).' })),
   },
   { additionalProperties: true },

@@ -52,7 +52,8 @@ function sqliteUpserts(row: 'new' | 'old', amount: (c: string) => string): strin
     ${addOnConflict('usage_day_prefix', 'user_id, k, day')};`;
 }
 
-async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
+/** Installs the SQLite row triggers (used by this migration, and by 0004's `down`). */
+export async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
   await sql.raw(`create trigger usage_rollup_analytics_insert after insert on usage_rollup begin
   ${sqliteUpserts('new', (c) => `new.${c}`)}
 end`).execute(db);
@@ -85,7 +86,8 @@ function pgUpserts(from: string): string {
     ${addOnConflict('usage_day_prefix', 'user_id, k, day')};`;
 }
 
-async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
+/** Installs the PostgreSQL statement triggers (used by this migration, and by 0004's `down`). */
+export async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
   const cols = `user_id, hour_start, source, model, ${COUNTS.join(', ')}`;
   const neg = `user_id, hour_start, source, model, ${COUNTS.map((c) => `-${c} as ${c}`).join(', ')}`;
   const fn = async (name: string, from: string) => {

@@ -103,7 +103,8 @@ async function createTables(db: Kysely<any>): Promise<void> {
   await withFamilies(db.schema.createTable('leaderboard_user_totals').addColumn('user_id', 'text', (c) => c.primaryKey())).execute();
 }
 
-async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
+/** Installs the SQLite row triggers (used by this migration, and by 0004's `down`). */
+export async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
   const ts = targets('sqlite');
   const body = (parts: string[]) => parts.join('\n  ');
   await sql.raw(`create trigger usage_rollup_leaderboard_insert after insert on usage_rollup begin
@@ -126,7 +127,8 @@ end`).execute(db);
 end`).execute(db);
 }
 
-async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
+/** Installs the PostgreSQL statement triggers (used by this migration, and by 0004's `down`). */
+export async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
   const ts = targets('postgres');
   const fn = async (name: string, from: string) => {
     await sql.raw(`create function ${name}() returns trigger language plpgsql as $fn$

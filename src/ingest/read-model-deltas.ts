@@ -1,0 +1,152 @@
+/**
+ * @fileoverview Pure: how one upload's rollup changes move the derived read models, aggregated
+ * per upload so each derived row is written once, however many rollup rows feed it.
+ *
+ * - `daily`: per (UTC epoch day, source, model) — `usage_daily`, which also stores the row's cost;
+ * - `prefix`: per (UTC epoch day, k) — the two-level half-hour prefix sums of `usage_day_prefix`
+ *   (docs/analytics.md): a half-hour at slot s adds to the rows k > s that are block rows
+ *   (k a multiple of 8) or lie in s's own block of 8;
+ * - `weeks`, `months`, `total` — billable tokens per model family for the leaderboard's per-period
+ *   tables (ISO week number `floor((day + 3) / 7)`, UTC month `year·12 + month − 1`).
+ *
+ * The writers of both engines apply exactly these deltas inside the ingest transaction
+ * (docs/architecture.md): one code path decides what changes, the engines only store it.
+ */
+import { modelFamily } from '../domain/model-family.js';
+import { addSums, isZeroSums, type TokenSums } from '../domain/token-sums.js';
+import type { RollupDelta } from './plan.js';
+
+const DAY_MS = 86_400_000;
+const HALF_HOUR_MS = 1_800_000;
+const SLOTS_PER_DAY = 48;
+/** Half-hours per block of the two-level prefix. */
+export const PREFIX_BLOCK = 8;
+
+export interface DailyDelta extends TokenSums {
+  readonly day: number;
+  readonly source: string;
+  readonly model: string;
+}
+
+export interface PrefixDelta extends TokenSums {
+  readonly day: number;
+  readonly k: number;
+}
+
+/** Billable tokens per leaderboard family. */
+export interface FamilyDelta {
+  gpt: bigint;
+  claude: bigint;
+  other: bigint;
+}
+
+export interface PeriodDelta extends FamilyDelta {
+  /** ISO week number or UTC month number; 0 for the all-time row. */
+  readonly period: number;
+}
+
+export interface ReadModelDeltas {
+  readonly daily: DailyDelta[];
+  readonly prefix: PrefixDelta[];
+  readonly weeks: PeriodDelta[];
+  readonly months: PeriodDelta[];
+  /** The all-time row, or null when the upload moves no billable tokens. */
+  readonly total: FamilyDelta | null;
+}
+
+/** The prefix rows k (1..48) that a half-hour at `slot` (0..47) adds to. */
+export function prefixRowsOf(slot: number): number[] {
+  const rows: number[] = [];
+  const block = Math.floor(slot / PREFIX_BLOCK);
+  for (let k = slot + 1; k <= SLOTS_PER_DAY; k++) {
+    if (k % PREFIX_BLOCK === 0 || Math.floor(k / PREFIX_BLOCK) === block) rows.push(k);
+  }
+  return rows;
+}
+
+const PREFIX_ROWS: readonly (readonly number[])[] = Array.from({ length: SLOTS_PER_DAY }, (_, s) => prefixRowsOf(s));
+
+/** UTC month number (`year·12 + month − 1`) of an instant. */
+export function utcMonthOf(ms: number): number {
+  const d = new Date(ms);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/** ISO week number (weeks since the Monday before the epoch) of a UTC epoch day. */
+export function isoWeekOf(epochDay: number): number {
+  return Math.floor((epochDay + 3) / 7);
+}
+
+function sumsOf(d: TokenSums): TokenSums {
+  return { input: d.input, cached: d.cached, output: d.output, reasoning: d.reasoning, total: d.total, billable: d.billable };
+}
+
+function addFamily(into: FamilyDelta, model: string, billable: bigint): void {
+  into[modelFamily(model)] += billable;
+}
+
+/** Aggregates an upload's rollup deltas into the derived read models' deltas (zero deltas left out). */
+export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModelDeltas {
+  const daily = new Map<string, DailyDelta>();
+  const prefix = new Map<number, PrefixDelta>();
+  const weeks = new Map<number, PeriodDelta>();
+  const months = new Map<number, PeriodDelta>();
+  const total: FamilyDelta = { gpt: 0n, claude: 0n, other: 0n };
+
+  for (const r of rollup) {
+    const day = Math.floor(r.hourStart / DAY_MS);
+    const dailyKey = `${day}\u0000${r.source}\u0000${r.model}`;
+    const d = daily.get(dailyKey);
+    if (d === undefined) daily.set(dailyKey, { day, source: r.source, model: r.model, ...sumsOf(r) });
+    else addSums(d, r);
+
+    const slot = Math.floor((r.hourStart - day * DAY_MS) / HALF_HOUR_MS);
+    for (const k of PREFIX_ROWS[slot] as readonly number[]) {
+      const key = day * 64 + k;
+      const p = prefix.get(key);
+      if (p === undefined) prefix.set(key, { day, k, ...sumsOf(r) });
+      else addSums(p, r);
+    }
+
+    if (r.billable !== 0n) {
+      const week = isoWeekOf(day);
+      let w = weeks.get(week);
+      if (w === undefined) weeks.set(week, (w = { period: week, gpt: 0n, claude: 0n, other: 0n }));
+      addFamily(w, r.model, r.billable);
+      const month = utcMonthOf(r.hourStart);
+      let m = months.get(month);
+      if (m === undefined) months.set(month, (m = { period: month, gpt: 0n, claude: 0n, other: 0n }));
+      addFamily(m, r.model, r.billable);
+      addFamily(total, r.model, r.billable);
+    }
+  }
+
+  const familyMoves = (f: FamilyDelta) => f.gpt !== 0n || f.claude !== 0n || f.other !== 0n;
+  return {
+    daily: [...daily.values()].filter((d) => !isZeroSums(d)),
+    prefix: [...prefix.values()].filter((p) => !isZeroSums(p)),
+    weeks: [...weeks.values()].filter(familyMoves),
+    months: [...months.values()].filter(familyMoves),
+    total: familyMoves(total) ? total : null,
+  };
+}
+
+/** A `usage_daily` row's new absolute counts and cost after a delta. */
+export interface DailyRow extends TokenSums {
+  readonly costMicros: bigint;
+}
+
+/**
+ * The row a daily delta leaves: stored counts (none: zeros) plus the delta, priced as a whole by
+ * `costOf` (cost truncates per row, so it is recomputed from the counts rather than added).
+ */
+export function nextDailyRow(
+  stored: TokenSums | undefined,
+  delta: DailyDelta,
+  costOf: (source: string, model: string, utcEpochDay: number, counts: { input: bigint; cachedInput: bigint; output: bigint; reasoning: bigint }) => bigint,
+): DailyRow {
+  const sums: TokenSums = stored ? { ...stored } : { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+  addSums(sums, delta);
+  const costMicros = costOf(delta.source, delta.model, delta.day, { input: sums.input, cachedInput: sums.cached, output: sums.output, reasoning: sums.reasoning });
+  return { ...sums, costMicros };
+}
