@@ -3,7 +3,7 @@
  * `@pydantic/genai-prices`, exact cost arithmetic, pricing modes and money formatting.
  */
 
-export { createCostAccumulator, type CostAccumulator, type CostAccumulatorOptions, type PricingSummary } from './cost.js';
+export { createCostAccumulator, rowCostMicros, type CostAccumulator, type CostAccumulatorOptions, type PricedUsage, type PricingSummary } from './cost.js';
 export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenTotalsWithCostWire } from './money.js';
 export { OVERLAP_SOURCES, combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
 export {

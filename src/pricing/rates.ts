@@ -2,7 +2,7 @@
  * @fileoverview Exact cost arithmetic. Rates are taken from the price database once per
  * (model, day) and turned into integers: femto-dollars per token (1 USD per million tokens =
  * 10^9 femto-dollars per token). Costs are summed exactly in femto-dollars and truncated to
- * micro-dollars once per (model, day) by the caller.
+ * micro-dollars once per (source, raw model, UTC day) by the caller.
  *
  * The mapping onto the library's usage fields (see {@link libraryUsage}) is what these
  * formulas compute: the library charges `input_tokens − cache_read_tokens` at the input rate,

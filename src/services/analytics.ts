@@ -39,7 +39,7 @@ import { InvalidParamError } from '../domain/param-error.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
-import { createCostAccumulator, totalsWithCost, type PriceService, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
+import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
 
 /** Query parameters shared by the usage reads (all optional text, as they arrive). */
 export interface UsageQuery {
@@ -241,7 +241,7 @@ export class AnalyticsService {
   }
 
   /** Keeps the rows whose raw model matches the filter (raw name or canonical id). */
-  private keepModel(rows: UsageRow[], model: string | undefined): UsageRow[] {
+  private keepModel<T extends { readonly model: string }>(rows: T[], model: string | undefined): T[] {
     if (model === undefined) return rows;
     const memo = new Map<string, boolean>();
     return rows.filter((r) => {
@@ -258,7 +258,8 @@ export class AnalyticsService {
   private async priced(timer: RequestTimer, userId: string, startMs: number, endMs: number, f: Filters) {
     const usage = await timer.query(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
     const acc = createCostAccumulator(this.deps.prices, { sourceFilter: f.source });
-    acc.addAll(this.keepModel(usage.costRows, f.model));
+    acc.addAll(this.keepModel(usage.edgeRows, f.model));
+    for (const p of this.keepModel(usage.priced, f.model)) acc.addPriced(p);
     return { totals: totalsWithCost(sumTotals(this.keepModel(usage.totals, f.model)), acc.totalMicros()), pricing: acc.summary() };
   }
 
@@ -374,14 +375,16 @@ export class AnalyticsService {
     const usage = await timer.query(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
     const prices = this.deps.prices;
     const groups = groupBySourceAndModel(usage.totals, (raw) => prices.identify(raw));
-    // Cost rows by (source, raw model), so each group prices exactly its own rows.
-    const costByKey = new Map<string, UsageRow[]>();
-    for (const r of usage.costRows) {
-      const key = `${r.source}\u0000${r.model}`;
-      const list = costByKey.get(key);
-      if (list === undefined) costByKey.set(key, [r]);
-      else list.push(r);
-    }
+    // Costs by (source, raw model): stored whole days plus priced edge rows, so each group costs exactly its own usage.
+    const costByKey = new Map<string, { priced: PricedUsage[]; edges: UsageRow[] }>();
+    const costsOf = (s: string, m: string) => {
+      const key = `${s}\u0000${m}`;
+      let c = costByKey.get(key);
+      if (c === undefined) costByKey.set(key, (c = { priced: [], edges: [] }));
+      return c;
+    };
+    for (const p of usage.priced) costsOf(p.source, p.model).priced.push(p);
+    for (const r of usage.edgeRows) costsOf(r.source, r.model).edges.push(r);
     const priceOf = (totalsRows: readonly UsageRow[]) => {
       const acc = createCostAccumulator(prices);
       const seen = new Set<string>();
@@ -389,12 +392,16 @@ export class AnalyticsService {
         const key = `${t.source}\u0000${t.model}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        acc.addAll(costByKey.get(key) ?? []);
+        const c = costByKey.get(key);
+        if (c === undefined) continue;
+        acc.addAll(c.edges);
+        for (const p of c.priced) acc.addPriced(p);
       }
       return acc.totalMicros();
     };
     const all = createCostAccumulator(prices, { sourceFilter: source });
-    all.addAll(usage.costRows);
+    all.addAll(usage.edgeRows);
+    for (const p of usage.priced) all.addPriced(p);
     return {
       from: range.from,
       to: range.to,

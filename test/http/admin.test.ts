@@ -116,13 +116,21 @@ describe(`admin jobs (${engine})`, () => {
     for (const bad of ['?days=0', '?days=366', '?days=x', '?dry_run=maybe']) expect((await purge(bad)).statusCode, bad).toBe(400);
   });
 
-  it('syncs genai-prices data, switches prices and keeps them for a restart', async () => {
+  it('syncs genai-prices data, switches prices, reprices stored costs and keeps the prices for a restart', async () => {
     await app('/genai.json');
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(1_250_000_000n);
+    // A whole UTC day of gpt-5 usage (its cost is stored with the day's row): 1M uncached input tokens.
+    const user = await signUp(t);
+    const device = await issueDevice(t, user);
+    expect((await ingest(t, device.token, [{ hour_start: '2026-10-30T10:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 1_000_000, total_tokens: 1_000_000 }])).statusCode).toBe(200);
+    const cost = async () =>
+      (await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-30&to=2026-10-30', headers: bearer(user.accessToken) })).json().totals.total_cost_usd;
+    expect(await cost()).toBe('1.250000');
     const res = await sync();
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ success: true, updated: true, format: 'genai-prices', source: 'genai-prices', effective_from: '2026-11-01', models_updated: 1, models_skipped: 0, persisted: true });
+    expect(body).toMatchObject({ success: true, updated: true, format: 'genai-prices', source: 'genai-prices', effective_from: '2026-11-01', models_updated: 1, models_skipped: 0, persisted: true, costs_repriced: 1 });
+    expect(await cost()).toBe('2.500000');
     expect(body.models_seen).toBeGreaterThan(1000);
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(2_500_000_000n);
 

@@ -42,7 +42,7 @@ describe('createCostAccumulator', () => {
     expect(acc.summary()).toMatchObject({ model: 'claude-opus-4-1', pricing_mode: 'add' });
   });
 
-  it('truncates once per (model, UTC day), not per row', () => {
+  it('truncates once per (source, raw model, UTC day) — the grain of the stored daily costs — not per row', () => {
     // 1 uncached input token of gpt-5 costs 1.25 µ$; four of them in one day: 5 µ$ exactly.
     const oneDay = createCostAccumulator(prices);
     for (let i = 0; i < 4; i++) oneDay.add(usage(`2026-01-15T0${i}:00:00Z`, 'codex', 'gpt-5', { input: 1n }));
@@ -51,11 +51,12 @@ describe('createCostAccumulator', () => {
     const fourDays = createCostAccumulator(prices);
     for (let i = 0; i < 4; i++) fourDays.add(usage(`2026-01-1${i}T23:30:00Z`, 'codex', 'gpt-5', { input: 1n }));
     expect(fourDays.totalMicros()).toBe(4n);
-    // Aliases share one (model, day) group.
+    // Aliases are stored (and truncated) apart, but reported as one model.
     const aliases = createCostAccumulator(prices);
     aliases.add(usage('2026-01-15T01:00:00Z', 'codex', 'gpt-5', { input: 1n }));
     aliases.add(usage('2026-01-15T02:00:00Z', 'codex', 'gpt-5-codex', { input: 1n }));
-    expect(aliases.totalMicros()).toBe(2n); // 2.5 → 2
+    aliases.add(usage('2026-01-15T03:00:00Z', 'codex', 'gpt-5-codex', { input: 1n }));
+    expect(aliases.totalMicros()).toBe(3n); // 1.25 → 1, 2.5 → 2
     expect(aliases.summary().model).toBe('gpt-5');
   });
 

@@ -5,7 +5,8 @@
  *
  * Three grains are read:
  * - raw rollup rows (one per user, UTC half-hour, source, model) for one day or for filtered views;
- * - `usage_daily` rows (one per UTC day, source and model) for totals, cost and model breakdown;
+ * - `usage_daily` rows (one per UTC day, source and model, with the stored cost), summed per
+ *   source and model in SQL, for totals, cost and model breakdown;
  * - "pieces" from `usage_day_prefix`: sums over runs of whole UTC half-hours that never cross a
  *   UTC midnight or a cut point the caller names (local day or month starts), returned as
  *   {@link UsageRow}s whose `hourStart` is the first half-hour of the run. Each piece lies inside
@@ -14,6 +15,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { UsageRow } from '../../domain/usage-row.js';
+import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
 import type { Database } from '../schema.js';
 
@@ -90,14 +92,15 @@ const ROLLUP_SQL = {
                 and ($5::text[] is null or model = any($5::text[]))`,
 };
 
+/** Whole UTC days of a window per (source, raw model): summed counts, summed stored costs, first and last day. */
 const DAY_MODEL_SQL = {
-  name: 'tt_analytics_day_model',
+  name: 'tt_analytics_day_model_costs',
   sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
-                  group_concat(day || ',' || input || ',' || cached_input || ',' || output || ',' || reasoning, ';')
+                  sum(cost_micros), min(day), max(day)
              from usage_daily
             where user_id = @p1 and day >= @p2 and day < @p3 and (@p4 is null or source = @p4) group by source, model`,
   postgres: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
-                    string_agg(day || ',' || input || ',' || cached_input || ',' || output || ',' || reasoning, ';')
+                    sum(cost_micros), min(day), max(day)
                from usage_daily
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
@@ -193,44 +196,42 @@ export async function listRollupRows(db: Db, userId: string, startMs: number, en
 export interface DayModelUsage {
   /** Summed counts per (source, raw model) (several rows may share a pair; `hourStart` is meaningless). */
   readonly totals: UsageRow[];
-  /**
-   * Rows to price: one per (UTC day, source, model) for whole UTC days (`hourStart` = midnight;
-   * `total`/`billable` are 0, pricing reads only the four channel counts), plus the raw rollup
-   * rows of the partial UTC days at either edge.
-   */
-  readonly costRows: UsageRow[];
+  /** Whole UTC days: the stored costs (`usage_daily.cost_micros`) summed per (source, raw model). */
+  readonly priced: PricedUsage[];
+  /** The raw rollup rows of the partial UTC days at either edge, still to be priced. */
+  readonly edgeRows: UsageRow[];
 }
 
 /**
- * Usage of the buckets that start in `[startMs, endMs)` at (UTC day, source, model) grain: whole
- * UTC days come from `usage_daily`, the partial UTC days at either edge from the rollup. Prices
- * are per (model, UTC day), so `costRows` price the window exactly. The model filter is the
- * caller's (in JS, by raw name or canonical id).
+ * Usage of the buckets that start in `[startMs, endMs)`: whole UTC days come from `usage_daily`
+ * (counts and stored costs summed in SQL, one row per source and model), the partial UTC days at
+ * either edge from the rollup. The model filter is the caller's (in JS, by raw name or canonical id).
  */
 export async function listDayModelUsage(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<DayModelUsage> {
   const a = slotAtOrAfter(startMs) * HALF_HOUR_MS;
   const b = slotAtOrAfter(endMs) * HALF_HOUR_MS;
-  if (b <= a) return { totals: [], costRows: [] };
+  if (b <= a) return { totals: [], priced: [], edgeRows: [] };
   const firstFull = Math.ceil(a / DAY_MS);
   const endFull = Math.floor(b / DAY_MS);
   if (firstFull >= endFull) {
     const rows = await listRollupRows(db, userId, a, b, { source });
-    return { totals: rows, costRows: rows };
+    return { totals: rows, priced: [], edgeRows: rows };
   }
   const [days, head, tail] = await Promise.all([
     rawRows(db, DAY_MODEL_SQL, [userId, BigInt(firstFull), BigInt(endFull), source ?? null]),
     a < firstFull * DAY_MS ? listRollupRows(db, userId, a, firstFull * DAY_MS, { source }) : Promise.resolve([]),
     endFull * DAY_MS < b ? listRollupRows(db, userId, endFull * DAY_MS, b, { source }) : Promise.resolve([]),
   ]);
-  const totals: UsageRow[] = [...head, ...tail];
-  const costRows: UsageRow[] = [...head, ...tail];
-  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, packed] of days) {
+  const edgeRows: UsageRow[] = [...head, ...tail];
+  const totals: UsageRow[] = [...edgeRows];
+  const priced: PricedUsage[] = [];
+  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, micros, firstDay, lastDay] of days) {
     const src = rowSource as string;
     const model = rowModel as string;
     totals.push(countsRow(firstFull * DAY_MS, src, model, [input, cached, output, reasoning, total, billable].map((v) => BigInt(v as bigint))));
-    unpack(packed, (day, c) => costRows.push(countsRow(day * DAY_MS, src, model, [c[0] as bigint, c[1] as bigint, c[2] as bigint, c[3] as bigint, 0n, 0n])));
+    priced.push({ source: src, model, firstDay: Number(firstDay), lastDay: Number(lastDay), micros: BigInt(micros as bigint) });
   }
-  return { totals, costRows };
+  return { totals, priced, edgeRows };
 }
 
 /** Distinct raw model names a user has in the UTC days touching `[startMs, endMs)` (for resolving a `model` filter). */
