@@ -1,10 +1,11 @@
 /**
  * @fileoverview bench:analytics — seeds, through the query layer (the real ingest writer, so the
- * read-model triggers run as in production), a heavy user (one year, three devices, four models,
+ * read models are kept as in production), a heavy user (one year, three devices, four models,
  * two projects, 16 active half-hours a day) among 10,000 other users, starts the compiled server
  * and measures every analytics endpoint with a one-year range in UTC and in America/New_York with
  * wrk: latency at 1 connection, throughput at 20. SQLite first, then PostgreSQL if reachable.
  * Targets (SQLite): p50 ≤ 5 ms and p99 ≤ 15 ms at 1 connection, ≥ 500 req/s at 20.
+ * BENCH_ENGINES (default `sqlite,postgres`), BENCH_SECONDS, BENCH_OTHER_USERS.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,6 +26,7 @@ import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 const LUA = path.join(ROOT, 'bench/analytics.lua');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const OTHER_USERS = Number(process.env.BENCH_OTHER_USERS ?? 10_000);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
 const MODELS: [string, string][] = [
@@ -208,15 +210,19 @@ async function main(): Promise<void> {
   const common = benchServerEnv();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-'));
   let missed = 0;
-  try {
-    const lines = await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, async () =>
-      openSqlite(path.join(dataDir, 'tokentally.db')),
-    );
-    missed = lines.filter((l) => verdict(l) !== 'ok').length;
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  if (ENGINES.includes('sqlite')) {
+    try {
+      const lines = await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, async () =>
+        openSqlite(path.join(dataDir, 'tokentally.db')),
+      );
+      missed = lines.filter((l) => verdict(l) !== 'ok').length;
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   }
-  if (await pgReachable()) {
+  if (!ENGINES.includes('postgres')) {
+    // skipped by BENCH_ENGINES
+  } else if (await pgReachable()) {
     const url = await freshPgDatabase('tokentally_bench_analytics');
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-pg-'));
     try {
