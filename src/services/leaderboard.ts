@@ -2,7 +2,7 @@
  * @fileoverview The leaderboard: snapshot refreshes (single flight in this process, and across
  * processes on PostgreSQL through an advisory lock) and the reads of a page, `me` and a profile.
  *
- * A refresh ranks the trigger-maintained per-user family totals of each period, writes them as a
+ * A refresh ranks the writer-maintained per-user family totals of each period, writes them as a
  * new generation and switches every refreshed period to it in one transaction, so readers see
  * either the old snapshot or the new one. A refresh asked for while one that covers it runs (here
  * or, on PostgreSQL, in another process) waits for it and answers its result.

@@ -12,7 +12,7 @@ import type { Database } from '../schema.js';
 type Q = Kysely<Database>;
 
 /**
- * Billable tokens per user and family in a period, from the trigger-maintained aggregates (one
+ * Billable tokens per user and family in a period, from the aggregates the ingest writers keep (one
  * row per user): `week` and `month` are the keys of the window (see the aggregates migration).
  */
 export async function listFamilyTotals(db: Q, period: Period, key: { week: number; month: number }): Promise<UserTotals[]> {
