@@ -33,6 +33,11 @@ export async function migrateToLatest(db: Db): Promise<void> {
   await migrate(db, (migrator) => migrator.migrateToLatest());
 }
 
+/** Brings the schema up to the named migration (upgrade tests start from an older schema). */
+export async function migrateUpTo(db: Db, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
 async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // On PostgreSQL the migration tables are looked up in the connection's own schema: without it Kysely
   // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).

