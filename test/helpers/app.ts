@@ -10,6 +10,7 @@ import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import type { Logger } from 'pino';
 import { createLogger } from '../../src/logger.js';
 
 export const TEST_SECRETS = {
@@ -54,6 +55,17 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
   };
 }
 
+/** A logger whose lines are appended to `logs`. */
+export function capturingLogger(logs: string[]): Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return createLogger('info', sink);
+}
+
 /** The configuration every test app uses (cheap hashing, high limits, jobs off), with `env` on top. */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
@@ -74,14 +86,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = testConfig(options.env);
   const clock = options.clock ?? new ManualClock(T0);
   const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString('utf8'));
-      done();
-    },
-  });
   const { db, drop } = await openTestDb();
-  const built = await createApp({ config, db, clock, logger: createLogger('info', sink) });
+  const built = await createApp({ config, db, clock, logger: capturingLogger(logs) });
   return {
     ...built,
     clock,

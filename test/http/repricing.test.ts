@@ -4,12 +4,10 @@
  * as after migration 0004) reprices every stored row before it serves; one whose costs match the
  * data in force leaves them alone.
  */
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { createLogger } from '../../src/logger.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
-import { createTestApp, engine, type TestApp } from '../helpers/app.js';
+import { capturingLogger, createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 describe(`stored costs (${engine})`, () => {
   let t: TestApp;
@@ -36,14 +34,8 @@ describe(`stored costs (${engine})`, () => {
 
   async function restart(): Promise<{ logs: string[]; close: () => Promise<void>; app: TestApp['app'] }> {
     const logs: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logs.push(chunk.toString('utf8'));
-        done();
-      },
-    });
     // A second server over the same database (the first keeps it open; it closes it at the end).
-    const second = await createApp({ config: t.config, db: { ...t.db, close: async () => undefined }, clock: t.clock, logger: createLogger('info', sink) });
+    const second = await createApp({ config: t.config, db: { ...t.db, close: async () => undefined }, clock: t.clock, logger: capturingLogger(logs) });
     return { logs, close: second.close, app: second.app };
   }
 

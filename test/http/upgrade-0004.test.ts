@@ -4,15 +4,13 @@
  * prices them (costs start at 0 and no price data is recorded), so the answers are what a fresh
  * install gives for the same uploads.
  */
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { migrateUpTo } from '../../src/db/migrate.js';
-import { createLogger } from '../../src/logger.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { ManualClock } from '../../src/clock.js';
 import { JwtService } from '../../src/security/jwt.js';
-import { createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
+import { capturingLogger, createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
 
 const BUCKETS = [
   { hour_start: '2026-10-30T10:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 1_000_000, total_tokens: 1_000_000 },
@@ -59,14 +57,8 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
 
     // First start on the new code: migration 0004, then repricing of the stored rows.
     const logs: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _e, done) {
-        logs.push(chunk.toString('utf8'));
-        done();
-      },
-    });
     const clock = new ManualClock(T0);
-    const upgraded = await createApp({ config: testConfig(), db, clock, logger: createLogger('info', sink) });
+    const upgraded = await createApp({ config: testConfig(), db, clock, logger: capturingLogger(logs) });
     try {
       expect(logs.join('')).toMatch(/repriced stored daily costs \(3 rows read, 3 changed/);
       const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: userId, email: 'old@example.com', sessionId: 'upgrade-test' }, clock.now());

@@ -6,21 +6,18 @@
  */
 import { sql } from 'kysely';
 import { userIngestLockKey } from '../../ingest/writer-postgres.js';
+import type { TokenCounts } from '../../pricing/rates.js';
 import type { Db } from '../connect.js';
 import { inTransaction, type Tx } from '../transaction.js';
 
 const COSTS_STATE = 'usage_daily.cost_micros';
 
-/** One stored row's key, counts that get priced, and cost. */
-export interface DailyCostRow {
+/** One stored row's key, the counts that get priced, and its cost. */
+export interface DailyCostRow extends TokenCounts {
   readonly userId: string;
   readonly day: number;
   readonly source: string;
   readonly model: string;
-  readonly input: bigint;
-  readonly cachedInput: bigint;
-  readonly output: bigint;
-  readonly reasoning: bigint;
   readonly costMicros: bigint;
 }
 
