@@ -12,31 +12,31 @@ import {
   lastSyncAt,
   listDayModelUsage,
   listModelsInWindow,
-  listPieces,
   listProjectTotals,
   listRollupRows,
   listSubscriptions,
   userCreatedAt,
   type RowFilter,
 } from '../db/queries/analytics.js';
+import { listPieces } from '../db/queries/day-prefix.js';
 import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { groupBySourceAndModel } from '../domain/breakdown.js';
 import { addDays, epochDayOf, firstEpochDayOfMonth, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
-  billableByDay,
-  dayRowsToWire,
-  foldDaily,
+  dayColumnsBillable,
+  dayColumnsToWire,
+  foldDailyColumns,
   foldHalfHours,
-  foldMonthly,
+  foldMonthlyColumnsToWire,
   halfHourRowsToWire,
-  monthRowsToWire,
   type DayRowWire,
   type HalfHourRowWire,
   type MonthRowWire,
 } from '../domain/fold.js';
-import { buildHeatmap, heatmapQueryFrom, resolveHeatmapRange, type Heatmap } from '../domain/heatmap.js';
+import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
 import { InvalidParamError } from '../domain/param-error.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
+import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
 import { createCostAccumulator, totalsWithCost, type PriceService, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
@@ -263,8 +263,8 @@ export class AnalyticsService {
   }
 
   /**
-   * Rows for a local-day/month fold over `[startMs, endMs)`. Unfiltered: prefix pieces cut at
-   * `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
+   * Rows for a local-day/month fold over `[startMs, endMs)`, in columns. Unfiltered: prefix pieces
+   * cut at `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
    */
   private async foldRows(
     timer: RequestTimer,
@@ -274,7 +274,7 @@ export class AnalyticsService {
     cutsMs: readonly number[],
     f: Filters,
     fields: 'all' | 'billable' = 'all',
-  ): Promise<UsageRow[]> {
+  ): Promise<UsageColumns> {
     if (f.source === undefined && f.model === undefined) {
       return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs, fields));
     }
@@ -283,9 +283,9 @@ export class AnalyticsService {
       const model = f.model;
       const models = await timer.query(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
       const matching = models.filter((m) => this.deps.prices.matchesModelFilter(m, model));
-      return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching }));
+      return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
     }
-    return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter));
+    return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
   }
 
   async summary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<SummaryBody> {
@@ -311,7 +311,7 @@ export class AnalyticsService {
       to: range.to,
       days: range.days,
       ...this.modelIdentity(f.model),
-      data: dayRowsToWire(foldDaily(rows, zone, range.from, range.to)),
+      data: dayColumnsToWire(foldDailyColumns(rows, zone, range.from, range.to)),
       summary: { totals: priced.totals, pricing: priced.pricing },
     };
   }
@@ -341,30 +341,28 @@ export class AnalyticsService {
     const monthStartDays = Array.from({ length: months + 1 }, (_, i) => firstEpochDayOfMonth(firstMonth + i));
     const cuts = startsOfLocalEpochDays(zone, [...monthStartDays, epochDayOf(range.to) + 1]);
     const rows = await this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f);
-    return { from: range.from, to: range.to, months, data: monthRowsToWire(foldMonthly(rows, zone, range.to, months)) };
+    return { from: range.from, to: range.to, months, data: foldMonthlyColumnsToWire(rows, zone, range.to, months) };
   }
 
   async heatmap(userId: string, q: UsageQuery, timer: RequestTimer): Promise<Heatmap> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
-    const load = async (from: LocalDate, to: LocalDate) => {
+    const load = async (from: LocalDate, to: LocalDate): Promise<DayValues> => {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
       const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
       const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f, 'billable');
-      return billableByDay(foldDaily(rows, zone, from, to));
+      return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
-    const byDay = await load(range.from, range.to);
-    let heatmap = buildHeatmap(range, byDay);
+    let days = await load(range.from, range.to);
     const gridDays = epochDayOf(range.to) - epochDayOf(range.from) + 1;
-    if (heatmap.streak_days >= gridDays) {
+    if (streakDaysOf(days, range.to) >= gridDays) {
       // The streak runs past the grid: count it back over older days too (rare, so loaded only then).
       const older = await load(heatmapQueryFrom(range, MAX_STREAK_DAYS), addDays(range.from, -1));
-      for (const [day, v] of byDay) older.set(day, v);
-      heatmap = buildHeatmap(range, older);
+      days = { firstDay: older.firstDay, values: [...older.values, ...days.values] };
     }
-    return heatmap;
+    return buildHeatmapFromDays(range, days);
   }
 
   async modelBreakdown(userId: string, q: UsageQuery, timer: RequestTimer): Promise<BreakdownBody> {
