@@ -5,7 +5,7 @@
  * parameter the domain rejects becomes a 400 problem naming it.
  */
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
@@ -41,18 +41,28 @@ interface Spec {
   querystring: TSchema;
   response: TSchema;
   run: Handler;
+  /**
+   * The body is built with exactly the response schema's fields in its key order, so
+   * `JSON.stringify` writes the bytes the schema serializer would, several times faster for the
+   * heatmap (whose nullable cells cost the schema serializer a schema validation each). Left off
+   * where a part of the body is built elsewhere (the cost blocks).
+   */
+  plainJson?: true;
 }
 
 const SPECS: Spec[] = [
   { operationId: 'getUsageSummary', path: 'svc-usage-summary', summary: 'Token totals and cost for a date range', querystring: SummaryQuery, response: SummaryResponse, run: (s, u, q, t) => s.summary(u, q, t) },
   { operationId: 'getUsageDaily', path: 'svc-usage-daily', summary: 'One row per local day, zero-filled, with totals', querystring: DailyQuery, response: DailyResponse, run: (s, u, q, t) => s.daily(u, q, t) },
-  { operationId: 'getUsageHourly', path: 'svc-usage-hourly', summary: 'The half-hour buckets of one local day', querystring: HourlyQuery, response: HourlyResponse, run: (s, u, q, t) => s.hourly(u, q, t) },
-  { operationId: 'getUsageMonthly', path: 'svc-usage-monthly', summary: 'One row per local month, zero-filled', querystring: MonthlyQuery, response: MonthlyResponse, run: (s, u, q, t) => s.monthly(u, q, t) },
-  { operationId: 'getUsageHeatmap', path: 'svc-usage-heatmap', summary: 'Activity heatmap of billable tokens per local day', querystring: HeatmapQuery, response: HeatmapResponse, run: (s, u, q, t) => s.heatmap(u, q, t) },
+  { operationId: 'getUsageHourly', path: 'svc-usage-hourly', summary: 'The half-hour buckets of one local day', querystring: HourlyQuery, response: HourlyResponse, run: (s, u, q, t) => s.hourly(u, q, t), plainJson: true },
+  { operationId: 'getUsageMonthly', path: 'svc-usage-monthly', summary: 'One row per local month, zero-filled', querystring: MonthlyQuery, response: MonthlyResponse, run: (s, u, q, t) => s.monthly(u, q, t), plainJson: true },
+  { operationId: 'getUsageHeatmap', path: 'svc-usage-heatmap', summary: 'Activity heatmap of billable tokens per local day', querystring: HeatmapQuery, response: HeatmapResponse, run: (s, u, q, t) => s.heatmap(u, q, t), plainJson: true },
   { operationId: 'getUsageModelBreakdown', path: 'svc-usage-model-breakdown', summary: 'Totals and cost per source and canonical model', querystring: BreakdownQuery, response: BreakdownResponse, run: (s, u, q, t) => s.modelBreakdown(u, q, t) },
   { operationId: 'getProjectUsageSummary', path: 'svc-project-usage-summary', summary: 'All-time totals of the top projects', querystring: ProjectSummaryQuery, response: ProjectSummaryResponse, run: (s, u, q, t) => s.projectSummary(u, q, t) },
   { operationId: 'getUserStatus', path: 'svc-user-status', summary: 'Account, pro status, subscriptions and installed devices', querystring: UserStatusQuery, response: UserStatusResponse, run: (s, u, _q, t) => s.userStatus(u, t) },
 ];
+
+/** The content type Fastify gives serialized JSON. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 async function answer(request: FastifyRequest, service: AnalyticsService, run: Handler): Promise<object> {
   const timer = new RequestTimer();
@@ -74,7 +84,13 @@ export function registerUsageRoutes(app: App, deps: { analytics: AnalyticsServic
         { operationId: spec.operationId, summary: spec.summary, tags: ['analytics'], access: { roles: ['user'] } },
         { querystring: spec.querystring, response: responses(spec.response, 400, 401, 403) },
       ),
-      (request) => answer(request, deps.analytics, spec.run),
+      spec.plainJson
+        ? async (request: FastifyRequest, reply: FastifyReply) => {
+            const body = await answer(request, deps.analytics, spec.run);
+            void reply.type(JSON_TYPE);
+            return JSON.stringify(body);
+          }
+        : (request: FastifyRequest) => answer(request, deps.analytics, spec.run),
     );
   }
 }
