@@ -14,6 +14,7 @@ import {
   epochDayOf,
   firstEpochDayOfMonth,
   formatEpochDay,
+  formatEpochDays,
   formatMonth,
   monthIndexOf,
   type LocalDate,
@@ -100,8 +101,9 @@ export function foldDailyColumns(rows: UsageColumns, zone: Zone, from: LocalDate
 
 /** Daily rows in wire form from a column fold. */
 export function dayColumnsToWire(folded: DayColumns): DayRowWire[] {
+  const labels = formatEpochDays(folded.firstDay, folded.days);
   const out: DayRowWire[] = new Array<DayRowWire>(folded.days);
-  for (let i = 0; i < folded.days; i++) out[i] = { day: formatEpochDay(folded.firstDay + i), ...totalsWireAt(folded.counts, i) };
+  for (let i = 0; i < folded.days; i++) out[i] = { day: labels[i] as LocalDate, ...totalsWireAt(folded.counts, i) };
   return out;
 }
 

@@ -4,7 +4,7 @@
  * local day, levels from percentile thresholds of the active days, plus active and streak counts.
  */
 
-import { addDays, dayOfWeek, epochDayOf, formatEpochDay, parseLocalDate, type LocalDate } from './calendar.js';
+import { addDays, dayOfWeek, epochDayOf, formatEpochDay, formatEpochDays, parseLocalDate, type LocalDate } from './calendar.js';
 import { InvalidParamError } from './param-error.js';
 import { todayIn, type Zone } from './zones.js';
 
@@ -168,18 +168,18 @@ function heatmapGrid(range: HeatmapRange, valueOf: (epochDay: number) => bigint,
     if (v > 0n) active.push(v);
   }
   const { t1, t2, t3 } = heatmapThresholds(active);
+  const labels = formatEpochDays(startDay, values.length);
   const weeks: (HeatmapCell | null)[][] = [];
   for (let w = 0; w < range.weeks; w++) {
     const column: (HeatmapCell | null)[] = [];
     for (let i = 0; i < 7; i++) {
       const offset = w * 7 + i;
-      const day = startDay + offset;
-      if (day > toDay) {
+      if (startDay + offset > toDay) {
         column.push(null);
         continue;
       }
       const v = values[offset] ?? 0n;
-      column.push({ day: formatEpochDay(day), value: v.toString(), level: heatmapLevel(v, t1, t2, t3) });
+      column.push({ day: labels[offset] as LocalDate, value: v.toString(), level: heatmapLevel(v, t1, t2, t3) });
     }
     weeks.push(column);
   }

@@ -21,7 +21,7 @@ import {
 import { listPieces } from '../db/queries/day-prefix.js';
 import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { groupBySourceAndModel } from '../domain/breakdown.js';
-import { addDays, epochDayOf, firstEpochDayOfMonth, monthIndexOf, type LocalDate } from '../domain/calendar.js';
+import { epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
   dayColumnsBillable,
   dayColumnsToWire,
@@ -74,6 +74,8 @@ export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
 export const SLOW_QUERY_MS = 2000;
 /** Streaks are counted back this far at most (the contract's longest range). */
 const MAX_STREAK_DAYS = 800;
+/** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
+const STREAK_SPAN_DAYS = 32;
 
 /** Measures the time spent in queries for one request (for `debug=1`). */
 export class RequestTimer {
@@ -356,10 +358,13 @@ export class AnalyticsService {
       return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
     let days = await load(range.from, range.to);
-    const gridDays = epochDayOf(range.to) - epochDayOf(range.from) + 1;
-    if (streakDaysOf(days, range.to) >= gridDays) {
-      // The streak runs past the grid: count it back over older days too (rare, so loaded only then).
-      const older = await load(heatmapQueryFrom(range, MAX_STREAK_DAYS), addDays(range.from, -1));
+    // While the streak covers every loaded day, load older days too (up to the contract's longest
+    // range), in growing spans so that a streak just past the grid costs a short read.
+    const oldest = epochDayOf(heatmapQueryFrom(range, MAX_STREAK_DAYS));
+    const toDay = epochDayOf(range.to);
+    for (let span = STREAK_SPAN_DAYS; days.firstDay > oldest && streakDaysOf(days, range.to) >= toDay - days.firstDay + 1; span *= 2) {
+      const from = Math.max(oldest, days.firstDay - span);
+      const older = await load(formatEpochDay(from), formatEpochDay(days.firstDay - 1));
       days = { firstDay: older.firstDay, values: [...older.values, ...days.values] };
     }
     return buildHeatmapFromDays(range, days);

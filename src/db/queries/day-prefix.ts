@@ -64,8 +64,10 @@ const SMALL_DIGITS = 15;
  * doubles; undefined when one has more than {@link SMALL_DIGITS} digits. A scan without
  * substrings: a year in New York is ~7,000 integers.
  */
-function parseSmallIntegers(text: string): number[] | undefined {
-  const out: number[] = [];
+function parseSmallIntegers(text: string): Float64Array | undefined {
+  // Every integer takes at least one digit and one separator.
+  const out = new Float64Array((text.length >> 1) + 1);
+  let n = 0;
   let value = 0;
   let digits = 0;
   let negative = false;
@@ -78,13 +80,13 @@ function parseSmallIntegers(text: string): number[] | undefined {
       negative = true;
     } else {
       if (digits > SMALL_DIGITS) return undefined;
-      if (digits > 0) out.push(negative ? -value : value);
+      if (digits > 0) out[n++] = negative ? -value : value;
       value = 0;
       digits = 0;
       negative = false;
     }
   }
-  return out;
+  return out.subarray(0, n);
 }
 
 /** The integers of a packed text as bigint (the exact fallback of {@link parseSmallIntegers}). */
@@ -107,7 +109,10 @@ interface Plan {
   readonly last: number;
   readonly firstDay: number;
   readonly days: number;
-  readonly phasesByDay: Map<number, number[]>;
+  /** Cut phases of each day (by index from `firstDay`), ascending; undefined for a day without one. */
+  readonly phases: (number[] | undefined)[];
+  /** Number of phases over all days. */
+  readonly phaseCount: number;
   readonly triples: [number, number, number][];
   /** Store row of (k, day) = 1 + kSlot[k] · days + (day − firstDay); −1 for a k not read. */
   readonly kSlot: Int32Array;
@@ -120,30 +125,37 @@ function plan(startMs: number, endMs: number, cutsMs: readonly number[]): Plan |
   if (last <= first) return undefined;
   const firstDay = Math.floor(first / SLOTS_PER_DAY);
   const lastDay = Math.floor((last - 1) / SLOTS_PER_DAY);
-  const phasesByDay = new Map<number, number[]>();
+  const days = lastDay - firstDay + 1;
+  const phases = new Array<number[] | undefined>(days).fill(undefined);
+  let phaseCount = 0;
   const addCut = (slot: number): void => {
     if (slot < first || slot > last) return;
     const day = Math.floor(slot / SLOTS_PER_DAY);
     const k = slot - day * SLOTS_PER_DAY;
     if (k === 0) return;
-    const list = phasesByDay.get(day);
-    if (list === undefined) phasesByDay.set(day, [k]);
+    const list = phases[day - firstDay];
+    if (list === undefined) phases[day - firstDay] = [k];
     else if (!list.includes(k)) list.push(k);
+    else return;
+    phaseCount++;
   };
   addCut(first);
   addCut(last);
-  for (const c of cutsMs) addCut(slotAtOrAfter(c));
+  for (let i = 0; i < cutsMs.length; i++) addCut(slotAtOrAfter(cutsMs[i] as number));
   // The whole day (k = 48) for every day, each cut phase only for its days (runs of consecutive days).
   const triples: [number, number, number][] = [[SLOTS_PER_DAY, firstDay, lastDay]];
-  const open = new Map<number, [number, number, number]>();
-  for (const day of [...phasesByDay.keys()].sort((x, y) => x - y)) {
-    const list = (phasesByDay.get(day) as number[]).sort((x, y) => x - y);
+  const open = new Array<[number, number, number] | undefined>(SLOTS_PER_DAY).fill(undefined);
+  for (let i = 0; i < days; i++) {
+    const list = phases[i];
+    if (list === undefined) continue;
+    if (list.length > 1) list.sort((x, y) => x - y);
+    const day = firstDay + i;
     for (const k of list) {
-      const run = open.get(k);
+      const run = open[k];
       if (run !== undefined && run[2] === day - 1) run[2] = day;
       else {
         const fresh: [number, number, number] = [k, day, day];
-        open.set(k, fresh);
+        open[k] = fresh;
         triples.push(fresh);
       }
     }
@@ -155,8 +167,7 @@ function plan(startMs: number, endMs: number, cutsMs: readonly number[]): Plan |
   const kSlot = new Int32Array(SLOTS_PER_DAY + 1).fill(-1);
   let slots = 0;
   for (const [k] of triples) if (kSlot[k] === -1) kSlot[k] = slots++;
-  const days = lastDay - firstDay + 1;
-  return { first, last, firstDay, days, phasesByDay, triples, kSlot, storeRows: 1 + slots * days };
+  return { first, last, firstDay, days, phases, phaseCount, triples, kSlot, storeRows: 1 + slots * days };
 }
 
 /** Store row of P(d, k)'s own row and of its block row (0 = zero row). */
@@ -165,26 +176,38 @@ function storeRow(p: Plan, k: number, dayIndex: number): number {
   return s < 0 ? 0 : 1 + s * p.days + dayIndex;
 }
 
+const PIECE_STRIDE = 5;
+
 /**
  * The pieces to compute, as five integers each: start slot, then the store rows of P(d, k1)
  * (own, block) and of P(d, k0) (own, block). Days without a whole-day row have no usage.
  */
 function pieceLayout(p: Plan, hasDay: Uint8Array): Int32Array {
-  const out: number[] = [];
+  const out = new Int32Array((p.days + p.phaseCount) * PIECE_STRIDE);
+  let n = 0;
+  const put = (startSlot: number, k0: number, k1: number, i: number): void => {
+    if (startSlot < p.first || startSlot >= p.last) return;
+    out[n] = startSlot;
+    out[n + 1] = ownRow(p, k1, i);
+    out[n + 2] = blockRow(p, k1, i);
+    out[n + 3] = ownRow(p, k0, i);
+    out[n + 4] = blockRow(p, k0, i);
+    n += PIECE_STRIDE;
+  };
   for (let i = 0; i < p.days; i++) {
     if (hasDay[i] === 0) continue;
-    const day = p.firstDay + i;
-    const cuts = p.phasesByDay.get(day);
-    const phases = cuts === undefined ? [0, SLOTS_PER_DAY] : [0, ...cuts, SLOTS_PER_DAY];
-    for (let j = 0; j + 1 < phases.length; j++) {
-      const k0 = phases[j] as number;
-      const k1 = phases[j + 1] as number;
-      const startSlot = day * SLOTS_PER_DAY + k0;
-      if (startSlot < p.first || startSlot >= p.last) continue;
-      out.push(startSlot, ownRow(p, k1, i), blockRow(p, k1, i), ownRow(p, k0, i), blockRow(p, k0, i));
+    const dayStart = (p.firstDay + i) * SLOTS_PER_DAY;
+    const cuts = p.phases[i];
+    let k0 = 0;
+    if (cuts !== undefined) {
+      for (const k of cuts) {
+        put(dayStart + k0, k0, k, i);
+        k0 = k;
+      }
     }
+    put(dayStart + k0, k0, SLOTS_PER_DAY, i);
   }
-  return Int32Array.from(out);
+  return out.subarray(0, n);
 }
 
 /** P(d, k) = store row {@link ownRow} + store row {@link blockRow} (P(d, 0) = 0). */
@@ -196,7 +219,6 @@ function blockRow(p: Plan, k: number, dayIndex: number): number {
   return k % BLOCK === 0 || k < BLOCK ? 0 : storeRow(p, k - (k % BLOCK), dayIndex);
 }
 
-const PIECE_STRIDE = 5;
 
 /** Fills the store from the packed entries; returns the days that have a whole-day row. */
 function fillStore<T>(p: Plan, values: ArrayLike<T>, width: number, store: { [i: number]: T }, toNumber: (v: T) => number): Uint8Array {
@@ -213,7 +235,7 @@ function fillStore<T>(p: Plan, values: ArrayLike<T>, width: number, store: { [i:
   return hasDay;
 }
 
-function piecesFromNumbers(p: Plan, values: number[], width: number): UsageColumns | undefined {
+function piecesFromNumbers(p: Plan, values: Float64Array, width: number): UsageColumns | undefined {
   const store = new Float64Array(p.storeRows * COUNT_WIDTH);
   const layout = pieceLayout(p, fillStore(p, values, width, store, (v) => v));
   const hourStarts: number[] = [];
