@@ -90,6 +90,30 @@ export function formatEpochDay(epochDay: number): LocalDate {
   return `${pad4(y)}-${pad2(m)}-${pad2(d)}`;
 }
 
+const DAY_TEXT = Array.from({ length: 32 }, (_, d) => pad2(d));
+
+/** The `YYYY-MM-DD` texts of `n` consecutive epoch days from `firstDay` (as {@link formatEpochDay}, one month prefix per month). */
+export function formatEpochDays(firstDay: number, n: number): LocalDate[] {
+  const out = new Array<LocalDate>(Math.max(0, n));
+  if (n <= 0) return out;
+  let { y, m, d } = civilFromDays(firstDay);
+  let prefix = `${pad4(y)}-${pad2(m)}-`;
+  let monthDays = daysInMonth(y, m);
+  for (let i = 0; i < n; i++) {
+    out[i] = prefix + (DAY_TEXT[d] as string);
+    if (++d > monthDays) {
+      d = 1;
+      if (++m > 12) {
+        m = 1;
+        y++;
+      }
+      prefix = `${pad4(y)}-${pad2(m)}-`;
+      monthDays = daysInMonth(y, m);
+    }
+  }
+  return out;
+}
+
 /** The date `n` days after `date` (negative `n` goes back). */
 export function addDays(date: LocalDate, n: number): LocalDate {
   return formatEpochDay(epochDayOf(date) + n);

@@ -2,9 +2,10 @@
  * @fileoverview Folds half-hour rollup rows into the local days, months and half-hours the
  * analytics endpoints return. Each row counts on the local day/half-hour/month of its
  * `hourStart` (docs/time-zones.md). The zone is consulted once per DST transition through an
- * {@link OffsetTimeline}; per row the work is integer arithmetic and six bigint additions, so a
- * one-year fold of ~6,000 rows stays well under a millisecond. Rows need not be sorted; rows
- * outside the requested local range are ignored.
+ * {@link OffsetTimeline}; {@link localDayIndexes} and {@link localMonthIndexes} are the one place
+ * that assigns instants, and the folds add counts by those indexes: six bigint additions per
+ * {@link UsageRow}, or six double additions per row in columns ({@link UsageColumns}, the
+ * service's path). Rows need not be sorted; rows outside the requested local range are ignored.
  */
 
 import {
@@ -13,10 +14,12 @@ import {
   epochDayOf,
   firstEpochDayOfMonth,
   formatEpochDay,
+  formatEpochDays,
   formatMonth,
   monthIndexOf,
   type LocalDate,
 } from './calendar.js';
+import { billableAt, sumByIndex, totalsWireAt, type CountArray, type UsageColumns } from './usage-columns.js';
 import { addInto, toTokenTotalsWire, zeroTotals, type TokenTotals, type TokenTotalsWire, type UsageRow } from './usage-row.js';
 import { halfHourSlots, offsetTimeline, type OffsetTimeline, type Zone } from './zones.js';
 
@@ -34,36 +37,80 @@ export interface DayRow {
   readonly totals: TokenTotals;
 }
 
-/** Folds rows into one row per local day from `from` to `to` inclusive, zero-filled, oldest first. */
-export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate, to: LocalDate): DayRow[] {
+/**
+ * Index of the local day (0 = `from`) each instant falls on, or −1 outside `from` … `to`: the one
+ * place that assigns rows and pieces to local days. Instants usually arrive sorted, so the offset
+ * segment rarely changes.
+ */
+export function localDayIndexes(hourStarts: readonly number[], zone: Zone, from: LocalDate, to: LocalDate): Int32Array {
   const fromDay = epochDayOf(from);
   const toDay = epochDayOf(to);
   const n = toDay - fromDay + 1;
-  if (n <= 0) return [];
-  const buckets: TokenTotals[] = new Array<TokenTotals>(n);
-  for (let i = 0; i < n; i++) buckets[i] = zeroTotals();
+  const out = new Int32Array(hourStarts.length);
   const timeline = timelineForDays(zone, fromDay, toDay);
-  // Inlined segment walk: rows usually arrive sorted, so the segment rarely changes.
   const starts = timeline.segmentStarts;
   const offsets = timeline.segmentOffsets;
-  let seg = 0;
   let segStart = starts[0] as number;
   let segEnd = starts[1] ?? Infinity;
   let off = offsets[0] as number;
-  for (const row of rows) {
-    const t = row.hourStart;
+  for (let r = 0; r < hourStarts.length; r++) {
+    const t = hourStarts[r] as number;
     if (t < segStart || t >= segEnd) {
-      seg = 0;
+      let seg = 0;
       while (seg + 1 < starts.length && (starts[seg + 1] as number) <= t) seg++;
       segStart = starts[seg] as number;
       segEnd = starts[seg + 1] ?? Infinity;
       off = offsets[seg] as number;
     }
     const i = Math.floor((t + off) / DAY_MS) - fromDay;
-    if (i >= 0 && i < n) addInto(buckets[i] as TokenTotals, row);
+    out[r] = i >= 0 && i < n ? i : -1;
+  }
+  return out;
+}
+
+/** Folds rows into one row per local day from `from` to `to` inclusive, zero-filled, oldest first. */
+export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate, to: LocalDate): DayRow[] {
+  const fromDay = epochDayOf(from);
+  const n = epochDayOf(to) - fromDay + 1;
+  if (n <= 0) return [];
+  const buckets: TokenTotals[] = new Array<TokenTotals>(n);
+  for (let i = 0; i < n; i++) buckets[i] = zeroTotals();
+  const index = localDayIndexes(rows.map((r) => r.hourStart), zone, from, to);
+  for (let r = 0; r < rows.length; r++) {
+    const i = index[r] as number;
+    if (i >= 0) addInto(buckets[i] as TokenTotals, rows[r] as UsageRow);
   }
   const out: DayRow[] = new Array<DayRow>(n);
   for (let i = 0; i < n; i++) out[i] = { day: formatEpochDay(fromDay + i), totals: buckets[i] as TokenTotals };
+  return out;
+}
+
+/** Local days of a column fold: day `i` is `firstDay + i`, its counts at row `i` of `counts`. */
+export interface DayColumns {
+  readonly firstDay: number;
+  readonly days: number;
+  readonly counts: CountArray;
+}
+
+/** {@link foldDaily} for rows in columns: one count row per local day from `from` to `to`, zero-filled. */
+export function foldDailyColumns(rows: UsageColumns, zone: Zone, from: LocalDate, to: LocalDate): DayColumns {
+  const firstDay = epochDayOf(from);
+  const days = Math.max(0, epochDayOf(to) - firstDay + 1);
+  return { firstDay, days, counts: sumByIndex(rows.counts, localDayIndexes(rows.hourStarts, zone, from, to), days) };
+}
+
+/** Daily rows in wire form from a column fold. */
+export function dayColumnsToWire(folded: DayColumns): DayRowWire[] {
+  const labels = formatEpochDays(folded.firstDay, folded.days);
+  const out: DayRowWire[] = new Array<DayRowWire>(folded.days);
+  for (let i = 0; i < folded.days; i++) out[i] = { day: labels[i] as LocalDate, ...totalsWireAt(folded.counts, i) };
+  return out;
+}
+
+/** Billable tokens of each day of a column fold, oldest first. */
+export function dayColumnsBillable(folded: DayColumns): bigint[] {
+  const out = new Array<bigint>(folded.days);
+  for (let i = 0; i < folded.days; i++) out[i] = billableAt(folded.counts, i);
   return out;
 }
 
@@ -74,23 +121,21 @@ export interface MonthRow {
 }
 
 /**
- * Folds rows into exactly `months` local months ending with `to`'s month, oldest first, zero-filled.
- * Days after `to` are not counted (a mid-month `to` truncates the newest month).
+ * Index of the local month (0 = the oldest of `months` ending with `to`'s month) each instant falls
+ * on, or −1 outside those months or after `to`.
  */
-export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate, months: number): MonthRow[] {
-  if (months <= 0) return [];
-  const lastMonth = monthIndexOf(to);
-  const firstMonth = lastMonth - (months - 1);
-  // starts[k] = epoch day of the first day of month firstMonth + k; starts[months] bounds the last.
-  const starts: number[] = new Array<number>(months + 1);
-  for (let k = 0; k <= months; k++) starts[k] = firstEpochDayOfMonth(firstMonth + k);
+export function localMonthIndexes(hourStarts: readonly number[], zone: Zone, to: LocalDate, months: number): Int32Array {
+  const out = new Int32Array(hourStarts.length).fill(-1);
+  if (months <= 0) return out;
+  const firstMonth = monthIndexOf(to) - (months - 1);
+  // starts[k] = epoch day of the first day of month firstMonth + k.
+  const starts: number[] = new Array<number>(months);
+  for (let k = 0; k < months; k++) starts[k] = firstEpochDayOfMonth(firstMonth + k);
   const fromDay = starts[0] as number;
   const toDay = epochDayOf(to);
-  const buckets: TokenTotals[] = new Array<TokenTotals>(months);
-  for (let k = 0; k < months; k++) buckets[k] = zeroTotals();
   const timeline = timelineForDays(zone, fromDay, toDay);
-  for (const row of rows) {
-    const day = timeline.localEpochDayAt(row.hourStart);
+  for (let r = 0; r < hourStarts.length; r++) {
+    const day = timeline.localEpochDayAt(hourStarts[r] as number);
     if (day < fromDay || day > toDay) continue;
     let lo = 0;
     let hi = months - 1;
@@ -99,10 +144,37 @@ export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate
       if ((starts[mid] as number) <= day) lo = mid;
       else hi = mid - 1;
     }
-    addInto(buckets[lo] as TokenTotals, row);
+    out[r] = lo;
+  }
+  return out;
+}
+
+/**
+ * Folds rows into exactly `months` local months ending with `to`'s month, oldest first, zero-filled.
+ * Days after `to` are not counted (a mid-month `to` truncates the newest month).
+ */
+export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate, months: number): MonthRow[] {
+  if (months <= 0) return [];
+  const firstMonth = monthIndexOf(to) - (months - 1);
+  const buckets: TokenTotals[] = new Array<TokenTotals>(months);
+  for (let k = 0; k < months; k++) buckets[k] = zeroTotals();
+  const index = localMonthIndexes(rows.map((r) => r.hourStart), zone, to, months);
+  for (let r = 0; r < rows.length; r++) {
+    const k = index[r] as number;
+    if (k >= 0) addInto(buckets[k] as TokenTotals, rows[r] as UsageRow);
   }
   const out: MonthRow[] = new Array<MonthRow>(months);
   for (let k = 0; k < months; k++) out[k] = { month: formatMonth(firstMonth + k), totals: buckets[k] as TokenTotals };
+  return out;
+}
+
+/** {@link foldMonthly} for rows in columns, straight to wire form. */
+export function foldMonthlyColumnsToWire(rows: UsageColumns, zone: Zone, to: LocalDate, months: number): MonthRowWire[] {
+  if (months <= 0) return [];
+  const firstMonth = monthIndexOf(to) - (months - 1);
+  const counts = sumByIndex(rows.counts, localMonthIndexes(rows.hourStarts, zone, to, months), months);
+  const out: MonthRowWire[] = new Array<MonthRowWire>(months);
+  for (let k = 0; k < months; k++) out[k] = { month: formatMonth(firstMonth + k), ...totalsWireAt(counts, k) };
   return out;
 }
 

@@ -4,7 +4,7 @@
  * local day, levels from percentile thresholds of the active days, plus active and streak counts.
  */
 
-import { addDays, dayOfWeek, epochDayOf, formatEpochDay, parseLocalDate, type LocalDate } from './calendar.js';
+import { addDays, dayOfWeek, epochDayOf, formatEpochDay, formatEpochDays, parseLocalDate, type LocalDate } from './calendar.js';
 import { InvalidParamError } from './param-error.js';
 import { todayIn, type Zone } from './zones.js';
 
@@ -131,28 +131,55 @@ export function buildHeatmap(
   range: HeatmapRange,
   billableByDay: ReadonlyMap<LocalDate, bigint>,
 ): Heatmap {
+  return heatmapGrid(range, (day) => billableByDay.get(formatEpochDay(day)) ?? 0n, streakDays(billableByDay, range.to));
+}
+
+/** Billable tokens of consecutive local days: `values[i]` is epoch day `firstDay + i`. */
+export interface DayValues {
+  readonly firstDay: number;
+  readonly values: readonly bigint[];
+}
+
+/** {@link streakDays} over consecutive days: days outside `days` count as empty. */
+export function streakDaysOf(days: DayValues, to: LocalDate): number {
+  let i = epochDayOf(to) - days.firstDay;
+  let streak = 0;
+  while (i >= 0 && i < days.values.length && (days.values[i] as bigint) > 0n) {
+    streak++;
+    i--;
+  }
+  return streak;
+}
+
+/** {@link buildHeatmap} from consecutive days (the same answer as from a map holding those days). */
+export function buildHeatmapFromDays(range: HeatmapRange, days: DayValues): Heatmap {
+  const { firstDay, values } = days;
+  return heatmapGrid(range, (day) => values[day - firstDay] ?? 0n, streakDaysOf(days, range.to));
+}
+
+function heatmapGrid(range: HeatmapRange, valueOf: (epochDay: number) => bigint, streak: number): Heatmap {
   const startDay = epochDayOf(range.from);
   const toDay = epochDayOf(range.to);
   const values: bigint[] = [];
   const active: bigint[] = [];
   for (let d = startDay; d <= toDay; d++) {
-    const v = billableByDay.get(formatEpochDay(d)) ?? 0n;
+    const v = valueOf(d);
     values.push(v);
     if (v > 0n) active.push(v);
   }
   const { t1, t2, t3 } = heatmapThresholds(active);
+  const labels = formatEpochDays(startDay, values.length);
   const weeks: (HeatmapCell | null)[][] = [];
   for (let w = 0; w < range.weeks; w++) {
     const column: (HeatmapCell | null)[] = [];
     for (let i = 0; i < 7; i++) {
       const offset = w * 7 + i;
-      const day = startDay + offset;
-      if (day > toDay) {
+      if (startDay + offset > toDay) {
         column.push(null);
         continue;
       }
       const v = values[offset] ?? 0n;
-      column.push({ day: formatEpochDay(day), value: v.toString(), level: heatmapLevel(v, t1, t2, t3) });
+      column.push({ day: labels[offset] as LocalDate, value: v.toString(), level: heatmapLevel(v, t1, t2, t3) });
     }
     weeks.push(column);
   }
@@ -162,7 +189,7 @@ export function buildHeatmap(
     week_starts_on: range.weekStartsOn,
     thresholds: { t1: t1.toString(), t2: t2.toString(), t3: t3.toString() },
     active_days: active.length,
-    streak_days: streakDays(billableByDay, range.to),
+    streak_days: streak,
     weeks,
   };
 }

@@ -12,31 +12,31 @@ import {
   lastSyncAt,
   listDayModelUsage,
   listModelsInWindow,
-  listPieces,
   listProjectTotals,
   listRollupRows,
   listSubscriptions,
   userCreatedAt,
   type RowFilter,
 } from '../db/queries/analytics.js';
+import { listPieces } from '../db/queries/day-prefix.js';
 import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { groupBySourceAndModel } from '../domain/breakdown.js';
-import { addDays, epochDayOf, firstEpochDayOfMonth, monthIndexOf, type LocalDate } from '../domain/calendar.js';
+import { epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
-  billableByDay,
-  dayRowsToWire,
-  foldDaily,
+  dayColumnsBillable,
+  dayColumnsToWire,
+  foldDailyColumns,
   foldHalfHours,
-  foldMonthly,
+  foldMonthlyColumnsToWire,
   halfHourRowsToWire,
-  monthRowsToWire,
   type DayRowWire,
   type HalfHourRowWire,
   type MonthRowWire,
 } from '../domain/fold.js';
-import { buildHeatmap, heatmapQueryFrom, resolveHeatmapRange, type Heatmap } from '../domain/heatmap.js';
+import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
 import { InvalidParamError } from '../domain/param-error.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
+import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
 import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
@@ -74,6 +74,8 @@ export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
 export const SLOW_QUERY_MS = 2000;
 /** Streaks are counted back this far at most (the contract's longest range). */
 const MAX_STREAK_DAYS = 800;
+/** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
+const STREAK_SPAN_DAYS = 32;
 
 /** Measures the time spent in queries for one request (for `debug=1`). */
 export class RequestTimer {
@@ -264,8 +266,8 @@ export class AnalyticsService {
   }
 
   /**
-   * Rows for a local-day/month fold over `[startMs, endMs)`. Unfiltered: prefix pieces cut at
-   * `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
+   * Rows for a local-day/month fold over `[startMs, endMs)`, in columns. Unfiltered: prefix pieces
+   * cut at `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
    */
   private async foldRows(
     timer: RequestTimer,
@@ -275,7 +277,7 @@ export class AnalyticsService {
     cutsMs: readonly number[],
     f: Filters,
     fields: 'all' | 'billable' = 'all',
-  ): Promise<UsageRow[]> {
+  ): Promise<UsageColumns> {
     if (f.source === undefined && f.model === undefined) {
       return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs, fields));
     }
@@ -284,9 +286,9 @@ export class AnalyticsService {
       const model = f.model;
       const models = await timer.query(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
       const matching = models.filter((m) => this.deps.prices.matchesModelFilter(m, model));
-      return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching }));
+      return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
     }
-    return timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter));
+    return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
   }
 
   async summary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<SummaryBody> {
@@ -312,7 +314,7 @@ export class AnalyticsService {
       to: range.to,
       days: range.days,
       ...this.modelIdentity(f.model),
-      data: dayRowsToWire(foldDaily(rows, zone, range.from, range.to)),
+      data: dayColumnsToWire(foldDailyColumns(rows, zone, range.from, range.to)),
       summary: { totals: priced.totals, pricing: priced.pricing },
     };
   }
@@ -342,30 +344,31 @@ export class AnalyticsService {
     const monthStartDays = Array.from({ length: months + 1 }, (_, i) => firstEpochDayOfMonth(firstMonth + i));
     const cuts = startsOfLocalEpochDays(zone, [...monthStartDays, epochDayOf(range.to) + 1]);
     const rows = await this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f);
-    return { from: range.from, to: range.to, months, data: monthRowsToWire(foldMonthly(rows, zone, range.to, months)) };
+    return { from: range.from, to: range.to, months, data: foldMonthlyColumnsToWire(rows, zone, range.to, months) };
   }
 
   async heatmap(userId: string, q: UsageQuery, timer: RequestTimer): Promise<Heatmap> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
-    const load = async (from: LocalDate, to: LocalDate) => {
+    const load = async (from: LocalDate, to: LocalDate): Promise<DayValues> => {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
       const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
       const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f, 'billable');
-      return billableByDay(foldDaily(rows, zone, from, to));
+      return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
-    const byDay = await load(range.from, range.to);
-    let heatmap = buildHeatmap(range, byDay);
-    const gridDays = epochDayOf(range.to) - epochDayOf(range.from) + 1;
-    if (heatmap.streak_days >= gridDays) {
-      // The streak runs past the grid: count it back over older days too (rare, so loaded only then).
-      const older = await load(heatmapQueryFrom(range, MAX_STREAK_DAYS), addDays(range.from, -1));
-      for (const [day, v] of byDay) older.set(day, v);
-      heatmap = buildHeatmap(range, older);
+    let days = await load(range.from, range.to);
+    // While the streak covers every loaded day, load older days too (up to the contract's longest
+    // range), in growing spans so that a streak just past the grid costs a short read.
+    const oldest = epochDayOf(heatmapQueryFrom(range, MAX_STREAK_DAYS));
+    const toDay = epochDayOf(range.to);
+    for (let span = STREAK_SPAN_DAYS; days.firstDay > oldest && streakDaysOf(days, range.to) >= toDay - days.firstDay + 1; span *= 2) {
+      const from = Math.max(oldest, days.firstDay - span);
+      const older = await load(formatEpochDay(from), formatEpochDay(days.firstDay - 1));
+      days = { firstDay: older.firstDay, values: [...older.values, ...days.values] };
     }
-    return heatmap;
+    return buildHeatmapFromDays(range, days);
   }
 
   async modelBreakdown(userId: string, q: UsageQuery, timer: RequestTimer): Promise<BreakdownBody> {

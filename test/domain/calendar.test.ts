@@ -8,6 +8,7 @@ import {
   epochDayOf,
   firstEpochDayOfMonth,
   formatEpochDay,
+  formatEpochDays,
   formatMonth,
   isValidLocalDate,
   monthIndexOf,
@@ -53,5 +54,19 @@ describe('calendar', () => {
     const m = monthIndexOf('2026-03-15');
     expect(formatMonth(m - 3)).toBe('2025-12');
     expect(formatEpochDay(firstEpochDayOfMonth(m + 10))).toBe('2027-01-01');
+  });
+
+  it('formats runs of consecutive days as formatEpochDay does, across months, leap days and centuries', () => {
+    for (const [start, n] of [
+      ['1900-01-01', 800],
+      ['1999-12-01', 500],
+      ['2024-02-20', 20],
+      ['2099-12-25', 900],
+      ['9997-06-30', 900],
+    ] as const) {
+      const first = epochDayOf(start);
+      expect(formatEpochDays(first, n)).toEqual(Array.from({ length: n }, (_, i) => formatEpochDay(first + i)));
+    }
+    expect(formatEpochDays(epochDayOf('2026-01-01'), 0)).toEqual([]);
   });
 });

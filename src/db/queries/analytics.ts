@@ -7,10 +7,7 @@
  * - raw rollup rows (one per user, UTC half-hour, source, model) for one day or for filtered views;
  * - `usage_daily` rows (one per UTC day, source and model, with the stored cost), summed per
  *   source and model in SQL, for totals, cost and model breakdown;
- * - "pieces" from `usage_day_prefix`: sums over runs of whole UTC half-hours that never cross a
- *   UTC midnight or a cut point the caller names (local day or month starts), returned as
- *   {@link UsageRow}s whose `hourStart` is the first half-hour of the run. Each piece lies inside
- *   one local day, so the domain folds assign it exactly as they would assign its buckets.
+ * - "pieces" from `usage_day_prefix` (day-prefix.ts, which shares {@link rawRows}).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
@@ -30,7 +27,7 @@ type Param = string | number | bigint | null | string[];
  */
 const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
-async function rawRows(db: Db, text: { name: string; sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
+export async function rawRows(db: Db, text: { name: string; sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
   if (db.dialect === 'sqlite') {
     let cache = sqliteStatements.get(db.sqlite);
     if (cache === undefined) {
@@ -49,23 +46,6 @@ async function rawRows(db: Db, text: { name: string; sqlite: string; postgres: s
   const res = await db.pool.query<unknown[]>({ name: text.name, text: text.postgres, values: params, rowMode: 'array' });
   return res.rows;
 }
-
-/** Calls `each` with the numbers of every packed entry (first field as a number, the others as bigint). */
-function unpack(packed: unknown, each: (first: number, counts: bigint[]) => void): void {
-  if (typeof packed !== 'string' || packed === '') return;
-  for (const entry of packed.split(';')) {
-    const parts = entry.split(',');
-    const counts: bigint[] = new Array<bigint>(parts.length - 1);
-    for (let i = 1; i < parts.length; i++) {
-      const text = parts[i] as string;
-      // Up to 15 digits is exact as a double, and BigInt(number) is cheaper than parsing text.
-      counts[i - 1] = text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
-    }
-    each(Number(parts[0]), counts);
-  }
-}
-
-const PACKED_COUNTS = "|| ',' || input || ',' || cached_input || ',' || output || ',' || reasoning || ',' || total || ',' || billable";
 
 /** counts = [input, cached_input, output, reasoning, total, billable] as unpacked. */
 function countsRow(hourStart: number, source: string, model: string, c: bigint[]): UsageRow {
@@ -105,37 +85,8 @@ const DAY_MODEL_SQL = {
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
 
-/** The same reads packing only billable tokens (the heatmap's one figure): a third of the text to build and parse. */
-const PREFIX_BILLABLE_SQL = {
-  name: 'tt_analytics_prefix_billable',
-  sqlite: `select p.k, group_concat(p.day || ',' || p.billable, ';')
-             from json_each(@p2) j cross join usage_day_prefix p
-               on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
-            group by p.k`,
-  postgres: `select p.k, string_agg(p.day || ',' || p.billable, ';')
-               from unnest($2::bigint[], $3::bigint[], $4::bigint[]) as j(k, lo, hi)
-               join usage_day_prefix p on p.user_id = $1 and p.k = j.k and p.day >= j.lo and p.day <= j.hi
-              group by p.k`,
-};
-
-/** Prefix rows for (k, day range) triples; SQLite takes them as JSON `[[k, from, to], …]`, PostgreSQL as three arrays. */
-const PREFIX_SQL = {
-  name: 'tt_analytics_prefix',
-  sqlite: `select p.k, group_concat(p.day ${PACKED_COUNTS}, ';')
-             from json_each(@p2) j cross join usage_day_prefix p
-               on p.user_id = @p1 and p.k = (j.value ->> 0) and p.day >= (j.value ->> 1) and p.day <= (j.value ->> 2)
-            group by p.k`,
-  postgres: `select p.k, string_agg(p.day ${PACKED_COUNTS}, ';')
-               from unnest($2::bigint[], $3::bigint[], $4::bigint[]) as j(k, lo, hi)
-               join usage_day_prefix p on p.user_id = $1 and p.k = j.k and p.day >= j.lo and p.day <= j.hi
-              group by p.k`,
-};
-
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
-const SLOTS_PER_DAY = 48;
-/** Half-hours per block of the two-level prefix in usage_day_prefix (see the migration). */
-const BLOCK = 8;
 
 /** Row filters applied in SQL. `models` is the list of raw model names to keep (undefined = all). */
 export interface RowFilter {
@@ -143,32 +94,9 @@ export interface RowFilter {
   readonly models?: readonly string[] | undefined;
 }
 
-interface CountColumns {
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
-
 /** First half-hour index whose bucket start is at or after `ms` (buckets start on UTC half-hours). */
 function slotAtOrAfter(ms: number): number {
   return Math.ceil(ms / HALF_HOUR_MS);
-}
-
-function toRow(hourStart: number, source: string, model: string, c: CountColumns): UsageRow {
-  return {
-    hourStart,
-    source,
-    model,
-    input: c.input,
-    cachedInput: c.cached_input,
-    output: c.output,
-    reasoning: c.reasoning,
-    total: c.total,
-    billable: c.billable,
-  };
 }
 
 /**
@@ -246,129 +174,6 @@ export async function listModelsInWindow(db: Db, userId: string, startMs: number
   if (source !== undefined) q = q.where('source', '=', source);
   const rows = await q.execute();
   return rows.map((r) => r.model);
-}
-
-/**
- * Sums (across sources and models) over the runs of whole UTC half-hours inside `[startMs, endMs)`
- * that cross neither a UTC midnight nor any of `cutsMs` (instants, e.g. local day starts), as
- * rows with `source`/`model` `''` and `hourStart` = the run's first half-hour. Empty runs are
- * left out. With `fields = 'billable'` only billable tokens are read (the others are 0). Two prefix rows per UTC day and cut phase are read, never the half-hours themselves.
- */
-export async function listPieces(
-  db: Db,
-  userId: string,
-  startMs: number,
-  endMs: number,
-  cutsMs: readonly number[],
-  fields: 'all' | 'billable' = 'all',
-): Promise<UsageRow[]> {
-  const first = slotAtOrAfter(startMs);
-  const last = slotAtOrAfter(endMs); // exclusive
-  if (last <= first) return [];
-  const firstDay = Math.floor(first / SLOTS_PER_DAY);
-  const lastDay = Math.floor((last - 1) / SLOTS_PER_DAY);
-  // Cut phases per UTC day (besides 0 and 48): the range edges and every cut inside the range.
-  const phasesByDay = new Map<number, number[]>();
-  const addCut = (slot: number): void => {
-    if (slot < first || slot > last) return;
-    const day = Math.floor(slot / SLOTS_PER_DAY);
-    const k = slot - day * SLOTS_PER_DAY;
-    if (k === 0) return;
-    const list = phasesByDay.get(day);
-    if (list === undefined) phasesByDay.set(day, [k]);
-    else if (!list.includes(k)) list.push(k);
-  };
-  addCut(first);
-  addCut(last);
-  for (const c of cutsMs) addCut(slotAtOrAfter(c));
-  // (k, first day, last day) triples: the whole day (k = 48) for every day, each cut phase only for its days.
-  const triples: [number, number, number][] = [[SLOTS_PER_DAY, firstDay, lastDay]];
-  const open = new Map<number, [number, number, number]>();
-  for (const day of [...phasesByDay.keys()].sort((x, y) => x - y)) {
-    const list = (phasesByDay.get(day) as number[]).sort((x, y) => x - y);
-    for (const k of list) {
-      const run = open.get(k);
-      if (run !== undefined && run[2] === day - 1) run[2] = day;
-      else {
-        const fresh: [number, number, number] = [k, day, day];
-        open.set(k, fresh);
-        triples.push(fresh);
-      }
-    }
-  }
-  // Two-level prefix: P(d, k) = row(8·⌊k/8⌋) + row(k) when k is not a block boundary.
-  for (const [k, lo, hi] of [...triples]) {
-    if (k % BLOCK !== 0 && k > BLOCK) triples.push([k - (k % BLOCK), lo, hi]);
-  }
-  const rows = await rawRows(
-    db,
-    fields === 'all' ? PREFIX_SQL : PREFIX_BILLABLE_SQL,
-    db.dialect === 'sqlite'
-      ? [userId, JSON.stringify(triples)]
-      : [userId, `{${triples.map((t) => t[0]).join(',')}}`, `{${triples.map((t) => t[1]).join(',')}}`, `{${triples.map((t) => t[2]).join(',')}}`],
-  );
-  /** day → (k → prefix sums); P(d, 0) = 0 and days without rows have no usage. */
-  const prefix = new Map<number, Map<number, CountColumns>>();
-  for (const [kValue, packed] of rows) {
-    const k = Number(kValue);
-    unpack(packed, (day, c) => {
-      let m = prefix.get(day);
-      if (m === undefined) {
-        m = new Map();
-        prefix.set(day, m);
-      }
-      m.set(
-        k,
-        c.length === 1
-          ? { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: c[0] as bigint }
-          : { input: c[0] as bigint, cached_input: c[1] as bigint, output: c[2] as bigint, reasoning: c[3] as bigint, total: c[4] as bigint, billable: c[5] as bigint },
-      );
-    });
-  }
-  const zero: CountColumns = { input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
-  /** P(d, k) from the two-level rows of day `m`. */
-  const prefixAt = (m: Map<number, CountColumns>, k: number): CountColumns => {
-    if (k === 0) return zero;
-    const own = m.get(k) ?? zero;
-    if (k % BLOCK === 0 || k < BLOCK) return own;
-    const base = m.get(k - (k % BLOCK)) ?? zero;
-    return {
-      input: base.input + own.input,
-      cached_input: base.cached_input + own.cached_input,
-      output: base.output + own.output,
-      reasoning: base.reasoning + own.reasoning,
-      total: base.total + own.total,
-      billable: base.billable + own.billable,
-    };
-  };
-  const out: UsageRow[] = [];
-  const days = [...prefix.keys()].sort((x, y) => x - y);
-  for (const day of days) {
-    const m = prefix.get(day) as Map<number, CountColumns>;
-    if (!m.has(SLOTS_PER_DAY)) continue;
-    const phases = [0, ...(phasesByDay.get(day) ?? []), SLOTS_PER_DAY];
-    for (let i = 0; i + 1 < phases.length; i++) {
-      const k0 = phases[i] as number;
-      const k1 = phases[i + 1] as number;
-      const startSlot = day * SLOTS_PER_DAY + k0;
-      if (startSlot < first || startSlot >= last) continue;
-      const lo = prefixAt(m, k0);
-      const hi = prefixAt(m, k1);
-      const piece: CountColumns = {
-        input: hi.input - lo.input,
-        cached_input: hi.cached_input - lo.cached_input,
-        output: hi.output - lo.output,
-        reasoning: hi.reasoning - lo.reasoning,
-        total: hi.total - lo.total,
-        billable: hi.billable - lo.billable,
-      };
-      if (piece.total === 0n && piece.billable === 0n && piece.input === 0n && piece.output === 0n && piece.cached_input === 0n && piece.reasoning === 0n) {
-        continue;
-      }
-      out.push(toRow(startSlot * HALF_HOUR_MS, '', '', piece));
-    }
-  }
-  return out;
 }
 
 /** Latest sync (upload or ping) of any of the user's devices, epoch ms, or null. */
