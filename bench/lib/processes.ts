@@ -1,6 +1,7 @@
 /** @fileoverview Starting and stopping the processes a benchmark measures (compiled server, ceiling). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,28 +12,56 @@ export const SERVER = path.join(ROOT, 'dist/src/server.js');
 export interface Started {
   child: ChildProcess;
   port: number;
+  /** Where the process's stdout goes (removed when it exits). */
+  logFile: string;
 }
 
-/** Spawns `node script`, resolving with the port once stdout matches `ready` (its first group). */
+/**
+ * Extra node flags for the measured processes, from BENCH_NODE_ARGS (space separated): e.g.
+ * `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the server under load.
+ */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+
+/**
+ * Spawns `node script`, resolving with the port once its output matches `ready` (its first group).
+ *
+ * The process writes stdout to a log file, not a pipe: wrk runs synchronously in this process, so
+ * nothing would drain a pipe while it measures, and once the pipe's 64 KB filled, pino's
+ * synchronous writes would sleep until they could write (measured: a quarter of the server's time
+ * in atomic-sleep). A file takes production logging at the cost it has on a real host.
+ */
 export function startNode(script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
+  const logFile = path.join(os.tmpdir(), `tokentally-bench-${process.pid}-${path.basename(script, '.js')}-${Date.now()}.log`);
+  const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let buffer = '';
+    const child = spawn(process.execPath, [...NODE_ARGS, script], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'pipe'] });
+    fs.closeSync(out);
     let errors = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = ready.exec(buffer);
+    child.stderr?.on('data', (c: Buffer) => (errors += c.toString().slice(-10_000)));
+    const poll = setInterval(() => {
+      const m = ready.exec(readHead(logFile));
       if (m?.[1]) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume(); // keep draining production logs
-        resolve({ child, port: Number(m[1]) });
+        clearInterval(poll);
+        resolve({ child, port: Number(m[1]), logFile });
       }
-      if (buffer.length > 100_000) buffer = buffer.slice(-10_000);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => (errors += c.toString()));
-    child.on('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code}: ${errors}`)));
+    }, 20);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      fs.rmSync(logFile, { force: true });
+      reject(new Error(`${path.basename(script)} exited with ${code}: ${errors}`));
+    });
   });
+}
+
+/** The first 64 KB of a file (the start-up lines). */
+function readHead(file: string): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(65_536);
+    return buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Starts the compiled Tokentally server with `env`. */

@@ -10,6 +10,7 @@ import { migration as m0001 } from './migrations/2026_11_22_0001_identity_and_us
 import { migration as m0002 } from './migrations/2026_11_22_0002_analytics_read_models.js';
 import { migration as m0003 } from './migrations/2026_11_22_0003_sharing_leaderboard_admin.js';
 import { migration as m0004 } from './migrations/2026_11_23_0004_read_models_by_writers.js';
+import { migration as m0005 } from './migrations/2026_11_23_0005_identity_revision.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -18,6 +19,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_22_0002_analytics_read_models': m0002(dialect),
     '2026_11_22_0003_sharing_leaderboard_admin': m0003(dialect),
     '2026_11_23_0004_read_models_by_writers': m0004(dialect),
+    '2026_11_23_0005_identity_revision': m0005(dialect),
   };
 }
 

@@ -150,6 +150,12 @@ export interface ReadModelStateTable {
   updated_at: Int;
 }
 
+/** One row (id 1): moves whenever a user's public name, avatar or visibility may have changed (migration 0005). */
+export interface IdentityRevisionTable {
+  id: number;
+  revision: Int;
+}
+
 export interface ServerSecretsTable {
   name: string;
   value: string;
@@ -267,6 +273,7 @@ export interface Database {
   ingest_events: IngestEventsTable;
   server_secrets: ServerSecretsTable;
   read_model_state: ReadModelStateTable;
+  identity_revision: IdentityRevisionTable;
   public_views: PublicViewsTable;
   leaderboard_user_weeks: LeaderboardUserWeeksTable;
   leaderboard_user_months: LeaderboardUserMonthsTable;

@@ -7,9 +7,10 @@
  * either the old snapshot or the new one. A refresh asked for while one that covers it runs (here
  * or, on PostgreSQL, in another process) waits for it and answers its result.
  *
- * Reads: snapshot rows never change once written, so pages and single rows are cached per
- * generation; names, avatars and visibility are read on every request (one query), so turning
- * visibility off hides a user at once. Which generation is current is cached for
+ * Reads: snapshot rows never change once written, so single rows are cached per generation and
+ * whole pages, names joined, per generation and identity revision. Every request reads the
+ * identity revision (src/services/public-identities.ts), so a name change or visibility turned
+ * off shows on the next read in every process. Which generation is current is cached for
  * {@link CURRENT_TTL_MS} (a refresh in another process shows within that time).
  */
 import type { Clock } from '../clock.js';
@@ -25,7 +26,6 @@ import {
   latestRunId,
   listEntryPage,
   listFamilyTotals,
-  listPublicIdentities,
   listRunsAfter,
   nextGenerationId,
   switchGenerations,
@@ -36,6 +36,7 @@ import {
 import { inTransaction } from '../db/transaction.js';
 import { AppError, problems } from '../http/problem.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from './leaderboard-ranking.js';
+import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
 
 export interface RefreshResult {
@@ -106,14 +107,19 @@ class BoundedCache<V> {
 export class LeaderboardService {
   private readonly jobs: Job[] = [];
   private readonly current = new Map<Period, { gen: GenerationRow; readAt: number }>();
-  private readonly pages = new BoundedCache<EntryRow[]>(MAX_CACHED);
+  private readonly pages = new BoundedCache<LeaderboardEntryWire[]>(MAX_CACHED);
   private readonly rows = new BoundedCache<EntryRow | null>(MAX_CACHED * 5);
+  private readonly identities: PublicIdentities;
+  /** The identity revision the cached pages were built at. */
+  private pagesRevision = -1n;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly hooks: LeaderboardHooks = {},
-  ) {}
+  ) {
+    this.identities = new PublicIdentities(db);
+  }
 
   /** Refreshes the named periods (all when empty); joins an unfinished refresh that covers them. */
   refresh(periods: readonly Period[] = PERIODS): Promise<RefreshResult> {
@@ -191,14 +197,22 @@ export class LeaderboardService {
     return gen;
   }
 
-  private async pageRows(gen: GenerationRow, metric: Metric, limit: number, offset: number): Promise<EntryRow[]> {
-    const key = `${gen.id}:${metric}:${limit}:${offset}`;
-    let rows = this.pages.get(key);
-    if (rows === undefined) {
-      rows = await listEntryPage(this.db.kysely, gen.id, metric, limit, offset);
-      this.pages.set(key, rows);
+  /** A page's wire entries, names joined: cached per generation and identity revision. */
+  private async pageEntries(gen: GenerationRow, metric: Metric, limit: number, offset: number, revision: bigint): Promise<LeaderboardEntryWire[]> {
+    if (revision !== this.pagesRevision) {
+      this.pages.clear();
+      this.pagesRevision = revision;
     }
-    return rows;
+    const key = `${gen.id}:${metric}:${limit}:${offset}`;
+    let entries = this.pages.get(key);
+    if (entries === undefined) {
+      const rows = await listEntryPage(this.db.kysely, gen.id, metric, limit, offset);
+      const { identities } = await this.identities.of(rows.map((r) => r.userId));
+      entries = rows.map((r) => wireEntry(r, identities.get(r.userId)));
+      // Only a page built at the revision the cache holds is kept.
+      if (this.pagesRevision === revision) this.pages.set(key, entries);
+    }
+    return entries;
   }
 
   /** A user's snapshot row, or a zero row with rank null without usage in the metric. */
@@ -214,9 +228,10 @@ export class LeaderboardService {
 
   async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }) {
     const gen = await this.snapshot(q.period);
-    const rows = await this.pageRows(gen, q.metric, q.limit, q.offset);
+    const revision = await this.identities.currentRevision();
+    const entries = await this.pageEntries(gen, q.metric, q.limit, q.offset, revision);
     const mine = q.callerId === undefined ? undefined : await this.rowOf(gen, q.metric, q.callerId);
-    const identities = await listPublicIdentities(this.db, mine ? [...rows.map((r) => r.userId), mine.userId] : rows.map((r) => r.userId));
+    const me = mine ? wireEntry(mine, (await this.identities.of([mine.userId])).identities.get(mine.userId)) : null;
     const total = gen.counts[q.metric];
     return {
       period: q.period,
@@ -229,14 +244,15 @@ export class LeaderboardService {
       offset: q.offset,
       total_entries: total,
       total_pages: Math.ceil(total / q.limit),
-      entries: rows.map((r) => wireEntry(r, identities.get(r.userId))),
-      me: mine ? wireEntry(mine, identities.get(mine.userId)) : null,
+      entries,
+      me,
     };
   }
 
   /** Public users for anyone, the caller's own always, everyone else 403. */
   async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
-    const identity = (await listPublicIdentities(this.db, [q.userId])).get(q.userId);
+    await this.identities.currentRevision();
+    const identity = (await this.identities.of([q.userId])).identities.get(q.userId);
     if (q.callerId !== q.userId && !identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {

@@ -250,16 +250,31 @@ interface IdentityRow {
 }
 
 /**
- * Prepared once per SQLite connection (Kysely's driver prepares on every call). Run directly, it does
- * not wait for an open Kysely transaction on the connection: it may see that transaction's
- * uncommitted profile or visibility change, which is harmless for a read of public names.
+ * Statements prepared once per SQLite connection (Kysely's driver prepares on every call). Run
+ * directly, they do not wait for an open Kysely transaction on the connection: they may see that
+ * transaction's uncommitted profile or visibility change, which is harmless for a read of public
+ * names (the change is about to show anyway, or is rolled back and the revision moves on again).
  */
-const identityStatements = new WeakMap<BetterSqlite3.Database, BetterSqlite3.Statement<[string], IdentityRow>>();
+const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
+
+function preparedOnce<P extends unknown[], R>(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.Statement<P, R> {
+  let statements = prepared.get(sqlite);
+  if (!statements) {
+    statements = new Map();
+    prepared.set(sqlite, statements);
+  }
+  let statement = statements.get(text);
+  if (!statement) {
+    statement = sqlite.prepare(text);
+    statements.set(text, statement);
+  }
+  return statement as unknown as BetterSqlite3.Statement<P, R>;
+}
 
 const IDENTITY_SQL = {
-  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
-    left join public_views v on v.user_id = u.id and v.revoked_at is null
-    where u.id in (select value from json_each(?))`,
+  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from json_each(?) j
+    join users u on u.id = j.value
+    left join public_views v on v.user_id = u.id and v.revoked_at is null`,
   postgres: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
     left join public_views v on v.user_id = u.id and v.revoked_at is null
     where u.id = any($1::text[])`,
@@ -268,23 +283,29 @@ const IDENTITY_SQL = {
 /**
  * Current names, avatars and visibility of some users, in one read. The statement text is fixed
  * (the ids travel as one JSON or array parameter), so it is prepared once and no query is built
- * per request: this runs on every leaderboard read.
+ * per call. Users that do not exist are absent from the map.
  */
 export async function listPublicIdentities(db: Db, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
   const out = new Map<string, PublicIdentity>();
   if (userIds.length === 0) return out;
   const ids = [...new Set(userIds)];
-  let rows: IdentityRow[];
-  if (db.dialect === 'sqlite') {
-    let statement = identityStatements.get(db.sqlite);
-    if (!statement) {
-      statement = db.sqlite.prepare<[string], IdentityRow>(IDENTITY_SQL.sqlite);
-      identityStatements.set(db.sqlite, statement);
-    }
-    rows = statement.all(JSON.stringify(ids));
-  } else {
-    rows = (await db.kysely.executeQuery<IdentityRow>(CompiledQuery.raw(IDENTITY_SQL.postgres, [ids]))).rows;
-  }
+  const rows =
+    db.dialect === 'sqlite'
+      ? preparedOnce<[string], IdentityRow>(db.sqlite, IDENTITY_SQL.sqlite).all(JSON.stringify(ids))
+      : (await db.kysely.executeQuery<IdentityRow>(CompiledQuery.raw(IDENTITY_SQL.postgres, [ids]))).rows;
   for (const r of rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
   return out;
+}
+
+/**
+ * The identity revision (migration 0005): it moves whenever a public name, avatar or visibility
+ * may have changed, so identities read at one revision stay right until it moves.
+ */
+export async function readIdentityRevision(db: Db): Promise<bigint> {
+  const text = 'select revision from identity_revision where id = 1';
+  const row =
+    db.dialect === 'sqlite'
+      ? preparedOnce<[], { revision: bigint }>(db.sqlite, text).get()
+      : (await db.kysely.executeQuery<{ revision: bigint }>(CompiledQuery.raw(text))).rows[0];
+  return row?.revision ?? 0n;
 }
