@@ -43,16 +43,19 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
   const db = await openPostgres(testDatabaseUrl, 5, schema);
   return {
     db,
-    drop: async () => {
-      const admin = new pg.Client({ connectionString: testDatabaseUrl });
-      await admin.connect();
-      try {
-        await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-      } finally {
-        await admin.end();
-      }
-    },
+    drop: () => dropTestSchema(schema),
   };
+}
+
+/** Drops a test's PostgreSQL schema and everything in it. */
+export async function dropTestSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** A logger whose lines are appended to `logs`. */

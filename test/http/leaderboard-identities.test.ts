@@ -8,14 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
-import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import type { LeaderboardEntryWire } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
-import { capturingLogger, createTestApp, engine, T0, testConfig, testDatabaseUrl, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import { capturingLogger, createTestApp, dropTestSchema, engine, T0, testConfig, testDatabaseUrl, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
 interface Board {
   entries: LeaderboardEntryWire[];
@@ -99,15 +98,7 @@ describe(`leaderboard identities are never served stale (${engine})`, () => {
       const url = testDatabaseUrl;
       const schema = `t_${randomBytes(6).toString('hex')}`;
       open = () => openPostgres(url, 3, schema);
-      drop = async () => {
-        const admin = new pg.Client({ connectionString: url });
-        await admin.connect();
-        try {
-          await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-        } finally {
-          await admin.end();
-        }
-      };
+      drop = () => dropTestSchema(schema);
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-identities-'));
       open = async () => openSqlite(path.join(dir, 'tokentally.db'));

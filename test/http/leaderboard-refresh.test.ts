@@ -4,16 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { createLogger } from '../../src/logger.js';
 import type { LeaderboardHooks } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
-import { engine, T0, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
+import { dropTestSchema, engine, T0, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
 
 const config = loadConfig({ ...TEST_SECRETS, DATA_DIR: '/nonexistent-tokentally-test-dir', PASSWORD_SCRYPT_COST: '1024', JOBS_ENABLED: 'false' });
 const quiet = () => createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
@@ -70,7 +69,7 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     const t = await appOn(await openPostgres(testDatabaseUrl, 5, schema), hooks);
     cleanups.push(async () => {
       await t.close();
-      await dropSchema(schema);
+      await dropTestSchema(schema);
     });
     return t;
   }
@@ -105,7 +104,7 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     cleanups.push(async () => {
       await a.close();
       await b.close();
-      await dropSchema(schema);
+      await dropTestSchema(schema);
     });
     await seed(a);
     const first = refresh(a);
@@ -127,13 +126,3 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     expect(board.json().total_entries).toBe(1);
   });
 });
-
-async function dropSchema(schema: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
-  } finally {
-    await admin.end();
-  }
-}
