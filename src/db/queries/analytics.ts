@@ -7,45 +7,23 @@
  * - raw rollup rows (one per user, UTC half-hour, source, model) for one day or for filtered views;
  * - `usage_daily` rows (one per UTC day, source and model, with the stored cost), summed per
  *   source and model in SQL, for totals, cost and model breakdown;
- * - "pieces" from `usage_day_prefix` (day-prefix.ts, which shares {@link rawRows}).
+ * - "pieces" from `usage_day_prefix` (day-prefix.ts).
  */
-import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { UsageRow } from '../../domain/usage-row.js';
 import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
+import { rawRows } from '../raw-rows.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
-type Param = string | number | bigint | null | string[];
 
-/**
+/*
  * The wide reads (a year of days) come back packed: one text column per group, entries
  * `a,b,c,…` joined by `;` (SQLite group_concat, PostgreSQL string_agg). Materialising thousands
  * of rows with seven 64-bit columns costs several µs a row in the drivers; one string a group and
- * a split is about three times cheaper. Statements are prepared once per connection.
+ * a split is about three times cheaper. They go through {@link rawRows} (prepared once).
  */
-const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-export async function rawRows(db: Db, text: { name: string; sqlite: string; postgres: string }, params: Param[]): Promise<unknown[][]> {
-  if (db.dialect === 'sqlite') {
-    let cache = sqliteStatements.get(db.sqlite);
-    if (cache === undefined) {
-      cache = new Map();
-      sqliteStatements.set(db.sqlite, cache);
-    }
-    let stmt = cache.get(text.sqlite);
-    if (stmt === undefined) {
-      stmt = db.sqlite.prepare(text.sqlite).raw(true);
-      cache.set(text.sqlite, stmt);
-    }
-    // Named parameters (@p1, @p2, …) so one value may appear twice.
-    return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
-  }
-  // Named, so each pooled connection parses and plans the statement once.
-  const res = await db.pool.query<unknown[]>({ name: text.name, text: text.postgres, values: params, rowMode: 'array' });
-  return res.rows;
-}
 
 /** counts = [input, cached_input, output, reasoning, total, billable] as unpacked. */
 function countsRow(hourStart: number, source: string, model: string, c: bigint[]): UsageRow {

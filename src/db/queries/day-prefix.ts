@@ -17,7 +17,7 @@
  */
 import { COUNT_WIDTH, EXACT_DOUBLE_LIMIT, type UsageColumns } from '../../domain/usage-columns.js';
 import type { Db } from '../connect.js';
-import { rawRows } from './analytics.js';
+import { rawRows } from '../raw-rows.js';
 
 const HALF_HOUR_MS = 1_800_000;
 const SLOTS_PER_DAY = 48;

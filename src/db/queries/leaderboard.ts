@@ -3,10 +3,10 @@
  * generation, switching to it in one step, and the reads of a page, one row and the current
  * generation. Names and visibility are joined here at read time, never stored in a snapshot.
  */
-import type BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../services/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
+import { rawRows } from '../raw-rows.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
@@ -242,70 +242,44 @@ export async function findEntry(db: Q, generation: number, metric: Metric, userI
   return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
 }
 
-interface IdentityRow {
-  id: string;
-  display_name: string | null;
-  avatar_url: string | null;
-  token_hash: string | null;
-}
-
-/**
- * Statements prepared once per SQLite connection (Kysely's driver prepares on every call). Run
- * directly, they do not wait for an open Kysely transaction on the connection: they may see that
- * transaction's uncommitted profile or visibility change, which is harmless for a read of public
- * names (the change is about to show anyway, or is rolled back and the revision moves on again).
- */
-const prepared = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
-
-function preparedOnce<P extends unknown[], R>(sqlite: BetterSqlite3.Database, text: string): BetterSqlite3.Statement<P, R> {
-  let statements = prepared.get(sqlite);
-  if (!statements) {
-    statements = new Map();
-    prepared.set(sqlite, statements);
-  }
-  let statement = statements.get(text);
-  if (!statement) {
-    statement = sqlite.prepare(text);
-    statements.set(text, statement);
-  }
-  return statement as unknown as BetterSqlite3.Statement<P, R>;
-}
-
 const IDENTITY_SQL = {
-  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from json_each(?) j
+  name: 'tt_leaderboard_identities',
+  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from json_each(@p1) j
     join users u on u.id = j.value
     left join public_views v on v.user_id = u.id and v.revoked_at is null`,
   postgres: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
     left join public_views v on v.user_id = u.id and v.revoked_at is null
     where u.id = any($1::text[])`,
-} as const;
+};
 
 /**
- * Current names, avatars and visibility of some users, in one read. The statement text is fixed
- * (the ids travel as one JSON or array parameter), so it is prepared once and no query is built
- * per call. Users that do not exist are absent from the map.
+ * Current names, avatars and visibility of some users, in one read of a fixed statement (the ids
+ * travel as one JSON or array parameter). Users that do not exist are absent from the map. (On
+ * SQLite it may see an open transaction's uncommitted profile change: harmless, the identity
+ * revision moves on with the commit, or again if it is rolled back.)
  */
 export async function listPublicIdentities(db: Db, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
   const out = new Map<string, PublicIdentity>();
   if (userIds.length === 0) return out;
   const ids = [...new Set(userIds)];
-  const rows =
-    db.dialect === 'sqlite'
-      ? preparedOnce<[string], IdentityRow>(db.sqlite, IDENTITY_SQL.sqlite).all(JSON.stringify(ids))
-      : (await db.kysely.executeQuery<IdentityRow>(CompiledQuery.raw(IDENTITY_SQL.postgres, [ids]))).rows;
-  for (const r of rows) out.set(r.id, { displayName: r.display_name, avatarUrl: r.avatar_url, isPublic: r.token_hash !== null });
+  const rows = await rawRows(db, IDENTITY_SQL, [db.dialect === 'sqlite' ? JSON.stringify(ids) : ids]);
+  for (const [id, displayName, avatarUrl, tokenHash] of rows as [string, string | null, string | null, string | null][]) {
+    out.set(id, { displayName, avatarUrl, isPublic: tokenHash !== null });
+  }
   return out;
 }
+
+const REVISION_SQL = {
+  name: 'tt_identity_revision',
+  sqlite: 'select revision from identity_revision where id = 1',
+  postgres: 'select revision from identity_revision where id = 1',
+};
 
 /**
  * The identity revision (migration 0005): it moves whenever a public name, avatar or visibility
  * may have changed, so identities read at one revision stay right until it moves.
  */
 export async function readIdentityRevision(db: Db): Promise<bigint> {
-  const text = 'select revision from identity_revision where id = 1';
-  const row =
-    db.dialect === 'sqlite'
-      ? preparedOnce<[], { revision: bigint }>(db.sqlite, text).get()
-      : (await db.kysely.executeQuery<{ revision: bigint }>(CompiledQuery.raw(text))).rows[0];
-  return row?.revision ?? 0n;
+  const [row] = await rawRows(db, REVISION_SQL, []);
+  return (row?.[0] as bigint | undefined) ?? 0n;
 }
