@@ -110,8 +110,6 @@ export class LeaderboardService {
   private readonly pages = new BoundedCache<LeaderboardEntryWire[]>(MAX_CACHED);
   private readonly rows = new BoundedCache<EntryRow | null>(MAX_CACHED * 5);
   private readonly identities: PublicIdentities;
-  /** The identity revision the cached pages were built at. */
-  private pagesRevision = -1n;
 
   constructor(
     private readonly db: Db,
@@ -199,18 +197,13 @@ export class LeaderboardService {
 
   /** A page's wire entries, names joined: cached per generation and identity revision. */
   private async pageEntries(gen: GenerationRow, metric: Metric, limit: number, offset: number, revision: bigint): Promise<LeaderboardEntryWire[]> {
-    if (revision !== this.pagesRevision) {
-      this.pages.clear();
-      this.pagesRevision = revision;
-    }
-    const key = `${gen.id}:${metric}:${limit}:${offset}`;
+    const key = `${revision}:${gen.id}:${metric}:${limit}:${offset}`;
     let entries = this.pages.get(key);
     if (entries === undefined) {
       const rows = await listEntryPage(this.db.kysely, gen.id, metric, limit, offset);
-      const { identities } = await this.identities.of(rows.map((r) => r.userId));
+      const identities = await this.identities.of(rows.map((r) => r.userId));
       entries = rows.map((r) => wireEntry(r, identities.get(r.userId)));
-      // Only a page built at the revision the cache holds is kept.
-      if (this.pagesRevision === revision) this.pages.set(key, entries);
+      this.pages.set(key, entries);
     }
     return entries;
   }
@@ -231,7 +224,7 @@ export class LeaderboardService {
     const revision = await this.identities.currentRevision();
     const entries = await this.pageEntries(gen, q.metric, q.limit, q.offset, revision);
     const mine = q.callerId === undefined ? undefined : await this.rowOf(gen, q.metric, q.callerId);
-    const me = mine ? wireEntry(mine, (await this.identities.of([mine.userId])).identities.get(mine.userId)) : null;
+    const me = mine ? wireEntry(mine, (await this.identities.of([mine.userId])).get(mine.userId)) : null;
     const total = gen.counts[q.metric];
     return {
       period: q.period,
@@ -252,7 +245,7 @@ export class LeaderboardService {
   /** Public users for anyone, the caller's own always, everyone else 403. */
   async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
     await this.identities.currentRevision();
-    const identity = (await this.identities.of([q.userId])).identities.get(q.userId);
+    const identity = (await this.identities.of([q.userId])).get(q.userId);
     if (q.callerId !== q.userId && !identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {

@@ -11,13 +11,6 @@ import { listPublicIdentities, readIdentityRevision, type PublicIdentity } from 
 /** Users remembered per revision before the memory is emptied (they are cheap to read again). */
 const MAX_REMEMBERED = 200_000;
 
-export interface IdentitySnapshot {
-  /** The revision the identities belong to: a cache key for anything built from them. */
-  readonly revision: bigint;
-  /** The identity of each asked-for user; a user without one (unknown) is not public. */
-  readonly identities: ReadonlyMap<string, PublicIdentity>;
-}
-
 export class PublicIdentities {
   private revision = -1n;
   /** null: the user does not exist (shown as not public). */
@@ -35,9 +28,11 @@ export class PublicIdentities {
     return revision;
   }
 
-  /** Identities of `userIds` at the current revision (read it first with {@link currentRevision}). */
-  async of(userIds: readonly string[]): Promise<IdentitySnapshot> {
-    const revision = this.revision;
+  /**
+   * Identities of `userIds` at the current revision (read it first with {@link currentRevision});
+   * a user without one (unknown) is not public.
+   */
+  async of(userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
     const remembered = this.remembered;
     const missing = userIds.filter((id) => !remembered.has(id));
     if (missing.length > 0) {
@@ -47,9 +42,9 @@ export class PublicIdentities {
         if (remembered.size + missing.length > MAX_REMEMBERED) remembered.clear();
         for (const id of missing) remembered.set(id, found.get(id) ?? null);
       }
-      return { revision, identities: collect(userIds, (id) => found.get(id) ?? remembered.get(id) ?? null) };
+      return collect(userIds, (id) => found.get(id) ?? remembered.get(id) ?? null);
     }
-    return { revision, identities: collect(userIds, (id) => remembered.get(id) ?? null) };
+    return collect(userIds, (id) => remembered.get(id) ?? null);
   }
 }
 
