@@ -79,7 +79,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
 
   const app: App = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(logger),
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },

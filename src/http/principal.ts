@@ -3,7 +3,8 @@
  * A bearer is classified once per request as service_role (constant-time key match), device or
  * share (opaque prefixed tokens, looked up by SHA-256), or user (a JWT).
  */
-import { DEVICE_TOKEN_PREFIX, hashToken, safeEqual, SHARE_TOKEN_PREFIX } from '../security/tokens.js';
+import { timingSafeEqual } from 'node:crypto';
+import { DEVICE_TOKEN_PREFIX, SHARE_TOKEN_PREFIX, tokenDigest } from '../security/tokens.js';
 import { JwtError, type JwtService } from '../security/jwt.js';
 
 export type Role = 'user' | 'device' | 'share' | 'service_role';
@@ -38,24 +39,30 @@ export function bearerOf(header: string | undefined): { token: string } | { malf
 }
 
 export class PrincipalResolver {
+  private readonly serviceKeyDigest: Buffer;
+
   constructor(
-    private readonly serviceRoleKey: string,
+    serviceRoleKey: string,
     private readonly jwt: JwtService,
     private readonly store: CredentialStore,
-  ) {}
+  ) {
+    this.serviceKeyDigest = tokenDigest(serviceRoleKey);
+  }
 
   async resolve(authorization: string | undefined, nowMs: number): Promise<Resolution> {
     const bearer = bearerOf(authorization);
     if (bearer === undefined) return { kind: 'none' };
     if ('malformed' in bearer) return { kind: 'invalid', reason: 'authorization header is not a bearer token' };
     const token = bearer.token;
-    if (safeEqual(token, this.serviceRoleKey)) return { kind: 'ok', principal: { role: 'service_role' } };
+    // One SHA-256 per bearer: compared in constant time with the service key's, and (hex) the stored form of opaque tokens.
+    const digest = tokenDigest(token);
+    if (timingSafeEqual(digest, this.serviceKeyDigest)) return { kind: 'ok', principal: { role: 'service_role' } };
     if (token.startsWith(DEVICE_TOKEN_PREFIX)) {
-      const found = await this.store.findDeviceToken(hashToken(token));
+      const found = await this.store.findDeviceToken(digest.toString('hex'));
       return found ? { kind: 'ok', principal: { role: 'device', ...found } } : { kind: 'invalid', reason: 'unknown or revoked device token' };
     }
     if (token.startsWith(SHARE_TOKEN_PREFIX)) {
-      const found = await this.store.findShareToken(hashToken(token));
+      const found = await this.store.findShareToken(digest.toString('hex'));
       return found ? { kind: 'ok', principal: { role: 'share', ...found } } : { kind: 'invalid', reason: 'unknown or revoked share token' };
     }
     if (!JWT_SHAPE.test(token)) return { kind: 'invalid', reason: 'unrecognised token' };

@@ -12,9 +12,14 @@ export function generateToken(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
+/** SHA-256 of a token: hex-encoded it is the only form in which a token is stored. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
 /** The only form in which a token is stored. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return tokenDigest(token).toString('hex');
 }
 
 /** HMAC-SHA256 under a server key, base64url; used to derive replayable tokens without storing them. */
@@ -26,7 +31,5 @@ export function hmac(key: string, ...parts: string[]): string {
 
 /** Compares two secrets in time independent of where they differ (lengths are hashed away). */
 export function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
+  return timingSafeEqual(tokenDigest(a), tokenDigest(b));
 }
