@@ -16,7 +16,6 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { billableTokens } from '../src/domain/billable.js';
 import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { createIngestWriter } from '../src/ingest/store.js';
-import { rowCostMicros } from '../src/pricing/cost.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
@@ -92,7 +91,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
   const t0 = performance.now();
   await migrateToLatest(db);
   const prices = createPriceService();
-  const writer = createIngestWriter(db, (source, model, day, counts) => rowCostMicros(prices, source, model, day, counts));
+  const writer = createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates);
   const today = Math.floor(now / DAY_MS);
   const heavyUser = randomUUID();
   const others = Array.from({ length: OTHER_USERS }, () => randomUUID());

@@ -21,8 +21,7 @@ import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
-import { createIngestWriter, type RowCoster } from './ingest/store.js';
-import { rowCostMicros } from './pricing/cost.js';
+import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer } from './services/repricing.js';
 import { serverJobs } from './jobs/jobs.js';
 import { createPricingStore } from './jobs/pricing-store.js';
@@ -134,7 +133,6 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const prices = createPriceService();
   const analytics = new AnalyticsService({ db, clock, prices, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
   const repricer = new CostRepricer({ db, prices, clock });
-  const costOf: RowCoster = (source, model, day, counts) => rowCostMicros(prices, source, model, day, counts);
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
     // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
     findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
@@ -155,7 +153,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerIngestRoutes(app, {
     db,
     clock,
-    writer: createIngestWriter(db, costOf),
+    writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates),
     limiter: new TokenBucketLimiter(clock, limits.ingestPerMinute, limits.ingestBurst),
     inflight: new InflightGate(limits.ingestMaxInflight),
     maxBuckets: limits.maxBucketsPerUpload,

@@ -100,6 +100,8 @@ export function benchServerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
     SERVICE_ROLE_KEY: BENCH_SERVICE_KEY,
     JWT_SECRET: BENCH_JWT_SECRET,
     ANON_KEY: 'bench-anon',
+    // BENCH_SERVER_ENV='A=1 B=2' passes settings to the measured server (e.g. INGEST_WRITER_THREAD=false).
+    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=', 2))),
     ...extra,
   };
 }

@@ -6,7 +6,9 @@
  * pure plan and the pure derived deltas.
  */
 import type { Db } from '../db/connect.js';
+import { costWithRates } from '../pricing/cost.js';
 import type { TokenCounts } from '../pricing/rates.js';
+import type { RatesOf } from './day-rates.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 import { PostgresIngestWriter } from './writer-postgres.js';
@@ -32,9 +34,11 @@ export interface IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult>;
 }
 
-/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day): `rowCostMicros` bound to the price service. */
+/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
 export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: TokenCounts) => bigint;
 
-export function createIngestWriter(db: Db, costOf: RowCoster): IngestWriter {
-  return db.dialect === 'sqlite' ? new SqliteIngestWriter(db, costOf) : new PostgresIngestWriter(db, costOf);
+/** The writer for the database's engine; `ratesOf` is the price service's day rates. */
+export function createIngestWriter(db: Db, ratesOf: RatesOf): IngestWriter {
+  if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, ratesOf);
+  return new PostgresIngestWriter(db, (source, model, day, counts) => costWithRates(source, ratesOf(model, day), counts));
 }

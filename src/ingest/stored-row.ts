@@ -33,3 +33,22 @@ export function toStoredVariant(row: StoredRow): StoredVariant {
     billable: row.billable,
   };
 }
+
+/** A stored bucket read as a tuple in {@link STORED_COLUMNS} order (SQLite's raw mode: no row object per read). */
+export type StoredTuple = [bigint, string, string, string, string | null, bigint, bigint, bigint, bigint, bigint, bigint];
+
+export function tupleToStoredVariant(t: StoredTuple): StoredVariant {
+  return {
+    hourStart: Number(t[0]),
+    source: t[1],
+    model: t[2],
+    projectKey: t[3],
+    projectRef: t[4],
+    input: t[5],
+    cached: t[6],
+    output: t[7],
+    reasoning: t[8],
+    total: t[9],
+    billable: t[10],
+  };
+}

@@ -12,7 +12,7 @@ import { DAY_MS, type LocalDate } from '../domain/calendar.js';
 import type { UsageRow } from '../domain/usage-row.js';
 import { combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
 import type { DayPrice, PriceService } from './price-service.js';
-import { costFemto, femtoToMicros, type TokenCounts } from './rates.js';
+import { costFemto, femtoToMicros, type TokenCounts, type TokenRates } from './rates.js';
 
 /** The `pricing` object of summary, daily and model-breakdown responses (open object; extra fields documented in docs/pricing.md). */
 export interface PricingSummary {
@@ -38,7 +38,12 @@ export interface PricingSummary {
  * source's pricing mode, exact femto-dollars truncated once. What `usage_daily.cost_micros` holds.
  */
 export function rowCostMicros(prices: PriceService, source: string, model: string, utcEpochDay: number, counts: TokenCounts): bigint {
-  return femtoToMicros(costFemto(counts, pricingModeForSource(source), prices.priceOn(model, utcEpochDay).rates));
+  return costWithRates(source, prices.priceOn(model, utcEpochDay).rates, counts);
+}
+
+/** {@link rowCostMicros} with the day's rates already looked up (the ingest writer resolves them ahead of its transaction). */
+export function costWithRates(source: string, rates: TokenRates, counts: TokenCounts): bigint {
+  return femtoToMicros(costFemto(counts, pricingModeForSource(source), rates));
 }
 
 /** Usage already priced per (source, raw model, UTC day) and summed over a span of UTC days (a stored `usage_daily` aggregate). */

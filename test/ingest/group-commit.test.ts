@@ -1,49 +1,64 @@
 /**
  * The SQLite writer's group commit (engine-specific, so it runs on SQLite in both passes): uploads
- * queued in one event-loop turn share a transaction, each in its own savepoint. One that fails
- * inside the writer leaves nothing behind and fails alone; the others are stored and answered.
+ * queued in one event-loop turn share a transaction, each in its own savepoint. One that fails leaves nothing behind and fails alone;
+ * the others are stored and answered. Read models are moved once per user and group, and come
+ * out exactly as if the uploads had been written one by one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
-import { SqliteIngestWriter } from '../../src/ingest/writer-sqlite.js';
+import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
+import { createIngestWriter, type IngestWriter } from '../../src/ingest/store.js';
+import type { TokenRates } from '../../src/pricing/rates.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
-const USER = '00000000-0000-4000-8000-000000000001';
+const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+/** 10^6 femto-dollars (a thousandth of a micro-dollar) per token of every kind: n tokens cost ⌊n / 1000⌋ µ$. */
+const RATES: TokenRates = { input: 1_000_000n, cachedInput: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
-function bucket(model: string, tokens: bigint): NormalizedBucket {
-  return { hourStart: Date.UTC(2026, 10, 1, 10), source: 'codex', model, projectKey: '', projectRef: null, input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens };
+function bucket(model: string, tokens: bigint, project = '', hour = 10): NormalizedBucket {
+  return { hourStart: Date.UTC(2026, 10, 1, hour), source: 'claude', model, projectKey: project, projectRef: project || null, input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens };
 }
+
+const ratesOf = (model: string): TokenRates => {
+  if (model === 'boom') throw new Error('pricing failed');
+  return RATES;
+};
 
 describe('SQLite group commit', () => {
   let db: SqliteDb;
+  let writer: IngestWriter;
   beforeEach(async () => {
     db = openSqlite(':memory:');
     await migrateToLatest(db);
-    await db.kysely.insertInto('users').values({ id: USER, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
-    for (const id of ['a', 'b', 'c']) {
-      await db.kysely.insertInto('devices').values({ id, user_id: USER, name: id, platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
+    for (const user of USERS) {
+      await db.kysely.insertInto('users').values({ id: user, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
     }
+    for (const [id, user] of [['a', USERS[0]], ['b', USERS[0]], ['c', USERS[0]], ['d', USERS[1]]] as const) {
+      await db.kysely.insertInto('devices').values({ id, user_id: user as string, name: id, platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
+    }
+    writer = createIngestWriter(db, ratesOf);
   });
   afterEach(async () => {
     await db.close();
   });
 
+  const upload = (deviceId: string, buckets: NormalizedBucket[], user = USERS[0] as string, subscriptions?: NormalizedSubscription[]) =>
+    writer.apply({ userId: user, deviceId, now: NOW, buckets, subscriptions });
+
   it('stores the uploads of one turn together, each all-or-nothing', async () => {
-    // A cost function that fails for one model stands in for any failure inside an upload's writes.
-    const writer = new SqliteIngestWriter(db, (_source, model) => {
-      if (model === 'boom') throw new Error('pricing failed');
-      return 1n;
-    });
-    const upload = (deviceId: string, buckets: NormalizedBucket[]) => writer.apply({ userId: USER, deviceId, now: NOW, buckets, subscriptions: undefined });
     const results = await Promise.allSettled([
       upload('a', [bucket('gpt-5', 10n)]),
-      upload('b', [bucket('gpt-5', 100n), bucket('boom', 1n)]),
+      upload('b', [bucket('gpt-5', 100n), bucket('boom', 1n)]), // its prices cannot be resolved
+      // No such device: its subscription row breaks a foreign key after its buckets were written,
+      // so the savepoint has to take those back.
+      upload('ghost', [bucket('gpt-5', 5n)], USERS[0], [{ tool: 'codex', provider: null, product: null, planType: null, rateLimitTier: null, details: '{}' }]),
       upload('c', [bucket('gpt-5', 1000n)]),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('pricing failed'));
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
 
     const buckets = await db.kysely.selectFrom('usage_buckets').select(['device_id', 'total']).orderBy('device_id').execute();
     expect(buckets).toEqual([
@@ -61,6 +76,43 @@ describe('SQLite group commit', () => {
       { id: 'a', last_sync_at: BigInt(NOW) },
       { id: 'b', last_sync_at: null },
       { id: 'c', last_sync_at: BigInt(NOW) },
+      { id: 'd', last_sync_at: null },
     ]);
+  });
+
+  it('moves each user\'s read models once per group, exactly as uploads one by one would', async () => {
+    const big = 2n ** 60n; // sums past 2^53 stay exact
+    const answers = await Promise.all([
+      upload('a', [bucket('gpt-5', big, 'acme/api'), bucket('claude-sonnet-4', 3n, '', 11)]),
+      upload('b', [bucket('gpt-5', 7n, 'acme/api'), bucket('gpt-5', 1n, 'acme/web')]),
+      upload('d', [bucket('gpt-5', 5n)], USERS[1]),
+      upload('a', [bucket('gpt-5', big + 1n, 'acme/api')]), // replaces a's first bucket in the same group; a's other group stays
+    ]);
+    expect(answers.map((a) => a.inserted)).toEqual([2, 2, 1, 1]);
+    const rollup = await db.kysely.selectFrom('usage_rollup').select(['user_id', 'hour_start', 'model', 'total']).orderBy(['user_id', 'hour_start', 'model']).execute();
+    expect(rollup).toEqual([
+      { user_id: USERS[0], hour_start: BigInt(Date.UTC(2026, 10, 1, 10)), model: 'gpt-5', total: big + 1n + 8n },
+      { user_id: USERS[0], hour_start: BigInt(Date.UTC(2026, 10, 1, 11)), model: 'claude-sonnet-4', total: 3n },
+      { user_id: USERS[1], hour_start: BigInt(Date.UTC(2026, 10, 1, 10)), model: 'gpt-5', total: 5n },
+    ]);
+    const daily = await db.kysely.selectFrom('usage_daily').select(['user_id', 'model', 'total', 'cost_micros']).orderBy(['user_id', 'model']).execute();
+    expect(daily).toEqual([
+      { user_id: USERS[0], model: 'claude-sonnet-4', total: 3n, cost_micros: 0n },
+      { user_id: USERS[0], model: 'gpt-5', total: big + 9n, cost_micros: (big + 9n) / 1000n },
+      { user_id: USERS[1], model: 'gpt-5', total: 5n, cost_micros: 0n },
+    ]);
+    const projects = await db.kysely.selectFrom('project_usage').select(['user_id', 'project_key', 'project_ref', 'total']).orderBy(['project_key']).execute();
+    expect(projects).toEqual([
+      { user_id: USERS[0], project_key: 'acme/api', project_ref: 'acme/api', total: big + 8n },
+      { user_id: USERS[0], project_key: 'acme/web', project_ref: 'acme/web', total: 1n },
+    ]);
+    const totals = await db.kysely.selectFrom('leaderboard_user_totals').select(['user_id', 'gpt', 'claude', 'other']).orderBy('user_id').execute();
+    expect(totals).toEqual([
+      { user_id: USERS[0], gpt: big + 9n, claude: 3n, other: 0n },
+      { user_id: USERS[1], gpt: 5n, claude: 0n, other: 0n },
+    ]);
+    // The whole-day prefix row of user 0 holds the day's sum over every model.
+    const prefix = await db.kysely.selectFrom('usage_day_prefix').select('total').where('user_id', '=', USERS[0] as string).where('k', '=', 48n as never).execute();
+    expect(prefix).toEqual([{ total: big + 12n }]);
   });
 });

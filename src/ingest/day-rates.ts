@@ -1,0 +1,41 @@
+/**
+ * @fileoverview The prices an upload needs, looked up before it is written. A `usage_daily` row is
+ * priced with its model's rates on its UTC day; the SQLite writer resolves those rates for every
+ * (model, day) of a group's uploads ahead of the group's transaction, so an upload whose prices
+ * cannot be resolved fails alone before anything is written (the read models of a group are
+ * written for all its uploads together, where one failure would fail them all).
+ */
+import { costWithRates } from '../pricing/cost.js';
+import type { TokenRates } from '../pricing/rates.js';
+import type { NormalizedBucket } from './normalize.js';
+import type { RowCoster } from './store.js';
+
+const DAY_MS = 86_400_000;
+
+/** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
+export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;
+
+/** Rates by `model \0 day`. */
+export type RateTable = Map<string, TokenRates>;
+
+function keyOf(model: string, day: number): string {
+  return `${model}\u0000${day}`;
+}
+
+/** Adds the rates of every (model, UTC day) of `buckets` to `into`; throws what `ratesOf` throws. */
+export function resolveRates(buckets: readonly NormalizedBucket[], ratesOf: RatesOf, into: RateTable): void {
+  for (const b of buckets) {
+    const day = Math.floor(b.hourStart / DAY_MS);
+    const key = keyOf(b.model, day);
+    if (!into.has(key)) into.set(key, ratesOf(b.model, day));
+  }
+}
+
+/** A row coster over resolved rates; a (model, day) missing from the table is a bug and throws. */
+export function costerOf(table: ReadonlyMap<string, TokenRates>): RowCoster {
+  return (source, model, day, counts) => {
+    const rates = table.get(keyOf(model, day));
+    if (rates === undefined) throw new Error(`no rates resolved for ${model} on day ${day}`);
+    return costWithRates(source, rates, counts);
+  };
+}
