@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
+import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, cpuSeconds, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
@@ -92,7 +92,9 @@ async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: 
     const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) };
     runWrk({ url: base, script: LUA, connections: 50, seconds: 2, env }); // warm-up
     const before = await check(serverEnv);
+    const cpuBefore = cpuSeconds(server.child.pid);
     const r = runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env });
+    const cpu = cpuSeconds(server.child.pid) - cpuBefore;
     const rss = peakRssMb(server.child.pid);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // let requests wrk abandoned finish
     const after = await check(serverEnv);
@@ -101,6 +103,8 @@ async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: 
     console.log(`\n${name}`);
     console.log(line('  tokentally ingest', r, `  peak RSS ${rss.toFixed(0)} MB`));
     console.log(`  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`);
+    // Server CPU per upload is steadier than throughput on a shared machine: it is what a change to the server moves.
+    console.log(`  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`);
     console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)}`);
     const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.rollupMatches;
     console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored, rollup ${after.rollupMatches ? 'matches' : 'DIFFERS FROM'} raw buckets → ${ok ? 'OK' : 'FAILED'}`);

@@ -85,6 +85,14 @@ export function peakRssMb(pid: number | undefined): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN') / 1024;
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc (Linux clock ticks of 10 ms). */
+export function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The secrets every benchmark gives its server (and signs its own requests with). */
 export const BENCH_SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
 export const BENCH_JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
