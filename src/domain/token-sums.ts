@@ -11,12 +11,23 @@ export interface TokenSums {
 
 /** Adds `row` (times `sign`) into `into`. */
 export function addSums(into: TokenSums, row: TokenSums, sign: 1n | -1n = 1n): void {
-  into.input += sign * row.input;
-  into.cached += sign * row.cached;
-  into.output += sign * row.output;
-  into.reasoning += sign * row.reasoning;
-  into.total += sign * row.total;
-  into.billable += sign * row.billable;
+  // Two branches rather than a multiplication: every bigint operation allocates, and this runs
+  // for every bucket of every upload.
+  if (sign === 1n) {
+    into.input += row.input;
+    into.cached += row.cached;
+    into.output += row.output;
+    into.reasoning += row.reasoning;
+    into.total += row.total;
+    into.billable += row.billable;
+  } else {
+    into.input -= row.input;
+    into.cached -= row.cached;
+    into.output -= row.output;
+    into.reasoning -= row.reasoning;
+    into.total -= row.total;
+    into.billable -= row.billable;
+  }
 }
 
 /** True when every count is zero. */

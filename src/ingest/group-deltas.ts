@@ -16,8 +16,8 @@ import { groupKeyOf, type ProjectDelta, type RollupDelta } from './plan.js';
 export interface UploadDeltas {
   readonly userId: string;
   readonly now: number;
-  readonly rollup: readonly RollupDelta[];
-  readonly projects: readonly ProjectDelta[];
+  readonly rollup: RollupDelta[];
+  readonly projects: ProjectDelta[];
 }
 
 export interface DatedProjectDelta extends ProjectDelta {
@@ -33,7 +33,10 @@ export interface UserDeltas {
   readonly projects: DatedProjectDelta[];
 }
 
-/** Merges the deltas of a group's stored uploads per user, users in first-seen order. */
+/**
+ * Merges the deltas of a group's stored uploads per user, users in first-seen order. Takes
+ * ownership of the uploads' delta objects (a user's first delta for a key is summed into in place).
+ */
 export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[] {
   const byUser = new Map<string, { rollup: Map<string, RollupDelta>; projects: Map<string, DatedProjectDelta> }>();
   for (const upload of uploads) {
@@ -42,14 +45,14 @@ export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[
     for (const r of upload.rollup) {
       const key = groupKeyOf(r);
       const merged = user.rollup.get(key);
-      if (merged === undefined) user.rollup.set(key, { ...r });
+      if (merged === undefined) user.rollup.set(key, r);
       else addSums(merged, r);
     }
     for (const p of upload.projects) {
       const key = `${p.projectKey}\u0000${p.source}`;
       const merged = user.projects.get(key);
       if (merged === undefined) {
-        user.projects.set(key, { ...p, updatedAt: upload.now });
+        user.projects.set(key, Object.assign(p, { updatedAt: upload.now }));
         continue;
       }
       addSums(merged, p);
