@@ -11,7 +11,7 @@
  */
 import type { SqliteDb } from '../db/connect.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
-import { createSqliteGroupWrite, type GroupWrite } from './sqlite-group-writer.js';
+import { createSqliteGroupWrite, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
 
 /** Most uploads one group takes; the rest wait for the next turn. */
@@ -70,7 +70,7 @@ export class SqliteIngestWriter implements IngestWriter {
       }
     }
     if (ready.length === 0) return;
-    let outcomes;
+    let outcomes: Outcome[];
     try {
       outcomes = this.write(ready.map((p) => p.batch), costerOf(rates));
     } catch (error) {
