@@ -88,6 +88,14 @@ function count(value: number | undefined): bigint {
   return BigInt(value ?? 0);
 }
 
+/** What is wrong with a bucket's parsed `hour_start`, or undefined when it is a valid bucket start. */
+function hourStartProblem(hourStart: number | undefined, latest: number): string | undefined {
+  if (hourStart === undefined) return 'must be an ISO 8601 date-time with a zone designator (Z or an offset)';
+  if (hourStart % HALF_HOUR_MS !== 0) return 'must fall on a UTC half-hour (minute 0 or 30, seconds zero)';
+  if (hourStart < EARLIEST_HOUR_START || hourStart > latest) return 'must lie between 2020-01-01 and one day from now';
+  return undefined;
+}
+
 /** Checks and normalises every bucket of a request; throws one 400 naming every bad field. */
 export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBucket[] {
   const lists: Array<[string, UsageBucket[]]> = [];
@@ -98,20 +106,16 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
   const byIdentity = new Map<string, NormalizedBucket>();
   for (const [base, list] of lists) {
     list.forEach((bucket, index) => {
-      const path = `/body${base}/${index}/hour_start`;
       const hourStart = parseZonedInstant(bucket.hour_start);
-      if (hourStart === undefined) {
-        errors.push({ path, message: 'must be an ISO 8601 date-time with a zone designator (Z or an offset)' });
+      const problem = hourStartProblem(hourStart, latest);
+      if (problem !== undefined || hourStart === undefined) {
+        // The path is only built for a bucket that fails (the common upload has none).
+        errors.push({ path: `/body${base}/${index}/hour_start`, message: problem ?? '' });
         return;
       }
-      if (hourStart % HALF_HOUR_MS !== 0) {
-        errors.push({ path, message: 'must fall on a UTC half-hour (minute 0 or 30, seconds zero)' });
-        return;
-      }
-      if (hourStart < EARLIEST_HOUR_START || hourStart > latest) {
-        errors.push({ path, message: 'must lie between 2020-01-01 and one day from now' });
-        return;
-      }
+      const source = text(bucket.source, 'unknown');
+      const model = text(bucket.model, 'unknown');
+      const projectKey = (bucket.project_key ?? '').trim();
       const counts = {
         input: count(bucket.input_tokens),
         cached: count(bucket.cached_input_tokens),
@@ -119,18 +123,22 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
         reasoning: count(bucket.reasoning_output_tokens),
         total: count(bucket.total_tokens),
       };
-      const source = text(bucket.source, 'unknown');
       const normalized: NormalizedBucket = {
         hourStart,
         source,
-        model: text(bucket.model, 'unknown'),
-        projectKey: (bucket.project_key ?? '').trim(),
+        model,
+        projectKey,
         projectRef: bucket.project_ref?.trim() || null,
-        ...counts,
+        input: counts.input,
+        cached: counts.cached,
+        output: counts.output,
+        reasoning: counts.reasoning,
+        total: counts.total,
         billable: billableTokens(source, counts),
       };
-      const identity = `${hourStart}\u0000${normalized.source}\u0000${normalized.model}\u0000${normalized.projectKey}`;
-      byIdentity.delete(identity); // the last occurrence wins, and keeps its own position
+      const identity = `${hourStart}\u0000${source}\u0000${model}\u0000${projectKey}`;
+      // The last occurrence wins and keeps its own position (duplicates are rare: check first).
+      if (byIdentity.has(identity)) byIdentity.delete(identity);
       byIdentity.set(identity, normalized);
     });
   }
