@@ -5,12 +5,11 @@
  * cannot be resolved fails alone before anything is written (the read models of a group are
  * written for all its uploads together, where one failure would fail them all).
  */
+import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
 import type { TokenRates } from '../pricing/rates.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { RowCoster } from './store.js';
-
-const DAY_MS = 86_400_000;
 
 /** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
 export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;
