@@ -1,20 +1,19 @@
 /**
  * @fileoverview Hot reads that skip the query builder: fixed statement texts, prepared once per
- * SQLite connection (Kysely's driver prepares on every call) and named on PostgreSQL (each pooled
- * connection parses and plans them once), answering rows as arrays.
+ * SQLite connection (Kysely's driver prepares on every call) and named on PostgreSQL
+ * (prepared-name.ts: each pooled connection parses and plans them once), answering rows as arrays.
  *
  * On SQLite they run directly on the connection: they do not wait for an open Kysely transaction
  * on it and may see its uncommitted writes. Callers use them for reads where that is harmless.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './connect.js';
+import { preparedName } from './prepared-name.js';
 
 export type Param = string | number | bigint | null | string[];
 
 /** A statement in both dialects: SQLite text with named parameters `@p1, @p2, …`, PostgreSQL `$1, $2, …`. */
 export interface RawStatement {
-  /** The PostgreSQL prepared-statement name (unique per text). */
-  readonly name: string;
   readonly sqlite: string;
   readonly postgres: string;
 }
@@ -36,6 +35,6 @@ export async function rawRows(db: Db, text: RawStatement, params: Param[]): Prom
     // Named parameters (@p1, @p2, …) so one value may appear twice.
     return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
   }
-  const res = await db.pool.query<unknown[]>({ name: text.name, text: text.postgres, values: params, rowMode: 'array' });
+  const res = await db.pool.query<unknown[]>({ name: preparedName(text.postgres), text: text.postgres, values: params, rowMode: 'array' });
   return res.rows;
 }

@@ -8,6 +8,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { PostgresDb } from '../db/connect.js';
+import { preparedName } from '../db/prepared-name.js';
 import { DAY_MS } from '../domain/calendar.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { groupsOf, planIngest, type StoredVariant } from './plan.js';
@@ -111,18 +112,6 @@ export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
   return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
 }
 
-/**
- * A name per distinct statement text, so each pool connection parses and plans it once (a named
- * prepared statement) instead of on every upload: the combined write has one text per set of
- * pieces present, a handful in practice.
- */
-const statementNames = new Map<string, string>();
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) statementNames.set(text, (name = `tt_ingest_${statementNames.size}`));
-  return name;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The advisory-lock key (hashed with `hashtextextended(key, 0)`) that serialises one user's uploads — and repricing of that user's costs. */
@@ -193,7 +182,7 @@ export class PostgresIngestWriter implements IngestWriter {
     const state: StoredState = { variants: [], daily: new Map() };
     if (groups.length === 0) return state;
     const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' }>({
-      name: statementName(SELECT_STORED),
+      name: preparedName(SELECT_STORED),
       text: SELECT_STORED,
       values: [
         batch.deviceId,
@@ -286,7 +275,7 @@ export class PostgresIngestWriter implements IngestWriter {
       params: [deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
     };
     const combined = combineWrites(pieces, event);
-    await client.query({ name: statementName(combined.sql), text: combined.sql, values: combined.params });
+    await client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params });
     if (batch.subscriptions) {
       await client.query('DELETE FROM device_subscriptions WHERE device_id = $1', [deviceId]);
       const subs = batch.subscriptions;

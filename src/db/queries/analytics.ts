@@ -41,7 +41,6 @@ function countsRow(hourStart: number, source: string, model: string, c: bigint[]
 }
 
 const ROLLUP_SQL = {
-  name: 'tt_analytics_rollup',
   sqlite: `select hour_start, source, model, input, cached_input, output, reasoning, total, billable from usage_rollup
             where user_id = @p1 and hour_start >= @p2 and hour_start < @p3 and (@p4 is null or source = @p4)
               and (@p5 is null or model in (select value from json_each(@p5)))`,
@@ -52,7 +51,6 @@ const ROLLUP_SQL = {
 
 /** Whole UTC days of a window per (source, raw model): summed counts, summed stored costs, first and last day. */
 const DAY_MODEL_SQL = {
-  name: 'tt_analytics_day_model_costs',
   sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
                   sum(cost_micros), min(day), max(day)
              from usage_daily

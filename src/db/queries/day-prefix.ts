@@ -37,14 +37,12 @@ const JOIN = {
  * (SQLite wraps each entry in brackets, which the parser skips).
  */
 const PREFIX_SQL = {
-  name: 'tt_analytics_prefix_flat',
   sqlite: `select group_concat(json_array(p.k, p.day, p.input, p.cached_input, p.output, p.reasoning, p.total, p.billable)) ${JOIN.sqlite}`,
   postgres: `select string_agg(concat_ws(',', p.k, p.day, p.input, p.cached_input, p.output, p.reasoning, p.total, p.billable), ',') ${JOIN.postgres}`,
 };
 
 /** Entries `k, day, billable` only (the heatmap's one figure): a third of the text to build and parse. */
 const PREFIX_BILLABLE_SQL = {
-  name: 'tt_analytics_prefix_flat_billable',
   sqlite: `select group_concat(json_array(p.k, p.day, p.billable)) ${JOIN.sqlite}`,
   postgres: `select string_agg(concat_ws(',', p.k, p.day, p.billable), ',') ${JOIN.postgres}`,
 };

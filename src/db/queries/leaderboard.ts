@@ -243,7 +243,6 @@ export async function findEntry(db: Q, generation: number, metric: Metric, userI
 }
 
 const IDENTITY_SQL = {
-  name: 'tt_leaderboard_identities',
   sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from json_each(@p1) j
     join users u on u.id = j.value
     left join public_views v on v.user_id = u.id and v.revoked_at is null`,
@@ -270,7 +269,6 @@ export async function listPublicIdentities(db: Db, userIds: readonly string[]): 
 }
 
 const REVISION_SQL = {
-  name: 'tt_identity_revision',
   sqlite: 'select revision from identity_revision where id = 1',
   postgres: 'select revision from identity_revision where id = 1',
 };
