@@ -109,7 +109,7 @@ export function benchServerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
     JWT_SECRET: BENCH_JWT_SECRET,
     ANON_KEY: 'bench-anon',
     // BENCH_SERVER_ENV='A=1 B=2' passes settings to the measured server (e.g. INGEST_WRITER_THREAD=false).
-    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter(Boolean).map((kv) => kv.split('=', 2))),
+    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
     ...extra,
   };
 }
