@@ -7,7 +7,7 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import { addSums as add, isZeroSums as isZero, zeroSums, type TokenSums } from '../domain/token-sums.js';
+import { addSums as add, isZeroSums as isZero, type TokenSums } from '../domain/token-sums.js';
 import type { NormalizedBucket } from './normalize.js';
 
 /** A stored bucket has the same shape as an uploaded one. */
@@ -67,16 +67,31 @@ function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
   );
 }
 
-/** Plans an upload against the stored variants of the groups it mentions. */
-export function planIngest(buckets: readonly NormalizedBucket[], stored: readonly StoredVariant[]): IngestPlan {
-  const storedByGroup = new Map<string, Map<string, StoredVariant>>();
-  for (const row of stored) {
-    const key = groupKeyOf(row);
-    let variants = storedByGroup.get(key);
-    if (!variants) storedByGroup.set(key, (variants = new Map()));
-    variants.set(row.projectKey, row);
-  }
+/** The variant of `variants` with this project key, if any (a group has few variants: a scan beats a map). */
+function variantOf<T extends { projectKey: string }>(variants: readonly T[] | undefined, projectKey: string): T | undefined {
+  if (variants === undefined) return undefined;
+  for (const v of variants) if (v.projectKey === projectKey) return v;
+  return undefined;
+}
 
+/** Lists `items` by group key, groups in first-seen order. */
+function byGroup<T extends GroupKey>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = groupKeyOf(item);
+    const list = groups.get(key);
+    if (list === undefined) groups.set(key, [item]);
+    else list.push(item);
+  }
+  return groups;
+}
+
+/**
+ * Plans an upload against the stored variants of the groups it mentions. Runs for every upload:
+ * arrays and plain objects rather than a map or set per group (allocation is most of its time).
+ */
+export function planIngest(buckets: readonly NormalizedBucket[], stored: readonly StoredVariant[]): IngestPlan {
+  const storedByGroup = byGroup(stored);
   const plan: IngestPlan = {
     upserts: [],
     deletes: [],
@@ -84,36 +99,23 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     projects: [],
     counts: { inserted: 0, skipped: 0, projectInserted: 0, projectSkipped: 0 },
   };
-  const rollup = new Map<string, RollupDelta>();
   const projects = new Map<string, ProjectDelta>();
   const projectDelta = (projectKey: string, source: string, projectRef: string | null): ProjectDelta => {
     const key = `${projectKey}\u0000${source}`;
     let delta = projects.get(key);
-    if (!delta) projects.set(key, (delta = { projectKey, source, projectRef, ...zeroSums() }));
+    if (!delta) projects.set(key, (delta = { projectKey, source, projectRef, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n }));
     if (projectRef !== null) delta.projectRef = projectRef;
     return delta;
   };
 
-  const uploadedByGroup = new Map<string, NormalizedBucket[]>();
-  for (const bucket of buckets) {
-    const key = groupKeyOf(bucket);
-    let list = uploadedByGroup.get(key);
-    if (!list) uploadedByGroup.set(key, (list = []));
-    list.push(bucket);
-  }
-
-  for (const [key, uploaded] of uploadedByGroup) {
-    const first = uploaded[0];
-    if (!first) continue;
-    const before = storedByGroup.get(key) ?? new Map<string, StoredVariant>();
-    const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, ...zeroSums() };
-    const kept = new Set<string>();
+  for (const [key, uploaded] of byGroup(buckets)) {
+    const first = uploaded[0] as NormalizedBucket;
+    const before = storedByGroup.get(key);
+    const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
     for (const bucket of uploaded) {
-      kept.add(bucket.projectKey);
-      const old = before.get(bucket.projectKey);
-      const unchanged = old !== undefined && sameRow(old, bucket);
+      const old = variantOf(before, bucket.projectKey);
       const hasProject = bucket.projectKey !== '';
-      if (unchanged) {
+      if (old !== undefined && sameRow(old, bucket)) {
         plan.counts.skipped += 1;
         if (hasProject) plan.counts.projectSkipped += 1;
         continue;
@@ -129,15 +131,15 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
         if (old) add(p, old, -1n);
       }
     }
-    for (const [projectKey, old] of before) {
-      if (kept.has(projectKey)) continue;
+    // Variants the upload no longer mentions are removed.
+    for (const old of before ?? []) {
+      if (variantOf(uploaded, old.projectKey) !== undefined) continue;
       plan.deletes.push(old);
       add(delta, old, -1n);
-      if (projectKey !== '') add(projectDelta(projectKey, old.source, null), old, -1n);
+      if (old.projectKey !== '') add(projectDelta(old.projectKey, old.source, null), old, -1n);
     }
-    if (!isZero(delta)) rollup.set(key, delta);
+    if (!isZero(delta)) plan.rollup.push(delta);
   }
-  plan.rollup = [...rollup.values()];
-  plan.projects = [...projects.values()].filter((p) => !isZero(p) || p.projectRef !== null);
+  for (const p of projects.values()) if (!isZero(p) || p.projectRef !== null) plan.projects.push(p);
   return plan;
 }
