@@ -2,7 +2,7 @@
  * @fileoverview Opaque credentials: generation (256 random bits behind a readable prefix),
  * storage form (SHA-256 only) and constant-time comparison.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const DEVICE_TOKEN_PREFIX = 'tt_dev_';
 export const SHARE_TOKEN_PREFIX = 'tt_share_';
@@ -12,9 +12,9 @@ export function generateToken(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
-/** SHA-256 of a token: hex-encoded it is the only form in which a token is stored. */
+/** SHA-256 of a token: hex-encoded it is the only form in which a token is stored. One-shot (no Hash object): runs for every bearer. */
 export function tokenDigest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 /** The only form in which a token is stored. */
