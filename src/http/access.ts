@@ -1,10 +1,12 @@
 /**
  * @fileoverview Declarative access rules. Each route names the roles it accepts in its config;
- * one onRequest hook enforces the contract's 401/403 rules before anything else runs.
+ * an onRequest hook built for each such route enforces the contract's 401/403 rules before its
+ * other hooks run.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Clock } from '../clock.js';
 import { problems } from './problem.js';
+import { hookList } from './route-hooks.js';
 import type { Principal, PrincipalResolver, Resolution, Role } from './principal.js';
 
 export interface RouteAccess {
@@ -33,21 +35,35 @@ declare module 'fastify' {
 const ANONYMOUS: Principal = { role: 'anonymous' };
 const NO_BEARER: Resolution = { kind: 'none' };
 
-/** Installs the hook; routes without an `access` config are public and see no principal. */
+/**
+ * Gives every route with an `access` config its access hook, first among its onRequest hooks (so
+ * the route's own hooks see the principal). Routes without one are public and see no principal.
+ */
 export function registerAccessControl(app: FastifyInstance, resolver: PrincipalResolver, clock: Clock): void {
   app.decorateRequest('principal');
   app.decorateRequest('authResolution');
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    request.principal = ANONYMOUS;
-    request.authResolution = NO_BEARER;
-    const access = request.routeOptions.config.access;
-    if (!access || access.ignoreBearer) return;
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (access === undefined) return;
+    route.onRequest = [accessHook(access, resolver, clock), ...hookList(route.onRequest)];
+  });
+}
+
+function accessHook(access: RouteAccess, resolver: PrincipalResolver, clock: Clock): onRequestHookHandler {
+  if (access.ignoreBearer) {
+    return (request, _reply, done) => {
+      request.principal = ANONYMOUS;
+      request.authResolution = NO_BEARER;
+      done();
+    };
+  }
+  return async (request: FastifyRequest) => {
     const resolution = await resolver.resolve(request.headers.authorization, clock.now());
     request.authResolution = resolution;
-    if (resolution.kind === 'ok') request.principal = resolution.principal;
+    request.principal = resolution.kind === 'ok' ? resolution.principal : ANONYMOUS;
     if (access.inspectOnly) return;
     decide(access, resolution);
-  });
+  };
 }
 
 function decide(access: RouteAccess, resolution: Resolution): void {

@@ -2,8 +2,9 @@
  * @fileoverview Body rules of the contract: JSON only (415 otherwise, for operations that take a
  * body), an empty body counts as no body, operations that take no body ignore whatever is sent.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { AppError } from './problem.js';
+import { hookList } from './route-hooks.js';
 
 /** Marks a body that was sent with a content type we do not parse. */
 const UNSUPPORTED_BODY = Symbol('unsupported body');
@@ -30,12 +31,18 @@ export function registerBodyParsing(app: FastifyInstance): void {
     done(null, (body as Buffer).length === 0 ? undefined : UNSUPPORTED_BODY);
   });
 
-  app.addHook('preValidation', async (request) => {
-    const takesBody = request.routeOptions.schema?.body !== undefined;
-    if ((request.body as unknown) === UNSUPPORTED_BODY) {
-      if (takesBody) throw new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
-      request.body = undefined;
-    }
-    if (takesBody && request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  // Each route's rule is settled when it is registered, not looked up per request.
+  app.addHook('onRoute', (route) => {
+    const takesBody = route.schema?.body !== undefined;
+    const optionalBody = route.config?.optionalBody === true;
+    const bodyRule: preValidationHookHandler = (request, _reply, done) => {
+      if ((request.body as unknown) === UNSUPPORTED_BODY) {
+        if (takesBody) return done(new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
+        request.body = undefined;
+      }
+      if (optionalBody && takesBody && request.body === undefined) request.body = {};
+      done();
+    };
+    route.preValidation = [bodyRule, ...hookList(route.preValidation)];
   });
 }
