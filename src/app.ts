@@ -18,6 +18,7 @@ import { registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { PrincipalResolver } from './http/principal.js';
 import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
+import { lazyChildLoggers } from './http/lazy-logger.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
@@ -79,6 +80,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const app: App = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     logController: new OneLinePerRequest(logger),
+    childLoggerFactory: lazyChildLoggers,
     bodyLimit: config.limits.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
