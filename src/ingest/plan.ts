@@ -87,7 +87,8 @@ function byGroup<T extends GroupKey>(items: readonly T[]): Map<string, T[]> {
 }
 
 /**
- * Plans an upload against the stored variants of the groups it mentions. Runs for every upload:
+ * Plans an upload against the stored variants of the groups it mentions (`stored` may hold other
+ * groups too: they are left alone). Runs for every upload:
  * arrays and plain objects rather than a map or set per group (allocation is most of its time).
  */
 export function planIngest(buckets: readonly NormalizedBucket[], stored: readonly StoredVariant[]): IngestPlan {

@@ -16,7 +16,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TokenSums } from '../domain/token-sums.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
-import { groupKeyOf, groupsOf, planIngest, type StoredVariant } from './plan.js';
+import { groupsOf, planIngest, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import type { IngestBatch, IngestResult, RowCoster } from './store.js';
 import { STORED_COLUMNS, tupleToStoredVariant, type StoredTuple } from './stored-row.js';
@@ -111,27 +111,25 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     `INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
   );
 
+  /**
+   * What is stored for the groups an upload mentions. A narrow upload is read back in one range
+   * statement, which may also return groups it does not mention: the plan leaves those alone.
+   */
   const loadStored = (deviceId: string, batch: IngestBatch): StoredVariant[] => {
-    const groups = groupsOf(batch.buckets);
-    if (groups.length === 0) return [];
+    const buckets = batch.buckets;
+    if (buckets.length === 0) return [];
     let min = Infinity;
     let max = -Infinity;
-    for (const g of groups) {
-      if (g.hourStart < min) min = g.hourStart;
-      if (g.hourStart > max) max = g.hourStart;
+    for (const b of buckets) {
+      if (b.hourStart < min) min = b.hourStart;
+      if (b.hourStart > max) max = b.hourStart;
     }
-    // A narrow span is read in one statement; a wide one (a backfill) group by group.
+    // A wide span (a backfill) is read group by group.
     const rows =
       max - min <= RANGE_READ_SPAN_MS
         ? selectRange.all(deviceId, min, max)
-        : groups.flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
-    const wanted = new Set(groups.map(groupKeyOf));
-    const stored: StoredVariant[] = [];
-    for (const row of rows) {
-      const variant = tupleToStoredVariant(row);
-      if (wanted.has(groupKeyOf(variant))) stored.push(variant);
-    }
-    return stored;
+        : groupsOf(buckets).flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
+    return rows.map(tupleToStoredVariant);
   };
 
   /** Phase 1: one upload's own rows; called inside the group's transaction, so it runs in a savepoint. */
