@@ -14,26 +14,23 @@ import type { RowCoster } from './store.js';
 /** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
 export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;
 
-/** Rates by `model \0 day`. */
-export type RateTable = Map<string, TokenRates>;
-
-function keyOf(model: string, day: number): string {
-  return `${model}\u0000${day}`;
-}
+/** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */
+export type RateTable = Map<string, Map<number, TokenRates>>;
 
 /** Adds the rates of every (model, UTC day) of `buckets` to `into`; throws what `ratesOf` throws. */
 export function resolveRates(buckets: readonly NormalizedBucket[], ratesOf: RatesOf, into: RateTable): void {
   for (const b of buckets) {
     const day = Math.floor(b.hourStart / DAY_MS);
-    const key = keyOf(b.model, day);
-    if (!into.has(key)) into.set(key, ratesOf(b.model, day));
+    let byDay = into.get(b.model);
+    if (byDay === undefined) into.set(b.model, (byDay = new Map()));
+    if (!byDay.has(day)) byDay.set(day, ratesOf(b.model, day));
   }
 }
 
 /** A row coster over resolved rates; a (model, day) missing from the table is a bug and throws. */
-export function costerOf(table: ReadonlyMap<string, TokenRates>): RowCoster {
+export function costerOf(table: RateTable): RowCoster {
   return (source, model, day, counts) => {
-    const rates = table.get(keyOf(model, day));
+    const rates = table.get(model)?.get(day);
     if (rates === undefined) throw new Error(`no rates resolved for ${model} on day ${day}`);
     return costWithRates(source, rates, counts);
   };
