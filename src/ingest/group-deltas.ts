@@ -10,7 +10,8 @@
  * `updated_at` the last contributing upload's time, as if the uploads had been applied one by one.
  */
 import { addSums } from '../domain/token-sums.js';
-import { groupKeyOf, type ProjectDelta, type RollupDelta } from './plan.js';
+import { GroupIndex } from './group-index.js';
+import type { ProjectDelta, RollupDelta } from './plan.js';
 
 /** What one stored upload changes in its user's read models. */
 export interface UploadDeltas {
@@ -38,14 +39,13 @@ export interface UserDeltas {
  * ownership of the uploads' delta objects (a user's first delta for a key is summed into in place).
  */
 export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[] {
-  const byUser = new Map<string, { rollup: Map<string, RollupDelta>; projects: Map<string, DatedProjectDelta> }>();
+  const byUser = new Map<string, { rollup: GroupIndex<RollupDelta>; projects: Map<string, DatedProjectDelta> }>();
   for (const upload of uploads) {
     let user = byUser.get(upload.userId);
-    if (user === undefined) byUser.set(upload.userId, (user = { rollup: new Map(), projects: new Map() }));
+    if (user === undefined) byUser.set(upload.userId, (user = { rollup: new GroupIndex(), projects: new Map() }));
     for (const r of upload.rollup) {
-      const key = groupKeyOf(r);
-      const merged = user.rollup.get(key);
-      if (merged === undefined) user.rollup.set(key, r);
+      const merged = user.rollup.get(r);
+      if (merged === undefined) user.rollup.add(r, r);
       else addSums(merged, r);
     }
     for (const p of upload.projects) {

@@ -8,6 +8,7 @@
  * on or off never double counts.
  */
 import { addSums as add, isZeroSums as isZero, type TokenSums } from '../domain/token-sums.js';
+import { GroupIndex } from './group-index.js';
 import type { NormalizedBucket } from './normalize.js';
 
 /** A stored bucket has the same shape as an uploaded one. */
@@ -41,17 +42,10 @@ export interface GroupKey {
   model: string;
 }
 
-export function groupKeyOf(b: GroupKey): string {
-  return `${b.hourStart}\u0000${b.source}\u0000${b.model}`;
-}
-
 /** The distinct groups an upload touches, in first-seen order. */
 export function groupsOf(buckets: readonly NormalizedBucket[]): GroupKey[] {
-  const seen = new Map<string, GroupKey>();
-  for (const b of buckets) {
-    const key = groupKeyOf(b);
-    if (!seen.has(key)) seen.set(key, { hourStart: b.hourStart, source: b.source, model: b.model });
-  }
+  const seen = new GroupIndex<GroupKey>();
+  for (const b of buckets) if (seen.get(b) === undefined) seen.add(b, { hourStart: b.hourStart, source: b.source, model: b.model });
   return [...seen.values()];
 }
 
@@ -74,13 +68,12 @@ function variantOf<T extends { projectKey: string }>(variants: readonly T[] | un
   return undefined;
 }
 
-/** Lists `items` by group key, groups in first-seen order. */
-function byGroup<T extends GroupKey>(items: readonly T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
+/** Lists `items` by group, groups in first-seen order. */
+function byGroup<T extends GroupKey>(items: readonly T[]): GroupIndex<T[]> {
+  const groups = new GroupIndex<T[]>();
   for (const item of items) {
-    const key = groupKeyOf(item);
-    const list = groups.get(key);
-    if (list === undefined) groups.set(key, [item]);
+    const list = groups.get(item);
+    if (list === undefined) groups.add(item, [item]);
     else list.push(item);
   }
   return groups;
@@ -109,9 +102,9 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     return delta;
   };
 
-  for (const [key, uploaded] of byGroup(buckets)) {
+  for (const uploaded of byGroup(buckets).values()) {
     const first = uploaded[0] as NormalizedBucket;
-    const before = storedByGroup.get(key);
+    const before = storedByGroup.get(first);
     const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
     for (const bucket of uploaded) {
       const old = variantOf(before, bucket.projectKey);
