@@ -6,6 +6,7 @@
 import { billableTokens } from '../domain/billable.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { problems, type FieldError } from '../http/problem.js';
+import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 
 export interface NormalizedBucket extends TokenSums {
@@ -103,7 +104,9 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
   if (body.data?.hourly) lists.push(['/data/hourly', body.data.hourly]);
   const latest = now + DAY_MS;
   const errors: FieldError[] = [];
-  const byIdentity = new Map<string, NormalizedBucket>();
+  // Buckets in upload order; an earlier duplicate (same group and project) is blanked out.
+  const kept: (NormalizedBucket | undefined)[] = [];
+  const positions = new GroupIndex<number[]>(); // of each group's buckets in `kept`
   for (const [base, list] of lists) {
     list.forEach((bucket, index) => {
       const hourStart = parseZonedInstant(bucket.hour_start);
@@ -136,10 +139,14 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
         total: counts.total,
         billable: billableTokens(source, counts),
       };
-      const identity = `${hourStart}\u0000${source}\u0000${model}\u0000${projectKey}`;
-      // The last occurrence wins and keeps its own position (duplicates are rare: check first).
-      if (byIdentity.has(identity)) byIdentity.delete(identity);
-      byIdentity.set(identity, normalized);
+      // The last occurrence wins and keeps its own position.
+      const group = positions.get(normalized);
+      if (group === undefined) positions.add(normalized, [kept.length]);
+      else {
+        for (const at of group) if (kept[at]?.projectKey === projectKey) kept[at] = undefined;
+        group.push(kept.length);
+      }
+      kept.push(normalized);
     });
   }
   if (errors.length > 0) {
@@ -149,7 +156,7 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
       errors.slice(0, 50),
     );
   }
-  return [...byIdentity.values()];
+  return kept.filter((b): b is NormalizedBucket => b !== undefined);
 }
 
 /** How many buckets a request carries before de-duplication (for the 500-bucket limit). */

@@ -1,7 +1,7 @@
-/** The ingest path's fast parser of canonical UTC instants agrees with the general ISO 8601 parser. */
+/** Normalisation of uploaded buckets: the fast parser of canonical UTC instants agrees with the general ISO 8601 parser; duplicates collapse to the last. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseAnyZoned, parseCanonicalUtc, parseZonedInstant } from '../../src/ingest/normalize.js';
+import { normalizeBuckets, parseAnyZoned, parseCanonicalUtc, parseZonedInstant } from '../../src/ingest/normalize.js';
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
@@ -32,5 +32,28 @@ describe('parseCanonicalUtc', () => {
     expect(parseZonedInstant('2026-11-23t10:30:00z')).toBe(Date.UTC(2026, 10, 23, 10, 30));
     expect(parseZonedInstant('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
     expect(parseZonedInstant('2026-11-23T10:30:00+01:00')).toBe(Date.UTC(2026, 10, 23, 9, 30));
+  });
+});
+
+describe('normalizeBuckets', () => {
+  it('keeps the last of duplicate buckets (same half-hour, source, model and project) in its own position', () => {
+    const at = '2026-11-01T10:00:00Z';
+    const buckets = normalizeBuckets(
+      {
+        hourly: [
+          { hour_start: at, source: 'codex', model: 'gpt-5', total_tokens: 1 },
+          { hour_start: at, source: 'Codex ', model: 'GPT-5', project_key: 'acme/api', total_tokens: 2 }, // other project: kept
+          { hour_start: at, source: 'claude', model: 'gpt-5', total_tokens: 3 }, // other source: kept
+          { hour_start: '2026-11-01T11:00:00+01:00', source: 'codex', model: 'gpt-5', total_tokens: 4 }, // the first one again
+          { hour_start: at, source: 'codex', model: 'gpt-5', project_key: 'acme/api', total_tokens: 5 }, // the second one again
+        ],
+      },
+      Date.UTC(2026, 10, 2),
+    );
+    expect(buckets.map((b) => [b.source, b.projectKey, b.total])).toEqual([
+      ['claude', '', 3n],
+      ['codex', '', 4n],
+      ['codex', 'acme/api', 5n],
+    ]);
   });
 });
