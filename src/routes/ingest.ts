@@ -39,13 +39,15 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
         { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
       ),
       // Backpressure comes before the body is even parsed: a refused upload costs almost nothing.
-      onRequest: async (request, reply) => {
+      // Synchronous (a callback, not a promise): it runs for every upload.
+      onRequest: (request, reply, done) => {
         const { deviceId } = principalOf(request, 'device');
         const decision = deps.limiter.take(deviceId);
-        if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.');
-        if (!deps.inflight.tryEnter()) throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
+        if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
+        if (!deps.inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
         // 'close' fires once the response is sent or the client went away, so a slot never leaks.
         reply.raw.once('close', () => deps.inflight.leave());
+        done();
       },
     },
     async (request) => {
