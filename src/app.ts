@@ -87,38 +87,6 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
 
-  // Cross-cutting HTTP behaviour.
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const set = methodsByPath.get(route.url) ?? new Set<string>();
-    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') set.add(m);
-    methodsByPath.set(route.url, set);
-  });
-  registerErrorHandling(app, (path) => [...(methodsByPath.get(path) ?? [])]);
-  registerBodyParsing(app);
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 86_400,
-  });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tokentally API',
-        version: API_VERSION,
-        description: 'Token usage tracking for AI coding agents: ingest, analytics, sharing and admin.',
-      },
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-    // Shared schemas keep their $id as their component name (e.g. #/components/schemas/Problem).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  });
-  app.addSchema(ProblemSchema);
-
   // Services.
   const jwt = new JwtService(
     secrets.jwtSecret,
@@ -143,7 +111,40 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     findShareToken: (hash) => sharing.findShareToken(hash),
     userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
   });
+
+  // Cross-cutting HTTP behaviour. Access and body rules attach themselves to each route as it is
+  // registered (onRoute), so they are installed before any plugin or route.
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByPath.get(route.url) ?? new Set<string>();
+    for (const m of methods) if (m !== 'HEAD' && m !== 'OPTIONS') set.add(m);
+    methodsByPath.set(route.url, set);
+  });
+  registerErrorHandling(app, (path) => [...(methodsByPath.get(path) ?? [])]);
+  registerBodyParsing(app);
   registerAccessControl(app, resolver, clock);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 86_400,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tokentally API',
+        version: API_VERSION,
+        description: 'Token usage tracking for AI coding agents: ingest, analytics, sharing and admin.',
+      },
+      components: { securitySchemes: SECURITY_SCHEMES },
+    },
+    // Shared schemas keep their $id as their component name (e.g. #/components/schemas/Problem).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  app.addSchema(ProblemSchema);
 
   // Routes.
   const { limits } = config;
