@@ -61,7 +61,11 @@ function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
   );
 }
 
-/** The variant of `variants` with this project key, if any (a group has few variants: a scan beats a map). */
+/**
+ * The variant of `variants` with this project key, if any. A group has few variants, so a scan beats
+ * a map; at worst (one group of 500 projects, the upload limit, stored and uploaded) it is ~250k
+ * string comparisons, about a millisecond.
+ */
 function variantOf<T extends { projectKey: string }>(variants: readonly T[] | undefined, projectKey: string): T | undefined {
   if (variants === undefined) return undefined;
   for (const v of variants) if (v.projectKey === projectKey) return v;
