@@ -61,16 +61,25 @@ function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
   );
 }
 
-/**
- * The variant of `variants` with this project key, if any. A group has few variants, so a scan beats
- * a map; at worst (one group of 500 projects, the upload limit, stored and uploaded) it is ~250k
- * string comparisons, about a millisecond.
- */
-function variantOf<T extends { projectKey: string }>(variants: readonly T[] | undefined, projectKey: string): T | undefined {
-  if (variants === undefined) return undefined;
-  for (const v of variants) if (v.projectKey === projectKey) return v;
-  return undefined;
+/** Past this many variants a group's are looked up through a map (an upload may hold 500 projects in one group). */
+const SCAN_LIMIT = 8;
+
+/** A group's variants by project key: a scan for the usual handful, a map for many. */
+class Variants<T extends { projectKey: string }> {
+  private readonly byKey: Map<string, T> | undefined;
+
+  constructor(private readonly list: readonly T[]) {
+    this.byKey = list.length > SCAN_LIMIT ? new Map(list.map((v) => [v.projectKey, v])) : undefined;
+  }
+
+  find(projectKey: string): T | undefined {
+    if (this.byKey !== undefined) return this.byKey.get(projectKey);
+    for (const v of this.list) if (v.projectKey === projectKey) return v;
+    return undefined;
+  }
 }
+
+const NO_VARIANTS = new Variants<StoredVariant>([]);
 
 /** Lists `items` by group, groups in first-seen order. */
 function byGroup<T extends GroupKey>(items: readonly T[]): GroupIndex<T[]> {
@@ -108,10 +117,11 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
 
   for (const uploaded of byGroup(buckets).values()) {
     const first = uploaded[0] as NormalizedBucket;
-    const before = storedByGroup.get(first);
+    const storedList = storedByGroup.get(first) ?? [];
+    const before = storedList.length === 0 ? NO_VARIANTS : new Variants(storedList);
     const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
     for (const bucket of uploaded) {
-      const old = variantOf(before, bucket.projectKey);
+      const old = before.find(bucket.projectKey);
       const hasProject = bucket.projectKey !== '';
       if (old !== undefined && sameRow(old, bucket)) {
         plan.counts.skipped += 1;
@@ -130,8 +140,9 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
       }
     }
     // Variants the upload no longer mentions are removed.
-    for (const old of before ?? []) {
-      if (variantOf(uploaded, old.projectKey) !== undefined) continue;
+    const now = storedList.length === 0 ? undefined : new Variants(uploaded);
+    for (const old of storedList) {
+      if (now?.find(old.projectKey) !== undefined) continue;
       plan.deletes.push(old);
       add(delta, old, -1n);
       if (old.projectKey !== '') add(projectDelta(old.projectKey, old.source, null), old, -1n);
