@@ -61,4 +61,20 @@ describe('planIngest', () => {
     const plan = planIngest([bucket({ total: 1n })], [other]);
     expect(plan.deletes).toEqual([]);
   });
+
+  it('plans a group of many project variants the same way (looked up through a map past a handful)', () => {
+    // Twelve stored variants; the upload keeps ten (one unchanged, nine grown), drops two, adds three.
+    const stored = Array.from({ length: 12 }, (_, i) => bucket({ projectKey: `p${i}`, projectRef: `p${i}`, total: 10n, billable: 10n }));
+    const uploaded = [
+      bucket({ projectKey: 'p0', projectRef: 'p0', total: 10n, billable: 10n }),
+      ...Array.from({ length: 9 }, (_, i) => bucket({ projectKey: `p${i + 1}`, projectRef: `p${i + 1}`, total: 15n, billable: 15n })),
+      ...Array.from({ length: 3 }, (_, i) => bucket({ projectKey: `new${i}`, projectRef: `new${i}`, total: 1n, billable: 1n })),
+    ];
+    const plan = planIngest(uploaded, stored);
+    expect(plan.counts).toEqual({ inserted: 12, skipped: 1, projectInserted: 12, projectSkipped: 1 });
+    expect(plan.deletes.map((d) => d.projectKey)).toEqual(['p10', 'p11']);
+    // 9 × +5, 3 × +1, 2 × −10
+    expect(plan.rollup).toEqual([expect.objectContaining({ total: 28n, billable: 28n })]);
+    expect(plan.projects.find((p) => p.projectKey === 'p11')).toMatchObject({ total: -10n });
+  });
 });
