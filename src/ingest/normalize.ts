@@ -6,6 +6,7 @@
 import { billableTokens } from '../domain/billable.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { problems, type FieldError } from '../http/problem.js';
+import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 
@@ -106,7 +107,7 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
   const errors: FieldError[] = [];
   // Buckets in upload order; an earlier duplicate (same group and project) is blanked out.
   const kept: (NormalizedBucket | undefined)[] = [];
-  const positions = new GroupIndex<number[]>(); // of each group's buckets in `kept`
+  const positions = new GroupIndex<ByProject<{ projectKey: string; at: number }>>(); // of each group's buckets in `kept`
   for (const [base, list] of lists) {
     list.forEach((bucket, index) => {
       const hourStart = parseZonedInstant(bucket.hour_start);
@@ -140,12 +141,10 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
         billable: billableTokens(source, counts),
       };
       // The last occurrence wins and keeps its own position.
-      const group = positions.get(normalized);
-      if (group === undefined) positions.add(normalized, [kept.length]);
-      else {
-        for (const at of group) if (kept[at]?.projectKey === projectKey) kept[at] = undefined;
-        group.push(kept.length);
-      }
+      let group = positions.get(normalized);
+      if (group === undefined) positions.add(normalized, (group = new ByProject()));
+      const earlier = group.put({ projectKey, at: kept.length });
+      if (earlier !== undefined) kept[earlier.at] = undefined;
       kept.push(normalized);
     });
   }

@@ -8,6 +8,7 @@
  * on or off never double counts.
  */
 import { addSums as add, isZeroSums as isZero, type TokenSums } from '../domain/token-sums.js';
+import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { NormalizedBucket } from './normalize.js';
 
@@ -61,26 +62,6 @@ function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
   );
 }
 
-/** Past this many variants a group's are looked up through a map (an upload may hold 500 projects in one group). */
-const SCAN_LIMIT = 8;
-
-/** A group's variants by project key: a scan for the usual handful, a map for many. */
-class Variants<T extends { projectKey: string }> {
-  private readonly byKey: Map<string, T> | undefined;
-
-  constructor(private readonly list: readonly T[]) {
-    this.byKey = list.length > SCAN_LIMIT ? new Map(list.map((v) => [v.projectKey, v])) : undefined;
-  }
-
-  find(projectKey: string): T | undefined {
-    if (this.byKey !== undefined) return this.byKey.get(projectKey);
-    for (const v of this.list) if (v.projectKey === projectKey) return v;
-    return undefined;
-  }
-}
-
-const NO_VARIANTS = new Variants<StoredVariant>([]);
-
 /** Lists `items` by group, groups in first-seen order. */
 function byGroup<T extends GroupKey>(items: readonly T[]): GroupIndex<T[]> {
   const groups = new GroupIndex<T[]>();
@@ -118,7 +99,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
   for (const uploaded of byGroup(buckets).values()) {
     const first = uploaded[0] as NormalizedBucket;
     const storedList = storedByGroup.get(first) ?? [];
-    const before = storedList.length === 0 ? NO_VARIANTS : new Variants(storedList);
+    const before = new ByProject(storedList);
     const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
     for (const bucket of uploaded) {
       const old = before.find(bucket.projectKey);
@@ -140,7 +121,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
       }
     }
     // Variants the upload no longer mentions are removed.
-    const now = storedList.length === 0 ? undefined : new Variants(uploaded);
+    const now = storedList.length === 0 ? undefined : new ByProject(uploaded);
     for (const old of storedList) {
       if (now?.find(old.projectKey) !== undefined) continue;
       plan.deletes.push(old);
