@@ -5,7 +5,7 @@
 import path from 'node:path';
 
 export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'sqlite'; readonly file: string; readonly busyTimeoutMs: number }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly poolSize: number };
 
 export interface Config {
@@ -91,7 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
   let database: DatabaseConfig;
   if (databaseUrl === undefined || databaseUrl.startsWith('sqlite:') || databaseUrl.startsWith('file:')) {
     const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : path.join(dataDir, 'tokentally.db');
-    database = { kind: 'sqlite', file };
+    database = { kind: 'sqlite', file, busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000) };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     database = { kind: 'postgres', url: databaseUrl, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
   } else {

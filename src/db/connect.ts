@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { Mutex } from './mutex.js';
+import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
 
 interface DbBase {
@@ -21,6 +22,8 @@ interface DbBase {
 export interface SqliteDb extends DbBase {
   readonly dialect: 'sqlite';
   readonly sqlite: BetterSqlite3.Database;
+  /** How long a write waits for another connection's write lock (the connection's busy timeout). */
+  readonly busyTimeoutMs: number;
 }
 
 export interface PostgresDb extends DbBase {
@@ -48,22 +51,26 @@ const pgTypes = {
 
 /** Opens the configured database. Migrations are run separately (db/migrate.ts). */
 export async function openDatabase(config: DatabaseConfig): Promise<Db> {
-  if (config.kind === 'sqlite') return openSqlite(config.file);
+  if (config.kind === 'sqlite') return openSqlite(config.file, config.busyTimeoutMs);
   return openPostgres(config.url, config.poolSize, config.schema);
 }
 
-export function openSqlite(file: string): SqliteDb {
+/** Default wait for another connection's write lock (SQLITE_BUSY_TIMEOUT_MS). */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS): SqliteDb {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
   sqlite.defaultSafeIntegers(true);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return {
     dialect: 'sqlite',
     sqlite,
+    busyTimeoutMs,
     kysely,
     writeLock: new Mutex(),
     close: once(() => kysely.destroy()), // closes the better-sqlite3 handle too

@@ -12,6 +12,11 @@
  *    rows are written once instead of once per upload.
  * Every upload of the group is answered after the COMMIT; if phase 2 or the COMMIT fails, the whole
  * group rolls back and every upload in it fails (nothing of any is stored).
+ *
+ * The transaction takes the write lock when it begins (`BEGIN IMMEDIATE`) and does not wait for it:
+ * when another connection (another server process on the same file) holds it, the group write
+ * answers {@link BUSY} at once, nothing written, and the caller tries again later instead of
+ * sleeping in SQLite's busy handler with the event loop blocked.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TokenSums } from '../domain/token-sums.js';
@@ -27,8 +32,14 @@ const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
 /** How one upload of a group ended. */
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
-/** Writes a group of uploads in one transaction; throws only when the whole group failed. */
-export type GroupWrite = (batches: readonly IngestBatch[], costOf: RowCoster) => Outcome[];
+/** Another connection holds the write lock: nothing was written. */
+export const BUSY = Symbol('write lock busy');
+
+/**
+ * Writes a group of uploads in one transaction; answers {@link BUSY} when the write lock is taken
+ * elsewhere and throws only when the whole group failed.
+ */
+export type GroupWrite = (batches: readonly IngestBatch[], costOf: RowCoster) => Outcome[] | typeof BUSY;
 
 interface Stored {
   readonly result: IngestResult;
@@ -177,7 +188,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     if (derived.total) addTotal.run(userId, ...families(derived.total));
   };
 
-  return s.transaction((batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
+  const writeGroup = s.transaction((batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
     const stored: UploadDeltas[] = [];
     const outcomes = batches.map((batch): Outcome => {
       try {
@@ -190,5 +201,27 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     });
     for (const user of mergeUploadDeltas(stored)) applyUserDeltas(user, costOf);
     return outcomes;
-  }) as unknown as GroupWrite;
+  });
+
+  // The connection's busy timeout is lifted while the group takes the lock, and put back after.
+  // (`pragma()` each time: SQLite applies this pragma when it compiles the statement, so a prepared
+  // statement run again would not.)
+  const busyTimeout = Number(s.pragma('busy_timeout', { simple: true }));
+  return (batches, costOf) => {
+    s.pragma('busy_timeout = 0');
+    try {
+      return writeGroup.immediate(batches, costOf);
+    } catch (error) {
+      // better-sqlite3 rolled back whatever was begun: a busy answer anywhere means nothing is stored.
+      if (isBusy(error)) return BUSY;
+      throw error;
+    } finally {
+      s.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+  };
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

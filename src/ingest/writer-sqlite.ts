@@ -8,19 +8,30 @@
  * A group is written synchronously holding the app-wide write lock (so it never interleaves with
  * a Kysely write transaction on the same connection), after the prices it needs were resolved:
  * an upload whose prices cannot be resolved fails alone, before anything is written.
+ *
+ * When another connection holds the database's write lock (another server process on the same
+ * file), the group goes back to the head of the queue and is tried again on the next event-loop
+ * turns (every millisecond after the first two), while this process goes on reading requests;
+ * an upload that could not get the lock within the busy timeout fails with 503.
  */
 import type { SqliteDb } from '../db/connect.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
-import { createSqliteGroupWrite, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
+import { AppError } from '../http/problem.js';
+import { BUSY, createSqliteGroupWrite, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
 
 /** Most uploads one group takes; the rest wait for the next turn. */
 const MAX_GROUP = 64;
 
+/** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */
+const SPIN_MS = 2;
+
 interface Pending {
   readonly batch: IngestBatch;
   readonly resolve: (result: IngestResult) => void;
   readonly reject: (error: unknown) => void;
+  /** When this upload first found the write lock taken (monotonic ms). */
+  busySince?: number;
 }
 
 export class SqliteIngestWriter implements IngestWriter {
@@ -38,21 +49,22 @@ export class SqliteIngestWriter implements IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult> {
     return new Promise<IngestResult>((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  private schedule(delayMs = 0): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    if (delayMs === 0) setImmediate(() => this.flush());
+    else setTimeout(() => this.flush(), delayMs);
   }
 
   /** Writes the queued uploads as one group (synchronously, under the app-wide write lock). */
   private flush(): void {
     this.scheduled = false;
     const group = this.queue.splice(0, MAX_GROUP);
-    if (this.queue.length > 0) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    if (this.queue.length > 0) this.schedule();
     const lock = this.db.writeLock;
     if (lock.isFree) this.writeGroup(group); // synchronous: nothing can interleave
     else void lock.run(() => this.writeGroup(group));
@@ -70,11 +82,15 @@ export class SqliteIngestWriter implements IngestWriter {
       }
     }
     if (ready.length === 0) return;
-    let outcomes: Outcome[];
+    let outcomes: Outcome[] | typeof BUSY;
     try {
       outcomes = this.write(ready.map((p) => p.batch), costerOf(rates));
     } catch (error) {
       for (const p of ready) p.reject(error); // the group failed as a whole: nothing was stored
+      return;
+    }
+    if (outcomes === BUSY) {
+      this.retryLater(ready);
       return;
     }
     outcomes.forEach((o, i) => {
@@ -82,5 +98,24 @@ export class SqliteIngestWriter implements IngestWriter {
       if (o.ok) p.resolve(o.result);
       else p.reject(o.error);
     });
+  }
+
+  /** The write lock is taken elsewhere: back to the head of the queue, or 503 past the busy timeout. */
+  private retryLater(group: readonly Pending[]): void {
+    const now = performance.now();
+    const waiting: Pending[] = [];
+    let oldest = now;
+    for (const p of group) {
+      p.busySince ??= now;
+      if (now - p.busySince > this.db.busyTimeoutMs) {
+        p.reject(new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } }));
+      } else {
+        waiting.push(p);
+        oldest = Math.min(oldest, p.busySince);
+      }
+    }
+    if (waiting.length === 0) return;
+    this.queue.unshift(...waiting);
+    this.schedule(now - oldest < SPIN_MS ? 0 : 1);
   }
 }

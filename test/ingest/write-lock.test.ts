@@ -1,0 +1,107 @@
+/**
+ * The SQLite writers when another connection on the same file (another server process) holds the
+ * database's write lock: an upload waits its turn without blocking the event loop, fails with 503
+ * past the busy timeout with nothing stored, and Kysely transactions take the lock when they begin.
+ * Engine-specific: runs on a SQLite file in both passes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { inTransaction } from '../../src/db/transaction.js';
+import { AppError } from '../../src/http/problem.js';
+import type { NormalizedBucket } from '../../src/ingest/normalize.js';
+import { createIngestWriter } from '../../src/ingest/store.js';
+import type { TokenRates } from '../../src/pricing/rates.js';
+
+const NOW = Date.UTC(2026, 10, 1, 12);
+const USER = '00000000-0000-4000-8000-000000000001';
+const RATES: TokenRates = { input: 1_000_000n, cachedInput: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
+
+const bucket = (tokens: bigint): NormalizedBucket => ({
+  hourStart: Date.UTC(2026, 10, 1, 10), source: 'claude', model: 'claude-sonnet-4-5', projectKey: '', projectRef: null,
+  input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens,
+});
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('SQLite writes beside another connection', () => {
+  let dir: string;
+  let file: string;
+  let db: SqliteDb;
+  let other: BetterSqlite3.Database;
+
+  const open = async (busyTimeoutMs: number) => {
+    db = openSqlite(file, busyTimeoutMs);
+    await migrateToLatest(db);
+    await db.kysely.insertInto('users').values({ id: USER, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
+    await db.kysely.insertInto('devices').values({ id: 'a', user_id: USER, name: 'a', platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
+    return createIngestWriter(db, () => RATES);
+  };
+  const stored = () => db.kysely.selectFrom('usage_buckets').select('total').execute();
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-lock-'));
+    file = path.join(dir, 'tokentally.db');
+  });
+  afterEach(async () => {
+    other?.close();
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an upload waits for the lock without blocking the event loop, then is stored', async () => {
+    const writer = await open(5000);
+    other = new BetterSqlite3(file);
+    other.exec('BEGIN IMMEDIATE');
+    let settled = false;
+    const upload = writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined }).finally(() => (settled = true));
+
+    const started = performance.now();
+    await sleep(50);
+    // Had the writer slept in SQLite's busy handler, this timer would have fired seconds late.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(settled).toBe(false);
+    expect(await stored()).toEqual([]); // a read is not blocked by the other writer
+
+    other.exec('COMMIT');
+    expect(await upload).toMatchObject({ inserted: 1, skipped: 0 });
+    expect(await stored()).toEqual([{ total: 7n }]);
+  });
+
+  it('past the busy timeout the upload fails with 503 and nothing is stored; the next one is stored', async () => {
+    const writer = await open(100);
+    other = new BetterSqlite3(file);
+    other.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    const failed = await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined }).catch((error: unknown) => error);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+    expect(failed).toBeInstanceOf(AppError);
+    expect(failed).toMatchObject({ status: 503, code: 'unavailable' });
+    other.exec('ROLLBACK');
+    expect(await stored()).toEqual([]);
+    expect(await db.kysely.selectFrom('ingest_events').select('id').execute()).toEqual([]);
+
+    expect(await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(9n)], subscriptions: undefined })).toMatchObject({ inserted: 1, skipped: 0 });
+    expect(await stored()).toEqual([{ total: 9n }]);
+  });
+
+  it('a Kysely write transaction holds the write lock from its BEGIN, before its first write', async () => {
+    await open(5000);
+    other = new BetterSqlite3(file);
+    other.pragma('busy_timeout = 0');
+    await inTransaction(db, async (tx) => {
+      await tx.selectFrom('devices').select('id').execute();
+      // A deferred BEGIN would hold no write lock yet: the other connection could write and commit
+      // here, and this transaction's first write would then fail with SQLITE_BUSY_SNAPSHOT.
+      expect(() => other.exec('BEGIN IMMEDIATE')).toThrow(/locked|busy/i);
+      await tx.updateTable('devices').set({ name: 'renamed' }).where('id', '=', 'a').execute();
+    });
+    other.exec('BEGIN IMMEDIATE'); // free again after the COMMIT
+    other.exec('ROLLBACK');
+    expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed' }]);
+  });
+});
