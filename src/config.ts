@@ -11,6 +11,8 @@ export type DatabaseConfig =
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /** Server processes sharing the port (node cluster); 1 serves from this process alone. */
+  readonly processes: number;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly logLevel: string;
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     host: str(env, 'HOST', '127.0.0.1'),
     port: int(env, 'PORT', 8787, 0, 65535),
+    processes: int(env, 'SERVER_PROCESSES', 1, 1, 64),
     dataDir,
     database,
     logLevel: str(env, 'LOG_LEVEL', 'info'),

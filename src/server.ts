@@ -1,35 +1,22 @@
 /**
- * @fileoverview The server entry: open the database, build the app, listen; on SIGTERM/SIGINT stop
- * accepting, finish in-flight requests, close the database and exit 0.
+ * @fileoverview The server entry: one process by default; with SERVER_PROCESSES > 1 this process
+ * becomes the primary of a cluster (process/cluster.ts) and each of its workers serves.
  */
-import { createApp } from './app.js';
+import cluster from 'node:cluster';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/connect.js';
 import { createLogger } from './logger.js';
+import { runPrimary } from './process/cluster.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config.database);
-  const { app, close } = await createApp({ config, db, logger });
-  const address = await app.listen({ host: config.host, port: config.port });
-  logger.info({ database: config.database.kind }, `Tokentally listening on ${address}`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (config.processes > 1 && cluster.isPrimary) {
+    runPrimary(config, logger);
+    return;
+  }
+  // Loaded only where it serves: a cluster's primary never loads the app.
+  const { serve } = await import('./process/serve.js');
+  await serve(config, logger, cluster.isWorker ? 'cluster-worker' : 'server');
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,139 @@
+/**
+ * SERVER_PROCESSES > 1: the primary starts its server processes on one port, connections are served
+ * by more than one of them, uploads from all of them land in the one SQLite file, a process that
+ * dies is replaced, SIGTERM stops them all (exit 0), and a failed start-up stops the server (exit 1).
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_SECRETS } from '../helpers/app.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+interface Started {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  exited: Promise<number | null>;
+  /** Every JSON log line so far. */
+  lines: () => Array<Record<string, unknown>>;
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
+function start(env: NodeJS.ProcessEnv): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, ...TEST_SECRETS, PORT: '0', PASSWORD_SCRYPT_COST: '1024', JOBS_ENABLED: 'false', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const waiters: Array<() => void> = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of waiters.splice(0)) w();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out);
+        if (m) resolve(m);
+        else if (child.exitCode !== null) reject(new Error(`server exited (${child.exitCode}) before ${pattern}: ${out}`));
+        else waiters.push(check);
+      };
+      child.once('exit', check);
+      check();
+    });
+  const lines = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { child, exited, lines, waitFor };
+}
+
+/** One request on a connection of its own (so the cluster hands each to the next process). */
+function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, agent: false, headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function childPids(pid: number): number[] {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  return fs.readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+}
+
+describe('a server of several processes', () => {
+  const cleanup: Array<() => void> = [];
+  afterEach(() => {
+    for (const fn of cleanup.splice(0)) fn();
+  });
+
+  it('serves from every process into one database, replaces a process that dies, stops on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-cluster-'));
+    const server = start({ DATA_DIR: dataDir, SERVER_PROCESSES: '2' });
+    cleanup.push(() => {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    const port = Number((await server.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+) \(2 processes\)/))[1]);
+    const workers = childPids(server.child.pid as number);
+    expect(workers).toHaveLength(2);
+
+    const signup = await request(port, 'POST', '/auth/v1/signup', { email: 'many@example.com', password: 'long enough' });
+    expect(signup.status).toBe(200);
+    const userId = (signup.json as { user: { id: string } }).user.id;
+    const issued = await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: userId, device_name: 'laptop' }, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    expect(issued.status).toBe(200);
+    const token = (issued.json as { token: string }).token;
+
+    const hour = Math.floor(Date.now() / 1_800_000) * 1_800_000 - 86_400_000;
+    const upload = (k: number) =>
+      request(port, 'POST', '/functions/svc-ingest', {
+        hourly: [{ hour_start: new Date(hour - k * 1_800_000).toISOString(), source: 'codex', model: 'gpt-5', input_tokens: 100 + k, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: 110 + k }],
+      }, { authorization: `Bearer ${token}` });
+    const results = await Promise.all(Array.from({ length: 12 }, (_, k) => upload(k)));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
+    expect(results.map((r) => (r.json as { inserted: number }).inserted)).toEqual(Array(12).fill(1));
+
+    // Both processes served uploads (each request line carries its process's pid). A line is written
+    // once its response was sent, so wait until all twelve have arrived.
+    const ingestLines = () => server.lines().filter((l) => l.url === '/functions/svc-ingest' && l.status === 200);
+    while (ingestLines().length < 12) await new Promise((resolve) => setTimeout(resolve, 10));
+    const servedBy = new Set(ingestLines().map((l) => l.pid));
+    expect([...servedBy].sort()).toEqual([...workers].sort());
+
+    // A process that dies is replaced, and the server goes on serving.
+    process.kill(workers[0] as number, 'SIGKILL');
+    await server.waitFor(/replacement server process ready/);
+    const now = childPids(server.child.pid as number);
+    expect(now).toHaveLength(2);
+    expect(now).not.toContain(workers[0]);
+    const again = await Promise.all([upload(0), upload(1), upload(2), upload(3)]);
+    expect(again.map((r) => [r.status, (r.json as { skipped: number }).skipped])).toEqual(Array(4).fill([200, 1]));
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    for (const pid of now) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+  });
+
+  it('stops with exit 1 when a server process cannot start', async () => {
+    const server = start({ SERVER_PROCESSES: '2', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    cleanup.push(() => server.child.kill('SIGKILL'));
+    expect(await server.exited).toBe(1);
+    expect(server.lines().some((l) => /failed during start-up/.test(String(l.msg)))).toBe(true);
+  });
+});
