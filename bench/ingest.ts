@@ -2,7 +2,9 @@
  * @fileoverview bench:ingest — the compiled server under `wrk -t1 -c50` for 10 s: 200 devices
  * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
  * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
- * then checks that every accepted upload is stored. SQLite first, then PostgreSQL if reachable.
+ * then checks that every accepted upload is stored. SQLite first, then PostgreSQL if reachable;
+ * each with one server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES
+ * lists the counts (e.g. `BENCH_PROCESSES=1`).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +18,7 @@ const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
 const LUA = path.join(ROOT, 'bench/ingest.lua');
 const DEVICES = 200;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PROCESS_COUNTS = [...new Set((process.env.BENCH_PROCESSES ?? `1,${os.cpus().length}`).split(',').map(Number))];
 
 async function json<T>(url: string, init: RequestInit): Promise<T> {
   const res = await fetch(url, init);
@@ -140,18 +143,25 @@ async function main(): Promise<void> {
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
   });
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
-  try {
-    if (engines.includes('sqlite')) await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, ceiling);
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  const label = (n: number) => (n === 1 ? 'one process' : `${n} processes`);
+  if (engines.includes('sqlite')) {
+    for (const n of PROCESS_COUNTS) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
+      try {
+        await benchEngine(`SQLite (embedded, WAL), ${label(n)}`, { ...common, DATA_DIR: dataDir, DATABASE_URL: '', SERVER_PROCESSES: String(n) }, ceiling);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   }
   if (!engines.includes('postgres')) return;
-  if (await pgReachable()) {
-    const url = await freshPgDatabase('tokentally_bench');
-    await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: url }, ceiling);
-  } else {
+  if (!(await pgReachable())) {
     console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
+    return;
+  }
+  for (const n of PROCESS_COUNTS) {
+    const url = await freshPgDatabase('tokentally_bench');
+    await benchEngine(`PostgreSQL (local server), ${label(n)}`, { ...common, DATA_DIR: os.tmpdir(), DATABASE_URL: url, SERVER_PROCESSES: String(n) }, ceiling);
   }
 }
 

@@ -78,19 +78,41 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** The process's peak resident set (VmHWM), in MB. */
-export function peakRssMb(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN') / 1024;
+/** The process and its children (a multi-process server's workers), from /proc. */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no such file on this kernel: the process alone
+  }
+  return [pid, ...children];
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc (Linux clock ticks of 10 ms). */
+/** Peak resident set (VmHWM) in MB, summed over the process and its children. */
+export function peakRssMb(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  let kb = 0;
+  for (const p of processTree(pid)) {
+    const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+    kb += Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 'NaN');
+  }
+  return kb / 1024;
+}
+
+/**
+ * CPU seconds (user + system, all threads) used so far by the process and its children, from /proc
+ * (Linux clock ticks of 10 ms). Children must live through the measurement (a server's workers do).
+ */
 export function cpuSeconds(pid: number | undefined): number {
   if (!pid) return Number.NaN;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100;
 }
 
 /** The secrets every benchmark gives its server (and signs its own requests with). */
