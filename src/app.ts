@@ -25,7 +25,7 @@ import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer } from './services/repricing.js';
 import { serverJobs } from './jobs/jobs.js';
-import { createPricingStore } from './jobs/pricing-store.js';
+import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
 import { restoreStoredPricing } from './jobs/pricing-sync.js';
 import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
@@ -45,6 +45,7 @@ import { JwtService } from './security/jwt.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { createPriceService } from './pricing/index.js';
+import { noPeers, type Peers } from './process/peers.js';
 import { AccountService } from './services/accounts.js';
 import { AnalyticsService } from './services/analytics.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   logger?: Logger;
   /** Test seams (e.g. holding a leaderboard refresh open). */
   hooks?: { leaderboard?: LeaderboardHooks };
+  /** The other processes of a multi-process server (none by default). */
+  peers?: Peers;
 }
 
 export interface TokentallyApp {
@@ -167,8 +170,21 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerUsageRoutes(app, { analytics });
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   registerLeaderboardRoutes(app, { leaderboard });
-  const pricingStore = createPricingStore(db, config.dataDir);
-  logger.info(`pricing: ${await restoreStoredPricing({ prices, store: pricingStore })}`);
+  const keptPricing = createPricingStore(db, config.dataDir);
+  logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);
+  // Price data lives in each process's memory: a switch kept by one process is loaded by the others.
+  const peers = deps.peers ?? noPeers;
+  const pricingStore: PricingStore = {
+    location: keptPricing.location,
+    load: () => keptPricing.load(),
+    save: async (kept) => {
+      await keptPricing.save(kept);
+      peers.tell({ kind: 'prices-changed' });
+    },
+  };
+  const stopListening = peers.listen(() => {
+    void restoreStoredPricing({ prices, store: keptPricing }).then((what) => logger.info(`pricing: another server process switched prices; ${what}`));
+  });
   // Stored daily costs follow the price data in force (a new package version, kept synced data, a fresh migration).
   const repriced = await repricer.ensureCurrent();
   if (repriced.repriced) logger.info(`pricing: repriced stored daily costs (${repriced.rows} rows read, ${repriced.changed} changed, ${repriced.ms} ms)`);
@@ -191,6 +207,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     close: async () => {
       if (closed) return;
       closed = true;
+      stopListening();
       await schedule?.stop();
       await app.close();
       await db.close();

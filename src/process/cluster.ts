@@ -4,6 +4,9 @@
  * price data loaded — the start-up work happens once, not in a race), the others; node's cluster
  * module hands incoming connections to them in turn, all on one port.
  *
+ * Scheduled jobs run in the first process only (the others are started with JOBS_ENABLED=false);
+ * what one process must tell the others (a price switch) the primary relays (peers.ts).
+ *
  * A process that dies after the server was up is replaced; one that dies during start-up stops
  * the whole server (exit 1), since its replacement would most likely die the same way. On
  * SIGTERM/SIGINT every process is asked to stop (each finishes its in-flight requests) and the
@@ -12,6 +15,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { relayPeerMessages } from './peers.js';
 
 export function runPrimary(config: Config, logger: Logger): void {
   const count = config.processes;
@@ -21,8 +25,8 @@ export function runPrimary(config: Config, logger: Logger): void {
   let stopping = false;
   let failed = false;
 
-  const fork = (): Worker => {
-    const worker = cluster.fork();
+  const fork = (env: Record<string, string>): Worker => {
+    const worker = cluster.fork(env);
     workers.add(worker);
     let listening = false;
     worker.once('listening', (address) => {
@@ -31,7 +35,7 @@ export function runPrimary(config: Config, logger: Logger): void {
         logger.info({ pid: worker.process.pid }, 'replacement server process ready');
         return;
       }
-      if (ready === 0) for (let i = 1; i < count; i += 1) fork();
+      if (ready === 0) for (let i = 1; i < count; i += 1) fork({ JOBS_ENABLED: 'false' });
       ready += 1;
       if (ready === count) {
         up = true;
@@ -48,7 +52,7 @@ export function runPrimary(config: Config, logger: Logger): void {
       }
       if (up && listening) {
         logger.error({ pid: worker.process.pid, code, signal }, 'server process exited; starting another');
-        fork();
+        fork(env);
         return;
       }
       logger.error({ pid: worker.process.pid, code, signal }, 'server process failed during start-up; stopping');
@@ -67,5 +71,6 @@ export function runPrimary(config: Config, logger: Logger): void {
 
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  fork();
+  relayPeerMessages();
+  fork({});
 }

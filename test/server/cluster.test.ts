@@ -1,7 +1,8 @@
 /**
  * SERVER_PROCESSES > 1: the primary starts its server processes on one port, connections are served
- * by more than one of them, uploads from all of them land in the one SQLite file, a process that
- * dies is replaced, SIGTERM stops them all (exit 0), and a failed start-up stops the server (exit 1).
+ * by more than one of them, uploads from all of them land in the one SQLite file, a price switch
+ * made by one process is loaded by the other, a process that dies is replaced, SIGTERM stops them
+ * all (exit 0), and a failed start-up stops the server (exit 1).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +10,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { waitForUpdate } from '@pydantic/genai-prices';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS } from '../helpers/app.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -78,13 +81,28 @@ function childPids(pid: number): number[] {
 
 describe('a server of several processes', () => {
   const cleanup: Array<() => void> = [];
+  let priceSource: http.Server;
+  let pricesUrl: string;
+  beforeAll(async () => {
+    const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Array<{ id: string; models: Array<{ id: string; prices: unknown }> }>;
+    const gpt5 = data.find((p) => p.id === 'openai')?.models.find((m) => m.id === 'gpt-5');
+    if (!gpt5 || Array.isArray(gpt5.prices)) throw new Error('fixture model missing');
+    gpt5.prices = { ...(gpt5.prices as object), input_mtok: 2.5 };
+    const body = JSON.stringify(data);
+    priceSource = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((resolve) => priceSource.listen(0, '127.0.0.1', resolve));
+    pricesUrl = `http://127.0.0.1:${(priceSource.address() as AddressInfo).port}/prices.json`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => priceSource.close(() => resolve()));
+  });
   afterEach(() => {
     for (const fn of cleanup.splice(0)) fn();
   });
 
   it('serves from every process into one database, replaces a process that dies, stops on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-cluster-'));
-    const server = start({ DATA_DIR: dataDir, SERVER_PROCESSES: '2' });
+    const server = start({ DATA_DIR: dataDir, SERVER_PROCESSES: '2', PRICING_SOURCE_URL: pricesUrl });
     cleanup.push(() => {
       server.child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -115,6 +133,17 @@ describe('a server of several processes', () => {
     while (ingestLines().length < 12) await new Promise((resolve) => setTimeout(resolve, 10));
     const servedBy = new Set(ingestLines().map((l) => l.pid));
     expect([...servedBy].sort()).toEqual([...workers].sort());
+
+    // Prices switched by the process that served syncPricing are loaded by the other one.
+    const synced = await request(port, 'POST', '/functions/svc-pricing-sync', undefined, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    expect(synced.status).toBe(200);
+    expect(synced.json).toMatchObject({ updated: true, persisted: true });
+    const reloaded = await server.waitFor(/"pid":(\d+),[^\n]*another server process switched prices; restored genai-prices prices/);
+    const syncLine = () => server.lines().find((l) => l.url === '/functions/svc-pricing-sync');
+    while (!syncLine()) await new Promise((resolve) => setTimeout(resolve, 10));
+    const syncedBy = syncLine()?.pid;
+    expect(workers).toContain(Number(reloaded[1]));
+    expect(Number(reloaded[1])).not.toBe(syncedBy);
 
     // A process that dies is replaced, and the server goes on serving.
     process.kill(workers[0] as number, 'SIGKILL');
