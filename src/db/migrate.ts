@@ -11,6 +11,7 @@ import { migration as m0002 } from './migrations/2026_11_22_0002_analytics_read_
 import { migration as m0003 } from './migrations/2026_11_22_0003_sharing_leaderboard_admin.js';
 import { migration as m0004 } from './migrations/2026_11_23_0004_read_models_by_writers.js';
 import { migration as m0005 } from './migrations/2026_11_23_0005_identity_revision.js';
+import { migration as m0006 } from './migrations/2026_11_23_0006_leaderboard_refresh_lease.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -20,6 +21,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_22_0003_sharing_leaderboard_admin': m0003(dialect),
     '2026_11_23_0004_read_models_by_writers': m0004(dialect),
     '2026_11_23_0005_identity_revision': m0005(dialect),
+    '2026_11_23_0006_leaderboard_refresh_lease': m0006(),
   };
 }
 

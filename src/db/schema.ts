@@ -211,6 +211,13 @@ export interface LeaderboardGenerationsTable {
   count_other: Int;
 }
 
+/** Who refreshes the leaderboard on SQLite, until when (at most one row, id 1). */
+export interface LeaderboardRefreshLeaseTable {
+  id: number;
+  holder: string;
+  expires_at: Int;
+}
+
 export interface LeaderboardCurrentTable {
   period: string;
   generation: Int;
@@ -281,6 +288,7 @@ export interface Database {
   leaderboard_runs: LeaderboardRunsTable;
   leaderboard_generations: LeaderboardGenerationsTable;
   leaderboard_current: LeaderboardCurrentTable;
+  leaderboard_refresh_lease: LeaderboardRefreshLeaseTable;
   leaderboard_entries: LeaderboardEntriesTable;
   leaderboard_members: LeaderboardMembersTable;
   pricing_data: PricingDataTable;

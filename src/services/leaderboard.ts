@@ -13,6 +13,7 @@
  * off shows on the next read in every process. Which generation is current is cached for
  * {@link CURRENT_TTL_MS} (a refresh in another process shows within that time).
  */
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { advisoryXactLock } from '../db/dialect.js';
@@ -28,7 +29,9 @@ import {
   listFamilyTotals,
   listRunsAfter,
   nextGenerationId,
+  releaseRefreshLease,
   switchGenerations,
+  tryTakeRefreshLease,
   type EntryRow,
   type GenerationRow,
   type PublicIdentity,
@@ -68,6 +71,9 @@ interface Job {
 }
 
 const LOCK_KEY = 'tokentally:leaderboard-refresh';
+/** How long a SQLite refresh lease lasts (a crashed holder's runs out), and how often a waiter looks. */
+const LEASE_MS = 10 * 60_000;
+const LEASE_POLL_MS = 25;
 export const CURRENT_TTL_MS = 1000;
 const MAX_CACHED = 20_000;
 
@@ -136,22 +142,47 @@ export class LeaderboardService {
     return job.promise;
   }
 
+  /**
+   * Computes one refresh at a time across processes: PostgreSQL by an advisory lock held in a
+   * transaction, SQLite (several server processes on one file) by a lease row. A process that
+   * waited answers the result of a refresh that finished meanwhile and covers what it wanted.
+   */
   private async runExclusive(periods: readonly Period[]): Promise<RefreshResult> {
     const db = this.db;
-    if (db.dialect === 'sqlite') {
-      await this.hooks.onRefreshLocked?.();
-      return this.compute(periods);
-    }
     const before = await latestRunId(db.kysely);
-    return db.kysely.transaction().execute(async (lockTx) => {
-      await advisoryXactLock(LOCK_KEY).execute(lockTx);
-      // Another process may have refreshed while this one waited: answer its result.
+    const finishedMeanwhile = async (): Promise<RefreshResult | undefined> => {
       const finished = await listRunsAfter(db.kysely, before);
       const covering = finished.find((run) => periods.every((p) => run.periods.includes(p)));
-      if (covering) return JSON.parse(covering.result) as RefreshResult;
+      return covering ? (JSON.parse(covering.result) as RefreshResult) : undefined;
+    };
+    if (db.dialect === 'sqlite') {
+      const holder = randomUUID();
+      await this.takeLease(holder);
+      try {
+        const answered = await finishedMeanwhile();
+        if (answered) return answered;
+        await this.hooks.onRefreshLocked?.();
+        return await this.compute(periods);
+      } finally {
+        await releaseRefreshLease(db.kysely, holder);
+      }
+    }
+    return db.kysely.transaction().execute(async (lockTx) => {
+      await advisoryXactLock(LOCK_KEY).execute(lockTx);
+      const answered = await finishedMeanwhile();
+      if (answered) return answered;
       await this.hooks.onRefreshLocked?.();
       return this.compute(periods);
     });
+  }
+
+  /** Waits (polling) until this process holds the SQLite refresh lease. */
+  private async takeLease(holder: string): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      if (await inTransaction(this.db, (tx) => tryTakeRefreshLease(tx, holder, now, now + LEASE_MS))) return;
+      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+    }
   }
 
   private async compute(periods: readonly Period[]): Promise<RefreshResult> {

@@ -1,8 +1,12 @@
 /**
- * Refresh single flight: in one process (both engines) and across two server processes sharing
- * one PostgreSQL schema (two apps, two pools), with a test hook holding the first refresh open.
+ * Refresh single flight: in one process and across two server processes sharing one database (two
+ * apps: two pools on one PostgreSQL schema, or two connections on one SQLite file), with a test
+ * hook holding the first refresh open.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
@@ -94,18 +98,35 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     expect(gate.state.calls).toBe(2);
   });
 
-  it.skipIf(!testDatabaseUrl)('two server processes on one PostgreSQL: the second waits for the first and answers the same result', async () => {
-    const url = testDatabaseUrl as string;
+  /** Two apps on one database, as two server processes would be. */
+  async function twoApps(hooksA: LeaderboardHooks, hooksB: LeaderboardHooks): Promise<[TestApp, TestApp]> {
+    if (!testDatabaseUrl) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-refresh-'));
+      const file = path.join(dir, 'tokentally.db');
+      const a = await appOn(openSqlite(file), hooksA);
+      const b = await appOn(openSqlite(file), hooksB);
+      cleanups.push(async () => {
+        await a.close();
+        await b.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      });
+      return [a, b];
+    }
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const gateA = holdFirst();
-    const gateB = holdFirst();
-    const a = await appOn(await openPostgres(url, 5, schema), gateA.hooks);
-    const b = await appOn(await openPostgres(url, 5, schema), gateB.hooks);
+    const a = await appOn(await openPostgres(testDatabaseUrl, 5, schema), hooksA);
+    const b = await appOn(await openPostgres(testDatabaseUrl, 5, schema), hooksB);
     cleanups.push(async () => {
       await a.close();
       await b.close();
       await dropTestSchema(schema);
     });
+    return [a, b];
+  }
+
+  it('two server processes on one database: the second waits for the first and answers the same result', async () => {
+    const gateA = holdFirst();
+    const gateB = holdFirst();
+    const [a, b] = await twoApps(gateA.hooks, gateB.hooks);
     await seed(a);
     const first = refresh(a);
     await gateA.started;
@@ -115,7 +136,7 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
       return res;
     });
     await settle(300);
-    expect(secondDone).toBe(false); // blocked on the database lock
+    expect(secondDone).toBe(false); // waiting for the advisory lock (PostgreSQL) or the lease (SQLite)
     gateA.release();
     const [ra, rb] = await Promise.all([first, second]);
     expect(ra.statusCode).toBe(200);
@@ -124,5 +145,26 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     expect(gateB.state.calls).toBe(0); // B never computed
     const board = await b.app.inject({ method: 'GET', url: '/functions/svc-leaderboard?period=week' });
     expect(board.json().total_entries).toBe(1);
+  });
+
+  it.skipIf(Boolean(testDatabaseUrl))('SQLite: a lease left by a process that died blocks refreshes only until it runs out', async () => {
+    const t = await singleApp({});
+    await seed(t);
+    const lease = (expiresAt: number) =>
+      t.db.kysely.insertInto('leaderboard_refresh_lease').values({ id: 1, holder: 'a process that died', expires_at: expiresAt }).execute();
+    await lease(t.clock.now() + 60_000);
+    let done = false;
+    const waiting = refresh(t).then((res) => {
+      done = true;
+      return res;
+    });
+    await settle(150);
+    expect(done).toBe(false);
+    t.clock.advance(60_001);
+    const res = await waiting;
+    expect(res.statusCode).toBe(200);
+    // Given back when done: the next refresh does not wait.
+    expect(await t.db.kysely.selectFrom('leaderboard_refresh_lease').selectAll().execute()).toEqual([]);
+    expect((await refresh(t)).statusCode).toBe(200);
   });
 });

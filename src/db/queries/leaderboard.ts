@@ -281,3 +281,23 @@ export async function readIdentityRevision(db: Db): Promise<bigint> {
   const [row] = await rawRows(db, REVISION_SQL, []);
   return (row?.[0] as bigint | undefined) ?? 0n;
 }
+
+/**
+ * Takes the refresh lease for `holder` until `expiresAt` when nobody holds an unexpired one; run in
+ * a write transaction (inTransaction), so two processes cannot both take it.
+ */
+export async function tryTakeRefreshLease(db: Q, holder: string, now: number, expiresAt: number): Promise<boolean> {
+  const current = await db.selectFrom('leaderboard_refresh_lease').select('expires_at').where('id', '=', 1).executeTakeFirst();
+  if (current && Number(current.expires_at) > now) return false;
+  await db
+    .insertInto('leaderboard_refresh_lease')
+    .values({ id: 1, holder, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ holder, expires_at: expiresAt }))
+    .execute();
+  return true;
+}
+
+/** Gives the lease back (only if `holder` still has it). */
+export async function releaseRefreshLease(db: Q, holder: string): Promise<void> {
+  await db.deleteFrom('leaderboard_refresh_lease').where('id', '=', 1).where('holder', '=', holder).execute();
+}
