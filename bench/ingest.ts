@@ -108,7 +108,7 @@ async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: 
     console.log(`  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`);
     // Server CPU per upload is steadier than throughput on a shared machine: it is what a change to the server moves.
     console.log(`  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`);
-    console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)}`);
+    console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`);
     const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.rollupMatches;
     console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored, rollup ${after.rollupMatches ? 'matches' : 'DIFFERS FROM'} raw buckets → ${ok ? 'OK' : 'FAILED'}`);
     if (!ok) process.exitCode = 1;
