@@ -31,6 +31,7 @@ export function runPrimary(config: Config, logger: Logger): void {
     let listening = false;
     worker.once('listening', (address) => {
       listening = true;
+      if (stopping) return;
       if (up) {
         logger.info({ pid: worker.process.pid }, 'replacement server process ready');
         return;

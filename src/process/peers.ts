@@ -34,7 +34,8 @@ function isEnvelope(value: unknown): value is Envelope {
 export function clusterPeers(): Peers {
   return {
     tell(message) {
-      process.send?.({ tokentallyPeer: message } satisfies Envelope);
+      // Not once the channel is closed (the primary gone: this process is about to exit anyway).
+      if (process.connected) process.send?.({ tokentallyPeer: message } satisfies Envelope);
     },
     listen(handler) {
       const onMessage = (value: unknown) => {
