@@ -17,7 +17,7 @@ import { registerAccessControl } from './http/access.js';
 import { registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { PrincipalResolver } from './http/principal.js';
-import { InflightGate, TokenBucketLimiter } from './http/rate-limit.js';
+import { InflightGate, localLimiters, type LimitName, type RateLimiter } from './http/rate-limit.js';
 import { lazyChildLoggers } from './http/lazy-logger.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
@@ -63,6 +63,8 @@ export interface AppDeps {
   hooks?: { leaderboard?: LeaderboardHooks };
   /** The other processes of a multi-process server (none by default). */
   peers?: Peers;
+  /** Where the rate limits keep their buckets (this process's memory by default). */
+  limiters?: (name: LimitName) => RateLimiter;
 }
 
 export interface TokentallyApp {
@@ -151,16 +153,14 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
 
   // Routes.
   const { limits } = config;
-  registerAuthRoutes(app, { accounts, limiter: new TokenBucketLimiter(clock, limits.authPerMinute, limits.authPerMinute) });
-  registerDeviceRoutes(app, {
-    onboarding,
-    exchangeLimiter: new TokenBucketLimiter(clock, limits.exchangePerMinute, limits.exchangePerMinute),
-  });
+  const limiterFor = deps.limiters ?? localLimiters(clock, limits);
+  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
+  registerDeviceRoutes(app, { onboarding, exchangeLimiter: limiterFor('exchange') });
   registerIngestRoutes(app, {
     db,
     clock,
     writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates),
-    limiter: new TokenBucketLimiter(clock, limits.ingestPerMinute, limits.ingestBurst),
+    limiter: limiterFor('ingest'),
     inflight: new InflightGate(limits.ingestMaxInflight),
     maxBuckets: limits.maxBucketsPerUpload,
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,

@@ -1,9 +1,11 @@
 /**
- * @fileoverview Token-bucket rate limiting, per key (client address or device), in process memory.
+ * @fileoverview Token-bucket rate limiting, per key (client address or device), in memory.
  * A bucket holds up to `burst` tokens and refills at `perMinute` a minute; each request takes one.
- * (Several server processes each keep their own buckets; documented in docs/decisions.md.)
+ * A server of several processes keeps the buckets in its primary (process/shared-limits.ts), so the
+ * limits hold across them; separately started servers each keep their own (docs/decisions.md).
  */
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -11,12 +13,35 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** The rate limits of the contract: sign-in per address, link-code exchange per address, uploads per device. */
+export type LimitName = 'auth' | 'exchange' | 'ingest';
+
+/** Takes one token for a key: decided here, or by the process that keeps the buckets. */
+export interface RateLimiter {
+  take(key: string): RateDecision | Promise<RateDecision>;
+}
+
+/** Each limit's refill and burst, from the configuration. */
+export function limitSettings(limits: Config['limits']): Record<LimitName, { perMinute: number; burst: number }> {
+  return {
+    auth: { perMinute: limits.authPerMinute, burst: limits.authPerMinute },
+    exchange: { perMinute: limits.exchangePerMinute, burst: limits.exchangePerMinute },
+    ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
+  };
+}
+
+/** The limiters of one process, keeping their buckets in its memory. */
+export function localLimiters(clock: Clock, limits: Config['limits']): (name: LimitName) => TokenBucketLimiter {
+  const settings = limitSettings(limits);
+  return (name) => new TokenBucketLimiter(clock, settings[name].perMinute, settings[name].burst);
+}
+
 interface Bucket {
   tokens: number;
   updatedAt: number;
 }
 
-export class TokenBucketLimiter {
+export class TokenBucketLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly refillPerMs: number;
   private lastSweep = 0;

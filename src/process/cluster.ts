@@ -5,7 +5,8 @@
  * module hands incoming connections to them in turn, all on one port.
  *
  * Scheduled jobs run in the first process only (the others are started with JOBS_ENABLED=false);
- * what one process must tell the others (a price switch) the primary relays (peers.ts).
+ * what one process must tell the others (a price switch) the primary relays (peers.ts); the rate
+ * limits' buckets are kept here, for all of them (shared-limits.ts).
  *
  * A process that dies after the server was up is replaced; one that dies during start-up stops
  * the whole server (exit 1), since its replacement would most likely die the same way. On
@@ -16,6 +17,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { relayPeerMessages } from './peers.js';
+import { keepSharedLimits } from './shared-limits.js';
 
 export function runPrimary(config: Config, logger: Logger): void {
   const count = config.processes;
@@ -73,5 +75,6 @@ export function runPrimary(config: Config, logger: Logger): void {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   relayPeerMessages();
+  keepSharedLimits(config.limits);
   fork({});
 }

@@ -7,6 +7,7 @@ import { createApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { clusterPeers, noPeers } from './peers.js';
+import { askPrimaryLimiters } from './shared-limits.js';
 
 /**
  * Serves until a signal. `role` says whether this is the whole server or one of a cluster's
@@ -15,7 +16,14 @@ import { clusterPeers, noPeers } from './peers.js';
  */
 export async function serve(config: Config, logger: Logger, role: 'server' | 'cluster-worker'): Promise<void> {
   const db = await openDatabase(config.database);
-  const { app, close } = await createApp({ config, db, logger, peers: role === 'cluster-worker' ? clusterPeers() : noPeers });
+  const inCluster = role === 'cluster-worker';
+  const { app, close } = await createApp({
+    config,
+    db,
+    logger,
+    peers: inCluster ? clusterPeers() : noPeers,
+    ...(inCluster ? { limiters: askPrimaryLimiters(config.limits) } : {}),
+  });
   const address = await app.listen({ host: config.host, port: config.port });
   if (role === 'server') logger.info({ database: config.database.kind }, `Tokentally listening on ${address}`);
   else logger.info({ database: config.database.kind }, 'server process ready');

@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { TokenBucketLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
 
 const Profile = Type.Object(
@@ -39,10 +39,10 @@ const UpdateUserBody = Type.Object({ data: Type.Optional(Profile) }, { additiona
 
 const hidden = { hide: true, tags: ['auth'] };
 
-export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: TokenBucketLimiter }): void {
+export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: RateLimiter }): void {
   const { accounts, limiter } = deps;
   const rateLimited = async (request: { ip: string }) => {
-    const decision = limiter.take(`auth:${request.ip}`);
+    const decision = await limiter.take(`auth:${request.ip}`);
     if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; retry later.');
   };
 

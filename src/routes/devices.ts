@@ -2,7 +2,7 @@
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { TokenBucketLimiter } from '../http/rate-limit.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import { responses } from '../schemas/common.js';
 import {
   DeviceTokenIssueRequest,
@@ -14,7 +14,7 @@ import {
 import type { OnboardingService } from '../services/onboarding.js';
 import { operation } from './operation.js';
 
-export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingService; exchangeLimiter: TokenBucketLimiter }): void {
+export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingService; exchangeLimiter: RateLimiter }): void {
   const { onboarding, exchangeLimiter } = deps;
 
   const issue = operation(
@@ -63,7 +63,7 @@ export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingSer
     {
       ...exchange,
       onRequest: async (request) => {
-        const decision = exchangeLimiter.take(`exchange:${request.ip}`);
+        const decision = await exchangeLimiter.take(`exchange:${request.ip}`);
         if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds);
       },
     },

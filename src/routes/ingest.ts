@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { recordSync } from '../db/queries/devices.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { InflightGate, TokenBucketLimiter } from '../http/rate-limit.js';
+import type { InflightGate, RateDecision, RateLimiter } from '../http/rate-limit.js';
 import { bucketCount, normalizeBuckets } from '../ingest/normalize.js';
 import type { IngestWriter } from '../ingest/store.js';
 import { normalizeSubscriptions } from '../ingest/subscriptions.js';
@@ -17,7 +17,7 @@ export interface IngestDeps {
   db: Db;
   clock: Clock;
   writer: IngestWriter;
-  limiter: TokenBucketLimiter;
+  limiter: RateLimiter;
   inflight: InflightGate;
   maxBuckets: number;
   syncMinIntervalMinutes: number;
@@ -39,15 +39,20 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
         { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
       ),
       // Backpressure comes before the body is even parsed: a refused upload costs almost nothing.
-      // Synchronous (a callback, not a promise): it runs for every upload.
+      // A callback, not a promise, and synchronous when this process keeps the buckets: it runs
+      // for every upload. (A server of several processes asks its primary.)
       onRequest: (request, reply, done) => {
         const { deviceId } = principalOf(request, 'device');
-        const decision = deps.limiter.take(deviceId);
-        if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
-        if (!deps.inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
-        // 'close' fires once the response is sent or the client went away, so a slot never leaks.
-        reply.raw.once('close', () => deps.inflight.leave());
-        done();
+        const admit = (decision: RateDecision) => {
+          if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
+          if (!deps.inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
+          // 'close' fires once the response is sent or the client went away, so a slot never leaks.
+          reply.raw.once('close', () => deps.inflight.leave());
+          done();
+        };
+        const decided = deps.limiter.take(deviceId);
+        if (decided instanceof Promise) decided.then(admit, done);
+        else admit(decided);
       },
     },
     async (request) => {

@@ -58,7 +58,7 @@ function start(env: NodeJS.ProcessEnv): Started {
 }
 
 /** One request on a connection of its own (so the cluster hands each to the next process). */
-function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; headers: http.IncomingHttpHeaders }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -66,7 +66,7 @@ function request(port: number, method: string, url: string, body?: unknown, head
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined, headers: res.headers }));
       },
     );
     req.on('error', reject);
@@ -157,6 +157,39 @@ describe('a server of several processes', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     for (const pid of now) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+  });
+
+  it('keeps the rate limits for all processes together', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-cluster-'));
+    const server = start({ DATA_DIR: dataDir, SERVER_PROCESSES: '2', INGEST_BURST: '3', INGEST_RATE_PER_MINUTE: '1', RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+    cleanup.push(() => {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    const port = Number((await server.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+) \(2 processes\)/))[1]);
+
+    // Sign-ups per address: two a minute in all, whichever process answers.
+    const signups = [];
+    for (const who of ['a', 'b', 'c']) signups.push(await request(port, 'POST', '/auth/v1/signup', { email: `${who}@example.com`, password: 'long enough' }));
+    expect(signups.map((r) => r.status)).toEqual([200, 200, 429]);
+
+    const userId = (signups[0]?.json as { user: { id: string } }).user.id;
+    const issued = await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: userId, device_name: 'laptop' }, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    const token = (issued.json as { token: string }).token;
+    const hour = Math.floor(Date.now() / 1_800_000) * 1_800_000 - 86_400_000;
+    const statuses: number[] = [];
+    let retryAfter: string | string[] | undefined;
+    for (let k = 0; k < 6; k += 1) {
+      const r = await request(port, 'POST', '/functions/svc-ingest', { hourly: [{ hour_start: new Date(hour).toISOString(), source: 'codex', model: 'gpt-5', total_tokens: 10 + k }] }, { authorization: `Bearer ${token}` });
+      statuses.push(r.status);
+      if (r.status === 429) retryAfter = r.headers['retry-after'];
+    }
+    // A burst of three for the device in all: per process it would have been three each.
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    const ingestLines = () => server.lines().filter((l) => l.url === '/functions/svc-ingest');
+    while (ingestLines().length < 6) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(new Set(ingestLines().map((l) => l.pid)).size).toBe(2);
   });
 
   it('stops with exit 1 when a server process cannot start', async () => {
