@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { Mutex } from './mutex.js';
-import { ImmediateSqliteDialect } from './sqlite-dialect.js';
+import { WaitingSqliteDialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
 
 interface DbBase {
@@ -22,7 +22,7 @@ interface DbBase {
 export interface SqliteDb extends DbBase {
   readonly dialect: 'sqlite';
   readonly sqlite: BetterSqlite3.Database;
-  /** How long a write waits for another connection's write lock (the connection's busy timeout). */
+  /** How long a write waits for another connection's write lock (SQLITE_BUSY_TIMEOUT_MS), then 503. */
   readonly busyTimeoutMs: number;
 }
 
@@ -65,8 +65,10 @@ export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIM
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  // No waiting inside SQLite (it would sleep with the event loop stopped): a write that finds the
+  // lock taken fails at once and is tried again on a timer (db/sqlite-busy.ts), up to busyTimeoutMs.
+  sqlite.pragma('busy_timeout = 0');
+  const kysely = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: sqlite }, busyTimeoutMs) });
   return {
     dialect: 'sqlite',
     sqlite,

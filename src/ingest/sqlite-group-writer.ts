@@ -13,12 +13,14 @@
  * Every upload of the group is answered after the COMMIT; if phase 2 or the COMMIT fails, the whole
  * group rolls back and every upload in it fails (nothing of any is stored).
  *
- * The transaction takes the write lock when it begins (`BEGIN IMMEDIATE`) and does not wait for it:
- * when another connection (another server process on the same file) holds it, the group write
- * answers {@link BUSY} at once, nothing written, and the caller tries again later instead of
- * sleeping in SQLite's busy handler with the event loop blocked.
+ * The group first takes the database's write lock (`BEGIN IMMEDIATE`), without waiting: when
+ * another connection (another server process on the same file) holds it, the write answers
+ * {@link BUSY} at once, nothing prepared or written, and the caller tries again later instead of
+ * sleeping in SQLite with the event loop blocked. Only once the lock is held is the group prepared
+ * (its prices resolved), so a retry costs one failed `BEGIN`.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { isBusy } from '../db/sqlite-busy.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { groupsOf, planIngest, type StoredVariant } from './plan.js';
@@ -35,11 +37,17 @@ export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: u
 /** Another connection holds the write lock: nothing was written. */
 export const BUSY = Symbol('write lock busy');
 
+/** What a group writes, settled once the lock is held. */
+export interface GroupWork {
+  readonly batches: readonly IngestBatch[];
+  readonly costOf: RowCoster;
+}
+
 /**
- * Writes a group of uploads in one transaction; answers {@link BUSY} when the write lock is taken
- * elsewhere and throws only when the whole group failed.
+ * Takes the write lock, then writes the group `prepare` settles in one transaction; answers
+ * {@link BUSY} when the lock is taken elsewhere and throws only when the whole group failed.
  */
-export type GroupWrite = (batches: readonly IngestBatch[], costOf: RowCoster) => Outcome[] | typeof BUSY;
+export type GroupWrite = (prepare: () => GroupWork) => Outcome[] | typeof BUSY;
 
 interface Stored {
   readonly result: IngestResult;
@@ -203,25 +211,25 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     return outcomes;
   });
 
-  // The connection's busy timeout is lifted while the group takes the lock, and put back after.
-  // (`pragma()` each time: SQLite applies this pragma when it compiles the statement, so a prepared
-  // statement run again would not.)
-  const busyTimeout = Number(s.pragma('busy_timeout', { simple: true }));
-  return (batches, costOf) => {
-    s.pragma('busy_timeout = 0');
+  const begin = s.prepare('BEGIN IMMEDIATE');
+  const commit = s.prepare('COMMIT');
+  const rollback = s.prepare('ROLLBACK');
+  return (prepare) => {
     try {
-      return writeGroup.immediate(batches, costOf);
+      begin.run(); // the connection's busy timeout is 0: taken elsewhere, this fails at once
     } catch (error) {
-      // better-sqlite3 rolled back whatever was begun: a busy answer anywhere means nothing is stored.
       if (isBusy(error)) return BUSY;
       throw error;
-    } finally {
-      s.pragma(`busy_timeout = ${busyTimeout}`);
+    }
+    try {
+      const { batches, costOf } = prepare();
+      const outcomes = batches.length > 0 ? writeGroup(batches, costOf) : []; // nested: a savepoint
+      commit.run();
+      return outcomes;
+    } catch (error) {
+      if (s.inTransaction) rollback.run();
+      if (isBusy(error)) return BUSY; // rolled back: nothing of the group is stored
+      throw error;
     }
   };
-}
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

@@ -6,8 +6,9 @@
  * once per upload, and each user's read models are moved once per group.
  *
  * A group is written synchronously holding the app-wide write lock (so it never interleaves with
- * a Kysely write transaction on the same connection), after the prices it needs were resolved:
- * an upload whose prices cannot be resolved fails alone, before anything is written.
+ * a Kysely write transaction on the same connection). Once it holds the database's write lock the
+ * prices it needs are resolved: an upload whose prices cannot be resolved fails alone, before
+ * anything is written.
  *
  * When another connection holds the database's write lock (another server process on the same
  * file), the group goes back to the head of the queue and is tried again on the next event-loop
@@ -15,9 +16,9 @@
  * an upload that could not get the lock within the busy timeout fails with 503.
  */
 import type { SqliteDb } from '../db/connect.js';
+import { busyError } from '../db/sqlite-busy.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
-import { AppError } from '../http/problem.js';
-import { BUSY, createSqliteGroupWrite, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
+import { BUSY, createSqliteGroupWrite, type GroupWork, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
 
 /** Most uploads one group takes; the rest wait for the next turn. */
@@ -71,30 +72,35 @@ export class SqliteIngestWriter implements IngestWriter {
   }
 
   private writeGroup(group: readonly Pending[]): void {
-    const rates: RateTable = new Map();
-    const ready: Pending[] = [];
-    for (const p of group) {
-      try {
-        resolveRates(p.batch.buckets, this.ratesOf, rates);
-        ready.push(p);
-      } catch (error) {
-        p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
+    let ready: Pending[] | undefined;
+    // Called once the database's write lock is held (a retry never resolves prices again).
+    const prepare = (): GroupWork => {
+      const rates: RateTable = new Map();
+      ready = [];
+      for (const p of group) {
+        try {
+          resolveRates(p.batch.buckets, this.ratesOf, rates);
+          ready.push(p);
+        } catch (error) {
+          p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
+        }
       }
-    }
-    if (ready.length === 0) return;
+      return { batches: ready.map((p) => p.batch), costOf: costerOf(rates) };
+    };
     let outcomes: Outcome[] | typeof BUSY;
     try {
-      outcomes = this.write(ready.map((p) => p.batch), costerOf(rates));
+      outcomes = this.write(prepare);
     } catch (error) {
-      for (const p of ready) p.reject(error); // the group failed as a whole: nothing was stored
+      for (const p of ready ?? group) p.reject(error); // the group failed as a whole: nothing was stored
       return;
     }
     if (outcomes === BUSY) {
-      this.retryLater(ready);
+      this.retryLater(ready ?? group);
       return;
     }
+    const written = ready ?? [];
     outcomes.forEach((o, i) => {
-      const p = ready[i] as Pending;
+      const p = written[i] as Pending;
       if (o.ok) p.resolve(o.result);
       else p.reject(o.error);
     });
@@ -108,7 +114,7 @@ export class SqliteIngestWriter implements IngestWriter {
     for (const p of group) {
       p.busySince ??= now;
       if (now - p.busySince > this.db.busyTimeoutMs) {
-        p.reject(new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } }));
+        p.reject(busyError());
       } else {
         waiting.push(p);
         oldest = Math.min(oldest, p.busySince);

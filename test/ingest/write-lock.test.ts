@@ -1,7 +1,8 @@
 /**
  * The SQLite writers when another connection on the same file (another server process) holds the
- * database's write lock: an upload waits its turn without blocking the event loop, fails with 503
- * past the busy timeout with nothing stored, and Kysely transactions take the lock when they begin.
+ * database's write lock: an upload and a Kysely write wait their turn without blocking the event
+ * loop, fail with 503 past the busy timeout with nothing stored, and Kysely transactions take the
+ * lock when they begin.
  * Engine-specific: runs on a SQLite file in both passes.
  */
 import fs from 'node:fs';
@@ -87,6 +88,29 @@ describe('SQLite writes beside another connection', () => {
 
     expect(await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(9n)], subscriptions: undefined })).toMatchObject({ inserted: 1, skipped: 0 });
     expect(await stored()).toEqual([{ total: 9n }]);
+  });
+
+  it('a Kysely write waits for the lock without blocking the event loop, and answers 503 past the timeout', async () => {
+    await open(1000);
+    other = new BetterSqlite3(file);
+    other.exec('BEGIN IMMEDIATE');
+    let settled = false;
+    const rename = (name: string) => inTransaction(db, (tx) => tx.updateTable('devices').set({ name }).where('id', '=', 'a').execute());
+    const waiting = rename('after the wait').finally(() => (settled = true));
+    const started = performance.now();
+    await sleep(50);
+    // Had the write slept inside SQLite, this timer would have fired only after the busy timeout.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(settled).toBe(false);
+    other.exec('COMMIT');
+    await waiting;
+    expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'after the wait' }]);
+
+    other.exec('BEGIN IMMEDIATE');
+    const failed = await rename('never').catch((error: unknown) => error);
+    expect(failed).toMatchObject({ status: 503, code: 'unavailable' });
+    other.exec('ROLLBACK');
+    expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'after the wait' }]);
   });
 
   it('a Kysely write transaction holds the write lock from its BEGIN, before its first write', async () => {

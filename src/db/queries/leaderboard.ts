@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../services/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
+import { whenUnlocked } from '../sqlite-busy.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
@@ -89,7 +90,11 @@ async function insertRows(db: Db, table: 'leaderboard_entries' | 'leaderboard_me
       for (; i + PER_STATEMENT <= chunk.length; i += PER_STATEMENT) full.run(...chunk.slice(i, i + PER_STATEMENT).flat());
       if (i < chunk.length) statement(chunk.length - i).run(...chunk.slice(i).flat());
     });
-    for (let i = 0; i < rows.length; i += CHUNK) await db.writeLock.run(() => writeChunk(rows.slice(i, i + CHUNK)));
+    // Each chunk takes the write lock when it begins; taken by another process, it is tried again.
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      await whenUnlocked(() => db.writeLock.run(() => writeChunk.immediate(chunk)), db.busyTimeoutMs);
+    }
     return;
   }
   for (let i = 0; i < rows.length; i += CHUNK) {

@@ -1,0 +1,34 @@
+/**
+ * @fileoverview Waiting for SQLite's write lock without blocking the event loop. Connections are
+ * opened with a busy timeout of 0, so a write that finds the lock taken by another connection
+ * (another server process on the same file) fails at once with SQLITE_BUSY instead of sleeping
+ * inside SQLite with the event loop stopped; the caller tries again after a short timer, up to
+ * SQLITE_BUSY_TIMEOUT_MS, then answers 503.
+ */
+import { AppError } from '../http/problem.js';
+
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** What a write that never got the lock answers. */
+export function busyError(): AppError {
+  return new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `attempt` until it does not fail with SQLITE_BUSY (1, 2, 4 … 16 ms apart), at most `timeoutMs`. */
+export async function whenUnlocked<T>(attempt: () => T | Promise<T>, timeoutMs: number): Promise<T> {
+  const started = performance.now();
+  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      if (performance.now() - started >= timeoutMs) throw busyError();
+      await sleep(wait);
+    }
+  }
+}
