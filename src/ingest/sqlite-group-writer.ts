@@ -196,7 +196,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     if (derived.total) addTotal.run(userId, ...families(derived.total));
   };
 
-  const writeGroup = s.transaction((batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
+  // Runs inside the transaction begun below: a plain function, not a nested transaction, since a
+  // savepoint around the whole group would copy every page the read models change into SQLite's
+  // sub-journal (measured: ~35 µs more an upload).
+  const writeGroup = (batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
     const stored: UploadDeltas[] = [];
     const outcomes = batches.map((batch): Outcome => {
       try {
@@ -209,7 +212,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     });
     for (const user of mergeUploadDeltas(stored)) applyUserDeltas(user, costOf);
     return outcomes;
-  });
+  };
 
   const begin = s.prepare('BEGIN IMMEDIATE');
   const commit = s.prepare('COMMIT');
@@ -223,7 +226,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
     }
     try {
       const { batches, costOf } = prepare();
-      const outcomes = batches.length > 0 ? writeGroup(batches, costOf) : []; // nested: a savepoint
+      const outcomes = batches.length > 0 ? writeGroup(batches, costOf) : [];
       commit.run();
       return outcomes;
     } catch (error) {
