@@ -175,8 +175,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Price data lives in each process's memory: a switch kept by one process is loaded by the others.
   const peers = deps.peers ?? noPeers;
   const pricingStore: PricingStore = {
-    location: keptPricing.location,
-    load: () => keptPricing.load(),
+    ...keptPricing,
     save: async (kept) => {
       await keptPricing.save(kept);
       peers.tell({ kind: 'prices-changed' });

@@ -50,6 +50,9 @@ export interface Config {
   readonly trustProxy: boolean;
 }
 
+/** How long a SQLite write waits for another process's write lock by default (SQLITE_BUSY_TIMEOUT_MS). */
+export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -93,7 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
   let database: DatabaseConfig;
   if (databaseUrl === undefined || databaseUrl.startsWith('sqlite:') || databaseUrl.startsWith('file:')) {
     const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : path.join(dataDir, 'tokentally.db');
-    database = { kind: 'sqlite', file, busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000) };
+    database = { kind: 'sqlite', file, busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', DEFAULT_SQLITE_BUSY_TIMEOUT_MS, 0, 600_000) };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     database = { kind: 'postgres', url: databaseUrl, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
   } else {

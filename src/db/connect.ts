@@ -7,7 +7,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config.js';
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, type DatabaseConfig } from '../config.js';
 import { Mutex } from './mutex.js';
 import { WaitingSqliteDialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
@@ -54,9 +54,6 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
   if (config.kind === 'sqlite') return openSqlite(config.file, config.busyTimeoutMs);
   return openPostgres(config.url, config.poolSize, config.schema);
 }
-
-/** Default wait for another connection's write lock (SQLITE_BUSY_TIMEOUT_MS). */
-export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS): SqliteDb {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });

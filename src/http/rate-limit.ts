@@ -22,7 +22,7 @@ export interface RateLimiter {
 }
 
 /** Each limit's refill and burst, from the configuration. */
-export function limitSettings(limits: Config['limits']): Record<LimitName, { perMinute: number; burst: number }> {
+function limitSettings(limits: Config['limits']): Record<LimitName, { perMinute: number; burst: number }> {
   return {
     auth: { perMinute: limits.authPerMinute, burst: limits.authPerMinute },
     exchange: { perMinute: limits.exchangePerMinute, burst: limits.exchangePerMinute },

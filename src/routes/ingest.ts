@@ -1,5 +1,6 @@
 /** @fileoverview ingestUsage and recordSyncPing (device token). */
 import type { App } from '../app-types.js';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { recordSync } from '../db/queries/devices.js';
@@ -42,17 +43,9 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
       // A callback, not a promise, and synchronous when this process keeps the buckets: it runs
       // for every upload. (A server of several processes asks its primary.)
       onRequest: (request, reply, done) => {
-        const { deviceId } = principalOf(request, 'device');
-        const admit = (decision: RateDecision) => {
-          if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
-          if (!deps.inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
-          // 'close' fires once the response is sent or the client went away, so a slot never leaks.
-          reply.raw.once('close', () => deps.inflight.leave());
-          done();
-        };
-        const decided = deps.limiter.take(deviceId);
-        if (decided instanceof Promise) decided.then(admit, done);
-        else admit(decided);
+        const decided = deps.limiter.take(principalOf(request, 'device').deviceId);
+        if (decided instanceof Promise) decided.then((decision) => admit(decision, deps.inflight, reply, done), done);
+        else admit(decided, deps.inflight, reply, done);
       },
     },
     async (request) => {
@@ -87,4 +80,13 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
       return { success: true, updated: result.updated, last_sync_at: new Date(result.lastSyncAt).toISOString(), min_interval_minutes: minutes };
     },
   );
+}
+
+/** Lets an upload in, or refuses it with 429: its device's rate first, then the in-flight cap. */
+function admit(decision: RateDecision, inflight: InflightGate, reply: FastifyReply, done: (error?: Error) => void): void {
+  if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
+  if (!inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
+  // 'close' fires once the response is sent or the client went away, so a slot never leaks.
+  reply.raw.once('close', () => inflight.leave());
+  done();
 }
