@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     env: { TZ: 'UTC' },
+    globalSetup: ['test/web/build-once.ts'],
   },
 });

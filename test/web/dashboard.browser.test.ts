@@ -1,0 +1,201 @@
+/**
+ * End to end in Debian's chromium: sign up through the form, link a device through the browser flow
+ * against the real CLI, upload known buckets and read them back on every page; revoke the device.
+ * Screenshots of every page (light, dark, phone) go to test-results/screenshots.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { humanCount, humanUsd } from '../../web/src/lib/format.js';
+import { bearer, ingest, type BucketInput } from '../helpers/actors.js';
+import { engine, TEST_SECRETS } from '../helpers/app.js';
+import { axeViolations, sameSession, scrollsSideways, SHOTS, signUpThroughForm, startBrowserEnv, type BrowserEnv, newContext } from './browser.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+const EMAIL = `e2e-${Date.now()}@example.com`;
+const PASSWORD = 'a long password';
+const NAME = 'Ada Lovelace';
+
+/** Today in New York (the browser's zone), and buckets on known days. */
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(Date.now());
+const dayUtc = (offsetDays: number, hourUtc: number) => new Date(Date.parse(`${today}T00:00:00Z`) - offsetDays * 86_400_000 + hourUtc * 3_600_000).toISOString();
+const day = (offsetDays: number) => dayUtc(offsetDays, 12).slice(0, 10);
+const BUCKETS: BucketInput[] = [
+  { hour_start: dayUtc(1, 15), source: 'codex', model: 'gpt-5', input_tokens: 400_000, cached_input_tokens: 100_000, output_tokens: 20_000, total_tokens: 420_000 },
+  { hour_start: dayUtc(2, 16), source: 'claude', model: 'claude-sonnet-4', input_tokens: 1000, cached_input_tokens: 300_000, output_tokens: 9000, total_tokens: 310_000 },
+  { hour_start: dayUtc(3, 17), source: 'codex', model: 'gpt-5', input_tokens: 200_000, output_tokens: 50_000, total_tokens: 250_000 },
+  // 2026-03-08: the US spring-forward day (46 half-hours in New York).
+  { hour_start: '2026-03-08T15:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 7000, output_tokens: 500, total_tokens: 7500 },
+];
+
+describe(`dashboard in a browser (${engine})`, () => {
+  let env: BrowserEnv;
+  let ctx: BrowserContext;
+  let page: Page;
+  let deviceToken = '';
+  let userToken = '';
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    env = await startBrowserEnv();
+    ctx = await newContext(env);
+    page = await ctx.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+  }, 60_000);
+  afterAll(async () => env?.close());
+
+  const shoot = async (name: string, extra?: () => Promise<void>) => {
+    expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/${name}-light.png`, fullPage: true });
+    for (const options of [{ dark: true }, { phone: true }, { phone: true, dark: true }]) {
+      const other = await sameSession(env, ctx, options);
+      const p = await other.newPage();
+      await p.goto(page.url());
+      await p.waitForLoadState('networkidle');
+      await extra?.();
+      const label = `${options.phone ? 'phone-' : ''}${options.dark ? 'dark' : 'light'}`;
+      if (options.phone) expect(await scrollsSideways(p), `${name} scrolls sideways at 390 px`).toBe(false);
+      if (options.dark && !options.phone) expect(await axeViolations(p), `axe on ${name} (dark)`).toEqual([]);
+      await p.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
+      await other.close();
+    }
+  };
+
+  it('signs up through the form and shows what to run next', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await shoot('sign-in');
+    await signUpThroughForm(page, EMAIL, PASSWORD, NAME);
+    const commands = page.getByLabel('Commands to install the command-line client and link this machine');
+    await commands.waitFor();
+    expect(await commands.textContent()).toContain(`npm install -g ${env.base}/cli/tokentally.tgz`);
+    expect(await commands.textContent()).toContain(`tokentally link --server ${env.base}`);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor(); // the session survives a reload
+    const signIn = await env.t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: EMAIL, password: PASSWORD } });
+    userToken = signIn.json().access_token;
+    await shoot('overview-empty');
+  });
+
+  it('links a device through the browser flow against the real CLI', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tt-cli-home-'));
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'link', '--server', env.base, '--device-name', 'e2e-laptop'], {
+      env: { PATH: process.env['PATH'], HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.state'), BROWSER: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    cli.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    cli.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number>((resolve) => cli.on('exit', (code) => resolve(code ?? -1)));
+    for (let i = 0; i < 300 && !/Opening (\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 50));
+    const url = /Opening (\S+)/.exec(output)?.[1];
+    expect(url, output).toMatch(new RegExp(`^${env.base}/link\\?callback=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=`));
+    await page.goto(url as string);
+    await page.getByRole('heading', { name: 'Link e2e-laptop?' }).waitFor();
+    await shoot('link-approve');
+    await page.getByRole('button', { name: 'Link e2e-laptop' }).click();
+    await page.getByRole('heading', { name: 'Linked' }).waitFor();
+    expect(await exited, output).toBe(0);
+    const config = JSON.parse(readFileSync(join(home, '.config', 'tokentally', 'config.json'), 'utf8')) as { token: string };
+    deviceToken = config.token;
+    expect(deviceToken).toMatch(/^tt_dev_/);
+    rmSync(home, { recursive: true, force: true });
+    expect((await ingest(env.t, deviceToken, BUCKETS)).statusCode).toBe(200);
+  });
+
+  it('shows the right totals, cost, heatmap cells, models and the daily table', async () => {
+    await page.goto('/?range=7d');
+    const summary = (
+      await env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`, headers: bearer(userToken) })
+    ).json().totals;
+    expect(summary.total_tokens).toBe('980000');
+    await expect.poll(() => page.getByTestId('stat-tokens').textContent()).toBe(humanCount(980_000));
+    expect(await page.getByTestId('stat-cost').textContent()).toBe(humanUsd(summary.total_cost_usd));
+    expect(Number(summary.total_cost_usd)).toBeGreaterThan(0);
+    expect(await page.getByTestId('stat-active-days').textContent()).toBe('3');
+    for (const offset of [1, 2, 3]) expect(Number(await page.locator(`rect[data-day="${day(offset)}"]`).getAttribute('data-level'))).toBeGreaterThan(0);
+    expect(await page.locator(`rect[data-day="${day(4)}"]`).getAttribute('data-level')).toBe('0');
+    await page.locator('tr[data-model="gpt-5"]').waitFor();
+    await page.locator('tr[data-model^="claude-sonnet-4"]').waitFor();
+    expect(await page.getByTestId('daily-table').locator('tbody tr').count()).toBe(7);
+    await page.waitForLoadState('networkidle');
+    await shoot('overview');
+  });
+
+  it('opens a day from the heatmap, and a DST day has 46 half-hours', async () => {
+    await page.goto('/?range=7d');
+    await page.locator(`rect[data-day="${day(1)}"]`).click();
+    await expect.poll(() => new URL(page.url()).search).toBe(`?range=custom&from=${day(1)}&to=${day(1)}`);
+    await page.getByRole('heading', { name: /^Half-hours of/ }).waitFor();
+    await shoot('day');
+    await page.goto('/?range=custom&from=2026-03-08&to=2026-03-08');
+    await page.getByRole('button', { name: 'Show trend as table' }).click();
+    const rows = page.locator('#trend-title').locator('xpath=../..').locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(46);
+    expect(await page.getByTestId('stat-tokens').textContent()).toBe(humanCount(7500));
+  });
+
+  it('lists the device, shows a live link code', async () => {
+    await page.goto('/devices');
+    await page.getByTestId('device-row').filter({ hasText: 'e2e-laptop' }).waitFor();
+    await page.getByRole('button', { name: 'Create a link code' }).click();
+    await page.getByTestId('link-code').waitFor();
+    expect(await page.getByText(/expires in \d\d:\d\d/).count()).toBe(1);
+    await shoot('devices');
+    // Another machine uses the code and uploads: the page notices by itself.
+    const code = (await page.getByTestId('link-code').textContent()) as string;
+    const exchanged = await env.t.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: code, request_id: 'e2e-second', device_name: 'e2e-desktop' } });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    expect((await ingest(env.t, exchanged.json().token, [{ hour_start: dayUtc(5, 12), source: 'gemini', model: 'gemini-2.5-pro', total_tokens: 1 }])).statusCode).toBe(200);
+    await page.getByText('e2e-desktop is linked and its first upload has arrived.').waitFor({ timeout: 15_000 });
+  });
+
+  it('shows the caller pinned on the leaderboard, and a public profile once sharing is on', async () => {
+    await env.t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+    await page.goto('/leaderboard?period=total');
+    const mine = page.getByTestId('my-row').first();
+    await mine.waitFor();
+    expect(await mine.textContent()).toContain('Anonymous');
+    await shoot('leaderboard');
+    await page.goto('/settings');
+    await page.getByRole('switch').click();
+    await page.getByTestId('share-link').waitFor();
+    const link = await page.getByTestId('share-link').inputValue();
+    expect(link).toMatch(new RegExp(`^${env.base}/share#tt_share_`));
+    await shoot('settings');
+    await page.goto(link);
+    await page.getByRole('heading', { name: NAME }).waitFor();
+    expect(await page.getByTestId('rank-total').textContent()).toBe('#1');
+    await shoot('share');
+    await page.goto('/leaderboard?period=total');
+    await page.getByRole('link', { name: NAME }).first().click();
+    await page.getByRole('heading', { name: NAME }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/u\/[0-9a-f-]{36}$/);
+    await shoot('profile');
+  });
+
+  it('revokes the device from the devices page; its next upload is refused', async () => {
+    await page.goto('/devices');
+    const row = page.getByTestId('device-row').filter({ hasText: 'e2e-laptop' });
+    await row.getByRole('button', { name: 'Revoke e2e-laptop' }).click();
+    await row.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect.poll(() => page.getByTestId('device-row').filter({ hasText: 'e2e-laptop' }).count()).toBe(0);
+    expect((await ingest(env.t, deviceToken, BUCKETS.slice(0, 1))).statusCode).toBe(401);
+    expect(problems.filter((p) => /Content Security Policy|Refused/.test(p))).toEqual([]);
+  });
+
+  it('says the session has ended when it can no longer be refreshed', async () => {
+    const session = JSON.parse((await page.evaluate("localStorage.getItem('tokentally.auth')")) as string) as { access_token: string };
+    await env.t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(session.access_token) });
+    env.t.clock.advance(2 * 3_600_000); // the access token has expired for the server
+    await page.goto('/devices');
+    await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+});

@@ -1,0 +1,102 @@
+/** @fileoverview The shell: header, navigation, routes, the signed-out gate. */
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { signOut, useSession } from './auth.js';
+import { Skeleton } from './components/common.js';
+import { Overview } from './pages/overview.js';
+import { Logo, SignIn } from './pages/sign-in.js';
+import { Link, navigate, useLocation } from './router.js';
+
+const Devices = lazy(() => import('./pages/devices.js').then((m) => ({ default: m.Devices })));
+const LinkPage = lazy(() => import('./pages/link.js').then((m) => ({ default: m.LinkPage })));
+const Leaderboard = lazy(() => import('./pages/leaderboard.js').then((m) => ({ default: m.Leaderboard })));
+const Settings = lazy(() => import('./pages/settings.js').then((m) => ({ default: m.Settings })));
+const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
+const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
+
+const NAV: Array<[string, string]> = [
+  ['/', 'Overview'],
+  ['/devices', 'Devices'],
+  ['/leaderboard', 'Leaderboard'],
+  ['/settings', 'Settings'],
+];
+
+const TITLES: Record<string, string> = { '/': 'Overview', '/devices': 'Devices', '/leaderboard': 'Leaderboard', '/settings': 'Settings', '/link': 'Link a machine', '/share': 'Shared profile' };
+
+function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean }) {
+  const { path } = useLocation();
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link href="/" className="brand">
+            <Logo /> <span>Tokentally</span>
+          </Link>
+          <nav aria-label="Main" className="nav">
+            {NAV.filter(([href]) => signedIn || href === '/leaderboard').map(([href, label]) => (
+              <Link key={href} href={href} aria-current={path === href ? 'page' : undefined}>
+                {label}
+              </Link>
+            ))}
+          </nav>
+          <div className="topbar-end">
+            {signedIn ? (
+              <button type="button" className="btn btn-small btn-ghost" onClick={() => void signOut().then(() => navigate('/sign-in'))}>
+                Sign out
+              </button>
+            ) : (
+              <Link href="/sign-in" className="btn btn-small btn-primary">
+                Sign in
+              </Link>
+            )}
+          </div>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Suspense fallback={<div className="page"><Skeleton height={300} /></div>}>{children}</Suspense>
+      </main>
+      <footer className="footer">
+        Tokentally · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+      </footer>
+    </>
+  );
+}
+
+export function App() {
+  const session = useSession();
+  const { path } = useLocation();
+  const signedIn = session.status === 'signed-in';
+  useEffect(() => {
+    document.title = `${TITLES[path] ?? (path.startsWith('/u/') ? 'Profile' : 'Tokentally')} · Tokentally`;
+  }, [path]);
+  useEffect(() => {
+    if (signedIn && (path === '/sign-in' || path === '/sign-up')) navigate('/', { replace: true });
+  }, [signedIn, path]);
+
+  if (session.status === 'loading') return <div className="boot" aria-busy="true" />;
+
+  // Public pages, signed in or not.
+  if (path === '/leaderboard') return <Shell signedIn={signedIn}><Leaderboard /></Shell>;
+  if (path.startsWith('/u/')) return <Shell signedIn={signedIn}><PublicProfile userId={decodeURIComponent(path.slice(3))} /></Shell>;
+  if (path === '/share') return <Shell signedIn={signedIn}><SharePage /></Shell>;
+
+  if (!signedIn) return <SignIn mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} expired={session.status === 'signed-out' && session.expired} />;
+
+  let page: ReactNode;
+  if (path === '/devices') page = <Devices />;
+  else if (path === '/link') page = <LinkPage />;
+  else if (path === '/settings') page = <Settings />;
+  else if (path === '/' || path === '/sign-in' || path === '/sign-up') page = <Overview />;
+  else
+    page = (
+      <div className="page narrow">
+        <h1>Not found</h1>
+        <p>
+          Nothing lives at this address. <Link href="/">Back to the overview</Link>
+        </p>
+      </div>
+    );
+  return <Shell signedIn>{page}</Shell>;
+}

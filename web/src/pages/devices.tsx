@@ -1,0 +1,216 @@
+/** @fileoverview Devices: link a new machine (live code, copyable commands, notices the first upload), list, rename, revoke. */
+import { useEffect, useState } from 'react';
+import { call } from '../api.js';
+import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
+import { countdown, humanInstant, relativeTime } from '../lib/format.js';
+import { browserZone, usePrefs } from '../prefs.js';
+import { useLoad } from '../use-api.js';
+import { installCommands } from './get-started.js';
+
+export interface Device {
+  device_id: string;
+  name: string;
+  platform: string;
+  linked_at: string;
+  last_sync_at: string | null;
+  last_upload_at: string | null;
+  revoked_at: string | null;
+}
+
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(id);
+  }, [everyMs]);
+  return now;
+}
+
+function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | undefined; onLinked: () => void }) {
+  const [code, setCode] = useState<{ link_code: string; expires_at: string } | null>(null);
+  const [error, setError] = useState<string>();
+  const [baseline, setBaseline] = useState<Map<string, string | null>>();
+  const now = useNow(1000);
+  const create = async () => {
+    setError(undefined);
+    try {
+      setCode(await call('svc-link-code-init', { method: 'POST' }));
+      setBaseline(new Map((knownDevices ?? []).map((d) => [d.device_id, d.last_upload_at])));
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const left = code ? Date.parse(code.expires_at) - now : 0;
+  useEffect(() => {
+    if (code && left <= 0) void create(); // renewed on expiry
+  }, [code && left <= 0]);
+  // Watch for the new device's first upload.
+  const [arrived, setArrived] = useState<Device>();
+  useEffect(() => {
+    if (!code || !baseline || arrived) return;
+    const id = setInterval(async () => {
+      try {
+        const { devices } = await call<{ devices: Device[] }>('svc-devices');
+        const fresh = devices.find((d) => d.last_upload_at !== null && baseline.get(d.device_id) !== d.last_upload_at && !baseline.has(d.device_id));
+        if (fresh) {
+          setArrived(fresh);
+          setCode(null);
+          onLinked();
+        }
+      } catch {
+        /* the next poll tries again */
+      }
+    }, 3000);
+    return () => clearInterval(id);
+  }, [code, baseline, arrived, onLinked]);
+
+  return (
+    <Card id="link" title="Link a machine">
+      {arrived ? (
+        <div className="note note-ok" role="status">
+          <strong>{arrived.name}</strong> is linked and its first upload has arrived.{' '}
+          <a href="/">See your usage</a>
+        </div>
+      ) : code ? (
+        <div className="link-code">
+          <div className="code-line">
+            <span className="big-code" data-testid="link-code">
+              {code.link_code}
+            </span>
+            <span className="countdown" aria-live="off">
+              expires in {countdown(left)}
+            </span>
+          </div>
+          <p>On the machine to link, run:</p>
+          <CodeBlock code={installCommands(code.link_code)} label="Commands to install the client and link with this code" />
+          <p className="muted small" role="status">
+            <span className="pulse" aria-hidden="true" /> Waiting for the first upload… this page updates by itself.
+          </p>
+        </div>
+      ) : (
+        <div>
+          <p>
+            The quickest way: run <code>tokentally link --server {location.origin}</code> on the machine; it opens this site to approve. On a machine without a browser, create a one-time code:
+          </p>
+          <button type="button" className="btn btn-primary" onClick={() => void create()}>
+            Create a link code
+          </button>
+        </div>
+      )}
+      {error && <ErrorNote message={error} retry={() => void create()} />}
+    </Card>
+  );
+}
+
+function DeviceRow({ device, zone, now, onChanged }: { device: Device; zone: string; now: number; onChanged: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(device.name);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string>();
+  const act = async (fn: () => Promise<unknown>) => {
+    setError(undefined);
+    try {
+      await fn();
+      setEditing(false);
+      setConfirming(false);
+      onChanged();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  return (
+    <li className="device" data-testid="device-row">
+      <div className="device-main">
+        <span className={`platform-dot ${device.last_sync_at && now - Date.parse(device.last_sync_at) < 86_400_000 ? 'live' : ''}`} aria-hidden="true" />
+        {editing ? (
+          <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void act(() => call('svc-device-rename', { method: 'POST', body: { device_id: device.device_id, name } })))}>
+            <label>
+              <span className="sr-only">New name for {device.name}</span>
+              <input value={name} onChange={(e) => setName(e.target.value)} maxLength={128} required autoFocus />
+            </label>
+            <button className="btn btn-small btn-primary" type="submit">
+              Save
+            </button>
+            <button className="btn btn-small btn-ghost" type="button" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <div>
+            <div className="device-name">{device.name}</div>
+            <div className="muted small">
+              {device.platform} · linked {humanInstant(device.linked_at, zone)}
+            </div>
+          </div>
+        )}
+      </div>
+      <dl className="device-facts">
+        <div>
+          <dt>Last sync</dt>
+          <dd title={humanInstant(device.last_sync_at, zone)}>{relativeTime(device.last_sync_at, now)}</dd>
+        </div>
+        <div>
+          <dt>Last upload</dt>
+          <dd title={humanInstant(device.last_upload_at, zone)}>{relativeTime(device.last_upload_at, now)}</dd>
+        </div>
+      </dl>
+      <div className="device-actions">
+        {confirming ? (
+          <>
+            <span className="small">Revoke {device.name}? Its uploads stay.</span>
+            <button type="button" className="btn btn-small btn-danger" onClick={() => void act(() => call('svc-device-revoke', { method: 'POST', body: { device_id: device.device_id } }))}>
+              Revoke
+            </button>
+            <button type="button" className="btn btn-small btn-ghost" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          !editing && (
+            <>
+              <button type="button" className="btn btn-small" onClick={() => (setName(device.name), setEditing(true))} aria-label={`Rename ${device.name}`}>
+                Rename
+              </button>
+              <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${device.name}`}>
+                Revoke
+              </button>
+            </>
+          )
+        )}
+      </div>
+      {error && <ErrorNote message={error} />}
+    </li>
+  );
+}
+
+export function Devices() {
+  const prefs = usePrefs();
+  const zone = prefs.zone ?? browserZone();
+  const [version, setVersion] = useState(0);
+  const list = useLoad(`devices-${version}`, (signal) => call<{ devices: Device[] }>('svc-devices', { signal }));
+  const now = useNow(30_000);
+  const refresh = () => setVersion((v) => v + 1);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Devices</h1>
+          <p className="muted">The machines that upload your usage. Revoke a lost one: its token stops working at once.</p>
+        </div>
+      </div>
+      <LinkCodePanel knownDevices={list.data?.devices} onLinked={refresh} />
+      <Card id="device-list" title="Linked machines">
+        {list.error && <ErrorNote message={list.error} retry={list.retry} />}
+        {!list.data && !list.error && <Skeleton height={120} />}
+        {list.data && list.data.devices.length === 0 && <p className="muted">No machine is linked yet. Link one above.</p>}
+        {list.data && list.data.devices.length > 0 && (
+          <ul className="device-list">
+            {list.data.devices.map((d) => (
+              <DeviceRow key={d.device_id} device={d} zone={zone} now={now} onChanged={refresh} />
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}

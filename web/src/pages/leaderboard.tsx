@@ -1,0 +1,152 @@
+/** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted. */
+import { call } from '../api.js';
+import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
+import { exactCount, humanCount, humanDate } from '../lib/format.js';
+import { Link, setQuery, useLocation } from '../router.js';
+import { useLoad } from '../use-api.js';
+import { useSession } from '../auth.js';
+
+export interface Entry {
+  rank: number | null;
+  user_id: string | null;
+  display_name: string | null;
+  avatar_url: string | null;
+  total_tokens: string;
+  gpt_tokens: string;
+  claude_tokens: string;
+  other_tokens: string;
+  is_public: boolean;
+}
+interface Board {
+  from: string;
+  to: string;
+  generated_at: string;
+  entries: Entry[];
+  me: Entry | null;
+  page: number;
+  total_pages: number;
+  total_entries: number;
+}
+
+export const PERIODS = [
+  ['week', 'This week'],
+  ['month', 'This month'],
+  ['total', 'All time'],
+] as const;
+export const METRICS = [
+  ['all', 'All', 'total_tokens'],
+  ['gpt', 'GPT', 'gpt_tokens'],
+  ['claude', 'Claude', 'claude_tokens'],
+  ['other', 'Other', 'other_tokens'],
+] as const;
+const LIMIT = 20;
+
+function Tabs({ label, value, options, param }: { label: string; value: string; options: ReadonlyArray<readonly [string, string, ...string[]]>; param: string }) {
+  return (
+    <div className="tabs" role="group" aria-label={label}>
+      {options.map(([v, text]) => (
+        <button key={v} type="button" aria-pressed={v === value} onClick={() => setQuery({ [param]: v, page: null }, true)}>
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: boolean }) {
+  const name = entry.display_name ?? (entry.is_public ? 'Unnamed' : 'Anonymous');
+  return (
+    <tr className={mine ? 'me' : ''} data-testid={mine ? 'my-row' : undefined}>
+      <td className="rank">{entry.rank ?? '—'}</td>
+      <th scope="row">
+        <span className="who">
+          <Avatar url={entry.avatar_url} name={entry.user_id ? name : null} size={28} />
+          {entry.user_id && entry.is_public ? <Link href={`/u/${entry.user_id}`}>{name}</Link> : <span className={entry.is_public ? '' : 'muted'}>{name}</span>}
+          {mine && <span className="badge">you</span>}
+        </span>
+      </th>
+      <td className="num" title={exactCount(String(entry[field]))}>
+        {humanCount(String(entry[field]))}
+      </td>
+    </tr>
+  );
+}
+
+export function Leaderboard() {
+  const { query } = useLocation();
+  const session = useSession();
+  const period = PERIODS.some(([p]) => p === query.get('period')) ? (query.get('period') as string) : 'week';
+  const metric = METRICS.find(([m]) => m === query.get('metric')) ?? METRICS[0];
+  const page = Math.max(1, Number(query.get('page')) || 1);
+  const signedIn = session.status === 'signed-in';
+  const board = useLoad(`${period}|${metric[0]}|${page}|${signedIn}`, (signal) =>
+    call<Board>('svc-leaderboard', { params: { period, metric: metric[0], limit: LIMIT, offset: (page - 1) * LIMIT }, signal, ...(signedIn ? {} : { bearer: null }) }),
+  );
+  const field = metric[2] as keyof Entry;
+  const me = board.data?.me ?? null;
+  const meOnPage = me !== null && me.rank !== null && board.data?.entries.some((e) => e.rank === me.rank && e.total_tokens === me.total_tokens && (e.user_id === me.user_id || (!e.is_public && !me.is_public)));
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Leaderboard</h1>
+          <p className="muted">Billable tokens, in UTC. {board.data && `${humanDate(board.data.from)} – ${board.data.to.startsWith('9999') ? 'now' : humanDate(board.data.to)}`}</p>
+        </div>
+      </div>
+      <div className="toolbar wrap">
+        <Tabs label="Period" value={period} options={PERIODS} param="period" />
+        <Tabs label="Metric" value={metric[0]} options={METRICS} param="metric" />
+      </div>
+      {me && (
+        <div className="me-pin" aria-label="Your place">
+          <span className="muted small">Your place</span>
+          <table className="board">
+            <tbody>
+              <Row entry={me} field={field} mine />
+            </tbody>
+          </table>
+          {!me.is_public && <p className="muted small">Others see you as “Anonymous”. Turn on sharing in <Link href="/settings">Settings</Link> to show your name.</p>}
+        </div>
+      )}
+      <Card>
+        {board.error && <ErrorNote message={board.error} retry={board.retry} />}
+        {!board.data && !board.error && <Skeleton height={300} />}
+        {board.data && board.data.entries.length === 0 && <p className="muted">Nobody has usage in this period yet.</p>}
+        {board.data && board.data.entries.length > 0 && (
+          <div className="table-wrap">
+            <table className="board">
+              <caption className="sr-only">Leaderboard, page {page}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Rank</th>
+                  <th scope="col">Who</th>
+                  <th scope="col" className="num">
+                    Tokens
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {board.data.entries.map((e, i) => (
+                  <Row key={`${e.rank}-${e.user_id ?? i}`} entry={e} field={field} mine={Boolean(meOnPage && me && e.rank === me.rank && e.user_id === me.user_id && e.total_tokens === me.total_tokens)} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {board.data && board.data.total_pages > 1 && (
+          <nav className="pager" aria-label="Pages">
+            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) }, true)}>
+              Previous
+            </button>
+            <span>
+              Page {page} of {board.data.total_pages}
+            </span>
+            <button type="button" className="btn btn-small" disabled={page >= board.data.total_pages} onClick={() => setQuery({ page: String(page + 1) }, true)}>
+              Next
+            </button>
+          </nav>
+        )}
+      </Card>
+    </div>
+  );
+}

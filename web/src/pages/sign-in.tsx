@@ -1,0 +1,95 @@
+/** @fileoverview Sign up and sign in (the sign-in API through the GoTrue client). */
+import { useState, type FormEvent } from 'react';
+import { auth } from '../auth.js';
+import { Link } from '../router.js';
+
+export function SignIn({ mode, expired }: { mode: 'sign-in' | 'sign-up'; expired: boolean }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const signUp = mode === 'sign-up';
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const { error: failed } = signUp
+      ? await auth.signUp({ email, password, options: { data: name.trim() ? { display_name: name.trim() } : {} } })
+      : await auth.signInWithPassword({ email, password });
+    setBusy(false);
+    if (failed) setError(failed.message || 'Sign-in failed.');
+  };
+  return (
+    <div className="auth-page">
+      <div className="auth-hero">
+        <div className="brand brand-large">
+          <Logo onAccent /> Tokentally
+        </div>
+        <p className="hero-line">Every token your coding agents burn — on every machine, in your time zone, priced to the cent.</p>
+        <ul className="hero-points">
+          <li>Codex, Claude Code, Gemini CLI, OpenCode and more</li>
+          <li>Half-hour detail, exact totals and cost</li>
+          <li>Private by default; share when you want</li>
+        </ul>
+      </div>
+      <main className="auth-card" id="main">
+        {expired && (
+          <div className="note note-warn" role="alert">
+            Your session has ended. Sign in again to continue.
+          </div>
+        )}
+        <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
+        <form className="form" onSubmit={(e) => void submit(e)}>
+          {signUp && (
+            <label className="field">
+              <span>Display name (optional)</span>
+              <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" maxLength={100} />
+            </label>
+          )}
+          <label className="field">
+            <span>E-mail</span>
+            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+          </label>
+          <label className="field">
+            <span>Password</span>
+            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={signUp ? 8 : 1} autoComplete={signUp ? 'new-password' : 'current-password'} />
+          </label>
+          {error && (
+            <div className="note note-error" role="alert">
+              {error}
+            </div>
+          )}
+          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+            {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
+          </button>
+        </form>
+        <p className="muted small center">
+          {signUp ? (
+            <>
+              Already have an account? <Link href={`/sign-in${location.search}`}>Sign in</Link>
+            </>
+          ) : (
+            <>
+              New here? <Link href={`/sign-up${location.search}`}>Create an account</Link>
+            </>
+          )}
+        </p>
+        <p className="muted small center">
+          <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+        </p>
+      </main>
+    </div>
+  );
+}
+
+export function Logo({ onAccent = false }: { onAccent?: boolean }) {
+  return (
+    <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
+      <rect width="32" height="32" rx="8" fill={onAccent ? 'rgba(255,255,255,0.18)' : 'var(--accent)'} />
+      <rect x="7" y="17" width="4" height="8" rx="1.5" fill="#fff" opacity=".7" />
+      <rect x="14" y="11" width="4" height="14" rx="1.5" fill="#fff" opacity=".85" />
+      <rect x="21" y="6" width="4" height="19" rx="1.5" fill="#fff" />
+    </svg>
+  );
+}
