@@ -1,9 +1,11 @@
 /**
  * @fileoverview `npm run bench:cli`: generates a realistic agent-log tree (2,000 files, about
- * 1 GB across Codex, Claude Code, Gemini CLI, Qwen Code, Kimi and OpenCode, with each agent's
- * mix of line types), then times the compiled `tokentally sync` (process start included)
+ * 1 GB across Codex, Claude Code, Gemini CLI, Qwen Code, Kimi, OpenCode, pi, OpenClaw, Amp,
+ * Factory Droid, Cline, Roo Code, Kilo Code, Copilot CLI and Goose, with each agent's mix of line
+ * types), then times the bundled CLI the server hands out (`tokentally sync`, process start included)
  * against a local fake server: MB/s of the first full sync (files already in the page cache)
- * and wall time of a second, no-change sync. Targets: ≥ 150 MB/s and ≤ 0.5 s.
+ * and wall time of a second, no-change sync. Targets: ≥ 150 MB/s and ≤ 0.5 s. Also prints the
+ * packed size of that CLI package (target ≤ 300 KB).
  *
  * Options (env): BENCH_CLI_MB (default 1000), BENCH_CLI_FILES (default 2000), BENCH_CLI_KEEP=1
  * keeps the tree.
@@ -19,7 +21,9 @@ import Database from 'better-sqlite3';
 
 const TARGET_MB = Number(process.env['BENCH_CLI_MB'] ?? 1000);
 const FILES = Number(process.env['BENCH_CLI_FILES'] ?? 2000);
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/cli/main.js');
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The bundled CLI of the package served at /cli/tokentally.tgz (scripts/build-cli.ts). */
+const MAIN = path.join(DIST, 'cli-package', 'bin', 'tokentally.js');
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 7, 1);
 
@@ -210,6 +214,103 @@ function opencodeDb(root: string, messages: number): number {
   return fs.statSync(file).size;
 }
 
+function piFile(root: string, i: number, bytes: number, openclaw = false): number {
+  let t = START + int(0, 89) * DAY;
+  const w = new Writer();
+  w.push({ type: 'session', id: uuid(), timestamp: new Date(t).toISOString(), cwd: '/home/dev/pi' });
+  let n = 0;
+  while (w.size < bytes) {
+    t += int(5, 200) * 1000;
+    n += 1;
+    w.push({ type: 'message', id: `u${n}`, timestamp: new Date(t).toISOString(), message: { role: 'user', content: text(int(50, 1000)), timestamp: t } });
+    w.push({ type: 'message', id: `a${n}`, timestamp: new Date(t).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: text(int(200, 3000)) }], provider: 'anthropic', model: 'claude-opus-4-5', usage: { input: int(1, 50), output: int(10, 1500), cacheRead: int(1000, 60000), cacheWrite: int(0, 3000), totalTokens: 0 }, timestamp: t } });
+    w.push({ type: 'message', id: `t${n}`, timestamp: new Date(t).toISOString(), message: { role: 'toolResult', content: [{ type: 'text', text: text(int(200, 5000)) }], timestamp: t } });
+  }
+  return w.save(openclaw ? path.join(root, 'openclaw', 'agents', `a${i % 3}`, 'sessions', `s${i}.jsonl`) : path.join(root, 'pi', 'sessions', `--home-dev-p${i % 5}--`, `s${i}.jsonl`));
+}
+
+function ampFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY;
+  const messages: object[] = [];
+  const events: object[] = [];
+  let size = 0;
+  for (let n = 0; size < bytes; n += 2) {
+    t += int(5, 200) * 1000;
+    const user = { messageId: n, role: 'user', content: [{ type: 'text', text: text(int(50, 1000)) }] };
+    const asst = { messageId: n + 1, role: 'assistant', content: [{ type: 'text', text: text(int(200, 4000)) }], usage: { model: 'claude-sonnet-4-5', inputTokens: int(1, 50), outputTokens: int(10, 1500), cacheReadInputTokens: int(1000, 60000), cacheCreationInputTokens: int(0, 3000) } };
+    messages.push(user, asst);
+    events.push({ id: `ev${n}`, timestamp: new Date(t).toISOString(), model: 'claude-sonnet-4-5', tokens: { input: int(1, 50), output: int(10, 1500) }, operationType: 'inference', fromMessageId: n, toMessageId: n + 1 });
+    size += JSON.stringify(user).length + JSON.stringify(asst).length + 200;
+  }
+  const file = path.join(root, 'amp', 'threads', `T-${i}.json`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const data = JSON.stringify({ v: 1, id: `T-${i}`, created: t, messages, usageLedger: { events } });
+  fs.writeFileSync(file, data);
+  return data.length;
+}
+
+function droidFile(root: string, i: number, bytes: number): number {
+  const dir = path.join(root, 'factory', 'sessions', `-home-dev-d${i % 4}`);
+  const w = new Writer();
+  while (w.size < bytes) w.push({ type: 'message', id: uuid(), timestamp: new Date(START).toISOString(), message: { role: 'assistant', content: [{ type: 'text', text: text(int(200, 4000)) }] } });
+  const settings = path.join(dir, `s${i}.settings.json`);
+  const size = w.save(path.join(dir, `s${i}.jsonl`));
+  fs.writeFileSync(settings, JSON.stringify({ model: 'custom:Claude-Opus-4.5-[Anthropic]-0', tokenUsage: { inputTokens: int(100, 9000), outputTokens: int(1000, 90000), cacheCreationTokens: int(0, 30000), cacheReadTokens: int(10000, 900000), thinkingTokens: 0 } }));
+  const at = (START + int(0, 89) * DAY) / 1000;
+  fs.utimesSync(settings, at, at);
+  return size + fs.statSync(settings).size;
+}
+
+function vscodeTask(root: string, i: number, bytes: number): number {
+  const ext = ['saoudrizwan.claude-dev', 'rooveterinaryinc.roo-cline', 'kilocode.kilo-code'][i % 3] as string;
+  let t = START + int(0, 89) * DAY;
+  const entries: object[] = [];
+  let size = 0;
+  while (size < bytes) {
+    t += int(5, 200) * 1000;
+    const say = { ts: t, type: 'say', say: 'text', text: text(int(200, 4000)) };
+    const req = { ts: t + 1, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: text(int(200, 2000)), tokensIn: int(1, 50), tokensOut: int(10, 1500), cacheWrites: int(0, 3000), cacheReads: int(1000, 60000), cost: 0.01 }) };
+    entries.push(say, req);
+    size += JSON.stringify(say).length + JSON.stringify(req).length;
+  }
+  const file = path.join(root, 'vscode', ext, 'tasks', String(i), 'ui_messages.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const data = JSON.stringify(entries);
+  fs.writeFileSync(file, data);
+  return data.length;
+}
+
+function copilotFile(root: string, i: number, bytes: number): number {
+  let t = START + int(0, 89) * DAY;
+  const w = new Writer();
+  w.push({ type: 'session.model_change', data: { newModel: 'gpt-5' }, id: uuid(), timestamp: new Date(t).toISOString(), parentId: null });
+  let n = 0;
+  while (w.size < bytes) {
+    t += int(5, 200) * 1000;
+    n += 1;
+    w.push({ type: 'user.message', data: { content: text(int(50, 1000)) }, id: uuid(), timestamp: new Date(t).toISOString(), parentId: null });
+    w.push({ type: 'tool.execution_complete', data: { result: { content: text(int(200, 5000)) } }, id: uuid(), timestamp: new Date(t).toISOString(), parentId: null });
+    w.push({ type: 'assistant.message', data: { messageId: `m${i}-${n}`, content: text(int(200, 3000)), usage: { prompt_tokens: int(3000, 60000), completion_tokens: int(10, 1500), cached_tokens: int(0, 2000) } }, id: uuid(), timestamp: new Date(t).toISOString(), parentId: null });
+  }
+  return w.save(path.join(root, 'copilot', 'session-state', `s${i}`, 'events.jsonl'));
+}
+
+function gooseDb(root: string, sessions: number): number {
+  const file = path.join(root, 'goose', 'sessions', 'sessions.db');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, working_dir TEXT, updated_at TIMESTAMP, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, model_config_json TEXT)');
+  const ins = db.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (let k = 0; k < sessions; k += 1) {
+      const at = new Date(START + int(0, 89) * DAY + int(0, 86_000) * 1000).toISOString().replace('T', ' ').slice(0, 19);
+      ins.run(`s${k}`, '/home/dev/g', at, int(1000, 900000), int(100, 90000), JSON.stringify({ model_name: 'gpt-5' }));
+    }
+  })();
+  db.close();
+  return fs.statSync(file).size;
+}
+
 /** Append one realistic new turn to the first Claude transcript and the first live Codex rollout. */
 function appendTurns(root: string): void {
   const first = (dir: string, pred: (name: string) => boolean): string | undefined => {
@@ -297,11 +398,17 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     const share: [string, number, number, (root: string, i: number, bytes: number) => number][] = [
       // agent, share of files, share of bytes
-      ['claude', 0.45, 0.45, claudeFile],
-      ['codex', 0.35, 0.4, codexFile],
-      ['gemini', 0.075, 0.07, geminiFile],
-      ['qwen', 0.06, 0.045, qwenFile],
-      ['kimi', 0.0645, 0.03, kimiFile],
+      ['claude', 0.4, 0.4, claudeFile],
+      ['codex', 0.3, 0.36, codexFile],
+      ['gemini', 0.06, 0.06, geminiFile],
+      ['qwen', 0.05, 0.04, qwenFile],
+      ['kimi', 0.05, 0.03, kimiFile],
+      ['pi', 0.02, 0.02, (r, i, b) => piFile(r, i, b)],
+      ['openclaw', 0.015, 0.015, (r, i, b) => piFile(r, i, b, true)],
+      ['amp', 0.02, 0.02, ampFile],
+      ['droid', 0.02, 0.015, droidFile],
+      ['vscode', 0.03, 0.02, vscodeTask],
+      ['copilot', 0.0345, 0.02, copilotFile],
     ];
     let bytes = 0;
     let files = 0;
@@ -314,7 +421,8 @@ async function main(): Promise<void> {
       }
     }
     bytes += opencodeDb(root, 20_000);
-    files += 1;
+    bytes += gooseDb(root, 2_000);
+    files += 2;
     console.log(`generated ${files} files, ${(bytes / 1e6).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s under ${root}`);
 
     const srv = await fakeServer();
@@ -332,6 +440,14 @@ async function main(): Promise<void> {
       QWEN_HOME: path.join(root, 'qwen'),
       KIMI_HOME: path.join(root, 'kimi'),
       KIMI_CODE_HOME: path.join(root, 'kimi-code'),
+      PI_CODING_AGENT_DIR: path.join(root, 'pi'),
+      OPENCLAW_STATE_DIR: path.join(root, 'openclaw'),
+      AMP_DATA_DIR: path.join(root, 'amp'),
+      FACTORY_HOME: path.join(root, 'factory'),
+      VSCODE_GLOBAL_STORAGE: path.join(root, 'vscode'),
+      COPILOT_HOME: path.join(root, 'copilot'),
+      GOOSE_DATA_DIR: path.join(root, 'goose'),
+      CRUSH_DATA_DIR: path.join(root, 'crush'),
     };
     const cfgDir = path.join(root, 'xdg-config', 'tokentally');
     fs.mkdirSync(cfgDir, { recursive: true });
@@ -353,8 +469,11 @@ async function main(): Promise<void> {
     console.log(`first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 150)`);
     console.log(`no-change sync: ${(second.ms / 1000).toFixed(3)} s (target <= 0.5)`);
     console.log(`one-turn sync:  ${(third.ms / 1000).toFixed(3)} s (a new turn in one Claude and one Codex log, uploaded)`);
+    const tgz = fs.readdirSync(path.join(DIST, 'cli')).find((n) => n.endsWith('.tgz'));
+    const packed = tgz === undefined ? NaN : fs.statSync(path.join(DIST, 'cli', tgz)).size / 1024;
+    console.log(`CLI package:    ${tgz ?? '(not built)'} ${packed.toFixed(1)} KB packed (target <= 300)`);
     console.log(`uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`);
-    if (mbps < 150 || second.ms > 500 || srv.stats.total !== report.totals.total_tokens) process.exitCode = 1;
+    if (mbps < 150 || second.ms > 500 || !(packed <= 300) || srv.stats.total !== report.totals.total_tokens) process.exitCode = 1;
   } finally {
     if (process.env['BENCH_CLI_KEEP'] !== '1') fs.rmSync(root, { recursive: true, force: true });
   }

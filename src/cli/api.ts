@@ -31,6 +31,8 @@ export interface ApiOptions {
   sleep: (ms: number) => Promise<void>;
   /** Called before each wait, e.g. to tell the user. */
   onRetry?: (waitMs: number, status: number) => void;
+  /** Where a warning goes (standard error by default). */
+  warn?: (message: string) => void;
 }
 
 export const defaultApiOptions: ApiOptions = {
@@ -101,6 +103,17 @@ function describe(res: RawResponse): string {
   return text.slice(0, 200) || res.statusText || `HTTP ${res.status}`;
 }
 
+const warnedOrigins = new Set<string>();
+
+/** The warning for a token about to travel unencrypted to another machine; undefined when it does not. */
+export function plainHttpWarning(url: string): string | undefined {
+  const u = new URL(url);
+  if (u.protocol !== 'http:') return undefined;
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)) return undefined;
+  return `warning: sending your token over plain http:// to ${u.host}; anyone on the way can read and reuse it. Use an https:// server address.`;
+}
+
 /** POST a JSON body (or none) and return the parsed JSON answer of a 2xx response. */
 export async function postJson(
   url: string,
@@ -108,6 +121,11 @@ export async function postJson(
   token: string | undefined,
   opts: ApiOptions = defaultApiOptions,
 ): Promise<unknown> {
+  const insecure = token === undefined ? undefined : plainHttpWarning(url);
+  if (insecure !== undefined && !warnedOrigins.has(new URL(url).origin)) {
+    warnedOrigins.add(new URL(url).origin); // once per server and process, not once per upload
+    (opts.warn ?? ((message) => process.stderr.write(`tokentally: ${message}\n`)))(insecure);
+  }
   let lastError: ApiError | undefined;
   for (let attempt = 0; attempt < opts.attempts; attempt += 1) {
     let res: RawResponse;

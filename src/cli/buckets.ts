@@ -55,6 +55,8 @@ function encodeShard(shard: Shard): unknown {
 export class BucketStore {
   private readonly shards: ShardSet<Shard>;
   readonly changedGroups = new Set<string>();
+  /** What was added to each bucket since this store was opened (the sync's summary of new usage). */
+  readonly delta = new Map<string, Counts>();
 
   /** @param files month → current file name, owned by the caller's state (see state.ts) */
   constructor(dir: string, files: Record<string, string>) {
@@ -70,6 +72,9 @@ export class BucketStore {
       shard.set(key, cur);
     }
     addInto(cur, counts, sign);
+    let d = this.delta.get(key);
+    if (d === undefined) this.delta.set(key, (d = zeroCounts()));
+    addInto(d, counts, sign);
     this.shards.markDirty(month);
     this.changedGroups.add(groupOf(key));
   }

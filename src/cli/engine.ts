@@ -9,6 +9,7 @@ import { bucketKey } from './buckets.js';
 import type { AgentRoots } from './paths.js';
 import type { AgentParser, LogFile, RecordSink } from './parsers/types.js';
 import { ProjectResolver } from './project.js';
+import { SourceUnavailableError } from './sqlite.js';
 import type { Cursor, LocalState } from './state.js';
 import { addInto, halfHourStart, isAcceptedInstant, packCounts, unpackCounts, type UsageRecord } from './usage.js';
 
@@ -19,6 +20,8 @@ export interface AgentSummary {
   malformed: number;
   skipped: number;
   bytes: number;
+  /** Files found but unreadable by this installation, with what to do (re-tried every sync). */
+  unavailable?: string[];
 }
 
 export interface ScanResult {
@@ -110,7 +113,7 @@ export function scan(opts: ScanOptions): ScanResult {
       return bucketKey({ hourStart: halfHourStart(rec.ts), source: rec.source, model: rec.model, project: project?.key ?? '' });
     };
     // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
-    const sameFile = p.cursor !== undefined && (p.cursor.ino === p.stat.ino || p.parser.agent === 'codex' || p.parser.agent === 'every-code');
+    const sameFile = p.cursor !== undefined && (p.cursor.ino === p.stat.ino || p.parser.agent === 'codex' || p.parser.agent === 'every-code' || p.file.keepState === true);
     const resume = p.file.format === 'jsonl' && p.cursor !== undefined && sameFile && p.stat.size >= p.cursor.offset;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
     // What the parser reports is applied only once the whole pass succeeded, so a file that
@@ -161,8 +164,9 @@ export function scan(opts: ScanOptions): ScanResult {
         sink,
         { now, files: p.files },
       );
-    } catch {
-      summary.malformed += 1;
+    } catch (err) {
+      if (err instanceof SourceUnavailableError) (summary.unavailable ??= []).push(err.message);
+      else summary.malformed += 1;
       continue;
     }
     summary.malformed += malformed;

@@ -10,6 +10,14 @@ import { defaultApiOptions } from './api.js';
 import { runCli } from './cli.js';
 import type { CliContext } from './context.js';
 
+// Output into a closed pipe (`tokentally status | head -1`) is the reader saying "enough": end quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 const ctx: CliContext = {
   env: process.env,
   stdout: process.stdout,

@@ -26,6 +26,30 @@ export interface AgentRoots {
   qwenDir: string;
   kimiDir: string;
   kimiCodeDir: string;
+  piDir: string;
+  openclawDir: string;
+  ampDir: string;
+  factoryDir: string;
+  copilotDir: string;
+  gooseDir: string;
+  crushDir: string;
+  /** VS Code(-fork) `User/globalStorage` directories (Cline, Roo Code, Kilo Code live below). */
+  vscodeStorageDirs: string[];
+}
+
+/** Editors whose `User/globalStorage` may hold the VS Code agents' task folders. */
+const VSCODE_EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'];
+
+function vscodeStorageDirs(env: CliEnv, home: string): string[] {
+  const override = nonEmpty(env['VSCODE_GLOBAL_STORAGE']);
+  if (override !== undefined) return override.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const base =
+    process.platform === 'darwin'
+      ? path.join(home, 'Library', 'Application Support')
+      : process.platform === 'win32'
+        ? (nonEmpty(env['APPDATA']) ?? path.join(home, 'AppData', 'Roaming'))
+        : xdg(env, 'XDG_CONFIG_HOME', '.config');
+  return VSCODE_EDITORS.map((e) => path.join(base, e, 'User', 'globalStorage'));
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
@@ -67,5 +91,13 @@ export function agentRoots(env: CliEnv): AgentRoots {
     qwenDir: nonEmpty(env['QWEN_DATA_DIR']) ?? nonEmpty(env['QWEN_HOME']) ?? path.join(home, '.qwen'),
     kimiDir: nonEmpty(env['KIMI_SHARE_DIR']) ?? nonEmpty(env['KIMI_HOME']) ?? path.join(home, '.kimi'),
     kimiCodeDir: nonEmpty(env['KIMI_CODE_HOME']) ?? path.join(home, '.kimi-code'),
+    piDir: nonEmpty(env['PI_CODING_AGENT_DIR']) ?? path.join(home, '.pi', 'agent'),
+    openclawDir: nonEmpty(env['OPENCLAW_STATE_DIR']) ?? path.join(home, '.openclaw'),
+    ampDir: nonEmpty(env['AMP_DATA_DIR']) ?? path.join(dataHome, 'amp'),
+    factoryDir: nonEmpty(env['FACTORY_HOME']) ?? path.join(home, '.factory'),
+    copilotDir: nonEmpty(env['COPILOT_HOME']) ?? path.join(home, '.copilot'),
+    gooseDir: nonEmpty(env['GOOSE_DATA_DIR']) ?? path.join(dataHome, 'goose'),
+    crushDir: nonEmpty(env['CRUSH_DATA_DIR']) ?? path.join(dataHome, 'crush'),
+    vscodeStorageDirs: vscodeStorageDirs(env, home),
   };
 }

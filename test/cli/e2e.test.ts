@@ -261,5 +261,27 @@ describe('CLI against the real server', () => {
       const days = daily.json<{ data: { day: string; total_tokens: string }[] }>().data.filter((d) => d.total_tokens !== '0');
       expect(days.map((d) => [d.day, d.total_tokens])).toEqual(local.rows.map((r) => [r.key, String(r.total_tokens)]));
     }
+
+    // exportUsage and `tokentally report --json --tz UTC` agree on the same days: totals and per day
+    const range = { since: '2026-09-10', until: '2026-10-31' };
+    const exported = await t.app.inject({ method: 'GET', url: `/functions/svc-export?from=${range.since}&to=${range.until}`, headers: bearer(user.accessToken) });
+    expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
+    const body = exported.json<{ buckets: { hour_start: string; device: string; total_tokens: string }[]; daily: { day: string; total_tokens: string }[]; totals: Record<string, string> }>();
+    expect(new Set(body.buckets.map((b) => b.device))).toEqual(new Set(['e2e-box']));
+    const local = JSON.parse((await run(h.env, ['report', '--json', '--since', range.since, '--until', range.until, '--tz', 'UTC'])).stdout) as {
+      rows: { key: string; total_tokens: number }[];
+      totals: ReportTotals;
+    };
+    // report's cost is the server's, to the micro-dollar
+    expect(body.totals).toEqual({
+      ...Object.fromEntries(Object.entries(local.totals).filter(([k]) => k !== 'key' && k !== 'cost_usd').map(([k, v]) => [k, String(v)])),
+      total_cost_usd: (local.totals as unknown as { cost_usd: string }).cost_usd,
+    });
+    const perDay = new Map<string, bigint>();
+    for (const b of body.buckets) perDay.set(b.hour_start.slice(0, 10), (perDay.get(b.hour_start.slice(0, 10)) ?? 0n) + BigInt(b.total_tokens));
+    expect([...perDay].sort().map(([d, n]) => [d, String(n)])).toEqual(local.rows.map((r) => [r.key, String(r.total_tokens)]));
+    const dailyPerDay = new Map<string, bigint>();
+    for (const d of body.daily) dailyPerDay.set(d.day, (dailyPerDay.get(d.day) ?? 0n) + BigInt(d.total_tokens));
+    expect([...dailyPerDay].sort()).toEqual([...perDay].sort());
   });
 });

@@ -36,6 +36,14 @@ export function makeHome(): TestHome {
     QWEN_HOME: path.join(root, 'qwen'),
     KIMI_HOME: path.join(root, 'kimi'),
     KIMI_CODE_HOME: path.join(root, 'kimi-code'),
+    PI_CODING_AGENT_DIR: path.join(root, 'pi'),
+    OPENCLAW_STATE_DIR: path.join(root, 'openclaw'),
+    AMP_DATA_DIR: path.join(root, 'amp'),
+    FACTORY_HOME: path.join(root, 'factory'),
+    VSCODE_GLOBAL_STORAGE: path.join(root, 'vscode', 'globalStorage'),
+    COPILOT_HOME: path.join(root, 'copilot'),
+    GOOSE_DATA_DIR: path.join(root, 'goose'),
+    CRUSH_DATA_DIR: path.join(root, 'crush'),
     TZ: 'UTC',
   };
   fs.mkdirSync(env['HOME'] as string, { recursive: true });

@@ -29,14 +29,32 @@ const claudeLine = (n: number, ts: string, cwd = '/nonexistent/p', o = 10) => ({
 const claudeFile = () => path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
 
 async function link(): Promise<void> {
-  const r = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN']);
+  const r = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN', '--device-name', 'studio-mac']);
   expect(r.code).toBe(0);
+  expect(r.stdout).toContain('as device "studio-mac"');
 }
 
 async function reportTotal(): Promise<number> {
   const r = await run(h.env, ['report', '--json']);
   return (JSON.parse(r.stdout) as { totals: { total_tokens: number } }).totals.total_tokens;
 }
+
+describe('sync summary', () => {
+  it('ends with the new tokens and their cost per agent, biggest first, and the buckets sent', async () => {
+    await link();
+    writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z'), claudeLine(2, '2026-11-01T11:00:00Z')]);
+    writeJsonl(path.join(h.env['CODEX_HOME'] as string, 'sessions', '2026', '11', '01', 'rollout-2026-11-01T10-00-00-0199a000-0000-7000-8000-00000000000b.jsonl'), [
+      { timestamp: '2026-11-01T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
+      { timestamp: '2026-11-01T10:01:00Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1_000_000, cached_input_tokens: 200_000, output_tokens: 240_000, reasoning_output_tokens: 0, total_tokens: 1_240_000 } } } },
+    ]);
+    const r = await run(h.env, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    // codex: 0.8M fresh input × $1.25/M + 0.2M cached × $0.125/M + 0.24M output × $10/M = $3.425
+    expect(r.stdout).toMatch(/^codex 1\.24M tokens \$3\.43 · claude 2\.2k <\$0\.01 — 3 half-hour bucket\(s\) sent$/m);
+    const again = await run(h.env, ['sync']);
+    expect(again.stdout).not.toContain('tokens');
+  });
+});
 
 describe('link', () => {
   it('refuses to prompt without a TTY and says how to pass the code', async () => {
@@ -182,9 +200,9 @@ describe('sync and upload', () => {
 
   it('without a link keeps the queue and says how to link', async () => {
     writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z')]);
-    const r = await run(h.env, ['sync']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('tokentally link');
+    const r = await run({ ...h.env, TOKENTALLY_SERVER: 'https://tt.example' }, ['sync']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('tokentally link --server https://tt.example --code XXXX-XXXX-XXXX');
     expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * @fileoverview `tokentally doctor`: checks the config (present, mode 0600), the server
- * (GET /healthz), the device token (a sync ping), the queue and lock, and where each agent's
+ * (GET /healthz, and whether its version is this CLI's), the device token (a sync ping), the queue and lock, and where each agent's
  * logs are looked for. Exit 0 when everything needed works, 1 otherwise.
  */
 import fs from 'node:fs';
@@ -14,6 +14,8 @@ import { allParsers } from '../parsers/index.js';
 import { agentRoots, ownPaths } from '../paths.js';
 import { UploadQueue } from '../queue.js';
 import { pingUrl } from '../upload.js';
+import { sqliteDriver, SQLITE_MISSING } from '../sqlite.js';
+import { VERSION } from '../version.js';
 
 export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<number> {
   const out = createOutput(ctx.stdout, ctx.stderr);
@@ -35,8 +37,14 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
   if (config.server !== undefined) {
     try {
       const res = await fetch(`${config.server}/healthz`, { signal: AbortSignal.timeout(ctx.api.timeoutMs) });
-      if (res.ok) ok(`server ${config.server} is reachable`);
-      else bad(`server ${config.server} answered ${res.status} on /healthz`);
+      if (res.ok) {
+        ok(`server ${config.server} is reachable`);
+        const health = (await res.json().catch(() => ({}))) as { version?: unknown };
+        const serverVersion = typeof health.version === 'string' ? health.version : undefined;
+        if (serverVersion === undefined) note(`the server does not say its version; this CLI is ${VERSION}`);
+        else if (serverVersion === VERSION) ok(`CLI and server versions match (${VERSION})`);
+        else note(`this CLI is ${VERSION} but the server is ${serverVersion}: install its CLI with \`npm install -g ${config.server}/cli/tokentally.tgz\``);
+      } else bad(`server ${config.server} answered ${res.status} on /healthz`);
     } catch (err) {
       bad(`server ${config.server} is not reachable: ${(err as Error).message}`);
     }
@@ -59,9 +67,17 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
   for (const parser of allParsers) {
     const dirs = parser.roots(roots);
     const found = dirs.filter((d) => fs.existsSync(d));
-    const files = found.length > 0 ? parser.discover(roots).length : 0;
-    if (found.length > 0) ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
-    else note(`${parser.agent}: no logs (looked in ${dirs.join(', ')})`);
+    const discovered = found.length > 0 ? parser.discover(roots) : [];
+    const files = discovered.length;
+    if (found.length === 0) {
+      note(`${parser.agent}: no logs (looked in ${dirs.join(', ')})`);
+      continue;
+    }
+    if (parser.noTokenCounts === undefined || files > 0) ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
+    if (parser.noTokenCounts !== undefined) note(`${parser.agent}: ${parser.noTokenCounts}`);
+    if (parser.needsSqlite === true && discovered.some((f) => f.path.endsWith('.db')) && sqliteDriver() === null) {
+      bad(`${parser.agent}: its database cannot be read: ${SQLITE_MISSING}`);
+    }
   }
   return problems > 0 ? 1 : 0;
 }

@@ -1,12 +1,15 @@
 /**
  * @fileoverview `tokentally link [--server URL] [--code CODE] [--device-name NAME]`: exchange
- * a one-time link code for a device token. The request id is created once per (server, code)
+ * a one-time link code for a device token. Without a code, the browser is opened at the
+ * dashboard's link page, which hands a fresh code back to a loopback listener (browser-link.ts);
+ * where no browser can open (SSH, CI) the page's address and the `--code` way are printed. The request id is created once per (server, code)
  * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
  * same device and token instead of a 409.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ApiError, postJson } from '../api.js';
+import { canOpenBrowser, openBrowser, startLoopbackLink } from '../browser-link.js';
 import { loadConfig, saveConfig } from '../config-store.js';
 import { UsageError, type CliContext } from '../context.js';
 import { isRecord, str } from '../json-file.js';
@@ -40,21 +43,52 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
   const server = normalizeServer(values.server ?? ctx.env['TOKENTALLY_SERVER'] ?? config.server ?? DEFAULT_SERVER);
+  const deviceName = (values['device-name'] ?? ctx.hostname).slice(0, 128);
   let code = (values.code ?? ctx.env['TOKENTALLY_LINK_CODE'] ?? '').trim();
   if (code === '') {
+    if (canOpenBrowser(ctx.env, ctx.platform)) {
+      const link = await startLoopbackLink(server, deviceName || 'this machine', BROWSER_WAIT_MS);
+      out.info(`Opening ${link.url}`);
+      out.info('Approve the link in your browser (sign in first if asked). Waiting…');
+      if (!(await openBrowser(link.url, ctx.env, ctx.platform))) out.info('Could not open a browser: open the address above yourself.');
+      try {
+        code = await link.code;
+      } catch (err) {
+        link.close();
+        throw new UsageError(`${(err as Error).message}. Run \`tokentally link --server ${server}\` again, or create a code at ${server}/devices and add --code.`, 1);
+      }
+      try {
+        const result = await exchangeAndSave(ctx, server, code, deviceName);
+        link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${server}.` });
+        return result;
+      } catch (err) {
+        link.finish({ ok: false, message: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+    }
+    out.info(`No browser here. Either open ${server}/devices, create a link code and run:\n  tokentally link --server ${server} --code XXXX-XXXX-XXXX`);
     if (!ctx.interactive) {
       throw new UsageError('no link code given. Create one in the dashboard, then run `tokentally link --code XXXX-XXXX-XXXX` (or set TOKENTALLY_LINK_CODE).');
     }
     code = (await ctx.prompt('Link code (from the dashboard): ')).trim();
     if (code === '') throw new UsageError('no link code entered.');
   }
+  return exchangeAndSave(ctx, server, code, deviceName);
+}
+
+/** How long the one-click link waits for the browser's approval. */
+const BROWSER_WAIT_MS = 10 * 60_000;
+
+async function exchangeAndSave(ctx: CliContext, server: string, code: string, deviceName: string): Promise<number> {
+  const out = createOutput(ctx.stdout, ctx.stderr);
+  const paths = ownPaths(ctx.env);
+  const config = loadConfig(paths.configFile);
   const pending = config.pendingLink;
   const requestId = pending !== undefined && pending.server === server && pending.code === code ? pending.requestId : randomUUID();
   config.pendingLink = { server, code, requestId };
   saveConfig(paths.configFile, config);
 
   const body: Record<string, string> = { link_code: code, request_id: requestId, platform: ctx.platform.slice(0, 32) };
-  const deviceName = (values['device-name'] ?? ctx.hostname).slice(0, 128);
   if (deviceName !== '') body['device_name'] = deviceName;
   let answer: unknown;
   try {
@@ -79,7 +113,7 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
   if (userId !== undefined) linked.userId = userId;
   linked.linkedAt = new Date(ctx.now()).toISOString();
   saveConfig(paths.configFile, linked);
-  out.info(`Linked to ${server} as device ${deviceId}. Config saved in ${paths.configFile}.`);
+  out.info(`Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId}). Config saved in ${paths.configFile}.`);
   out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
   return 0;
 }

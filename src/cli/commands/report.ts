@@ -2,8 +2,8 @@
  * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project]
  * [--json] [--refresh]`: totals from the local bucket store, without any server. Days are local
  * days in `--tz` (default: the system zone); a bucket belongs to the local day of its
- * hour_start. `billable` follows the server's per-source rule, so the figures can be compared
- * with the dashboard.
+ * hour_start. `billable` follows the server's per-source rule and `cost` is priced by the
+ * server's own pricing code (cost.ts), so the figures can be compared with the dashboard.
  */
 import { parseArgs } from 'node:util';
 import { parseBucketKey } from '../buckets.js';
@@ -14,6 +14,8 @@ import { ownPaths } from '../paths.js';
 import { LocalState } from '../state.js';
 import { defaultZone, isIsoDate, isValidZone, localDater } from '../time-zone.js';
 import type { Counts } from '../usage.js';
+import { billableTokens } from '../../domain/billable.js';
+import { formatUsd, loadPricer, microsToUsd, type PricedBucket, type Pricer } from '../cost.js';
 import { scanAndQueue } from './sync.js';
 import { acquireLock } from '../lock.js';
 import path from 'node:path';
@@ -28,18 +30,25 @@ export interface ReportRow {
   reasoning_output_tokens: number;
   total_tokens: number;
   billable_total_tokens: number;
+  /** Dollars with six decimals, as the server's `total_cost_usd`. */
+  cost_usd: string;
 }
 
-/** The server's billable rule (CONTRACT.md, Ingest). */
+/** The server's billable rule (src/domain/billable.ts), on the CLI's plain-number counts. */
 export function billable(source: string, c: Counts): number {
-  if (source === 'codex' || source === 'every-code') return c.input + c.output;
-  if (source === 'claude' || source === 'opencode') return c.input + c.cached + c.output + c.reasoning;
-  return c.total;
+  return Number(
+    billableTokens(source, { input: BigInt(c.input), cached: BigInt(c.cached), output: BigInt(c.output), reasoning: BigInt(c.reasoning), total: BigInt(c.total) }),
+  );
 }
+
+/** Printed once under the table: what `billable` means. */
+export const BILLABLE_NOTE =
+  'billable = the tokens the server bills: input + output for codex/every-code (whose cached ⊂ input and reasoning ⊂ output); input + cached + output + reasoning for claude/opencode; the total for every other source.';
 
 export function buildReport(
   buckets: Iterable<[string, Counts]>,
   opts: { tz: string; since?: string | undefined; until?: string | undefined; by: ReportBy },
+  costMicros: Pricer,
 ): { rows: ReportRow[]; totals: ReportRow } {
   const dayOf = localDater(opts.tz);
   const rows = new Map<string, ReportRow>();
@@ -51,8 +60,11 @@ export function buildReport(
     reasoning_output_tokens: 0,
     total_tokens: 0,
     billable_total_tokens: 0,
+    cost_usd: '0.000000',
   });
   const totals = empty('total');
+  const priced = new Map<string, PricedBucket[]>();
+  const all: PricedBucket[] = [];
   for (const [k, c] of buckets) {
     const id = parseBucketKey(k);
     const day = dayOf(id.hourStart);
@@ -61,6 +73,11 @@ export function buildReport(
     const key = opts.by === 'day' ? day : opts.by === 'model' ? id.model : opts.by === 'source' ? id.source : id.project || '(no project)';
     let row = rows.get(key);
     if (row === undefined) rows.set(key, (row = empty(key)));
+    const bucket: PricedBucket = { hourStart: id.hourStart, source: id.source, model: id.model, counts: c };
+    all.push(bucket);
+    let list = priced.get(key);
+    if (list === undefined) priced.set(key, (list = []));
+    list.push(bucket);
     for (const r of [row, totals]) {
       r.input_tokens += c.input;
       r.cached_input_tokens += c.cached;
@@ -70,6 +87,8 @@ export function buildReport(
       r.billable_total_tokens += billable(id.source, c);
     }
   }
+  for (const row of rows.values()) row.cost_usd = microsToUsd(costMicros(priced.get(row.key) ?? []));
+  totals.cost_usd = microsToUsd(costMicros(all));
   const sorted = [...rows.values()].sort((a, b) =>
     opts.by === 'day' ? (a.key < b.key ? -1 : 1) : b.billable_total_tokens - a.billable_total_tokens || (a.key < b.key ? -1 : 1),
   );
@@ -111,7 +130,7 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     }
   }
   const state = new LocalState(paths.stateDir);
-  const { rows, totals } = buildReport(state.buckets.entries(), { tz, since: values.since, until: values.until, by });
+  const { rows, totals } = buildReport(state.buckets.entries(), { tz, since: values.since, until: values.until, by }, await loadPricer());
   if (values.json === true) {
     out.data(JSON.stringify({ tz, since: values.since ?? null, until: values.until ?? null, by, rows, totals }, null, 2));
     return 0;
@@ -128,8 +147,9 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     formatInt(r.reasoning_output_tokens),
     formatInt(r.total_tokens),
     formatInt(r.billable_total_tokens),
+    formatUsd(BigInt(r.cost_usd.replace('.', ''))),
   ];
-  out.data(table([by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable'], [...rows.map(fmtRow), fmtRow(totals)]));
-  out.data(`(time zone ${tz}; cached ⊂ input and reasoning ⊂ output for codex/every-code; disjoint for every other source; see docs/wire-format.md)`);
+  out.data(table([by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable', 'cost'], [...rows.map(fmtRow), fmtRow(totals)]));
+  out.data(`(time zone ${tz}; ${BILLABLE_NOTE} Cost: the server's price data and rules, per model and UTC day.)`);
   return 0;
 }

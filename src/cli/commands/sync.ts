@@ -5,7 +5,9 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseBucketKey } from '../buckets.js';
 import { loadConfig, saveConfig } from '../config-store.js';
+import { formatTokens, formatUsd, loadPricer, type PricedBucket, type Pricer } from '../cost.js';
 import type { CliContext } from '../context.js';
 import { scan, type ScanResult } from '../engine.js';
 import { acquireLock } from '../lock.js';
@@ -48,8 +50,12 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
     if (values['no-upload'] === true) return 0;
     if (config.server === undefined || config.token === undefined) {
       const pending = new UploadQueue(paths.stateDir).size();
-      out.info(`Not linked to a server: ${formatInt(pending)} bucket(s) wait in the local queue. Run \`tokentally link\`.`);
-      return 0;
+      const server = config.server ?? ctx.env['TOKENTALLY_SERVER'] ?? 'https://<your-server>';
+      out.error(
+        `this machine is not linked to a server; ${formatInt(pending)} bucket(s) wait in the local queue. Create a link code in the dashboard, then run:\n` +
+          `  tokentally link --server ${server} --code XXXX-XXXX-XXXX`,
+      );
+      return 1;
     }
     return await upload(ctx, out, state, config.server, config.token);
   } finally {
@@ -92,6 +98,7 @@ function reportScan(out: Output, r: ScanResult): void {
   const parts = Object.entries(r.agents)
     .filter(([, s]) => s.changed > 0 || s.malformed > 0)
     .map(([a, s]) => `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`);
+  for (const s of Object.values(r.agents)) for (const msg of s.unavailable ?? []) out.warn(msg);
   if (parts.length === 0) out.info('No new usage in the agent logs.');
   else for (const p of parts) out.info(p);
 }
@@ -120,6 +127,7 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
   state.commit();
   if (res.buckets > 0) {
     out.info(`Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`);
+    if (!out.quiet) out.info(`${newUsageSummary(state, await loadPricer()) || 'no new tokens'} — ${formatInt(res.buckets)} half-hour bucket(s) sent`);
   }
   for (const r of res.rejected) out.warn(`the server refused bucket group ${r.group.split('\u001f').map((x, i) => (i === 0 ? new Date(Number(x)).toISOString() : x)).join(' / ')} and it was dropped: ${r.reason}`);
   if (res.error !== undefined) {
@@ -128,4 +136,24 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
     return 1;
   }
   return 0;
+}
+
+/**
+ * The new usage this sync read, per agent, biggest first: `codex 1.24M tokens $3.10 · claude 0.48M $1.92`.
+ * Priced like `report` (the server's pricing code, per model and UTC day).
+ */
+export function newUsageSummary(state: LocalState, costMicros: Pricer): string {
+  const bySource = new Map<string, { tokens: number; buckets: PricedBucket[] }>();
+  for (const [key, counts] of state.buckets.delta) {
+    if (counts.total === 0) continue;
+    const id = parseBucketKey(key);
+    let s = bySource.get(id.source);
+    if (s === undefined) bySource.set(id.source, (s = { tokens: 0, buckets: [] }));
+    s.tokens += counts.total;
+    s.buckets.push({ hourStart: id.hourStart, source: id.source, model: id.model, counts });
+  }
+  return [...bySource]
+    .sort((a, b) => b[1].tokens - a[1].tokens)
+    .map(([source, s], i) => `${source} ${formatTokens(s.tokens)}${i === 0 ? ' tokens' : ''} ${formatUsd(costMicros(s.buckets))}`)
+    .join(' · ');
 }

@@ -7,7 +7,13 @@ import { geminiParser } from './gemini.js';
 import { kimiParser } from './kimi.js';
 import { opencodeParser } from './opencode.js';
 import { qwenParser } from './qwen.js';
+import { ampParser } from './amp.js';
+import { copilotParser } from './copilot.js';
+import { droidParser } from './droid.js';
+import { crushParser, gooseParser } from './goose.js';
+import { openclawParser, piParser } from './pi.js';
 import type { AgentParser } from './types.js';
+import { clineParser, kiloCodeParser, rooCodeParser } from './vscode-agents.js';
 
 export const allParsers: readonly AgentParser[] = [
   createCodexParser('codex'),
@@ -17,4 +23,14 @@ export const allParsers: readonly AgentParser[] = [
   opencodeParser,
   qwenParser,
   kimiParser,
+  ampParser,
+  droidParser,
+  piParser,
+  openclawParser,
+  clineParser,
+  rooCodeParser,
+  kiloCodeParser,
+  copilotParser,
+  gooseParser,
+  crushParser,
 ];

@@ -2,6 +2,8 @@
  * @fileoverview OpenCode parser: the SQLite database of OpenCode ≥ 1.2
  * (`<OPENCODE_DATA_DIR|$XDG_DATA_HOME/opencode>/opencode*.db`, JSON in the `data` column of
  * `message`) and the legacy JSON storage (`storage/message/<sessionID>/msg_*.json`). The
+ * database is read with `node:sqlite` or, failing that, better-sqlite3 (sqlite.ts); with neither
+ * the sync says so every time rather than skip the source silently. The
  * JSON→SQLite migration leaves both behind, and forked sessions copy history, so every
  * assistant message is keyed by its id and counted once (the fullest version wins).
  *
@@ -10,15 +12,12 @@
  * total = the sum. The stored `cost` (often 0) is ignored.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { isRecord, str } from '../json-file.js';
+import { SQLITE_MISSING, SourceUnavailableError, sqliteDriver, type ReadonlyDb } from '../sqlite.js';
 import { normalizeModel, parseInstant, toCount, type Counts } from '../usage.js';
 import { walkFiles } from '../walk.js';
 import type { AgentParser, LogFile, RecordSink } from './types.js';
-
-const require = createRequire(import.meta.url);
 
 export function opencodeCounts(tokens: Record<string, unknown>): Counts {
   const cache = isRecord(tokens['cache']) ? tokens['cache'] : {};
@@ -58,24 +57,27 @@ function emitMessage(m: Record<string, unknown>, fallbackId: string, sink: Recor
  * the id-keyed ledger absorbs); otherwise the whole table.
  */
 function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSink): number | undefined {
-  const Database = require('better-sqlite3') as typeof BetterSqlite3;
-  let db: BetterSqlite3.Database;
+  const driver = sqliteDriver();
+  if (driver === null) throw new SourceUnavailableError(`OpenCode database ${file.path} not read: ${SQLITE_MISSING}`);
+  let db: ReadonlyDb;
   try {
-    db = new Database(file.path, { readonly: true, fileMustExist: true });
+    db = driver.open(file.path);
   } catch {
     sink.malformed();
     return since;
   }
   let max = since;
   try {
-    const cols = db.prepare("SELECT name FROM pragma_table_info('message')").all() as { name: string }[];
+    const cols = db.all("SELECT name FROM pragma_table_info('message')") as { name: string }[];
     if (!cols.some((c) => c.name === 'data')) return since;
     const hasId = cols.some((c) => c.name === 'id');
     const hasUpdated = cols.some((c) => c.name === 'time_updated');
     const select = `SELECT ${hasId ? 'id' : 'NULL AS id'}, data, ${hasUpdated ? 'time_updated' : 'NULL'} AS updated FROM message`;
-    const rows = (
-      hasUpdated && since !== undefined ? db.prepare(`${select} WHERE time_updated >= ?`).iterate(since) : db.prepare(select).iterate()
-    ) as Iterable<{ id: unknown; data: unknown; updated: unknown }>;
+    const rows = (hasUpdated && since !== undefined ? db.all(`${select} WHERE time_updated >= ?`, since) : db.all(select)) as {
+      id: unknown;
+      data: unknown;
+      updated: unknown;
+    }[];
     let n = 0;
     for (const row of rows) {
       n += 1;
@@ -105,6 +107,7 @@ function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSin
 
 export const opencodeParser: AgentParser = {
   agent: 'opencode',
+  needsSqlite: true,
   roots: (r) => [r.opencodeDir],
   discover(r) {
     const files: LogFile[] = [];

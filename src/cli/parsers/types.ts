@@ -6,7 +6,24 @@
 import type { AgentRoots } from '../paths.js';
 import type { UsageRecord } from '../usage.js';
 
-export type AgentId = 'codex' | 'every-code' | 'claude' | 'gemini' | 'opencode' | 'qwen' | 'kimi';
+export type AgentId =
+  | 'codex'
+  | 'every-code'
+  | 'claude'
+  | 'gemini'
+  | 'opencode'
+  | 'qwen'
+  | 'kimi'
+  | 'pi'
+  | 'openclaw'
+  | 'amp'
+  | 'droid'
+  | 'cline'
+  | 'roo-code'
+  | 'kilo-code'
+  | 'copilot'
+  | 'goose'
+  | 'crush';
 
 /** How the engine may resume a file. */
 export type FileFormat =
@@ -22,6 +39,8 @@ export interface LogFile {
   format: FileFormat;
   /** Extra files whose change also means "re-read" (e.g. a SQLite -wal file). */
   companions?: string[];
+  /** The parser's state survives the file being replaced (a new inode at the same path). */
+  keepState?: boolean;
 }
 
 export interface UpsertOptions {
@@ -67,5 +86,9 @@ export interface AgentParser {
   /** Directories the parser reads, for `status` and `doctor`. */
   roots(roots: AgentRoots): string[];
   discover(roots: AgentRoots): LogFile[];
+  /** Some of its files are SQLite databases (read through sqlite.ts). */
+  needsSqlite?: boolean;
+  /** Set when the tool records no (or only some) token counts: what `doctor` tells the user. */
+  noTokenCounts?: string;
   parse(file: LogFile, start: ParseStart, sink: RecordSink, ctx: ParseContext): ParseResult;
 }

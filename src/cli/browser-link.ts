@@ -1,0 +1,101 @@
+/**
+ * @fileoverview The one-click link (docs/cli.md): a loopback listener on 127.0.0.1 with a one-time
+ * state, the dashboard's link page opened in the browser, and the link code the page hands back to
+ * `http://127.0.0.1:PORT/callback?code=…&state=…`. Only the link code crosses; the user's session
+ * stays in the browser.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { CliEnv } from './paths.js';
+
+export interface LoopbackLink {
+  /** The dashboard page to open. */
+  url: string;
+  /** Resolves with the link code once the page hands it over (or rejects on timeout). */
+  code: Promise<string>;
+  /** Answers the browser's tab with the outcome and closes the listener. */
+  finish(outcome: { ok: boolean; message: string }): void;
+  close(): void;
+}
+
+const page = (title: string, message: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p>${message}</p></body></html>`;
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Starts the loopback listener; the page URL carries its address, the state and the device name. */
+export async function startLoopbackLink(server: string, deviceName: string, timeoutMs: number): Promise<LoopbackLink> {
+  const state = randomBytes(24).toString('base64url');
+  let settle: { resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
+  const code = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  let pending: ServerResponse | undefined;
+  const listener: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const given = Buffer.from(url.searchParams.get('state') ?? '');
+    const expected = Buffer.from(state);
+    const linkCode = url.searchParams.get('code') ?? '';
+    if (url.pathname !== '/callback' || given.length !== expected.length || !timingSafeEqual(given, expected) || linkCode === '' || pending) {
+      res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(page('Not linked', 'This request does not match the waiting <code>tokentally link</code> command.'));
+      return;
+    }
+    pending = res;
+    settle?.resolve(linkCode);
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (listener.address() as { port: number }).port;
+  const timer = setTimeout(() => settle?.reject(new Error('no approval arrived from the browser in time')), timeoutMs);
+  timer.unref();
+  const close = () => {
+    clearTimeout(timer);
+    listener.close();
+    listener.closeAllConnections?.();
+  };
+  const query = new URLSearchParams({ callback: `http://127.0.0.1:${port}/callback`, state, device: deviceName });
+  return {
+    url: `${server}/link?${query.toString()}`,
+    code,
+    finish(outcome) {
+      pending
+        ?.writeHead(outcome.ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', connection: 'close' })
+        .end(page(outcome.ok ? 'Linked' : 'Not linked', `${escape(outcome.message)} You can close this tab.`));
+      close();
+    },
+    close,
+  };
+}
+
+/** Whether a browser can be opened here: not over SSH, not in CI, and (on Linux) with a display. */
+export function canOpenBrowser(env: CliEnv, platform: string): boolean {
+  if (env['TOKENTALLY_NO_BROWSER'] === '1' || env['CI'] === 'true' || env['SSH_CONNECTION'] || env['SSH_TTY']) return false;
+  if (env['BROWSER']) return true;
+  if (platform === 'linux') return Boolean(env['DISPLAY'] || env['WAYLAND_DISPLAY']);
+  return platform === 'darwin' || platform === 'win32';
+}
+
+/** Opens `url` with $BROWSER or the platform's opener; false when that could not start. */
+export function openBrowser(url: string, env: CliEnv, platform: string): Promise<boolean> {
+  const browser = env['BROWSER'];
+  const [cmd, args] = browser
+    ? [browser, [url]]
+    : platform === 'darwin'
+      ? ['open', [url]]
+      : platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { canOpenBrowser, startLoopbackLink, type LoopbackLink } from '../../src/cli/browser-link.js';
+
+describe('one-click link: the loopback listener', () => {
+  let link: LoopbackLink | undefined;
+  afterEach(() => link?.close());
+
+  it('opens the dashboard link page with a loopback callback and a one-time state', async () => {
+    link = await startLoopbackLink('https://tt.example.com', 'work laptop', 60_000);
+    const url = new URL(link.url);
+    expect(url.origin + url.pathname).toBe('https://tt.example.com/link');
+    expect(url.searchParams.get('callback')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(url.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(url.searchParams.get('device')).toBe('work laptop');
+  });
+
+  it('takes the code only with the right state, then answers the tab with the outcome', async () => {
+    link = await startLoopbackLink('https://tt.example.com', 'laptop', 60_000);
+    const url = new URL(link.url);
+    const callback = url.searchParams.get('callback') as string;
+    const state = url.searchParams.get('state') as string;
+    expect((await fetch(`${callback}?code=AAAA-BBBB-CCCC&state=wrong`)).status).toBe(400);
+    expect((await fetch(`${callback.replace('/callback', '/other')}?code=AAAA-BBBB-CCCC&state=${state}`)).status).toBe(400);
+    const answer = fetch(`${callback}?code=AAAA-BBBB-CCCC&state=${state}`);
+    expect(await link.code).toBe('AAAA-BBBB-CCCC');
+    link.finish({ ok: true, message: 'laptop is linked.' });
+    const res = await answer;
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('laptop is linked. You can close this tab.');
+  });
+
+  it('gives up after its time', async () => {
+    link = await startLoopbackLink('https://tt.example.com', 'laptop', 50);
+    await expect(link.code).rejects.toThrow(/no approval arrived/);
+  });
+
+  it('opens a browser only where one can show', () => {
+    expect(canOpenBrowser({ DISPLAY: ':0' }, 'linux')).toBe(true);
+    expect(canOpenBrowser({}, 'linux')).toBe(false);
+    expect(canOpenBrowser({ DISPLAY: ':0', SSH_CONNECTION: '1 2 3 4' }, 'linux')).toBe(false);
+    expect(canOpenBrowser({}, 'darwin')).toBe(true);
+    expect(canOpenBrowser({ CI: 'true' }, 'darwin')).toBe(false);
+    expect(canOpenBrowser({ BROWSER: 'firefox' }, 'linux')).toBe(true);
+    expect(canOpenBrowser({ BROWSER: 'firefox', TOKENTALLY_NO_BROWSER: '1' }, 'linux')).toBe(false);
+  });
+});
