@@ -1,0 +1,60 @@
+/**
+ * @fileoverview deleteAccount: the user proves it is them again (the password, or for an account
+ * without one — an external OpenID Connect sign-in — a typed confirmation), then everything they
+ * own goes in one transaction (db/queries/account-deletion.ts) while no leaderboard refresh runs,
+ * and this process forgets the credentials it remembered for them. Other processes stop honouring
+ * them within their cache times (10 s: device tokens, a deleted user's JWT).
+ */
+import type { Db } from '../db/connect.js';
+import { deleteAccount } from '../db/queries/account-deletion.js';
+import { findUserById } from '../db/queries/users.js';
+import { AppError, problems } from '../http/problem.js';
+import { userIngestLockKey } from '../ingest/writer-postgres.js';
+import { advisoryXactLock } from '../db/dialect.js';
+import { burnPasswordCheck, verifyPassword } from '../security/passwords.js';
+import type { LeaderboardService } from './leaderboard.js';
+
+/** What an account without a password types to confirm (docs/sharing.md, "Deleting an account"). */
+export const DELETE_CONFIRMATION = 'delete my account';
+
+export interface DeleteProof {
+  password?: string | undefined;
+  confirm?: string | undefined;
+}
+
+export class AccountDeletionService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      leaderboard: LeaderboardService;
+      scryptCost: number;
+      /** Drops this process's remembered credentials of the user (device tokens, JWT checks). */
+      forget: (userId: string) => void;
+    },
+  ) {}
+
+  /** Deletes the account after checking the proof; a wrong proof (403) deletes nothing. */
+  async delete(userId: string, proof: DeleteProof): Promise<Record<string, number>> {
+    const { db, leaderboard, scryptCost, forget } = this.deps;
+    const user = await findUserById(db.kysely, userId);
+    if (!user) throw problems.unauthorized('The user no longer exists.');
+    if (user.password_hash !== null) {
+      if (proof.password === undefined) {
+        throw problems.invalidField('/body/password', 'is required: re-enter your password to delete the account');
+      }
+      if (!(await verifyPassword(proof.password, user.password_hash))) throw new AppError(403, 'forbidden', 'The password is not correct; nothing was deleted.');
+    } else {
+      if (proof.password !== undefined) await burnPasswordCheck(proof.password, scryptCost);
+      if (proof.confirm !== DELETE_CONFIRMATION) {
+        throw problems.invalidField('/body/confirm', `this account has no password: type "${DELETE_CONFIRMATION}" to confirm`);
+      }
+    }
+    const counts = await leaderboard.withoutRefresh(async (tx) => {
+      // PostgreSQL: wait for an upload of this user in flight (SQLite: the write transaction already does).
+      if (db.dialect === 'postgres') await advisoryXactLock(userIngestLockKey(userId)).execute(tx);
+      return deleteAccount(tx, userId);
+    });
+    forget(userId);
+    return counts;
+  }
+}

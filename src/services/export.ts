@@ -1,0 +1,156 @@
+/**
+ * @fileoverview exportUsage: everything a user owns as JSON or CSV, produced page by page (an
+ * async generator of text chunks), so a year of half-hours from several devices streams in
+ * constant memory. Counts are exact decimal strings in JSON (as everywhere in the interface);
+ * cost is the stored daily cost in USD with six places (docs/pricing.md).
+ *
+ * Order: buckets grouped by device (oldest device first), each in time order; then daily rows
+ * by UTC day, source and model. Format: docs/sharing.md, "Export".
+ */
+import type { Db } from '../db/connect.js';
+import {
+  listBucketPage,
+  listDailyPage,
+  listExportDevices,
+  type BucketKey,
+  type DailyKey,
+  type ExportBucket,
+  type ExportDaily,
+} from '../db/queries/export.js';
+import { DAY_MS, epochDayOf, formatEpochDay, parseLocalDate } from '../domain/calendar.js';
+import { InvalidParamError } from '../domain/param-error.js';
+import { formatMicros } from '../pricing/money.js';
+
+export type ExportFormat = 'json' | 'csv';
+
+/** UTC days [fromDay, toDay] (epoch days); `from`/`to` as asked (null: all time). */
+export interface ExportRange {
+  from: string | null;
+  to: string | null;
+  fromDay: number;
+  toDay: number;
+}
+
+/** Rows read per query. */
+export const EXPORT_PAGE = 2000;
+/** Wider than any stored instant (ingest accepts 2020-01-01 … now + 1 day). */
+const ALL_TIME = { fromDay: 0, toDay: epochDayOf('9999-12-31') };
+
+/** Checks `from`/`to` (UTC days, inclusive); throws InvalidParamError naming the parameter. */
+export function parseExportRange(from: string | undefined, to: string | undefined): ExportRange {
+  const fromDay = from === undefined ? ALL_TIME.fromDay : epochDayOf(parseLocalDate(from, 'from'));
+  const toDay = to === undefined ? ALL_TIME.toDay : epochDayOf(parseLocalDate(to, 'to'));
+  if (fromDay > toDay) throw new InvalidParamError('to', `to must not be before from (got ${from ?? ''} … ${to ?? ''})`);
+  return { from: from ?? null, to: to ?? null, fromDay, toDay };
+}
+
+const COUNT_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens', 'billable_total_tokens'] as const;
+type Counts = Pick<ExportBucket, 'input' | 'cachedInput' | 'output' | 'reasoning' | 'total' | 'billable'>;
+const countsOf = (c: Counts): bigint[] => [c.input, c.cachedInput, c.output, c.reasoning, c.total, c.billable];
+
+const instant = (ms: bigint) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z');
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; quotes doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export const CSV_HEADER = ['record', 'hour_start', 'day', 'device', 'source', 'model', 'project', 'project_ref', ...COUNT_FIELDS, 'cost_usd'];
+
+function bucketJson(device: string, b: ExportBucket): string {
+  const counts = countsOf(b);
+  return JSON.stringify({
+    hour_start: instant(b.hourStart),
+    device,
+    source: b.source,
+    model: b.model,
+    project: b.projectKey === '' ? null : b.projectKey,
+    project_ref: b.projectRef,
+    ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (counts[i] as bigint).toString()])),
+  });
+}
+
+function bucketCsv(device: string, b: ExportBucket): string {
+  const fields = ['bucket', instant(b.hourStart), '', device, b.source, b.model, b.projectKey, b.projectRef ?? '', ...countsOf(b).map(String), ''];
+  return fields.map(csvField).join(',');
+}
+
+function dailyJson(d: ExportDaily): string {
+  const counts = countsOf(d);
+  return JSON.stringify({
+    day: formatEpochDay(Number(d.day)),
+    source: d.source,
+    model: d.model,
+    ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (counts[i] as bigint).toString()])),
+    cost_usd: formatMicros(d.costMicros),
+  });
+}
+
+function dailyCsv(d: ExportDaily): string {
+  const fields = ['day', '', formatEpochDay(Number(d.day)), '', d.source, d.model, '', '', ...countsOf(d).map(String), formatMicros(d.costMicros)];
+  return fields.map(csvField).join(',');
+}
+
+async function* bucketPages(db: Db, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<{ device: string; rows: ExportBucket[] }> {
+  const fromMs = range.fromDay * DAY_MS;
+  const toMs = (range.toDay + 1) * DAY_MS;
+  for (const device of await listExportDevices(db.kysely, userId)) {
+    let after: BucketKey | undefined;
+    for (;;) {
+      const rows = await listBucketPage(db.kysely, { deviceId: device.id, fromMs, toMs, after, limit: pageSize });
+      if (rows.length > 0) yield { device: device.name, rows };
+      if (rows.length < pageSize) break;
+      after = rows[rows.length - 1];
+    }
+  }
+}
+
+async function* dailyPages(db: Db, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<ExportDaily[]> {
+  let after: DailyKey | undefined;
+  for (;;) {
+    const rows = await listDailyPage(db.kysely, { userId, fromDay: range.fromDay, toDay: range.toDay, after, limit: pageSize });
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    after = rows[rows.length - 1];
+  }
+}
+
+/**
+ * The export as text chunks (one per page read). JSON ends with `totals`: the buckets' counts
+ * summed and the daily rows' cost summed, over the same UTC days.
+ */
+export async function* exportChunks(
+  db: Db,
+  q: { userId: string; range: ExportRange; format: ExportFormat; generatedAt: number; pageSize?: number },
+): AsyncGenerator<string> {
+  const pageSize = q.pageSize ?? EXPORT_PAGE;
+  const csv = q.format === 'csv';
+  if (csv) yield CSV_HEADER.join(',') + '\r\n';
+  else {
+    const head = { user_id: q.userId, from: q.range.from, to: q.range.to, generated_at: new Date(q.generatedAt).toISOString() };
+    yield `${JSON.stringify(head).slice(0, -1)},\n"buckets":[`;
+  }
+  const sums = [0n, 0n, 0n, 0n, 0n, 0n];
+  let first = true;
+  for await (const page of bucketPages(db, q.userId, q.range, pageSize)) {
+    const lines: string[] = [];
+    for (const b of page.rows) {
+      countsOf(b).forEach((v, i) => (sums[i] = (sums[i] as bigint) + v));
+      lines.push(csv ? bucketCsv(page.device, b) : bucketJson(page.device, b));
+    }
+    yield csv ? lines.join('\r\n') + '\r\n' : (first ? '\n' : ',\n') + lines.join(',\n');
+    first = false;
+  }
+  if (!csv) yield '\n],\n"daily":[';
+  let cost = 0n;
+  first = true;
+  for await (const rows of dailyPages(db, q.userId, q.range, pageSize)) {
+    for (const d of rows) cost += d.costMicros;
+    yield csv ? rows.map(dailyCsv).join('\r\n') + '\r\n' : (first ? '\n' : ',\n') + rows.map(dailyJson).join(',\n');
+    first = false;
+  }
+  if (!csv) {
+    const totals = { ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (sums[i] as bigint).toString()])), total_cost_usd: formatMicros(cost) };
+    yield `\n],\n"totals":${JSON.stringify(totals)}}\n`;
+  }
+}
