@@ -3,7 +3,7 @@
  * server), builds the app with scheduled jobs off, runs one command and exits. See src/admin/commands.ts.
  */
 import { createApp } from '../src/app.js';
-import { runAdminCommand } from '../src/admin/commands.js';
+import { describeDatabase, runAdminCommand } from '../src/admin/commands.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
@@ -13,6 +13,7 @@ import { pino } from 'pino';
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, JOBS_ENABLED: 'false' });
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination(2));
+  process.stderr.write(`${describeDatabase(config.database)}\n`);
   const db = await openDatabase(config.database);
   const built = await createApp({ config, db, clock: systemClock, logger });
   try {

@@ -31,3 +31,15 @@ export async function freshPgDatabase(name: string, url = BENCH_PG_URL): Promise
   target.pathname = `/${name}`;
   return target.toString();
 }
+
+/** Drops database `name` on the server of `url`, if it exists. */
+export async function dropPgDatabase(name: string, url = BENCH_PG_URL): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe database name ${name}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

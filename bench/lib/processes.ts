@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root, seen from the compiled dist/bench/lib folder. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const SERVER = path.join(ROOT, 'dist/src/server.js');
+/** The measured server: this build's, or BENCH_SERVER (another build's dist/src/server.js, for paired runs). */
+export const SERVER = process.env.BENCH_SERVER ?? path.join(ROOT, 'dist/src/server.js');
 
 export interface Started {
   child: ChildProcess;

@@ -1,12 +1,16 @@
 /**
  * @fileoverview The admin command line's commands, run against a built app (so they go through the
  * same services, access rules and validation as HTTP callers): show the keys, create a user,
- * grant/revoke pro, refresh the leaderboard, sync pricing.
+ * grant/revoke pro, refresh the leaderboard, sync pricing, back up the SQLite database, revoke a device.
  */
 import { randomUUID } from 'node:crypto';
 import type { TokentallyApp } from '../app.js';
+import type { DatabaseConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { findDeviceOwner, revokeUserDevice } from '../db/queries/devices.js';
+import { inTransaction } from '../db/transaction.js';
+import { backupDatabase } from './backup.js';
 import { insertEntitlement, listActiveEntitlements, revokeEntitlements } from '../db/queries/entitlements.js';
 import { findUserByEmail, findUserById } from '../db/queries/users.js';
 
@@ -29,6 +33,8 @@ export const USAGE = `usage: npm run admin -- <command>
   revoke-pro <email|user id>
   refresh-leaderboard [--period week|month|total]
   sync-pricing
+  revoke-device <device id>            refuse the device's token from now on (its uploads stay)
+  backup <file>                        a consistent copy of the SQLite database, while the server runs
 `;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,7 +73,21 @@ async function inject(ctx: AdminContext, method: 'GET' | 'POST', url: string, pa
     headers: { authorization: `Bearer ${ctx.built.secrets.serviceRoleKey}` },
     ...(payload ? { payload } : {}),
   });
-  return { output: JSON.stringify(res.json(), null, 2), exitCode: res.statusCode === 200 ? 0 : 1 };
+  const body = res.json<unknown>();
+  // An operation that answers 200 with `success: false` (syncPricing with the price source unreachable) still failed.
+  const failed = res.statusCode !== 200 || (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false);
+  return { output: JSON.stringify(body, null, 2), exitCode: failed ? 1 : 0 };
+}
+
+/** Which database a command opened, for the operator (a PostgreSQL password never shown). */
+export function describeDatabase(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return `database: SQLite ${database.file}`;
+  try {
+    const url = new URL(database.url);
+    return `database: PostgreSQL ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}${database.schema ? ` (schema ${database.schema})` : ''}`;
+  } catch {
+    return 'database: PostgreSQL';
+  }
 }
 
 export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]): Promise<CommandResult> {
@@ -115,6 +135,20 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
       }
       case 'sync-pricing':
         return inject(ctx, 'POST', '/functions/svc-pricing-sync');
+      case 'revoke-device': {
+        const deviceId = positional[0];
+        if (!deviceId || !UUID.test(deviceId)) throw new UsageError('revoke-device needs a device id');
+        const owner = await findDeviceOwner(ctx.db.kysely, deviceId.toLowerCase());
+        if (!owner) throw new UsageError(`no device ${deviceId}`);
+        const revoked = await inTransaction(ctx.db, (tx) => revokeUserDevice(tx, owner, deviceId.toLowerCase(), ctx.clock.now()));
+        // A running server forgets its cached copy of the token within 10 s (docs/devices.md).
+        return { output: `revoked device ${deviceId.toLowerCase()} of user ${owner} at ${new Date(revoked?.revokedAt ?? ctx.clock.now()).toISOString()}`, exitCode: 0 };
+      }
+      case 'backup': {
+        const [file] = positional;
+        if (!file) throw new UsageError('backup needs the file to write');
+        return backupDatabase(ctx.db, file);
+      }
       case undefined:
       case 'help':
       case '--help':

@@ -6,6 +6,7 @@ import type { LeaderboardService } from '../services/leaderboard.js';
 import type { CostRepricer } from '../services/repricing.js';
 import type { PricingStore } from './pricing-store.js';
 import { syncPricing } from './pricing-sync.js';
+import { purgeSpentCredentials } from './purge-credentials.js';
 import { DEFAULT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
 import type { ScheduledJob } from './schedule.js';
 
@@ -58,6 +59,15 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
       run: async () => {
         const r = await purgeEvents(deps, { days: DEFAULT_RETENTION_DAYS, dryRun: false });
         return { summary: `deleted ${r.deleted} upload events before ${r.cutoff}`, details: { deleted: r.deleted } };
+      },
+    },
+    {
+      name: 'credentials.retention',
+      firstRunAfterMs: 6 * 60_000,
+      everyMs: DAY_MS,
+      run: async () => {
+        const r = await purgeSpentCredentials(deps, { days: DEFAULT_RETENTION_DAYS });
+        return { summary: `deleted ${r.linkCodes} expired link codes and ${r.refreshTokens} spent refresh tokens`, details: { ...r } };
       },
     },
   ];

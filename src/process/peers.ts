@@ -3,12 +3,17 @@
  * its peers what they must know but cannot see in their own memory; the cluster's primary relays
  * each message to every other process. A server of one process has no peers.
  *
- * The one message so far: the price data was switched (syncPricing, by the admin endpoint or the
- * daily job, runs in one process): the others load the data it kept.
+ * The messages: the price data was switched (syncPricing, by the admin endpoint or the daily job,
+ * runs in one process): the others load the data it kept. An account was deleted: the others
+ * forget the credentials of it they remembered (device tokens, the JWT account check), at once
+ * rather than when their caches run out. A device was revoked: the others forget its cached token.
  */
 import cluster from 'node:cluster';
 
-export type PeerMessage = { readonly kind: 'prices-changed' };
+export type PeerMessage =
+  | { readonly kind: 'prices-changed' }
+  | { readonly kind: 'account-deleted'; readonly userId: string }
+  | { readonly kind: 'device-revoked'; readonly deviceId: string };
 
 export interface Peers {
   /** Tells every other process of the server. */
@@ -26,8 +31,12 @@ interface Envelope {
 }
 
 function isEnvelope(value: unknown): value is Envelope {
-  const kind = (value as { tokentallyPeer?: { kind?: unknown } } | null)?.tokentallyPeer?.kind;
-  return kind === 'prices-changed';
+  const message = (value as { tokentallyPeer?: { kind?: unknown; userId?: unknown; deviceId?: unknown } } | null)?.tokentallyPeer;
+  return (
+    message?.kind === 'prices-changed' ||
+    (message?.kind === 'account-deleted' && typeof message.userId === 'string') ||
+    (message?.kind === 'device-revoked' && typeof message.deviceId === 'string')
+  );
 }
 
 /** The peers of a cluster worker (through the primary). */

@@ -1,13 +1,14 @@
 /**
  * @fileoverview One server process: open the database, build the app, listen; on SIGTERM/SIGINT
- * stop accepting, finish in-flight requests, close the database and exit 0.
+ * stop accepting, finish in-flight requests, close the database and exit 0. Connections still open
+ * after SHUTDOWN_GRACE_MS are closed, so a client that never finishes its request cannot hold the
+ * process up.
  */
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/connect.js';
-import { clusterPeers, noPeers } from './peers.js';
-import { askPrimaryLimiters } from './shared-limits.js';
+import { shareWithOtherInstances } from './instances.js';
 
 /**
  * Serves until a signal. `role` says whether this is the whole server or one of a cluster's
@@ -16,14 +17,8 @@ import { askPrimaryLimiters } from './shared-limits.js';
  */
 export async function serve(config: Config, logger: Logger, role: 'server' | 'cluster-worker'): Promise<void> {
   const db = await openDatabase(config.database);
-  const inCluster = role === 'cluster-worker';
-  const { app, close } = await createApp({
-    config,
-    db,
-    logger,
-    peers: inCluster ? clusterPeers() : noPeers,
-    ...(inCluster ? { limiters: askPrimaryLimiters(config.limits) } : {}),
-  });
+  const sharing = await shareWithOtherInstances(config, db, logger, role === 'cluster-worker');
+  const { app, close } = await createApp({ config, db, logger, peers: sharing.peers, ...(sharing.limiters ? { limiters: sharing.limiters } : {}) });
   const address = await app.listen({ host: config.host, port: config.port });
   if (role === 'server') logger.info({ database: config.database.kind }, `Tokentally listening on ${address}`);
   else logger.info({ database: config.database.kind }, 'server process ready');
@@ -33,13 +28,22 @@ export async function serve(config: Config, logger: Logger, role: 'server' | 'cl
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    const force = setTimeout(() => {
+      logger.warn({ graceMs: config.timeouts.shutdownGraceMs }, 'closing the connections still open after the shutdown grace period');
+      app.server.closeAllConnections();
+    }, config.timeouts.shutdownGraceMs);
+    close()
+      .then(() => sharing.close())
+      .then(
+        () => {
+          clearTimeout(force);
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

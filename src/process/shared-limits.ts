@@ -21,7 +21,7 @@ interface Answers {
   readonly tokentallyLimitAnswers: ReadonlyArray<readonly [number, boolean, number]>;
 }
 
-const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ingest']);
+const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ingest', 'devices']);
 
 function isQuestions(value: unknown): value is Questions {
   const list = (value as Partial<Questions> | null)?.tokentallyLimits;
@@ -36,7 +36,7 @@ function isAnswers(value: unknown): value is Answers {
 /** In the primary: keeps the buckets and answers every server process's questions. */
 export function keepSharedLimits(limits: Config['limits']): void {
   const limiterOf = localLimiters(systemClock, limits);
-  const limiters = { auth: limiterOf('auth'), exchange: limiterOf('exchange'), ingest: limiterOf('ingest') };
+  const limiters = { auth: limiterOf('auth'), exchange: limiterOf('exchange'), ingest: limiterOf('ingest'), devices: limiterOf('devices') };
   cluster.on('message', (worker, value: unknown) => {
     if (!isQuestions(value)) return;
     const answers = value.tokentallyLimits.map(([id, name, key]): [number, boolean, number] => {

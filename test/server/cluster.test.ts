@@ -4,94 +4,22 @@
  * made by one process is loaded by the other, a process that dies is replaced, SIGTERM stops them
  * all (exit 0), and a failed start-up stops the server (exit 1).
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import type { AddressInfo } from 'node:net';
-import { waitForUpdate } from '@pydantic/genai-prices';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS } from '../helpers/app.js';
+import { childPids, request, servePriceFixture, start } from '../helpers/server-process.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-interface Started {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  exited: Promise<number | null>;
-  /** Every JSON log line so far. */
-  lines: () => Array<Record<string, unknown>>;
-  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
-}
-
-function start(env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, ...TEST_SECRETS, PORT: '0', PASSWORD_SCRYPT_COST: '1024', JOBS_ENABLED: 'false', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const waiters: Array<() => void> = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    for (const w of waiters.splice(0)) w();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const check = () => {
-        const m = pattern.exec(out);
-        if (m) resolve(m);
-        else if (child.exitCode !== null) reject(new Error(`server exited (${child.exitCode}) before ${pattern}: ${out}`));
-        else waiters.push(check);
-      };
-      child.once('exit', check);
-      check();
-    });
-  const lines = () =>
-    out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { child, exited, lines, waitFor };
-}
-
-/** One request on a connection of its own (so the cluster hands each to the next process). */
-function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; headers: http.IncomingHttpHeaders }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent: false, headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-function childPids(pid: number): number[] {
-  const file = `/proc/${pid}/task/${pid}/children`;
-  return fs.readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-}
-
-describe('a server of several processes', () => {
+// Each test starts real server processes (compiled by tsx on start): on a loaded 2-core machine one
+// takes well over the suite's default 30 s, so these get more.
+describe('a server of several processes', { timeout: 90_000 }, () => {
   const cleanup: Array<() => void> = [];
   let priceSource: http.Server;
   let pricesUrl: string;
   beforeAll(async () => {
-    const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Array<{ id: string; models: Array<{ id: string; prices: unknown }> }>;
-    const gpt5 = data.find((p) => p.id === 'openai')?.models.find((m) => m.id === 'gpt-5');
-    if (!gpt5 || Array.isArray(gpt5.prices)) throw new Error('fixture model missing');
-    gpt5.prices = { ...(gpt5.prices as object), input_mtok: 2.5 };
-    const body = JSON.stringify(data);
-    priceSource = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
-    await new Promise<void>((resolve) => priceSource.listen(0, '127.0.0.1', resolve));
-    pricesUrl = `http://127.0.0.1:${(priceSource.address() as AddressInfo).port}/prices.json`;
+    ({ server: priceSource, url: pricesUrl } = await servePriceFixture());
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => priceSource.close(() => resolve()));
@@ -157,7 +85,7 @@ describe('a server of several processes', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     for (const pid of now) expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
-  });
+  }, 120_000);
 
   it('keeps the rate limits for all processes together', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-cluster-'));
@@ -190,7 +118,7 @@ describe('a server of several processes', () => {
     const ingestLines = () => server.lines().filter((l) => l.url === '/functions/svc-ingest');
     while (ingestLines().length < 6) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(new Set(ingestLines().map((l) => l.pid)).size).toBe(2);
-  });
+  }, 120_000);
 
   it('stops with exit 1 when a server process cannot start', async () => {
     const server = start({ SERVER_PROCESSES: '2', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });

@@ -1,0 +1,86 @@
+/**
+ * @fileoverview Word between every instance on one PostgreSQL database (and every process of each),
+ * by LISTEN/NOTIFY on a channel named after the schema: a price switch made by one instance reaches
+ * the others within a round trip. One dedicated connection listens; should it drop, it is opened
+ * again after a second, and the handlers hear a message then too (what was said meanwhile is lost,
+ * so they reload what they keep anyway).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { PostgresDb } from '../db/connect.js';
+import type { PeerMessage, Peers } from './peers.js';
+
+interface Notice {
+  readonly from: string;
+  readonly message: PeerMessage;
+}
+
+export interface PostgresPeers extends Peers {
+  close(): Promise<void>;
+}
+
+function isNotice(value: unknown): value is Notice {
+  const v = value as Partial<Notice> | null;
+  return typeof v?.from === 'string' && v.message?.kind === 'prices-changed';
+}
+
+/** Listens on `url` (the pool's own settings, e.g. its search_path, do not matter to a channel). */
+export async function postgresPeers(db: PostgresDb, url: string, logger: Logger): Promise<PostgresPeers> {
+  const schema = (await db.pool.query<{ name: string }>('select current_schema() as name')).rows[0]?.name ?? 'public';
+  const channel = `tokentally_peers:${schema}`;
+  const self = randomUUID();
+  const handlers = new Set<(message: PeerMessage) => void>();
+  let client: pg.Client | undefined;
+  let closed = false;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (n) => {
+      let notice: unknown;
+      try {
+        notice = JSON.parse(n.payload ?? '');
+      } catch {
+        return;
+      }
+      if (isNotice(notice) && notice.from !== self) for (const handler of handlers) handler(notice.message);
+    });
+    next.on('error', (error) => {
+      if (closed) return;
+      logger.warn({ err: error }, 'peers: lost the LISTEN connection; opening it again');
+      void next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      setTimeout(reconnect, 1000).unref();
+    });
+    await next.connect();
+    await next.query(`listen "${channel.replace(/"/g, '""')}"`);
+    client = next;
+  };
+  const reconnect = () => {
+    if (closed || client) return;
+    connect().then(
+      () => {
+        for (const handler of handlers) handler({ kind: 'prices-changed' });
+      },
+      () => setTimeout(reconnect, 1000).unref(),
+    );
+  };
+  await connect();
+
+  return {
+    tell(message) {
+      const payload = JSON.stringify({ from: self, message } satisfies Notice);
+      db.pool.query('select pg_notify($1, $2)', [channel, payload]).catch((error: unknown) => logger.warn({ err: error }, 'peers: could not tell the other instances'));
+    },
+    listen(handler) {
+      handlers.add(handler);
+      return () => {
+        handlers.delete(handler);
+      };
+    },
+    async close() {
+      closed = true;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
