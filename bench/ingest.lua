@@ -1,15 +1,27 @@
 -- wrk script for bench:ingest: round-robin over device tokens, 10 realistic buckets per upload,
--- counts that change on every request (so every upload rewrites its buckets).
+-- counts that change on every request (so every upload rewrites or adds its buckets).
+-- PATTERN=recent: every upload of a device carries the same 10 consecutive half-hours (today's
+-- uploads). PATTERN=backfill: each upload carries 10 consecutive half-hours of one day, and
+-- successive uploads go to different days across the last 310 (a first sync's history).
 local tokens = {}
 for line in io.lines(os.getenv("TOKENS_FILE")) do
   if #line > 0 then tokens[#tokens + 1] = line end
 end
 local base = tonumber(os.getenv("BASE_HOUR"))
+local backfill = os.getenv("PATTERN") == "backfill"
 local hours = {}
 for k = 0, 9 do hours[k] = os.date("!%Y-%m-%dT%H:%M:%SZ", base + k * 1800) end
 local models = { "gpt-5-codex", "claude-sonnet-4-5", "gpt-5", "claude-opus-4-1" }
 local sources = { "codex", "claude", "codex", "claude" }
-local counter = 0
+-- The measured run starts where the warm-up left off (COUNTER_START), so no upload repeats one.
+local counter = tonumber(os.getenv("COUNTER_START") or "0")
+
+local function hourOf(k)
+  if not backfill then return hours[k] end
+  local day = (counter * 7) % 310
+  local slot = (counter % 4) * 10 + k
+  return os.date("!%Y-%m-%dT%H:%M:%SZ", base - day * 86400 + slot * 1800)
+end
 
 request = function()
   counter = counter + 1
@@ -23,7 +35,7 @@ request = function()
     local reasoning = 50 + k
     parts[#parts + 1] = string.format(
       '{"hour_start":"%s","source":"%s","model":"%s","input_tokens":%d,"cached_input_tokens":%d,"output_tokens":%d,"reasoning_output_tokens":%d,"total_tokens":%d}',
-      hours[k], sources[m], models[m], input, cached, output, reasoning, input + output)
+      hourOf(k), sources[m], models[m], input, cached, output, reasoning, input + output)
   end
   local body = '{"hourly":[' .. table.concat(parts, ",") .. ']}'
   return wrk.format("POST", "/functions/svc-ingest",

@@ -2,15 +2,17 @@
  * @fileoverview bench:ingest — the compiled server under `wrk -t1 -c50` for 10 s: 200 devices
  * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
  * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
- * then checks that every accepted upload is stored. SQLite first, then PostgreSQL if reachable;
- * each with one server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES
- * lists the counts (e.g. `BENCH_PROCESSES=1`).
+ * then checks that every accepted upload is stored and that every read model's per-user sums equal
+ * the raw buckets'. Two upload patterns (BENCH_PATTERNS: `recent`, `backfill`); SQLite first, then
+ * PostgreSQL if reachable (BENCH_ENGINES); each with one server process and with one per core
+ * (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts (e.g. `BENCH_PROCESSES=1`).
+ * BENCH_SERVER measures another build's dist/src/server.js (paired runs against a baseline).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { BENCH_PG_URL, dropPgDatabase, freshPgDatabase, pgReachable } from './lib/postgres.js';
 import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, cpuSeconds, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
@@ -18,6 +20,8 @@ const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
 const LUA = path.join(ROOT, 'bench/ingest.lua');
 const DEVICES = 200;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Upload patterns (bench/ingest.lua): today's half-hours, or each upload on another day of the last 310. */
+const PATTERNS = (process.env.BENCH_PATTERNS ?? 'recent,backfill').split(',');
 const PROCESS_COUNTS = [...new Set((process.env.BENCH_PROCESSES ?? `1,${os.cpus().length}`).split(',').map(Number))];
 
 async function json<T>(url: string, init: RequestInit): Promise<T> {
@@ -49,7 +53,34 @@ async function provision(base: string, tokensFile: string): Promise<void> {
 interface Check {
   events: number;
   bucketsInEvents: number;
-  rollupMatches: boolean;
+  /** Read models whose per-user sums differ from the raw buckets' (empty: all equal). */
+  differing: string[];
+}
+
+/**
+ * Per-user sums of every read model, each of which must equal the raw buckets' sums: (user, total,
+ * billable) rows, ordered by user. The leaderboard tables hold billable tokens only.
+ */
+const SUMS: Record<string, string> = {
+  usage_buckets: 'select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id',
+  usage_rollup: 'select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id',
+  usage_daily: 'select user_id, sum(total) t, sum(billable) b from usage_daily group by user_id',
+  usage_day_prefix: 'select user_id, sum(total) t, sum(billable) b from usage_day_prefix where k = 48 group by user_id',
+  leaderboard_user_weeks: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_weeks group by user_id',
+  leaderboard_user_months: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_months group by user_id',
+  leaderboard_user_totals: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
+};
+
+function compareSums(results: Record<string, { user_id: string; t: unknown; b: unknown }[]>): string[] {
+  const key = (rows: { user_id: string; t: unknown; b: unknown }[] | undefined, withTotal: boolean) =>
+    JSON.stringify((rows ?? []).filter((r) => String(r.b) !== '0' || (withTotal && String(r.t) !== '0')).map((r) => [r.user_id, withTotal ? String(r.t) : null, String(r.b)]));
+  const differing: string[] = [];
+  for (const name of Object.keys(SUMS)) {
+    if (name === 'usage_buckets') continue;
+    const withTotal = !name.startsWith('leaderboard');
+    if (key(results[name], withTotal) !== key(results.usage_buckets, withTotal)) differing.push(name);
+  }
+  return differing;
 }
 
 async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
@@ -57,13 +88,14 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
     const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
     await client.connect();
     try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ'); // one snapshot for every read
       const events = await client.query<{ n: string; b: string }>('select count(*)::text n, coalesce(sum(inserted),0)::text b from ingest_events');
-      const mismatch = await client.query<{ n: string }>(
-        `select count(*)::text n from (select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id) x
-           full join (select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id) y using (user_id)
-          where x.t is distinct from y.t or x.b is distinct from y.b`,
-      );
-      return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), rollupMatches: mismatch.rows[0]?.n === '0' };
+      const results: Record<string, { user_id: string; t: unknown; b: unknown }[]> = {};
+      for (const [name, sql] of Object.entries(SUMS)) {
+        results[name] = (await client.query<{ user_id: string; t: unknown; b: unknown }>(`select user_id::text, t::text, b::text from (${sql}) x order by user_id`)).rows;
+      }
+      await client.query('COMMIT');
+      return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), differing: compareSums(results) };
     } finally {
       await client.end();
     }
@@ -71,46 +103,83 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path.join(serverEnv.DATA_DIR ?? '', 'tokentally.db'), { readonly: true });
   try {
-    db.exec('BEGIN'); // one snapshot for all three reads
-    const events = db.prepare('select count(*) n, coalesce(sum(inserted),0) b from ingest_events').get() as { n: number; b: number };
-    const a = db.prepare('select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id order by user_id').all();
-    const b = db.prepare('select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id order by user_id').all();
-    return { events: events.n, bucketsInEvents: events.b, rollupMatches: JSON.stringify(a) === JSON.stringify(b) };
+    db.defaultSafeIntegers(true);
+    db.exec('BEGIN'); // one snapshot for every read
+    const events = db.prepare('select count(*) n, coalesce(sum(inserted),0) b from ingest_events').get() as { n: bigint; b: bigint };
+    const results: Record<string, { user_id: string; t: unknown; b: unknown }[]> = {};
+    for (const [name, sql] of Object.entries(SUMS)) {
+      results[name] = db.prepare(`select * from (${sql}) order by user_id`).all() as { user_id: string; t: unknown; b: unknown }[];
+    }
+    return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };
   } finally {
     db.close();
   }
+}
+
+/** The PostgreSQL backends serving the server's database (its pool's connections), after warm-up. */
+async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]> {
+  if (!serverEnv.DATABASE_URL) return [];
+  const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds of those backends so far (a backend gone meanwhile counts as nothing). */
+function backendsCpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the backend ended
+    }
+  }
+  return ticks / 100;
 }
 
 function line(label: string, r: WrkResult, extra = ''): string {
   return `${label.padEnd(22)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${extra}`;
 }
 
-async function benchEngine(name: string, serverEnv: NodeJS.ProcessEnv, ceiling: WrkResult): Promise<void> {
+async function benchEngine(name: string, pattern: string, serverEnv: NodeJS.ProcessEnv, ceiling: WrkResult): Promise<void> {
   const server = await startServer(serverEnv);
   const base = `http://127.0.0.1:${server.port}`;
   const tokensFile = path.join(os.tmpdir(), `tokentally-bench-tokens-${process.pid}.txt`);
   try {
     await provision(base, tokensFile);
     const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
-    const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) };
+    const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour), PATTERN: pattern };
     runWrk({ url: base, script: LUA, connections: 50, seconds: 2, env }); // warm-up
     const before = await check(serverEnv);
+    const backends = await databaseBackends(serverEnv);
     const cpuBefore = cpuSeconds(server.child.pid);
-    const r = runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env });
+    const dbCpuBefore = backendsCpuSeconds(backends);
+    const r = runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { ...env, COUNTER_START: '10000000' } });
     const cpu = cpuSeconds(server.child.pid) - cpuBefore;
+    const dbCpu = backendsCpuSeconds(backends) - dbCpuBefore;
     const rss = peakRssMb(server.child.pid);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // let requests wrk abandoned finish
     const after = await check(serverEnv);
     const accepted = r.requests - r.non2xx;
     const stored = after.events - before.events;
-    console.log(`\n${name}`);
+    console.log(`\n${name}, ${pattern} pattern`);
     console.log(line('  tokentally ingest', r, `  peak RSS ${rss.toFixed(0)} MB`));
     console.log(`  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`);
     // Server CPU per upload is steadier than throughput on a shared machine: it is what a change to the server moves.
     console.log(`  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`);
+    if (backends.length > 0) console.log(`  database backends' CPU ${((dbCpu / SECONDS) * 100).toFixed(0)}% of a core, ${((dbCpu * 1e6) / accepted).toFixed(0)} µs per upload`);
     console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`);
-    const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.rollupMatches;
-    console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored, rollup ${after.rollupMatches ? 'matches' : 'DIFFERS FROM'} raw buckets → ${ok ? 'OK' : 'FAILED'}`);
+    const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.differing.length === 0;
+    const models = after.differing.length === 0 ? 'every read model equals' : `${after.differing.join(', ')} DIFFER FROM`;
+    const buckets = after.bucketsInEvents - before.bucketsInEvents;
+    console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored (${buckets} buckets), ${models} the raw buckets → ${ok ? 'OK' : 'FAILED'}`);
     if (!ok) process.exitCode = 1;
   } finally {
     await stopProcess(server.child);
@@ -137,7 +206,7 @@ async function main(): Promise<void> {
   console.log(line('bare node:http ceiling', ceiling));
 
   const common = benchServerEnv({
-    PASSWORD_SCRYPT_COST: '1024',
+    PASSWORD_SCRYPT_COST: '32768',
     INGEST_RATE_PER_MINUTE: '100000000',
     INGEST_BURST: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
@@ -145,12 +214,14 @@ async function main(): Promise<void> {
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const label = (n: number) => (n === 1 ? 'one process' : `${n} processes`);
   if (engines.includes('sqlite')) {
-    for (const n of PROCESS_COUNTS) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
-      try {
-        await benchEngine(`SQLite (embedded, WAL), ${label(n)}`, { ...common, DATA_DIR: dataDir, DATABASE_URL: '', SERVER_PROCESSES: String(n) }, ceiling);
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const pattern of PATTERNS) {
+      for (const n of PROCESS_COUNTS) {
+        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
+        try {
+          await benchEngine(`SQLite (embedded, WAL), ${label(n)}`, pattern, { ...common, DATA_DIR: dataDir, DATABASE_URL: '', SERVER_PROCESSES: String(n) }, ceiling);
+        } finally {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
       }
     }
   }
@@ -159,9 +230,17 @@ async function main(): Promise<void> {
     console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
     return;
   }
-  for (const n of PROCESS_COUNTS) {
-    const url = await freshPgDatabase('tokentally_bench');
-    await benchEngine(`PostgreSQL (local server), ${label(n)}`, { ...common, DATA_DIR: os.tmpdir(), DATABASE_URL: url, SERVER_PROCESSES: String(n) }, ceiling);
+  // A database of this run's own, so benchmarks run side by side on one server do not collide.
+  const database = `tokentally_bench_${process.pid}`;
+  try {
+    for (const pattern of PATTERNS) {
+      for (const n of PROCESS_COUNTS) {
+        const url = await freshPgDatabase(database);
+        await benchEngine(`PostgreSQL (local server), ${label(n)}`, pattern, { ...common, DATA_DIR: os.tmpdir(), DATABASE_URL: url, SERVER_PROCESSES: String(n) }, ceiling);
+      }
+    }
+  } finally {
+    await dropPgDatabase(database);
   }
 }
 

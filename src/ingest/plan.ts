@@ -35,6 +35,11 @@ export interface IngestPlan {
   rollup: RollupDelta[];
   projects: ProjectDelta[];
   counts: { inserted: number; skipped: number; projectInserted: number; projectSkipped: number };
+  /**
+   * Half-hours where the upload leaves more stored rows than there were (rows added minus rows
+   * removed, when positive), by hour_start; undefined when it adds none anywhere.
+   */
+  growth: Map<number, number> | undefined;
 }
 
 export interface GroupKey {
@@ -86,6 +91,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     rollup: [],
     projects: [],
     counts: { inserted: 0, skipped: 0, projectInserted: 0, projectSkipped: 0 },
+    growth: undefined,
   };
   const projects = new Map<string, ProjectDelta>();
   const projectDelta = (projectKey: string, source: string, projectRef: string | null): ProjectDelta => {
@@ -101,8 +107,10 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     const storedList = storedByGroup.get(first) ?? [];
     const before = new ByProject(storedList);
     const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+    let rows = 0; // stored rows of this group after the upload, minus before
     for (const bucket of uploaded) {
       const old = before.find(bucket.projectKey);
+      if (old === undefined) rows += 1;
       const hasProject = bucket.projectKey !== '';
       if (old !== undefined && sameRow(old, bucket)) {
         plan.counts.skipped += 1;
@@ -124,12 +132,19 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     const now = storedList.length === 0 ? undefined : new ByProject(uploaded);
     for (const old of storedList) {
       if (now?.find(old.projectKey) !== undefined) continue;
+      rows -= 1;
       plan.deletes.push(old);
       add(delta, old, -1n);
       if (old.projectKey !== '') add(projectDelta(old.projectKey, old.source, null), old, -1n);
     }
     if (!isZero(delta)) plan.rollup.push(delta);
+    if (rows !== 0) {
+      plan.growth ??= new Map();
+      plan.growth.set(first.hourStart, (plan.growth.get(first.hourStart) ?? 0) + rows);
+    }
   }
+  if (plan.growth) for (const [hour, n] of plan.growth) if (n <= 0) plan.growth.delete(hour);
+  if (plan.growth?.size === 0) plan.growth = undefined;
   for (const p of projects.values()) if (!isZero(p) || p.projectRef !== null) plan.projects.push(p);
   return plan;
 }

@@ -23,13 +23,27 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { isBusy } from '../db/sqlite-busy.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
-import { groupsOf, planIngest, type StoredVariant } from './plan.js';
+import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
+import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import type { IngestBatch, IngestResult, RowCoster } from './store.js';
 import { STORED_COLUMNS, tupleToStoredVariant, type StoredTuple } from './stored-row.js';
 
 /** Uploads whose buckets span at most this much are read back with one range query. */
 const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * Checked sums: SQLite turns an integer `+` that overflows 64 bits into a float without a word.
+ * Rows within one UTC day (rollup, daily, day prefix) are at most the day's sums, which the day
+ * bound checks before anything is written; the sums over many days (leaderboard weeks, months and
+ * totals, all-time project totals) can still meet rows stored before that bound existed, so their
+ * upserts return the type of the row's sum and anything but an integer fails the write. (A
+ * RETURNING costs ~2 µs a statement, too much for the ~25 day-prefix rows of a backfill upload.)
+ * A failed group is written again upload by upload (writer-sqlite.ts).
+ */
+function checked(type: unknown): void {
+  if (type !== 'integer') throw sumsOutOfRange();
+}
 
 /** How one upload of a group ended. */
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
@@ -52,13 +66,29 @@ export type GroupWrite = (prepare: () => GroupWork) => Outcome[] | typeof BUSY;
 interface Stored {
   readonly result: IngestResult;
   readonly deltas: UploadDeltas;
+  /** The upload's change to each UTC day's sums. */
+  readonly changes: Map<number, TokenSums>;
 }
 
-export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
+interface DaySums {
+  before(userId: string, day: number): TokenSums | undefined;
+  add(userId: string, changes: Map<number, TokenSums>): void;
+}
+
+export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
   // One range read per upload (its buckets sit close together in time), filtered to its groups in JS.
-  // Raw mode (tuples, not row objects): measured 13 µs instead of 23 µs for a 10-row read.
+  // Raw mode (tuples, not row objects): measured 13 µs instead of 23 µs for a 10-row read. Limited,
+  // so a range crowded with groups the upload does not mention is read group by group instead.
   const selectRange = s
-    .prepare<[string, number, number], StoredTuple>(`SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ?`)
+    .prepare<[string, number, number, number], StoredTuple>(`SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ? LIMIT ?`)
+    .raw(true);
+  const countHalfHour = s
+    .prepare<[string, number, number], bigint>(`SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_id = ? AND hour_start = ? LIMIT ?)`)
+    .pluck(true);
+  const selectDayTotal = s
+    .prepare<[string, number], [bigint, bigint, bigint, bigint, bigint, bigint]>(
+      `SELECT input, cached_input, output, reasoning, total, billable FROM usage_day_prefix WHERE user_id = ? AND k = 48 AND day = ?`,
+    )
     .raw(true);
   const selectVariants = s
     .prepare<[string, number, string, string], StoredTuple>(
@@ -92,8 +122,9 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
        project_ref = coalesce(excluded.project_ref, project_ref),
        input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
        output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-       total = total + excluded.total, billable = billable + excluded.billable, updated_at = excluded.updated_at`,
-  );
+       total = total + excluded.total, billable = billable + excluded.billable, updated_at = excluded.updated_at
+     RETURNING typeof(input + cached_input + output + reasoning + total + billable)`,
+  ).pluck(true);
   const selectDaily = s.prepare<[string, number, string, string], { input: bigint; cached_input: bigint; output: bigint; reasoning: bigint; total: bigint; billable: bigint }>(
     `SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily WHERE user_id = ? AND day = ? AND source = ? AND model = ?`,
   );
@@ -115,8 +146,9 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
   const addFamilies = (table: string, key: string) =>
     s.prepare(
       `INSERT INTO ${table} (user_id${key ? `, ${key}` : ''}, gpt, claude, other) VALUES (?${key ? ', ?' : ''}, ?, ?, ?)
-       ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = gpt + excluded.gpt, claude = claude + excluded.claude, other = other + excluded.other`,
-    );
+       ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = gpt + excluded.gpt, claude = claude + excluded.claude, other = other + excluded.other
+       RETURNING typeof(gpt + claude + other)`,
+    ).pluck(true);
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');
   const addMonth = addFamilies('leaderboard_user_months', 'month');
   const addTotal = addFamilies('leaderboard_user_totals', '');
@@ -132,29 +164,68 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
 
   /**
    * What is stored for the groups an upload mentions. A narrow upload is read back in one range
-   * statement, which may also return groups it does not mention: the plan leaves those alone.
+   * statement, which may also return groups it does not mention: the plan leaves those alone. That
+   * read sees every row of the range, so `complete` is true and the rows per half-hour need no count.
    */
-  const loadStored = (deviceId: string, batch: IngestBatch): StoredVariant[] => {
+  const loadStored = (deviceId: string, batch: IngestBatch): { variants: StoredVariant[]; complete: boolean } => {
     const buckets = batch.buckets;
-    if (buckets.length === 0) return [];
+    if (buckets.length === 0) return { variants: [], complete: true };
     let min = Infinity;
     let max = -Infinity;
     for (const b of buckets) {
       if (b.hourStart < min) min = b.hourStart;
       if (b.hourStart > max) max = b.hourStart;
     }
-    // A wide span (a backfill) is read group by group.
-    const rows =
-      max - min <= RANGE_READ_SPAN_MS
-        ? selectRange.all(deviceId, min, max)
-        : groupsOf(buckets).flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
-    return rows.map(tupleToStoredVariant);
+    // A wide span (a backfill), or a range holding many more rows than the upload, is read group by group.
+    const limit = 2 * buckets.length + 16;
+    const range = max - min <= RANGE_READ_SPAN_MS ? selectRange.all(deviceId, min, max, limit) : undefined;
+    if (range !== undefined && range.length < limit) return { variants: range.map(tupleToStoredVariant), complete: true };
+    const rows = groupsOf(buckets).flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
+    return { variants: rows.map(tupleToStoredVariant), complete: false };
+  };
+
+  /** The bounds (bounds.ts), checked before anything of the upload is written; `days` holds each day's sums so far. */
+  const checkBounds = (batch: IngestBatch, stored: ReturnType<typeof loadStored>, plan: IngestPlan, days: DaySums): Map<number, TokenSums> => {
+    if (plan.growth) {
+      for (const [hourStart, growth] of plan.growth) {
+        const rows = stored.complete
+          ? stored.variants.reduce((n, v) => (v.hourStart === hourStart ? n + 1 : n), 0)
+          : Number(countHalfHour.get(batch.deviceId, hourStart, bounds.maxRowsPerHalfHour + 1));
+        checkRowBound(hourStart, rows, growth, bounds.maxRowsPerHalfHour);
+      }
+    }
+    const changes = dayChanges(plan.rollup);
+    for (const [day, change] of changes) checkDayBound(day, days.before(batch.userId, day), change, bounds.maxTokensPerUserDay);
+    return changes;
+  };
+
+  /** Each (user, day)'s sums: stored before the group, plus the changes of the group's uploads stored so far. */
+  const daySums = (): DaySums => {
+    const sums = new Map<string, TokenSums | undefined>();
+    return {
+      before(userId, day) {
+        const key = `${userId}\u0000${day}`;
+        if (sums.has(key)) return sums.get(key);
+        const t = selectDayTotal.get(userId, day);
+        const stored = t && { input: t[0], cached: t[1], output: t[2], reasoning: t[3], total: t[4], billable: t[5] };
+        sums.set(key, stored);
+        return stored;
+      },
+      add(userId, changes) {
+        for (const [day, change] of changes) {
+          const key = `${userId}\u0000${day}`;
+          sums.set(key, sumOf(sums.get(key), change));
+        }
+      },
+    };
   };
 
   /** Phase 1: one upload's own rows; called inside the group's transaction, so it runs in a savepoint. */
-  const storeUpload = s.transaction((batch: IngestBatch): Stored => {
+  const storeUpload = s.transaction((batch: IngestBatch, days: DaySums): Stored => {
     const { userId, deviceId, now } = batch;
-    const plan = planIngest(batch.buckets, loadStored(deviceId, batch));
+    const stored = loadStored(deviceId, batch);
+    const plan = planIngest(batch.buckets, stored.variants);
+    const changes = checkBounds(batch, stored, plan, days);
     for (const d of plan.deletes) deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
     for (const b of plan.upserts) {
       upsertBucket.run(deviceId, b.hourStart, b.source, b.model, b.projectKey, userId, b.projectRef,
@@ -168,8 +239,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
       });
     }
     insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
-    return { result: plan.counts, deltas: { userId, now, rollup: plan.rollup, projects: plan.projects } };
-  }) as unknown as (batch: IngestBatch) => Stored;
+    return { result: plan.counts, deltas: { userId, now, rollup: plan.rollup, projects: plan.projects }, changes };
+  }) as unknown as (batch: IngestBatch, days: DaySums) => Stored;
 
   /** Phase 2: one user's merged read-model deltas. */
   const applyUserDeltas = (user: UserDeltas, costOf: RowCoster): void => {
@@ -178,7 +249,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
       addRollup.run(userId, r.hourStart, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.total, r.billable);
     }
     for (const p of user.projects) {
-      addProject.run(userId, p.projectKey, p.source, p.projectRef, p.input, p.cached, p.output, p.reasoning, p.total, p.billable, p.updatedAt);
+      checked(addProject.get(userId, p.projectKey, p.source, p.projectRef, p.input, p.cached, p.output, p.reasoning, p.total, p.billable, p.updatedAt));
     }
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
@@ -191,9 +262,9 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
       addPrefix.run(userId, p.k, p.day, p.input, p.cached, p.output, p.reasoning, p.total, p.billable);
     }
     const families = (f: FamilyDelta): [bigint, bigint, bigint] => [f.gpt, f.claude, f.other];
-    for (const w of derived.weeks) addWeek.run(userId, w.period, ...families(w));
-    for (const m of derived.months) addMonth.run(userId, m.period, ...families(m));
-    if (derived.total) addTotal.run(userId, ...families(derived.total));
+    for (const w of derived.weeks) checked(addWeek.get(userId, w.period, ...families(w)));
+    for (const m of derived.months) checked(addMonth.get(userId, m.period, ...families(m)));
+    if (derived.total) checked(addTotal.get(userId, ...families(derived.total)));
   };
 
   // Runs inside the transaction begun below: a plain function, not a nested transaction, since a
@@ -201,9 +272,11 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database): GroupWrite {
   // sub-journal (measured: ~35 µs more an upload).
   const writeGroup = (batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
     const stored: UploadDeltas[] = [];
+    const days = daySums();
     const outcomes = batches.map((batch): Outcome => {
       try {
-        const upload = storeUpload(batch);
+        const upload = storeUpload(batch, days);
+        days.add(batch.userId, upload.changes);
         stored.push(upload.deltas);
         return { ok: true, result: upload.result };
       } catch (error) {

@@ -6,8 +6,8 @@
  * pure plan and the pure derived deltas.
  */
 import type { Db } from '../db/connect.js';
-import { costWithRates } from '../pricing/cost.js';
 import type { TokenCounts } from '../pricing/rates.js';
+import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './bounds.js';
 import type { RatesOf } from './day-rates.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
@@ -38,7 +38,7 @@ export interface IngestWriter {
 export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: TokenCounts) => bigint;
 
 /** The writer for the database's engine; `ratesOf` is the price service's day rates. */
-export function createIngestWriter(db: Db, ratesOf: RatesOf): IngestWriter {
-  if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, ratesOf);
-  return new PostgresIngestWriter(db, (source, model, day, counts) => costWithRates(source, ratesOf(model, day), counts));
+export function createIngestWriter(db: Db, ratesOf: RatesOf, bounds: IngestBounds = DEFAULT_INGEST_BOUNDS): IngestWriter {
+  if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, ratesOf, bounds);
+  return new PostgresIngestWriter(db, ratesOf, bounds);
 }

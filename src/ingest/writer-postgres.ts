@@ -1,116 +1,28 @@
 /**
- * @fileoverview The PostgreSQL ingest writer: one transaction of set-based statements over
- * `unnest` arrays (one statement shape whatever the batch size), serialised per user with a
- * transaction-scoped advisory lock so concurrent uploads never race on the deltas. Four round
- * trips: BEGIN with the lock; one read of the stored variants and of the `usage_daily` rows the
- * upload may change; every write (buckets, rollup, projects, the derived read models) joined into
- * one statement; COMMIT.
+ * @fileoverview The PostgreSQL ingest writer: group commit. Uploads waiting for the writer are
+ * written together, up to {@link MAX_GROUP} of distinct devices in one transaction
+ * (postgres-group-write.ts: four round trips and one commit a group), with at most
+ * {@link MAX_GROUPS_IN_FLIGHT} groups at a time; uploads that arrive while those are in flight
+ * wait and form the next group. Every caller is answered after its group's COMMIT.
+ *
+ * Prices are resolved per upload before the transaction (an upload that cannot be priced fails
+ * alone). If a group fails as a whole for any other reason, its uploads are written again one by
+ * one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
+ * is run again (up to three attempts).
  */
-import type { PoolClient } from 'pg';
 import type { PostgresDb } from '../db/connect.js';
-import { preparedName } from '../db/prepared-name.js';
-import { DAY_MS } from '../domain/calendar.js';
-import type { TokenSums } from '../domain/token-sums.js';
-import { groupsOf, planIngest, type StoredVariant } from './plan.js';
-import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
-import type { IngestBatch, IngestResult, IngestWriter, RowCoster } from './store.js';
-import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js';
+import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
+import { sumsOutOfRange, type IngestBounds } from './bounds.js';
+import { writeGroup, type Outcome } from './postgres-group-write.js';
+import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
 
-/**
- * The stored variants of the upload's groups (`kind` 'b') and, in the same round trip, the
- * `usage_daily` rows of the (day, source, model) keys they fall in (`kind` 'd', `hour_start` = day).
- */
-const SELECT_STORED = `
-  SELECT 'b' AS kind, ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
-    FROM usage_buckets b
-    JOIN unnest($2::int8[], $3::text[], $4::text[]) AS g(hour_start, source, model)
-      ON b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
-   WHERE b.device_id = $1
-  UNION ALL
-  SELECT 'd', d.day, d.source, d.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
-    FROM usage_daily d
-    JOIN (SELECT DISTINCT * FROM unnest($6::int8[], $3::text[], $4::text[])) AS k(day, source, model)
-      ON d.day = k.day AND d.source = k.source AND d.model = k.model
-   WHERE d.user_id = $5`;
+export { combineWrites } from './postgres-group-write.js';
 
-const PUT_DAILY = `
-  INSERT INTO usage_daily (user_id, day, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
-  SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
-  ON CONFLICT (user_id, day, source, model) DO UPDATE SET
-    input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
-    reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
-
-const ADD_PREFIX = `
-  INSERT INTO usage_day_prefix AS p (user_id, k, day, input, cached_input, output, reasoning, total, billable)
-  SELECT $1, * FROM unnest($2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
-  ON CONFLICT (user_id, k, day) DO UPDATE SET
-    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
-    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
-    total = p.total + excluded.total, billable = p.billable + excluded.billable`;
-
-const addFamilies = (table: string, key: string) => `
-  INSERT INTO ${table} AS t (user_id, ${key}, gpt, claude, other)
-  SELECT $1, * FROM unnest($2::int8[], $3::int8[], $4::int8[], $5::int8[])
-  ON CONFLICT (user_id, ${key}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
-const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
-const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
-const ADD_TOTAL = `
-  INSERT INTO leaderboard_user_totals AS t (user_id, gpt, claude, other) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (user_id) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
-
-const DELETE_VARIANTS = `
-  DELETE FROM usage_buckets b
-   USING unnest($2::int8[], $3::text[], $4::text[], $5::text[]) AS d(hour_start, source, model, project_key)
-   WHERE b.device_id = $1 AND b.hour_start = d.hour_start AND b.source = d.source
-     AND b.model = d.model AND b.project_key = d.project_key`;
-
-const UPSERT_BUCKETS = `
-  INSERT INTO usage_buckets (device_id, user_id, updated_at, hour_start, source, model, project_key, project_ref,
-                             input, cached_input, output, reasoning, total, billable)
-  SELECT $1, $2, $3, * FROM unnest($4::int8[], $5::text[], $6::text[], $7::text[], $8::text[],
-                                   $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::int8[])
-  ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
-    project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
-    output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
-    billable = excluded.billable, updated_at = excluded.updated_at`;
-
-const ADD_ROLLUP = `
-  INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
-  SELECT $1, * FROM unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-  ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
-    input = r.input + excluded.input, cached_input = r.cached_input + excluded.cached_input,
-    output = r.output + excluded.output, reasoning = r.reasoning + excluded.reasoning,
-    total = r.total + excluded.total, billable = r.billable + excluded.billable`;
-
-const ADD_PROJECTS = `
-  INSERT INTO project_usage AS p (user_id, updated_at, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable)
-  SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
-  ON CONFLICT (user_id, project_key, source) DO UPDATE SET
-    project_ref = coalesce(excluded.project_ref, p.project_ref),
-    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
-    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
-    total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
-
-interface Piece {
-  sql: string;
-  params: unknown[];
-}
-
-/**
- * Joins independent writes into one statement of data-modifying CTEs (one round trip), renumbering
- * each piece's $n placeholders. The pieces touch different rows, so their order does not matter.
- */
-export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
-  const params: unknown[] = [];
-  const renumber = (piece: Piece): string => {
-    const offset = params.length;
-    params.push(...piece.params);
-    return piece.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
-  };
-  const ctes = pieces.map((piece, i) => `w${i} AS (${renumber(piece)})`);
-  const main = renumber(final);
-  return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
-}
+/** Most uploads one group takes. */
+const MAX_GROUP = 64;
+/** Groups written at once: one committing while the next is read and planned. */
+const MAX_GROUPS_IN_FLIGHT = 2;
+const MAX_ATTEMPTS = 3;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -118,7 +30,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function userIngestLockKey(userId: string): string {
   return `ingest:${userId}`;
 }
-const MAX_ATTEMPTS = 3;
 
 /** deadlock_detected and serialization_failure: the transaction may simply be run again. */
 function isRetryable(error: unknown): boolean {
@@ -126,168 +37,155 @@ function isRetryable(error: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
-interface StoredState {
-  variants: StoredVariant[];
-  /** Stored `usage_daily` counts by `day\0source\0model`. */
-  daily: Map<string, TokenSums>;
+function settle(p: Pending, outcome: Outcome): void {
+  if (outcome.ok) p.resolve(outcome.result);
+  else p.reject(outcome.error);
 }
 
-const dailyKey = (day: number, source: string, model: string) => `${day}\u0000${source}\u0000${model}`;
+/**
+ * numeric_value_out_of_range: a sum left PostgreSQL's 64-bit range. The per-day bound keeps new
+ * uploads far from it, so only rows stored before that bound existed can get there; the upload
+ * that would overflow them is refused (400), not answered with a 500.
+ */
+function asProblem(error: unknown): unknown {
+  if ((error as { code?: unknown } | null)?.code !== '22003') return error;
+  return sumsOutOfRange();
+}
+
+interface Pending {
+  readonly batch: IngestBatch;
+  readonly resolve: (result: IngestResult) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 export class PostgresIngestWriter implements IngestWriter {
+  private readonly queue: Pending[] = [];
+  private inFlight = 0;
+  /**
+   * Users with an upload in a group in flight: their next uploads wait for the next group. (A
+   * device's next upload must see what its previous one stored, and a second group holding one of
+   * the first's users would only wait for its lock, holding a connection.)
+   */
+  private readonly writing = new Set<string>();
+  private scheduled = false;
+
   constructor(
     private readonly db: PostgresDb,
-    private readonly costOf: RowCoster,
+    private readonly ratesOf: RatesOf,
+    private readonly bounds: IngestBounds,
   ) {}
 
-  async apply(batch: IngestBatch): Promise<IngestResult> {
+  apply(batch: IngestBatch): Promise<IngestResult> {
+    return new Promise<IngestResult>((resolve, reject) => {
+      this.queue.push({ batch, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Starts a group on the next turn (so the uploads of this one join it), if one may start. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_GROUPS_IN_FLIGHT || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.startGroup();
+    });
+  }
+
+  private startGroup(): void {
+    if (this.inFlight >= MAX_GROUPS_IN_FLIGHT) return;
+    // One upload per device a group; no user of a group in flight.
+    const group: Pending[] = [];
+    const rest: Pending[] = [];
+    const devices = new Set<string>();
+    const users = new Set<string>();
+    for (const p of this.queue) {
+      const { deviceId, userId } = p.batch;
+      if (group.length >= MAX_GROUP || devices.has(deviceId) || this.writing.has(userId)) rest.push(p);
+      else {
+        devices.add(deviceId);
+        users.add(userId);
+        group.push(p);
+      }
+    }
+    for (const user of users) this.writing.add(user);
+    if (group.length === 0) return;
+    this.queue.splice(0, this.queue.length, ...rest);
+    this.inFlight += 1;
+    void this.writeAll(group).finally(() => {
+      for (const user of users) this.writing.delete(user);
+      this.inFlight -= 1;
+      this.schedule();
+    });
+    this.schedule();
+  }
+
+  /** Writes a group; if it fails as a whole, each of its uploads alone. Settles every caller. */
+  private async writeAll(group: readonly Pending[]): Promise<void> {
+    const rates: RateTable = new Map();
+    const ready: Pending[] = [];
+    for (const p of group) {
+      try {
+        resolveRates(p.batch.buckets, this.ratesOf, rates);
+        ready.push(p);
+      } catch (error) {
+        p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
+      }
+    }
+    if (ready.length === 0) return;
+    try {
+      const outcomes = await this.attempt(ready.map((p) => p.batch), rates);
+      ready.forEach((p, i) => settle(p, outcomes[i] as Outcome));
+    } catch (error) {
+      if (ready.length === 1) {
+        (ready[0] as Pending).reject(asProblem(error));
+        return;
+      }
+      for (const p of ready) {
+        try {
+          settle(p, (await this.attempt([p.batch], rates))[0] as Outcome);
+        } catch (alone) {
+          p.reject(asProblem(alone));
+        }
+      }
+    }
+  }
+
+  private async attempt(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.applyOnce(batch);
+        return await this.transaction(batches, rates);
       } catch (error) {
-        // Uploads are serialised per user, so this should not happen; if PostgreSQL still picks
-        // this transaction as a deadlock or serialization victim, it is safe to run it again.
+        // Users are locked in one order everywhere, so this should not happen; if PostgreSQL still
+        // picks this transaction as a deadlock or serialization victim, it is safe to run it again.
         if (attempt < MAX_ATTEMPTS && isRetryable(error)) continue;
         throw error;
       }
     }
   }
 
-  private async applyOnce(batch: IngestBatch): Promise<IngestResult> {
+  private async transaction(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
     const client = await this.db.pool.connect();
     try {
-      // Uploads of one user are serialised: every read model the upload touches (rollup, daily and
-      // leaderboard aggregates) is keyed by user, so concurrent uploads never race on deltas or
-      // lock the same rows in different orders. User ids are server-made UUIDs; anything else
-      // takes the parameterised path.
-      if (UUID.test(batch.userId)) {
-        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${userIngestLockKey(batch.userId)}', 0))`);
+      // Every read model an upload touches is keyed by user: the group holds its users' locks,
+      // taken in sorted order (as repricing takes them). User ids are server-made UUIDs, inlined
+      // so BEGIN and the locks are one round trip; anything else takes the parameterised path.
+      const keys = [...new Set(batches.map((b) => b.userId))].sort().map(userIngestLockKey);
+      const lock = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+      if (batches.every((b) => UUID.test(b.userId))) {
+        await client.query(`BEGIN; ${lock.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`)}`);
       } else {
         await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [userIngestLockKey(batch.userId)]);
+        await client.query(lock, [keys]);
       }
-      const result = await this.write(client, batch);
+      const results = await writeGroup(client, batches, costerOf(rates), this.bounds);
       await client.query('COMMIT');
-      return result;
+      return results;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       client.release();
     }
-  }
-
-  private async loadStored(client: PoolClient, batch: IngestBatch): Promise<StoredState> {
-    const groups = groupsOf(batch.buckets);
-    const state: StoredState = { variants: [], daily: new Map() };
-    if (groups.length === 0) return state;
-    const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' }>({
-      name: preparedName(SELECT_STORED),
-      text: SELECT_STORED,
-      values: [
-        batch.deviceId,
-        groups.map((g) => g.hourStart),
-        groups.map((g) => g.source),
-        groups.map((g) => g.model),
-        batch.userId,
-        groups.map((g) => Math.floor(g.hourStart / DAY_MS)),
-      ],
-    });
-    for (const row of rows) {
-      if (row.kind === 'b') {
-        state.variants.push(toStoredVariant(row));
-      } else {
-        const sums: TokenSums = { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
-        state.daily.set(dailyKey(Number(row.hour_start), row.source, row.model), sums);
-      }
-    }
-    return state;
-  }
-
-  private async write(client: PoolClient, batch: IngestBatch): Promise<IngestResult> {
-    const { userId, deviceId, now } = batch;
-    const stored = await this.loadStored(client, batch);
-    const plan = planIngest(batch.buckets, stored.variants);
-    const pieces: Piece[] = [];
-    if (plan.deletes.length > 0) {
-      const d = plan.deletes;
-      pieces.push({ sql: DELETE_VARIANTS, params: [deviceId, d.map((x) => x.hourStart), d.map((x) => x.source), d.map((x) => x.model), d.map((x) => x.projectKey)] });
-    }
-    if (plan.upserts.length > 0) {
-      const u = plan.upserts;
-      pieces.push({
-        sql: UPSERT_BUCKETS,
-        params: [
-          deviceId, userId, now,
-          u.map((x) => x.hourStart), u.map((x) => x.source), u.map((x) => x.model), u.map((x) => x.projectKey), u.map((x) => x.projectRef),
-          u.map((x) => x.input), u.map((x) => x.cached), u.map((x) => x.output), u.map((x) => x.reasoning), u.map((x) => x.total), u.map((x) => x.billable),
-        ],
-      });
-    }
-    if (plan.rollup.length > 0) {
-      const r = plan.rollup;
-      pieces.push({
-        sql: ADD_ROLLUP,
-        params: [
-          userId, r.map((x) => x.hourStart), r.map((x) => x.source), r.map((x) => x.model),
-          r.map((x) => x.input), r.map((x) => x.cached), r.map((x) => x.output), r.map((x) => x.reasoning), r.map((x) => x.total), r.map((x) => x.billable),
-        ],
-      });
-    }
-    if (plan.projects.length > 0) {
-      const p = plan.projects;
-      pieces.push({
-        sql: ADD_PROJECTS,
-        params: [
-          userId, now, p.map((x) => x.projectKey), p.map((x) => x.source), p.map((x) => x.projectRef),
-          p.map((x) => x.input), p.map((x) => x.cached), p.map((x) => x.output), p.map((x) => x.reasoning), p.map((x) => x.total), p.map((x) => x.billable),
-        ],
-      });
-    }
-    const derived = deriveReadModelDeltas(plan.rollup);
-    if (derived.daily.length > 0) {
-      const rows = derived.daily.map((d) => ({ d, next: nextDailyRow(stored.daily.get(dailyKey(d.day, d.source, d.model)), d, this.costOf) }));
-      pieces.push({
-        sql: PUT_DAILY,
-        params: [
-          userId, rows.map((r) => r.d.day), rows.map((r) => r.d.source), rows.map((r) => r.d.model),
-          rows.map((r) => r.next.input), rows.map((r) => r.next.cached), rows.map((r) => r.next.output), rows.map((r) => r.next.reasoning),
-          rows.map((r) => r.next.total), rows.map((r) => r.next.billable), rows.map((r) => r.next.costMicros),
-        ],
-      });
-    }
-    if (derived.prefix.length > 0) {
-      const p = derived.prefix;
-      pieces.push({
-        sql: ADD_PREFIX,
-        params: [userId, p.map((x) => x.k), p.map((x) => x.day), p.map((x) => x.input), p.map((x) => x.cached), p.map((x) => x.output), p.map((x) => x.reasoning), p.map((x) => x.total), p.map((x) => x.billable)],
-      });
-    }
-    const periods = (sqlText: string, list: readonly PeriodDelta[]) => {
-      if (list.length > 0) pieces.push({ sql: sqlText, params: [userId, list.map((x) => x.period), list.map((x) => x.gpt), list.map((x) => x.claude), list.map((x) => x.other)] });
-    };
-    periods(ADD_WEEKS, derived.weeks);
-    periods(ADD_MONTHS, derived.months);
-    if (derived.total) pieces.push({ sql: ADD_TOTAL, params: [userId, derived.total.gpt, derived.total.claude, derived.total.other] });
-    pieces.push({ sql: 'UPDATE devices SET last_seen_at = $1, last_sync_at = $1 WHERE id = $2', params: [now, deviceId] });
-    const event: Piece = {
-      sql: 'INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-      params: [deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now],
-    };
-    const combined = combineWrites(pieces, event);
-    await client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params });
-    if (batch.subscriptions) {
-      await client.query('DELETE FROM device_subscriptions WHERE device_id = $1', [deviceId]);
-      const subs = batch.subscriptions;
-      if (subs.length > 0) {
-        await client.query(
-          `INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
-           SELECT $1, $2, $3, * FROM unnest($4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-          [deviceId, userId, now, subs.map((_, i) => i), subs.map((s) => s.tool), subs.map((s) => s.provider), subs.map((s) => s.product),
-            subs.map((s) => s.planType), subs.map((s) => s.rateLimitTier), subs.map((s) => s.details)],
-        );
-      }
-    }
-    return plan.counts;
   }
 }

@@ -17,6 +17,7 @@
  */
 import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
+import type { IngestBounds } from './bounds.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
 import { BUSY, createSqliteGroupWrite, type GroupWork, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
@@ -43,8 +44,9 @@ export class SqliteIngestWriter implements IngestWriter {
   constructor(
     private readonly db: SqliteDb,
     private readonly ratesOf: RatesOf,
+    bounds: IngestBounds,
   ) {
-    this.write = createSqliteGroupWrite(db.sqlite);
+    this.write = createSqliteGroupWrite(db.sqlite, bounds);
   }
 
   apply(batch: IngestBatch): Promise<IngestResult> {
@@ -91,7 +93,11 @@ export class SqliteIngestWriter implements IngestWriter {
     try {
       outcomes = this.write(prepare);
     } catch (error) {
-      for (const p of ready ?? group) p.reject(error); // the group failed as a whole: nothing was stored
+      // The group failed as a whole (a storage failure, or a sum out of range in its read models):
+      // nothing was stored. Each upload is written again alone, so only the one at fault fails.
+      const failed = ready ?? group;
+      if (failed.length === 1) (failed[0] as Pending).reject(error);
+      else for (const p of failed) this.writeGroup([p]);
       return;
     }
     if (outcomes === BUSY) {

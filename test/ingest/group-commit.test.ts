@@ -1,16 +1,18 @@
 /**
- * The SQLite writer's group commit (engine-specific, so it runs on SQLite in both passes): uploads
- * queued in one event-loop turn share a transaction, each in its own savepoint. One that fails leaves nothing behind and fails alone;
- * the others are stored and answered. Read models are moved once per user and group, and come
- * out exactly as if the uploads had been written one by one.
+ * Both writers' group commit (on the test pass's engine): uploads queued in one event-loop turn
+ * share a transaction (SQLite: each in its own savepoint; PostgreSQL: a group that fails is
+ * written again upload by upload). One that fails leaves nothing behind and fails alone; the
+ * others are stored and answered. Read models are moved once per user and group, and come out
+ * exactly as if the uploads had been written one by one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
+import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter, type IngestWriter } from '../../src/ingest/store.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
+import { openTestDb } from '../helpers/app.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
@@ -26,11 +28,12 @@ const ratesOf = (model: string): TokenRates => {
   return RATES;
 };
 
-describe('SQLite group commit', () => {
-  let db: SqliteDb;
+describe('ingest group commit', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
   let writer: IngestWriter;
   beforeEach(async () => {
-    db = openSqlite(':memory:');
+    ({ db, drop } = await openTestDb());
     await migrateToLatest(db);
     for (const user of USERS) {
       await db.kysely.insertInto('users').values({ id: user, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
@@ -38,10 +41,11 @@ describe('SQLite group commit', () => {
     for (const [id, user] of [['a', USERS[0]], ['b', USERS[0]], ['c', USERS[0]], ['d', USERS[1]]] as const) {
       await db.kysely.insertInto('devices').values({ id, user_id: user as string, name: id, platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
     }
-    writer = createIngestWriter(db, ratesOf);
+    writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
   });
   afterEach(async () => {
     await db.close();
+    await drop();
   });
 
   const upload = (deviceId: string, buckets: NormalizedBucket[], user = USERS[0] as string, subscriptions?: NormalizedSubscription[]) =>
@@ -58,7 +62,7 @@ describe('SQLite group commit', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('pricing failed'));
-    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
 
     const buckets = await db.kysely.selectFrom('usage_buckets').select(['device_id', 'total']).orderBy('device_id').execute();
     expect(buckets).toEqual([

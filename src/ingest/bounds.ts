@@ -1,0 +1,84 @@
+/**
+ * @fileoverview Pure: the two bounds an upload must keep, checked by both writers before anything
+ * of the upload is written (docs/decisions.md, "Ingest").
+ *
+ * - Tokens per user and UTC day: after the upload, none of the six sums of the user's day (across
+ *   devices, sources, models and projects) may pass `maxTokensPerUserDay`, unless the upload
+ *   lowers it. A count is at most 10^12 but a user may have many devices, models and projects;
+ *   bounding the day bounds every sum the read models keep (a user's all-time total is at most
+ *   the bound times the days since 2020), so no 64-bit sum can overflow.
+ * - Stored rows per device and half-hour: an upload may not leave more than
+ *   `maxRowsPerHalfHour` distinct (source, model, project) rows in one of the device's
+ *   half-hours, unless it removes as many as it adds there. Stored reads and the read-model work
+ *   of an upload stay proportional to what it touches.
+ */
+import { addSums, COUNT_FIELDS_OF_SUMS, type TokenSums } from '../domain/token-sums.js';
+import { AppError } from '../http/problem.js';
+import type { RollupDelta } from './plan.js';
+
+export interface IngestBounds {
+  readonly maxTokensPerUserDay: bigint;
+  readonly maxRowsPerHalfHour: number;
+}
+
+/** Generous defaults: far above any real use, far below what could overflow. */
+export const DEFAULT_INGEST_BOUNDS: IngestBounds = { maxTokensPerUserDay: 10n ** 13n, maxRowsPerHalfHour: 200 };
+
+const DAY_MS = 86_400_000;
+
+/** The upload's change to each UTC day's six sums (from its rollup deltas), by epoch day. */
+export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenSums> {
+  const days = new Map<number, TokenSums>();
+  for (const r of rollup) {
+    const day = Math.floor(r.hourStart / DAY_MS);
+    const d = days.get(day);
+    if (d === undefined) days.set(day, { input: r.input, cached: r.cached, output: r.output, reasoning: r.reasoning, total: r.total, billable: r.billable });
+    else addSums(d, r);
+  }
+  return days;
+}
+
+/** Throws a 400 when `before + change` passes the bound in a column the change raises. */
+export function checkDayBound(day: number, before: TokenSums | undefined, change: TokenSums, bound: bigint): void {
+  for (const f of COUNT_FIELDS_OF_SUMS) {
+    if (change[f] > 0n && (before?.[f] ?? 0n) + change[f] > bound) {
+      const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+      throw new AppError(400, 'invalid_request', `This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`, {
+        errors: [{ path: '/hourly', message: `more than ${bound} tokens on ${date}` }],
+      });
+    }
+  }
+}
+
+/** Throws a 400 when a half-hour holding `stored` rows would pass the bound by `growth` more. */
+export function checkRowBound(hourStart: number, stored: number, growth: number, bound: number): void {
+  if (growth > 0 && stored + growth > bound) {
+    const at = new Date(hourStart).toISOString();
+    throw new AppError(400, 'invalid_request', `This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`, {
+      errors: [{ path: '/hourly', message: `more than ${bound} buckets for ${at}` }],
+    });
+  }
+}
+
+/** Adds `change` into the sums kept under `key` (pending changes of a group's earlier uploads). */
+export function addPending<K>(into: Map<K, TokenSums>, key: K, change: TokenSums): void {
+  const d = into.get(key);
+  if (d === undefined) into.set(key, { ...change });
+  else addSums(d, change);
+}
+
+/** `a + b` (either may be absent). */
+export function sumOf(a: TokenSums | undefined, b: TokenSums | undefined): TokenSums | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const out = { ...a };
+  addSums(out, b);
+  return out;
+}
+
+/** The 400 for an upload whose sums would leave the 64-bit range (only rows stored before the day bound existed can get there). */
+export function sumsOutOfRange(): AppError {
+  return new AppError(400, 'invalid_request', "This upload would bring the account's stored sums past what they can hold.", {
+    errors: [{ path: '/hourly', message: 'sums out of range' }],
+  });
+}

@@ -1,0 +1,329 @@
+/**
+ * @fileoverview The PostgreSQL group write: several uploads (of distinct devices) in one
+ * transaction of set-based statements over `unnest` arrays, each statement one shape whatever the
+ * group's size (a named prepared statement, planned once per connection). Four round trips a group,
+ * however many uploads it holds: BEGIN with the users' locks; one read of the stored variants and of
+ * the `usage_daily` rows the uploads may change; every write joined into one statement; COMMIT.
+ * A commit's WAL flush is most of an upload's wall time on PostgreSQL, so sharing it is the gain.
+ *
+ * Each user's read-model deltas are merged over the group's uploads (group-deltas.ts) and written
+ * once, exactly as the SQLite group commit does; every read model is keyed by user, and the group
+ * holds each of its users' advisory locks (in one order everywhere: sorted user ids, as repricing
+ * takes them), so no other upload or repricing of those users interleaves.
+ */
+import type { PoolClient } from 'pg';
+import { preparedName } from '../db/prepared-name.js';
+import { DAY_MS } from '../domain/calendar.js';
+import type { TokenSums } from '../domain/token-sums.js';
+import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
+import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
+import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
+import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
+import type { IngestBatch, IngestResult, RowCoster } from './store.js';
+import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js';
+
+/**
+ * In one round trip: the stored variants of the uploads' groups (`kind` 'b', `owner` = device);
+ * the `usage_daily` rows of the (user, day, source, model) keys they fall in (`kind` 'd', `owner` =
+ * user, `hour_start` = day); how many rows each touched (device, half-hour) holds, counted up to
+ * $9 (`kind` 'c', in `input`); and each touched (user, day)'s sums, the whole-day prefix row
+ * (`kind` 'p', `hour_start` = day).
+ */
+const SELECT_STORED = `
+  SELECT 'b' AS kind, b.device_id AS owner, ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
+    FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
+    JOIN usage_buckets b
+      ON b.device_id = g.device_id AND b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
+  UNION ALL
+  SELECT 'd', d.user_id, d.day, d.source, d.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
+    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[])) AS k(user_id, day, source, model)
+    JOIN usage_daily d
+      ON d.user_id = k.user_id AND d.day = k.day AND d.source = k.source AND d.model = k.model
+  UNION ALL
+  SELECT 'c', h.device_id, h.hour_start, '', '', '', NULL,
+         (SELECT count(*) FROM (SELECT 1 FROM usage_buckets b WHERE b.device_id = h.device_id AND b.hour_start = h.hour_start LIMIT $9) x),
+         0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
+  UNION ALL
+  SELECT 'p', p.user_id, p.day, '', '', '', NULL, p.input, p.cached_input, p.output, p.reasoning, p.total, p.billable
+    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[])) AS k(user_id, day)
+    JOIN usage_day_prefix p ON p.user_id = k.user_id AND p.k = 48 AND p.day = k.day`;
+
+const DELETE_VARIANTS = `
+  DELETE FROM usage_buckets b
+   USING unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_id, hour_start, source, model, project_key)
+   WHERE b.device_id = d.device_id AND b.hour_start = d.hour_start AND b.source = d.source
+     AND b.model = d.model AND b.project_key = d.project_key`;
+
+const UPSERT_BUCKETS = `
+  INSERT INTO usage_buckets (device_id, user_id, updated_at, hour_start, source, model, project_key, project_ref,
+                             input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::int8[])
+  ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+    project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
+    output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
+    billable = excluded.billable, updated_at = excluded.updated_at`;
+
+const ADD_ROLLUP = `
+  INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+  ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
+    input = r.input + excluded.input, cached_input = r.cached_input + excluded.cached_input,
+    output = r.output + excluded.output, reasoning = r.reasoning + excluded.reasoning,
+    total = r.total + excluded.total, billable = r.billable + excluded.billable`;
+
+const ADD_PROJECTS = `
+  INSERT INTO project_usage AS p (user_id, updated_at, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
+  ON CONFLICT (user_id, project_key, source) DO UPDATE SET
+    project_ref = coalesce(excluded.project_ref, p.project_ref),
+    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
+    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
+    total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
+
+const PUT_DAILY = `
+  INSERT INTO usage_daily (user_id, day, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
+  ON CONFLICT (user_id, day, source, model) DO UPDATE SET
+    input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
+    reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
+
+const ADD_PREFIX = `
+  INSERT INTO usage_day_prefix AS p (user_id, k, day, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
+  ON CONFLICT (user_id, k, day) DO UPDATE SET
+    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
+    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
+    total = p.total + excluded.total, billable = p.billable + excluded.billable`;
+
+const addFamilies = (table: string, key: string | null) => `
+  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other)
+  SELECT * FROM unnest($1::text[], ${key ? '$2::int8[], $3::int8[], $4::int8[], $5::int8[]' : '$2::int8[], $3::int8[], $4::int8[]'})
+  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
+const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
+const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
+const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);
+
+const TOUCH_DEVICES = `
+  UPDATE devices d SET last_seen_at = u.now, last_sync_at = u.now
+    FROM unnest($1::text[], $2::int8[]) AS u(id, now) WHERE d.id = u.id`;
+
+const INSERT_EVENTS = `
+  INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::int8[])`;
+
+const CLEAR_SUBSCRIPTIONS = 'DELETE FROM device_subscriptions WHERE device_id = ANY($1::text[])';
+const INSERT_SUBSCRIPTIONS = `
+  INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`;
+
+interface Piece {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Joins independent writes into one statement of data-modifying CTEs (one round trip), renumbering
+ * each piece's $n placeholders. The pieces touch different rows, so their order does not matter.
+ */
+export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
+  const params: unknown[] = [];
+  const renumber = (piece: Piece): string => {
+    const offset = params.length;
+    params.push(...piece.params);
+    return piece.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+  };
+  const ctes = pieces.map((piece, i) => `w${i} AS (${renumber(piece)})`);
+  const main = renumber(final);
+  return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
+}
+
+/** Column arrays of `rows`, one per getter (what `unnest` takes). */
+function columns<T>(rows: readonly T[], ...getters: ((row: T) => unknown)[]): unknown[][] {
+  return getters.map((get) => rows.map(get));
+}
+
+const dailyKey = (userId: string, day: number, source: string, model: string) => `${userId}\u0000${day}\u0000${source}\u0000${model}`;
+
+const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
+
+interface StoredState {
+  /** Stored variants by device. */
+  variants: Map<string, StoredVariant[]>;
+  /** Stored `usage_daily` counts by {@link dailyKey}. */
+  daily: Map<string, TokenSums>;
+  /** Stored rows by (device, half-hour) ({@link ownerKey}), counted up to the bound + 1. */
+  rows: Map<string, number>;
+  /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
+  days: Map<string, TokenSums>;
+}
+
+async function loadStored(client: PoolClient, batches: readonly IngestBatch[], bounds: IngestBounds): Promise<StoredState> {
+  const groups: { deviceId: string; userId: string; hourStart: number; source: string; model: string }[] = [];
+  for (const batch of batches) {
+    for (const g of groupsOf(batch.buckets)) groups.push({ deviceId: batch.deviceId, userId: batch.userId, ...g });
+  }
+  const state: StoredState = { variants: new Map(), daily: new Map(), rows: new Map(), days: new Map() };
+  if (groups.length === 0) return state;
+  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'c' | 'p'; owner: string }>({
+    name: preparedName(SELECT_STORED),
+    text: SELECT_STORED,
+    values: [
+      ...columns(groups, (g) => g.deviceId, (g) => g.hourStart, (g) => g.source, (g) => g.model),
+      ...columns(groups, (g) => g.userId, (g) => Math.floor(g.hourStart / DAY_MS), (g) => g.source, (g) => g.model),
+      bounds.maxRowsPerHalfHour + 1,
+    ],
+  });
+  for (const row of rows) {
+    if (row.kind === 'b') {
+      let list = state.variants.get(row.owner);
+      if (list === undefined) state.variants.set(row.owner, (list = []));
+      list.push(toStoredVariant(row));
+    } else if (row.kind === 'c') {
+      state.rows.set(ownerKey(row.owner, Number(row.hour_start)), Number(row.input));
+    } else {
+      const sums: TokenSums = { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
+      if (row.kind === 'p') state.days.set(ownerKey(row.owner, Number(row.hour_start)), sums);
+      else state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), sums);
+    }
+  }
+  return state;
+}
+
+/** How one upload of a group ended. */
+export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
+
+/** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
+function planChecked(batch: IngestBatch, stored: StoredState, bounds: IngestBounds): { plan: IngestPlan; changes: Map<number, TokenSums> } {
+  const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
+  if (plan.growth) {
+    for (const [hourStart, growth] of plan.growth) {
+      checkRowBound(hourStart, stored.rows.get(ownerKey(batch.deviceId, hourStart)) ?? 0, growth, bounds.maxRowsPerHalfHour);
+    }
+  }
+  const changes = dayChanges(plan.rollup);
+  for (const [day, change] of changes) checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
+  return { plan, changes };
+}
+
+/**
+ * Writes a group of uploads inside the caller's transaction, which holds every one of their users'
+ * locks. The uploads' devices must be distinct (a device's second upload must see its first). An
+ * upload past a bound fails alone, nothing of it written.
+ */
+export async function writeGroup(client: PoolClient, batches: readonly IngestBatch[], costOf: RowCoster, bounds: IngestBounds): Promise<Outcome[]> {
+  const stored = await loadStored(client, batches, bounds);
+  const outcomes: Outcome[] = [];
+  const written: { batch: IngestBatch; result: IngestResult }[] = [];
+  const deltas: UploadDeltas[] = [];
+  const deletes: (StoredVariant & { deviceId: string })[] = [];
+  const upserts: { batch: IngestBatch; bucket: StoredVariant }[] = [];
+  for (const batch of batches) {
+    let checked: ReturnType<typeof planChecked>;
+    try {
+      checked = planChecked(batch, stored, bounds);
+    } catch (error) {
+      outcomes.push({ ok: false, error });
+      continue;
+    }
+    const { plan, changes } = checked;
+    for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
+    for (const d of plan.deletes) deletes.push({ ...d, deviceId: batch.deviceId });
+    for (const bucket of plan.upserts) upserts.push({ batch, bucket });
+    deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
+    outcomes.push({ ok: true, result: plan.counts });
+    written.push({ batch, result: plan.counts });
+  }
+  if (written.length === 0) return outcomes;
+  const pieces: Piece[] = [];
+  if (deletes.length > 0) {
+    pieces.push({ sql: DELETE_VARIANTS, params: columns(deletes, (d) => d.deviceId, (d) => d.hourStart, (d) => d.source, (d) => d.model, (d) => d.projectKey) });
+  }
+  if (upserts.length > 0) {
+    pieces.push({
+      sql: UPSERT_BUCKETS,
+      params: columns(
+        upserts,
+        (u) => u.batch.deviceId, (u) => u.batch.userId, (u) => u.batch.now,
+        (u) => u.bucket.hourStart, (u) => u.bucket.source, (u) => u.bucket.model, (u) => u.bucket.projectKey, (u) => u.bucket.projectRef,
+        (u) => u.bucket.input, (u) => u.bucket.cached, (u) => u.bucket.output, (u) => u.bucket.reasoning, (u) => u.bucket.total, (u) => u.bucket.billable,
+      ),
+    });
+  }
+  const rollup: { userId: string; r: UploadDeltas['rollup'][number] }[] = [];
+  const projects: { userId: string; p: ReturnType<typeof mergeUploadDeltas>[number]['projects'][number] }[] = [];
+  const daily: { userId: string; day: number; source: string; model: string; next: ReturnType<typeof nextDailyRow> }[] = [];
+  const prefix: { userId: string; p: ReturnType<typeof deriveReadModelDeltas>['prefix'][number] }[] = [];
+  const weeks: { userId: string; p: PeriodDelta }[] = [];
+  const months: { userId: string; p: PeriodDelta }[] = [];
+  const totals: { userId: string; p: { gpt: bigint; claude: bigint; other: bigint } }[] = [];
+  for (const user of mergeUploadDeltas(deltas)) {
+    const { userId } = user;
+    for (const r of user.rollup) rollup.push({ userId, r });
+    for (const p of user.projects) projects.push({ userId, p });
+    const derived = deriveReadModelDeltas(user.rollup);
+    for (const d of derived.daily) {
+      daily.push({ userId, day: d.day, source: d.source, model: d.model, next: nextDailyRow(stored.daily.get(dailyKey(userId, d.day, d.source, d.model)), d, costOf) });
+    }
+    for (const p of derived.prefix) prefix.push({ userId, p });
+    for (const p of derived.weeks) weeks.push({ userId, p });
+    for (const p of derived.months) months.push({ userId, p });
+    if (derived.total) totals.push({ userId, p: derived.total });
+  }
+  if (rollup.length > 0) {
+    pieces.push({
+      sql: ADD_ROLLUP,
+      params: columns(rollup, (x) => x.userId, (x) => x.r.hourStart, (x) => x.r.source, (x) => x.r.model,
+        (x) => x.r.input, (x) => x.r.cached, (x) => x.r.output, (x) => x.r.reasoning, (x) => x.r.total, (x) => x.r.billable),
+    });
+  }
+  if (projects.length > 0) {
+    pieces.push({
+      sql: ADD_PROJECTS,
+      params: columns(projects, (x) => x.userId, (x) => x.p.updatedAt, (x) => x.p.projectKey, (x) => x.p.source, (x) => x.p.projectRef,
+        (x) => x.p.input, (x) => x.p.cached, (x) => x.p.output, (x) => x.p.reasoning, (x) => x.p.total, (x) => x.p.billable),
+    });
+  }
+  if (daily.length > 0) {
+    pieces.push({
+      sql: PUT_DAILY,
+      params: columns(daily, (x) => x.userId, (x) => x.day, (x) => x.source, (x) => x.model,
+        (x) => x.next.input, (x) => x.next.cached, (x) => x.next.output, (x) => x.next.reasoning, (x) => x.next.total, (x) => x.next.billable, (x) => x.next.costMicros),
+    });
+  }
+  if (prefix.length > 0) {
+    pieces.push({
+      sql: ADD_PREFIX,
+      params: columns(prefix, (x) => x.userId, (x) => x.p.k, (x) => x.p.day,
+        (x) => x.p.input, (x) => x.p.cached, (x) => x.p.output, (x) => x.p.reasoning, (x) => x.p.total, (x) => x.p.billable),
+    });
+  }
+  if (weeks.length > 0) pieces.push({ sql: ADD_WEEKS, params: columns(weeks, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
+  if (months.length > 0) pieces.push({ sql: ADD_MONTHS, params: columns(months, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
+  if (totals.length > 0) pieces.push({ sql: ADD_TOTALS, params: columns(totals, (x) => x.userId, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
+  pieces.push({ sql: TOUCH_DEVICES, params: columns(written, (x) => x.batch.deviceId, (x) => x.batch.now) });
+  const events: Piece = {
+    sql: INSERT_EVENTS,
+    params: columns(written, (x) => x.batch.deviceId, (x) => x.batch.userId, (x) => x.batch.buckets.length, (x) => x.result.inserted, (x) => x.result.skipped, (x) => x.batch.now),
+  };
+  const combined = combineWrites(pieces, events);
+  await client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params });
+  await writeSubscriptions(client, written.map((x) => x.batch));
+  return outcomes;
+}
+
+/** Replaces the subscriptions of the uploads that mention them (two statements, only then). */
+async function writeSubscriptions(client: PoolClient, batches: readonly IngestBatch[]): Promise<void> {
+  const mentioning = batches.filter((b) => b.subscriptions !== undefined);
+  if (mentioning.length === 0) return;
+  await client.query({ name: preparedName(CLEAR_SUBSCRIPTIONS), text: CLEAR_SUBSCRIPTIONS, values: [mentioning.map((b) => b.deviceId)] });
+  const rows = mentioning.flatMap((b) => (b.subscriptions ?? []).map((s, position) => ({ b, s, position })));
+  if (rows.length === 0) return;
+  await client.query({
+    name: preparedName(INSERT_SUBSCRIPTIONS),
+    text: INSERT_SUBSCRIPTIONS,
+    values: columns(rows, (x) => x.b.deviceId, (x) => x.b.userId, (x) => x.b.now, (x) => x.position, (x) => x.s.tool, (x) => x.s.provider,
+      (x) => x.s.product, (x) => x.s.planType, (x) => x.s.rateLimitTier, (x) => x.s.details),
+  });
+}
