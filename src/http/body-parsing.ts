@@ -3,7 +3,8 @@
  * body), an empty body counts as no body, operations that take no body ignore whatever is sent.
  */
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
-import { AppError } from './problem.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { AppError, problems } from './problem.js';
 import { hookList } from './route-hooks.js';
 
 /** Marks a body that was sent with a content type we do not parse. */
@@ -25,7 +26,12 @@ export function registerBodyParsing(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    defaultJson(request, text, done);
+    if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
+      done(problems.invalid(`The body nests deeper than ${MAX_BODY_DEPTH} levels of objects and arrays.`), undefined);
+      return;
+    }
+    // Only this parser's failures are "not valid JSON" (a SyntaxError elsewhere is the server's own fault).
+    defaultJson(request, text, (error, parsed) => (error ? done(problems.invalid('The body is not valid JSON.'), undefined) : done(null, parsed)));
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : UNSUPPORTED_BODY);

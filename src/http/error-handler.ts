@@ -14,6 +14,7 @@ const PARSER_ERRORS: Record<string, () => AppError> = {
     new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => problems.invalid('The Content-Length header does not match the body.'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => problems.invalid('The body is not valid JSON.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => problems.invalid('The body is not valid JSON.'),
 };
 
 function toAppError(error: FastifyError & { validation?: ErrorObject[]; validationContext?: string }): AppError | undefined {
@@ -26,9 +27,6 @@ function toAppError(error: FastifyError & { validation?: ErrorObject[]; validati
   }
   const mapped = error.code ? PARSER_ERRORS[error.code] : undefined;
   if (mapped) return mapped();
-  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
-    return problems.invalid('The body is not valid JSON.');
-  }
   if (error.statusCode === 413) return problems.tooLarge('The request body is too large.');
   if (error.statusCode === 415) return PARSER_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE?.();
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return problems.invalid('The request is invalid.');

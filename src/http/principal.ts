@@ -20,6 +20,10 @@ export type Principal =
 export interface CredentialStore {
   findDeviceToken(tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined>;
   findShareToken(tokenHash: string): Promise<{ userId: string } | undefined>;
+  /** Whether a local user with this id exists (a signed token may outlive its account). */
+  userExists(userId: string): Promise<boolean>;
+  /** Whether a sign-in session is still live (not signed out, not ended by refresh-token reuse). */
+  isSessionLive(sessionId: string): Promise<boolean>;
   /** Maps an external OIDC subject to a local user id, creating the user on first sight. */
   userForExternalSubject(issuer: string, sub: string, email: string | undefined): Promise<string>;
 }
@@ -71,6 +75,12 @@ export class PrincipalResolver {
       if (verified.externalIssuer !== undefined) {
         const userId = await this.store.userForExternalSubject(verified.externalIssuer, verified.sub, verified.email);
         return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined } };
+      }
+      // A correctly signed token whose subject names no user (a deleted account) is as unknown as a revoked device token.
+      if (!(await this.store.userExists(verified.sub))) return { kind: 'invalid', reason: 'the token names no user' };
+      // A token of an ended session stops working (within the session cache's few seconds), not at its exp.
+      if (verified.sessionId !== undefined && !(await this.store.isSessionLive(verified.sessionId))) {
+        return { kind: 'invalid', reason: 'the session has ended' };
       }
       return { kind: 'ok', principal: { role: 'user', userId: verified.sub, sessionId: verified.sessionId } };
     } catch (error) {

@@ -10,8 +10,10 @@ export type ProblemCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'payload_too_large'
+  | 'headers_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
@@ -28,8 +30,10 @@ const TITLES: Record<ProblemCode, string> = {
   forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
+  request_timeout: 'Request timeout',
   conflict: 'Conflict',
   payload_too_large: 'Payload too large',
+  headers_too_large: 'Request headers too large',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',
   unavailable: 'Service unavailable',
@@ -42,6 +46,9 @@ export interface ProblemDocument {
   status: number;
   detail: string;
   code: ProblemCode;
+  /** `code` and `detail` again under the names the seed system's clients read (docs/compatibility.md). */
+  error: ProblemCode;
+  message: string;
   errors?: FieldError[];
   /** GoTrue compatibility members, set on /auth/v1 responses. */
   error_code?: string;
@@ -80,6 +87,8 @@ export class AppError extends Error {
       status: this.status,
       detail: this.detail,
       code: this.code,
+      error: this.code,
+      message: this.detail,
     };
     if (this.errors && this.errors.length > 0) problem.errors = this.errors;
     return problem;

@@ -1,9 +1,11 @@
 /**
  * @fileoverview Token-bucket rate limiting, per key (client address or device), in memory.
  * A bucket holds up to `burst` tokens and refills at `perMinute` a minute; each request takes one.
- * A server of several processes keeps the buckets in its primary (process/shared-limits.ts), so the
- * limits hold across them; separately started servers each keep their own (docs/decisions.md).
+ * A server of several processes on SQLite keeps the buckets in its primary (process/shared-limits.ts);
+ * instances on PostgreSQL keep them in the database (process/limits-postgres.ts) or, with REDIS_URL,
+ * in Redis (process/limits-redis.ts), so the limits hold across all of them (docs/deploy.md).
  */
+import { isIPv6 } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 
@@ -13,20 +15,41 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
-/** The rate limits of the contract: sign-in per address, link-code exchange per address, uploads per device. */
-export type LimitName = 'auth' | 'exchange' | 'ingest';
+/**
+ * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
+ * contract's), and link codes created plus device tokens issued per user.
+ */
+export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices';
+
+/**
+ * The key a client address is limited under: an IPv4 address as it is, an IPv6 address by its /64
+ * (one subscriber usually holds a whole /64, so single addresses would cost an attacker nothing).
+ */
+export function clientKey(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const address = ip.split('%')[0] ?? ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  const [head = '', tail] = address.split('::');
+  const groupsOf = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const left = groupsOf(head);
+  const right = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
 
 /** Takes one token for a key: decided here, or by the process that keeps the buckets. */
 export interface RateLimiter {
   take(key: string): RateDecision | Promise<RateDecision>;
 }
 
-/** Each limit's refill and burst, from the configuration. */
-function limitSettings(limits: Config['limits']): Record<LimitName, { perMinute: number; burst: number }> {
+/** Each limit's refill and burst, from the configuration (also for the shared stores in process/). */
+export function limitSettings(limits: Config['limits']): Record<LimitName, { perMinute: number; burst: number }> {
   return {
     auth: { perMinute: limits.authPerMinute, burst: limits.authPerMinute },
     exchange: { perMinute: limits.exchangePerMinute, burst: limits.exchangePerMinute },
     ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
+    devices: { perMinute: limits.devicesPerMinute, burst: limits.devicesPerMinute },
   };
 }
 

@@ -20,6 +20,20 @@ export class TtlCache<V> {
     return entry.value;
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Drops every entry whose value matches (e.g. the credentials of a deleted account). */
+  forgetWhere(matches: (value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(entry.value)) this.entries.delete(key);
+  }
+
+  /** Forgets everything (e.g. sessions just ended in this process). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   set(key: string, value: V): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();

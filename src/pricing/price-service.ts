@@ -2,8 +2,10 @@
  * @fileoverview Prices and model identities from `@pydantic/genai-prices`, cached per model and
  * per (model, UTC day).
  *
- * - Identity: the library's matcher gives a raw model name its canonical `model_id` and display
- *   name, so aliases (`gpt-5-codex`, `gpt-5`) group together; unknown names keep the raw name.
+ * - Identity: a raw model name's canonical `model_id` is the database entry the library's matcher
+ *   finds when that entry is a spelling of the same model (`claude-sonnet-4-5-20250929` →
+ *   `claude-sonnet-4-5`); otherwise the name keeps its own id and is priced as that entry
+ *   (`gpt-5.2-codex`, priced as `gpt-5.2`). See model-names.ts.
  * - Price: the database entry in force on the UTC day (evaluated at 12:00 UTC of that day), base
  *   tier, turned into integer {@link TokenRates}; its `effectiveFrom` is the entry's start date
  *   (or {@link PRICE_HISTORY_START} when the database records none). A model the database cannot price uses the
@@ -18,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { calcPrice, updatePrices, waitForUpdate, type ModelInfo, type ModelPrice, type PriceOptions, type Provider } from '@pydantic/genai-prices';
 import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
+import { ownModelId, sameModel } from './model-names.js';
 import { ratesFromModelPrice, type TokenRates } from './rates.js';
 
 /** Raw model priced when the database does not know a model (the original service's default profile). */
@@ -48,6 +51,8 @@ export interface ModelIdentity {
   readonly known: boolean;
   /** Provider id of the match (e.g. `openai`), null when unknown. */
   readonly provider: string | null;
+  /** Id of the database entry that prices the model when it is another model's (its nearest match), else null. */
+  readonly priced_as: string | null;
 }
 
 /** The price used for one raw model on one UTC day. */
@@ -142,7 +147,8 @@ function safeCalc(name: string, options: PriceOptions): ReturnType<typeof calcPr
 
 function resolveName(raw: string, at: Date): Resolution {
   const name = raw.trim().toLowerCase();
-  const unknown: Resolution = { identity: { model_id: name, model: name, known: false, provider: null }, query: null, info: null };
+  const own = ownModelId(name);
+  const unknown: Resolution = { identity: { model_id: own, model: own, known: false, provider: null, priced_as: null }, query: null, info: null };
   if (name === '' || name === 'unknown') return unknown;
   const attempts: { name: string; options: PriceOptions }[] = [{ name, options: {} }];
   const slash = name.lastIndexOf('/');
@@ -155,11 +161,11 @@ function resolveName(raw: string, at: Date): Resolution {
   for (const attempt of attempts) {
     const hit = safeCalc(attempt.name, { ...attempt.options, timestamp: at });
     if (hit) {
-      return {
-        identity: { model_id: hit.model.id, model: hit.model.name ?? hit.model.id, known: true, provider: hit.provider.id },
-        query: attempt,
-        info: hit.model,
-      };
+      // The entry that prices a name is its identity only when it is a spelling of the same model.
+      const identity = sameModel(name, hit.model.id)
+        ? { model_id: hit.model.id, model: hit.model.name ?? hit.model.id, known: true, provider: hit.provider.id, priced_as: null }
+        : { model_id: own, model: own, known: true, provider: hit.provider.id, priced_as: hit.model.id };
+      return { identity, query: attempt, info: hit.model };
     }
   }
   return unknown;

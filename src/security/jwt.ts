@@ -27,8 +27,11 @@ const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface ExternalJwtOptions {
   jwksUrl: string;
-  issuer: string | undefined;
-  audience: string | undefined;
+  /** Required: without them a token the provider minted for any other application would pass. */
+  issuer: string;
+  audience: string;
+  /** The signature algorithms accepted (asymmetric only; config.ts checks). */
+  algorithms: readonly string[];
 }
 
 /** Signs and verifies user access tokens. */
@@ -94,8 +97,9 @@ export class JwtService {
       const { payload } = await jwtVerify(token, jwks, {
         currentDate,
         requiredClaims: ['exp'],
-        ...(options.issuer ? { issuer: options.issuer } : {}),
-        ...(options.audience ? { audience: options.audience } : {}),
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms: [...options.algorithms],
       });
       return {
         sub: requireSub(payload),

@@ -50,7 +50,7 @@ function keepInFile(dataDir: string, names: SecretName[]): Partial<Secrets> {
     }
   }
   if (changed) {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, JSON.stringify(stored, null, 2) + '\n', { mode: 0o600 });
     fs.renameSync(temp, file);

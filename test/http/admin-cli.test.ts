@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../src/admin/commands.js';
+import { describeDatabase, runAdminCommand } from '../../src/admin/commands.js';
 import { listActiveEntitlements } from '../../src/db/queries/entitlements.js';
 import { ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
@@ -53,13 +56,30 @@ describe(`admin command line (${engine})`, () => {
     expect(JSON.parse(refreshed.output)).toMatchObject({ success: true, results: [{ period: 'week', rows: 1 }] });
     expect((await run('refresh-leaderboard', '--period', 'year')).exitCode).toBe(1);
     const synced = await run('sync-pricing');
-    expect(synced.exitCode).toBe(0);
+    expect(synced.exitCode).toBe(1); // the price source is unreachable: the action failed
     expect(JSON.parse(synced.output)).toMatchObject({ success: false, updated: false, reason: expect.stringMatching(/unreachable/) });
+  });
+
+  it('names the database it opened, never a password', () => {
+    expect(describeDatabase({ kind: 'sqlite', file: '/srv/tt/tokentally.db', busyTimeoutMs: 5000 })).toBe('database: SQLite /srv/tt/tokentally.db');
+    expect(describeDatabase({ kind: 'postgres', url: 'postgres://tt:s3cret@db.example:5432/tokentally', poolSize: 10 })).toBe('database: PostgreSQL tt@db.example:5432/tokentally');
   });
 
   it('explains its usage', async () => {
     expect((await run()).exitCode).toBe(1);
     expect((await run('help')).output).toMatch(/^usage: npm run admin/);
     expect((await run('frobnicate')).exitCode).toBe(2);
+  });
+
+  it('backs up the SQLite database, and points to pg_dump on PostgreSQL', async () => {
+    expect((await run('backup')).exitCode).toBe(2);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-admin-backup-'));
+    try {
+      const r = await run('backup', path.join(dir, 'copy.db'));
+      if (engine === 'postgres') expect([r.exitCode, r.output]).toEqual([1, expect.stringContaining('pg_dump')]);
+      else expect([r.exitCode, fs.existsSync(path.join(dir, 'copy.db'))]).toEqual([0, true]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@ import { AuthClient } from '@supabase/auth-js';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { REFRESH_REUSE_WINDOW_MS } from '../../src/services/accounts.js';
 import { bearer, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
@@ -90,6 +91,7 @@ describe(`sign-in API over HTTP (${engine})`, () => {
     const first = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: user.refreshToken } });
     expect(first.statusCode).toBe(200);
     const next = first.json<{ refresh_token: string }>().refresh_token;
+    t.clock.advance(REFRESH_REUSE_WINDOW_MS + 1); // past the window in which a concurrent refresh is answered again
     const replay = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: user.refreshToken } });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error_code).toBe('refresh_token_already_used');

@@ -28,6 +28,17 @@ const OPERATIONS: Record<string, [string, string]> = {
   debugAuth: ['get', '/functions/svc-debug-auth'],
 };
 
+/** Operations added beyond the interface (docs/sharing.md): method, path and security. */
+const ADDED: Record<string, [string, string, string[]]> = {
+  exportUsage: ['get', '/functions/svc-export', ['UserJWT']],
+  deleteAccount: ['post', '/functions/svc-account-delete', ['UserJWT']],
+  getBadge: ['get', '/badge/{file}', []],
+  getCard: ['get', '/card/{file}', []],
+  listDevices: ['get', '/functions/svc-devices', ['UserJWT']],
+  renameDevice: ['post', '/functions/svc-device-rename', ['UserJWT']],
+  revokeDevice: ['post', '/functions/svc-device-revoke', ['UserJWT']],
+};
+
 /** Expected security schemes per operation (an empty object = callable without credentials). */
 const SECURITY: Record<string, string[]> = {
   issueDeviceToken: ['UserJWT', 'ServiceRoleKey'],
@@ -79,9 +90,14 @@ describe(`discovery documents (${engine})`, () => {
     for (const [p, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) if (op.operationId) found.set(op.operationId, [method, p, op]);
     }
-    const missing = Object.keys(OPERATIONS).filter((id) => !found.has(id));
+    const all = { ...OPERATIONS, ...ADDED };
+    const missing = Object.keys(all).filter((id) => !found.has(id));
     expect(missing).toEqual([]);
-    expect(found.size).toBe(22);
+    expect(found.size).toBe(22 + Object.keys(ADDED).length);
+    for (const [id, [method, p, security]] of Object.entries(ADDED)) {
+      const [m, path, op] = found.get(id) ?? [];
+      expect([m, path, (op?.security ?? []).map((s) => Object.keys(s)[0])], id).toEqual([method, p, security]);
+    }
     for (const [id, [method, p]] of Object.entries(OPERATIONS)) {
       const [m, path, op] = found.get(id) as [string, string, OpenApiOperation];
       expect([m, path], id).toEqual([method, p]);

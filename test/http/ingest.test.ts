@@ -1,10 +1,28 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countIngestEvents, listDeviceBuckets, listProjectUsage, sumUserBuckets, sumUserUsage } from '../../src/db/queries/usage.js';
-import { bearer, ingest, issueDevice, signUp, type TestUser, trillionBuckets } from '../helpers/actors.js';
+import { userIngestLockKey } from '../../src/ingest/writer-postgres.js';
+import { bearer, ingest, issueDevice, signUp, TRILLION_DAY_BOUND, type TestUser, trillionBuckets } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 const H1 = '2026-11-01T10:00:00.000Z';
+
+/** Makes the ingest writer wait (SQLite: the app's write lock; PostgreSQL: the user's ingest lock) until released. */
+async function holdIngestWriter(t: TestApp, userId: string): Promise<() => Promise<void>> {
+  if (t.db.dialect === 'sqlite') {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    void t.db.writeLock.run(() => held);
+    return async () => release();
+  }
+  const client = await t.db.pool.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [userIngestLockKey(userId)]);
+  return async () => {
+    await client.query('COMMIT');
+    client.release();
+  };
+}
 const H2 = '2026-11-01T10:30:00Z';
 
 describe(`ingestUsage (${engine})`, () => {
@@ -82,6 +100,9 @@ describe(`ingestUsage (${engine})`, () => {
   });
 
   it('keeps sums exact beyond 2^53', async () => {
+    await t.close();
+    t = await createTestApp({ env: TRILLION_DAY_BOUND }); // the default day bound refuses these on purpose
+    user = await signUp(t);
     const hourly = trillionBuckets();
     for (let d = 0; d < 10; d += 1) {
       const other = await issueDevice(t, user, `box${d}`);
@@ -237,10 +258,12 @@ describe(`ingest backpressure (${engine})`, () => {
     expect((await ingest(t, device.token, [{ hour_start: H1, total_tokens: 5 }])).statusCode).toBe(200);
   });
 
-  it('answers 429 when the process-wide in-flight cap is reached', async () => {
+  it('answers 429 when the process-wide in-flight cap is reached by uploads being stored, not by bodies still arriving', async () => {
     t = await createTestApp({ env: { INGEST_MAX_INFLIGHT: '1' } });
     const user = await signUp(t);
     const device = await issueDevice(t, user);
+    const other = await issueDevice(t, user, 'other');
+    // A body still arriving holds no slot.
     const slowBody = new PassThrough();
     const slow = t.app.inject({
       method: 'POST',
@@ -250,11 +273,19 @@ describe(`ingest backpressure (${engine})`, () => {
     });
     slowBody.write('{"hourly": [');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const refused = await ingest(t, device.token, [{ hour_start: H1, total_tokens: 1 }]);
-    expect(refused.statusCode).toBe(429);
-    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await ingest(t, other.token, [{ hour_start: H1, total_tokens: 1 }])).statusCode).toBe(200);
     slowBody.end(`{"hour_start": "${H1}", "total_tokens": 7}]}`);
     expect((await slow).statusCode).toBe(200);
-    expect((await ingest(t, device.token, [{ hour_start: H2, total_tokens: 1 }])).statusCode).toBe(200);
+
+    // An upload waiting for the database holds the only slot: the next one is refused.
+    const release = await holdIngestWriter(t, user.id);
+    const held = ingest(t, device.token, [{ hour_start: H2, total_tokens: 2 }]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const refused = await ingest(t, other.token, [{ hour_start: H2, total_tokens: 1 }]);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    await release();
+    expect((await held).statusCode).toBe(200);
+    expect((await ingest(t, other.token, [{ hour_start: H2, total_tokens: 1 }])).statusCode).toBe(200);
   });
 });

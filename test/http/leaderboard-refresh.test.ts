@@ -11,14 +11,13 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
 import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { createLogger } from '../../src/logger.js';
 import type { LeaderboardHooks } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
-import { dropTestSchema, engine, T0, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
+import { dropTestSchema, engine, T0, testConfig, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
 
-const config = loadConfig({ ...TEST_SECRETS, DATA_DIR: '/nonexistent-tokentally-test-dir', PASSWORD_SCRYPT_COST: '1024', JOBS_ENABLED: 'false' });
+const config = testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '30', RATE_LIMIT_EXCHANGE_PER_MINUTE: '30', INGEST_RATE_PER_MINUTE: '60', INGEST_BURST: '20' });
 const quiet = () => createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
 
 async function appOn(db: Db, hooks: LeaderboardHooks): Promise<TestApp> {

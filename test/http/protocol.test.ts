@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import { packageInfo } from '../../src/package-info.js';
 
 describe(`HTTP protocol rules (${engine})`, () => {
   let t: TestApp;
@@ -64,14 +65,15 @@ describe(`HTTP protocol rules (${engine})`, () => {
   it('reports health', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', version: packageInfo().version });
   });
 
-  it('serves a landing page linking the OpenAPI document', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/' });
+  it('serves the dashboard at /, linking the OpenAPI document for clients without JavaScript', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: 'tt.example:8787' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('/openapi.json');
+    expect(res.body).toContain('<div id="root"></div>'); // the install commands are the dashboard's (test/web)
   });
 
   it('describes the operations in an OpenAPI 3.1 document of version 0.6.4', async () => {

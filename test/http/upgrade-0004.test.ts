@@ -10,6 +10,7 @@ import { migrateUpTo } from '../../src/db/migrate.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { ManualClock } from '../../src/clock.js';
 import { JwtService } from '../../src/security/jwt.js';
+import { insertRefreshToken } from '../../src/db/queries/users.js';
 import { capturingLogger, createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
 
 const BUCKETS = [
@@ -61,6 +62,8 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
     const upgraded = await createApp({ config: testConfig(), db, clock, logger: capturingLogger(logs) });
     try {
       expect(logs.join('')).toMatch(/repriced stored daily costs \(3 rows read, 3 changed/);
+      // A live session for the old user, so its access token is honoured.
+      await insertRefreshToken(db.kysely, { token_hash: 'upgrade-test', user_id: userId, session_id: 'upgrade-test', created_at: clock.now(), expires_at: clock.now() + 3_600_000 });
       const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: userId, email: 'old@example.com', sessionId: 'upgrade-test' }, clock.now());
       expect(await readAll(upgraded.app, token)).toEqual(expected);
     } finally {

@@ -5,7 +5,7 @@
  * round them: the answers must still be exact (both engines).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { ingest, issueDevice, signUp, TRILLION_DAY_BOUND, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { ok } from './usage-helpers.js';
 
@@ -21,7 +21,7 @@ describe(`analytics sums past 2^53 from 15-digit counts (${engine})`, () => {
   const perDay = BigInt(DEVICES * 48) * BigInt(big) - 1n;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: TRILLION_DAY_BOUND }); // ~10^15 tokens a day: past the default day bound
     user = await signUp(t);
     for (let dev = 0; dev < DEVICES; dev++) {
       const device = await issueDevice(t, user, `box${dev}`);

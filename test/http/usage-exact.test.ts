@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingest, issueDevice, signUp, type TestUser, trillionBuckets } from '../helpers/actors.js';
+import { ingest, issueDevice, signUp, TRILLION_DAY_BOUND, type TestUser, trillionBuckets } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { ok } from './usage-helpers.js';
 
@@ -12,7 +12,7 @@ describe(`analytics sums beyond 2^53 and projects (${engine})`, () => {
   const DEVICES = 10;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: TRILLION_DAY_BOUND });
     user = await signUp(t);
     const hourly = trillionBuckets();
     for (let d = 0; d < DEVICES; d += 1) {

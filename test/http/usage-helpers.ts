@@ -9,13 +9,13 @@ export const B = {
   /** 2026-03-07 18:30 New York, 2026-03-08 08:30 Tokyo, 05:00 Kolkata. */
   b3: { hour_start: '2026-03-07T23:30:00Z', source: 'claude', model: 'claude-opus-4-1', input_tokens: 10, output_tokens: 20, total_tokens: 30 },
   /** 2026-03-08 01:30-05:00 New York (just before the spring-forward gap). */
-  b1: { hour_start: '2026-03-08T06:30:00Z', source: 'codex', model: 'gpt-5-codex', input_tokens: 1000, cached_input_tokens: 400, output_tokens: 200, reasoning_output_tokens: 50, total_tokens: 1200 },
+  b1: { hour_start: '2026-03-08T06:30:00Z', source: 'codex', model: 'gpt-5-2025-08-07', input_tokens: 1000, cached_input_tokens: 400, output_tokens: 200, reasoning_output_tokens: 50, total_tokens: 1200 },
   /** 2026-03-08 03:00-04:00 New York (first bucket after the gap). */
   b2: { hour_start: '2026-03-08T07:00:00Z', source: 'claude', model: 'claude-sonnet-4-5', input_tokens: 100, cached_input_tokens: 1000, output_tokens: 50, total_tokens: 1150 },
   /** 2026-03-08 23:45 Kathmandu / 23:30 Kolkata (straddles Kathmandu midnight: counts on the 8th). */
   b4: { hour_start: '2026-03-08T18:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 2000, output_tokens: 100, reasoning_output_tokens: 10, total_tokens: 2100 },
   /** 2026-03-09 00:00 Kolkata, 00:15 Kathmandu, 03:30 Tokyo; still the 8th in UTC and New York. */
-  b5: { hour_start: '2026-03-08T18:30:00Z', source: 'codex', model: 'gpt-5-codex', input_tokens: 5, output_tokens: 5, total_tokens: 10 },
+  b5: { hour_start: '2026-03-08T18:30:00Z', source: 'codex', model: 'openai/gpt-5', input_tokens: 5, output_tokens: 5, total_tokens: 10 },
   /** 2026-10-31 23:30-04:00 New York (October there), November in UTC. */
   b9: { hour_start: '2026-11-01T03:30:00Z', source: 'gemini', model: 'gemini-2.5-pro', input_tokens: 300, output_tokens: 3, total_tokens: 303 },
   /** 2026-11-01 01:30-04:00 New York (first pass of the repeated hour). */

@@ -80,12 +80,13 @@ describe(`analytics on a fixed data set (${engine})`, () => {
   it('filters by source and by model (raw name or canonical id)', async () => {
     const prices = createPriceService();
     const gpt5 = prices.identify('gpt-5');
-    expect(prices.identify('gpt-5-codex').model_id).toBe(gpt5.model_id);
+    expect(prices.identify('gpt-5-2025-08-07').model_id).toBe(gpt5.model_id);
+    expect(prices.identify('openai/gpt-5').model_id).toBe(gpt5.model_id);
     const range = { from: '2026-03-01', to: '2026-03-31' };
     const codex = await ok<Row>(t, user, 'usage-summary', { ...range, source: 'Codex' });
     expect(codex.totals).toMatchObject(wireTotals(['b1', 'b4', 'b5']));
     expect((codex.pricing as Row).pricing_mode).toBe('overlap');
-    for (const model of ['gpt-5', 'GPT-5-codex', gpt5.model_id]) {
+    for (const model of ['gpt-5', 'GPT-5-2025-08-07', 'OpenAI/GPT-5', gpt5.model_id]) {
       const body = await ok<Row>(t, user, 'usage-summary', { ...range, model });
       expect(body.totals, model).toMatchObject(wireTotals(['b1', 'b4', 'b5']));
       expect(body).toMatchObject({ model_id: gpt5.model_id, model: gpt5.model });
@@ -103,7 +104,7 @@ describe(`analytics on a fixed data set (${engine})`, () => {
       '2026-03-08T18:00:00Z',
       '2026-03-08T18:30:00Z',
     ]);
-    const monthly = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-03-31', months: 1, source: 'codex', model: 'gpt-5-codex' });
+    const monthly = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-03-31', months: 1, source: 'codex', model: 'gpt-5-2025-08-07' });
     expect(tokens(monthly.data[0] as Row)).toEqual(wireTotals(['b1', 'b4', 'b5']));
   });
 

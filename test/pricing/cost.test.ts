@@ -17,18 +17,18 @@ function usage(iso: string, source: string, model: string, counts: Partial<Pick<
 describe('createCostAccumulator', () => {
   it('prices a codex row with cached inside input (overlap)', () => {
     const acc = createCostAccumulator(prices);
-    // gpt-5: 1.25 / 0.125 / 10 USD per million
+    // gpt-5-codex, priced as gpt-5: 1.25 / 0.125 / 10 USD per million
     acc.add(usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5-codex', { input: 1_000_000n, cachedInput: 800_000n, output: 50_000n, reasoning: 20_000n }));
     // 200k × 1.25 + 800k × 0.125 + 50k × 10 = 0.25 + 0.1 + 0.5
     expect(formatMicros(acc.totalMicros())).toBe('0.850000');
     expect(acc.summary()).toEqual({
-      model: 'gpt-5',
+      model: 'gpt-5-codex',
       pricing_mode: 'overlap',
       source: 'genai-prices',
       effective_from: PRICE_HISTORY_START,
       data_effective_from: BUNDLED_PRICES_EFFECTIVE_FROM,
       default_profile: false,
-      default_model: 'gpt-5.2',
+      default_model: 'gpt-5.2-codex',
       unpriced_models: [],
     });
   });
@@ -51,11 +51,11 @@ describe('createCostAccumulator', () => {
     const fourDays = createCostAccumulator(prices);
     for (let i = 0; i < 4; i++) fourDays.add(usage(`2026-01-1${i}T23:30:00Z`, 'codex', 'gpt-5', { input: 1n }));
     expect(fourDays.totalMicros()).toBe(4n);
-    // Aliases are stored (and truncated) apart, but reported as one model.
+    // Spellings of one model are stored (and truncated) apart, but reported as one model.
     const aliases = createCostAccumulator(prices);
     aliases.add(usage('2026-01-15T01:00:00Z', 'codex', 'gpt-5', { input: 1n }));
-    aliases.add(usage('2026-01-15T02:00:00Z', 'codex', 'gpt-5-codex', { input: 1n }));
-    aliases.add(usage('2026-01-15T03:00:00Z', 'codex', 'gpt-5-codex', { input: 1n }));
+    aliases.add(usage('2026-01-15T02:00:00Z', 'codex', 'gpt-5-2025-08-07', { input: 1n }));
+    aliases.add(usage('2026-01-15T03:00:00Z', 'codex', 'gpt-5-2025-08-07', { input: 1n }));
     expect(aliases.totalMicros()).toBe(3n); // 1.25 → 1, 2.5 → 2
     expect(aliases.summary().model).toBe('gpt-5');
   });
@@ -93,7 +93,9 @@ describe('createCostAccumulator', () => {
     expect(createCostAccumulator(prices, { sourceFilter: 'claude' }).summary().pricing_mode).toBe('add');
   });
 
-  it('prices a heavy user year quickly', () => {
+  // Speed is measured by bench:analytics, not here; this prints the figure and checks that the price
+  // cache filled by the first pass changes nothing in the answer.
+  it('prices a heavy user year the same on a cold and a warm price cache', () => {
     const rows: UsageRow[] = [];
     const start = Date.parse('2025-01-01T00:00:00Z');
     const models = ['gpt-5-codex', 'gpt-5.2-codex', 'claude-sonnet-4-5-20250929', 'claude-opus-4-1'];
@@ -104,7 +106,8 @@ describe('createCostAccumulator', () => {
       }
     }
     const cold = performance.now();
-    createCostAccumulator(prices).addAll(rows);
+    const first = createCostAccumulator(prices);
+    first.addAll(rows);
     const coldMs = performance.now() - cold;
     const t0 = performance.now();
     const reps = 20;
@@ -116,6 +119,7 @@ describe('createCostAccumulator', () => {
     }
     const warmMs = (performance.now() - t0) / reps;
     console.info(`cost: ${rows.length} rows, first pass ${coldMs.toFixed(1)} ms (fills the price cache), then ${warmMs.toFixed(2)} ms; total ${formatMicros(total)} USD`);
-    expect(warmMs).toBeLessThan(20);
+    expect(total).toBe(first.totalMicros());
+    expect(total).toBeGreaterThan(0n);
   });
 });

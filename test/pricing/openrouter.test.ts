@@ -69,7 +69,7 @@ describe('mergeOpenRouterPrices', () => {
     const after = svc.priceOnDate('gpt-5-codex', '2026-11-22');
     expect(after.rates).toEqual({ input: 1_500_000_000n, cachedInput: 150_000_000n, output: 12_000_000_000n, reasoning: 12_000_000_000n });
     expect(after.effectiveFrom).toBe('2026-11-22');
-    expect(svc.identify('gpt-5-codex').model).toBe('GPT-5');
+    expect(svc.identify('gpt-5-codex')).toMatchObject({ model: 'gpt-5-codex', priced_as: 'gpt-5' });
 
     // A second sync on a later day with the same prices changes nothing; with new prices it adds another period.
     expect(mergeOpenRouterPrices(merge.providers, { data: [openRouter.data[0]] }, '2026-11-23').updated).toEqual([]);

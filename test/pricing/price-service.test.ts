@@ -17,9 +17,10 @@ console.info(`price-service: fast-check seed ${SEED}`);
 const prices = createPriceService();
 
 describe('identify', () => {
-  it('groups aliases under the database id with a display name', () => {
-    expect(prices.identify('gpt-5.2-codex')).toEqual({ model_id: 'gpt-5.2', model: 'GPT-5.2', known: true, provider: 'openai' });
-    expect(prices.identify('gpt-5-codex').model_id).toBe('gpt-5');
+  it('groups spellings under the database id with a display name; another model keeps its own id, priced as its match', () => {
+    expect(prices.identify('gpt-5.2')).toEqual({ model_id: 'gpt-5.2', model: 'GPT-5.2', known: true, provider: 'openai', priced_as: null });
+    expect(prices.identify('gpt-5.2-codex')).toEqual({ model_id: 'gpt-5.2-codex', model: 'gpt-5.2-codex', known: true, provider: 'openai', priced_as: 'gpt-5.2' });
+    expect(prices.identify('gpt-5-codex').model_id).toBe('gpt-5-codex');
     expect(prices.identify('gpt-5').model_id).toBe('gpt-5');
     expect(prices.identify('claude-sonnet-4-5-20250929')).toMatchObject({ model_id: 'claude-sonnet-4-5', model: 'Claude Sonnet 4.5', provider: 'anthropic' });
     expect(prices.identify('  Claude-Sonnet-4-5 ').model_id).toBe('claude-sonnet-4-5');
@@ -31,14 +32,16 @@ describe('identify', () => {
   });
 
   it('keeps the raw name for unknown models', () => {
-    expect(prices.identify('my-local-llama')).toEqual({ model_id: 'my-local-llama', model: 'my-local-llama', known: false, provider: null });
+    expect(prices.identify('my-local-llama')).toEqual({ model_id: 'my-local-llama', model: 'my-local-llama', known: false, provider: null, priced_as: null });
     expect(prices.identify('unknown')).toMatchObject({ known: false, model_id: 'unknown' });
   });
 
   it('matches a model filter by raw name or canonical id', () => {
-    expect(prices.matchesModelFilter('gpt-5-codex', 'gpt-5')).toBe(true);
-    expect(prices.matchesModelFilter('gpt-5', 'gpt-5-codex')).toBe(true);
-    expect(prices.matchesModelFilter('gpt-5.2-codex', 'GPT-5.2')).toBe(true);
+    expect(prices.matchesModelFilter('gpt-5-codex', 'gpt-5')).toBe(false);
+    expect(prices.matchesModelFilter('gpt-5-2025-08-07', 'gpt-5')).toBe(true);
+    expect(prices.matchesModelFilter('claude-sonnet-4-5-20250929', 'Claude-Sonnet-4.5')).toBe(true);
+    expect(prices.matchesModelFilter('gpt-5.2-codex', 'GPT-5.2-Codex')).toBe(true);
+    expect(prices.matchesModelFilter('gpt-5.2-codex', 'gpt-5.2')).toBe(false);
     expect(prices.matchesModelFilter('gpt-5.2-codex', 'gpt-5')).toBe(false);
     expect(prices.matchesModelFilter('my-local-llama', 'my-local-llama')).toBe(true);
     expect(prices.matchesModelFilter('my-local-llama', 'other-llama')).toBe(false);
@@ -48,7 +51,7 @@ describe('identify', () => {
 describe('priceOn', () => {
   it('uses the database price with base tiers', () => {
     const p = prices.priceOnDate('gpt-5-codex', '2026-01-15');
-    expect(p).toMatchObject({ modelId: 'gpt-5', isDefault: false, pricedAs: 'gpt-5', provider: 'openai', effectiveFrom: PRICE_HISTORY_START });
+    expect(p).toMatchObject({ modelId: 'gpt-5-codex', isDefault: false, pricedAs: 'gpt-5', provider: 'openai', effectiveFrom: PRICE_HISTORY_START });
     expect(p.rates).toEqual({ input: 1_250_000_000n, cachedInput: 125_000_000n, output: 10_000_000_000n, reasoning: 10_000_000_000n });
     expect(prices.priceOnDate('claude-sonnet-4-5', '2026-01-15').rates.input).toBe(3_000_000_000n);
   });
@@ -66,7 +69,7 @@ describe('priceOn', () => {
     const p = prices.priceOnDate('my-local-llama', '2026-01-15');
     expect(p).toMatchObject({ modelId: 'my-local-llama', isDefault: true, pricedAs: 'gpt-5.2', provider: 'openai' });
     expect(p.rates).toEqual({ input: 1_750_000_000n, cachedInput: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n });
-    expect(prices.defaultIdentity.model_id).toBe('gpt-5.2');
+    expect(prices.defaultIdentity).toMatchObject({ model_id: 'gpt-5.2-codex', priced_as: 'gpt-5.2' });
   });
 
   it('records the release date of the bundled data version it was written for', () => {

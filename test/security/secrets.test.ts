@@ -15,8 +15,8 @@ describe(`server secrets (${engine})`, () => {
   it('uses configured secrets as they are', async () => {
     const { db, drop } = await openTestDb();
     cleanups.push(async () => { await db.close(); await drop(); });
-    const config = loadConfig({ SERVICE_ROLE_KEY: 's', JWT_SECRET: 'j', ANON_KEY: 'a', DATA_DIR: '/nonexistent' });
-    expect(await resolveSecrets(config, db, 0)).toEqual({ serviceRoleKey: 's', jwtSecret: 'j', anonKey: 'a' });
+    const config = loadConfig({ SERVICE_ROLE_KEY: 's', JWT_SECRET: 'j'.repeat(32), ANON_KEY: 'a', DATA_DIR: '/nonexistent' });
+    expect(await resolveSecrets(config, db, 0)).toEqual({ serviceRoleKey: 's', jwtSecret: 'j'.repeat(32), anonKey: 'a' });
   });
 
   it('generates missing secrets once and keeps them (file on SQLite, database on PostgreSQL)', async () => {

@@ -1,0 +1,46 @@
+/**
+ * @fileoverview A user's devices: list, rename, revoke (docs/devices.md). Revoking marks the device
+ * and its tokens revoked (its uploads stay) and tells `onRevoked`, which drops the token from the
+ * credential cache of this process and of its peers, so the next request with it gets 401.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { listUserDevices, renameUserDevice, revokeUserDevice, type DeviceListing } from '../db/queries/devices.js';
+import { inTransaction } from '../db/transaction.js';
+import { problems } from '../http/problem.js';
+
+const NO_SUCH_DEVICE = 'You have no device with this id.';
+
+export class DeviceService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly onRevoked: (deviceId: string) => void,
+  ) {}
+
+  list(userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
+    return listUserDevices(this.db.kysely, userId, includeRevoked);
+  }
+
+  /** Renames a device of the user (a revoked one too: its name stays in the list of revoked devices). */
+  async rename(userId: string, deviceId: string, rawName: string): Promise<DeviceListing> {
+    const name = rawName.trim();
+    if (name === '') throw problems.invalidField('/body/name', 'must not be empty');
+    const renamed = await inTransaction(this.db, (tx) => renameUserDevice(tx, userId, deviceId, name));
+    if (!renamed) throw problems.notFound(NO_SUCH_DEVICE);
+    return this.one(userId, deviceId);
+  }
+
+  async revoke(userId: string, deviceId: string): Promise<DeviceListing> {
+    const revoked = await inTransaction(this.db, (tx) => revokeUserDevice(tx, userId, deviceId, this.clock.now()));
+    if (!revoked) throw problems.notFound(NO_SUCH_DEVICE);
+    this.onRevoked(deviceId);
+    return this.one(userId, deviceId);
+  }
+
+  private async one(userId: string, deviceId: string): Promise<DeviceListing> {
+    const found = (await listUserDevices(this.db.kysely, userId, true)).find((d) => d.id === deviceId);
+    if (!found) throw problems.notFound(NO_SUCH_DEVICE);
+    return found;
+  }
+}
