@@ -13,42 +13,59 @@ import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { findActiveDeviceToken } from './db/queries/devices.js';
+import { isSessionLive, userIdExists } from './db/queries/users.js';
 import { registerAccessControl } from './http/access.js';
 import { registerBodyParsing } from './http/body-parsing.js';
+import { answerFrameworkError, NOSNIFF } from './http/client-errors.js';
+import { clientErrorHandler, registerConnectionKeeping } from './http/connection.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { PrincipalResolver } from './http/principal.js';
+import { canonicalFunctionUrl } from './http/seed-aliases.js';
 import { InflightGate, localLimiters, type LimitName, type RateLimiter } from './http/rate-limit.js';
 import { lazyChildLoggers } from './http/lazy-logger.js';
+import { Metrics } from './http/metrics.js';
 import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer } from './services/repricing.js';
 import { serverJobs } from './jobs/jobs.js';
+import { databaseJobClaims } from './jobs/claims.js';
 import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
 import { restoreStoredPricing } from './jobs/pricing-sync.js';
 import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
+import { registerAccountRoutes } from './routes/account.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerCliPackageRoutes } from './routes/cli-package.js';
+import { packageInfo } from './package-info.js';
+import { registerBadgeRoutes } from './routes/badges.js';
 import { registerDeviceRoutes } from './routes/devices.js';
+import { registerDeviceManagementRoutes } from './routes/device-management.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerDiscoveryDocRoutes } from './routes/discovery-docs.js';
 import { registerIngestRoutes } from './routes/ingest.js';
 import { registerLeaderboardRoutes } from './routes/leaderboard.js';
+import { registerMetricsRoute } from './routes/metrics.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
-import { JwtService } from './security/jwt.js';
+import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { createPriceService } from './pricing/index.js';
 import { noPeers, type Peers } from './process/peers.js';
+import { AccountDeletionService } from './services/account-deletion.js';
 import { AccountService } from './services/accounts.js';
 import { AnalyticsService } from './services/analytics.js';
+import { DeviceService } from './services/devices.js';
+import { BadgeService } from './services/badges.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
+import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
 import { OnboardingService } from './services/onboarding.js';
 import { SharingService } from './services/sharing.js';
 
@@ -70,8 +87,31 @@ export interface AppDeps {
 export interface TokentallyApp {
   app: App;
   secrets: Secrets;
+  /** The refresh-after-upload trigger, when LEADERBOARD_FRESH_SECONDS > 0 (tests await its idle()). */
+  leaderboardFreshness: LeaderboardFreshness | undefined;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
+}
+
+/** A yes/no lookup whose "yes" answers are remembered (a new user works at once). */
+function cachedExists(cache: TtlCache<true>, exists: (key: string) => Promise<boolean>): (key: string) => Promise<boolean> {
+  const lookup = cachedLookup(cache, async (key) => ((await exists(key)) ? true : undefined));
+  return async (key) => (await lookup(key)) === true;
+}
+
+/** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
+function externalJwt(auth: Config['auth']): ExternalJwtOptions | undefined {
+  const { jwksUrl, issuer, audience, algorithms } = auth;
+  if (jwksUrl === undefined) return undefined;
+  if (issuer === undefined || audience === undefined) throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
+  return { jwksUrl, issuer, audience, algorithms };
+}
+
+/** Fastify's form of TRUST_PROXY: the client is the address the last trusted proxy saw. */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
 }
 
 export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
@@ -87,33 +127,70 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     logController: new OneLinePerRequest(logger),
     childLoggerFactory: lazyChildLoggers,
     bodyLimit: config.limits.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: (request) => canonicalFunctionUrl(request.url ?? '/'),
+    // A client gets this long for its headers, and for its whole request (headers and body); then
+    // 408 and the connection closes (http/connection.ts). Node checks its connections on a timer.
+    requestTimeout: config.timeouts.requestMs,
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.timeouts.headersMs / 4))),
+    },
+    clientErrorHandler,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(NOSNIFF);
+    done();
+  });
 
-  // Services.
+  // Services. What one process must tell the others (prices switched, an account deleted) goes through `peers`.
+  const peers = deps.peers ?? noPeers;
   const jwt = new JwtService(
     secrets.jwtSecret,
     config.auth.accessTokenTtlSeconds,
-    config.auth.jwksUrl ? { jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer, audience: config.auth.audience } : undefined,
+    externalJwt(config.auth),
   );
+  // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
+  const liveSessions = new TtlCache<true>(clock, 5_000, 50_000);
   const accounts = new AccountService(db, clock, jwt, {
     scryptCost: config.auth.scryptCost,
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
+    refreshKey: hmac(secrets.jwtSecret, 'tokentally:refresh-token-key'),
+    onSessionsEnded: () => liveSessions.clear(),
   });
-  const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), config.linkCodeTtlSeconds * 1000);
+  const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), {
+    linkCodeTtlMs: config.linkCodeTtlSeconds * 1000,
+    maxDevicesPerUser: config.limits.maxDevicesPerUser,
+  });
   const sharing = new SharingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:share-token-key'));
   // One price service per process (the price data is process-wide); syncPricing replaces its data.
   const prices = createPriceService();
   const analytics = new AnalyticsService({ db, clock, prices, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
   const repricer = new CostRepricer({ db, prices, clock });
+  // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
+  const deviceTokens = new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000);
+  // Users are looked up on every JWT request; a deleted account's tokens stop working within 10 s
+  // (at once where it was deleted: the deletion forgets them here and tells the other processes).
+  const liveUsers = new TtlCache<true>(clock, 10_000, 50_000);
+  const forgetAccount = (userId: string) => {
+    deviceTokens.forgetWhere((token) => token.userId === userId);
+    liveUsers.delete(userId);
+  };
+  // Revoking a device drops its tokens here and in the other server processes (a revocation by another
+  // program on the database, e.g. the admin command line, shows within those 10 s).
+  const forgetDevice = (deviceId: string) => deviceTokens.forgetWhere((token) => token.deviceId === deviceId);
+  const devices = new DeviceService(db, clock, (deviceId) => {
+    forgetDevice(deviceId);
+    peers.tell({ kind: 'device-revoked', deviceId });
+  });
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
-    // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
-    findDeviceToken: cachedLookup(new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000), (hash) =>
-      findActiveDeviceToken(db.kysely, hash),
-    ),
+    findDeviceToken: cachedLookup(deviceTokens, (hash) => findActiveDeviceToken(db.kysely, hash)),
     findShareToken: (hash) => sharing.findShareToken(hash),
+    userExists: cachedExists(liveUsers, (id) => userIdExists(db.kysely, id)),
+    isSessionLive: cachedExists(liveSessions, (id) => isSessionLive(db.kysely, id, clock.now())),
     userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
   });
 
@@ -127,11 +204,16 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     methodsByPath.set(route.url, set);
   });
   registerErrorHandling(app, (path) => [...(methodsByPath.get(path) ?? [])]);
+  const metrics = new Metrics();
+  metrics.register(app);
   registerBodyParsing(app);
+  registerConnectionKeeping(app);
   registerAccessControl(app, resolver, clock);
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
+    // OPTIONS without the preflight headers is answered like a preflight (204), never a text/plain 400.
+    strictPreflight: false,
     allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
     exposedHeaders: ['Retry-After'],
     maxAge: 86_400,
@@ -155,25 +237,53 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
   registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
-  registerDeviceRoutes(app, { onboarding, exchangeLimiter: limiterFor('exchange') });
+  registerDeviceRoutes(app, { onboarding, exchangeLimiter: limiterFor('exchange'), devicesLimiter: limiterFor('devices') });
+  const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
+  // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
+  const freshness =
+    config.leaderboardFreshSeconds > 0
+      ? new LeaderboardFreshness({
+          clock,
+          refresh: () => leaderboard.refresh(),
+          oldestSnapshotAt: () => leaderboard.oldestSnapshotAt(),
+          minAgeMs: config.leaderboardFreshSeconds * 1000,
+          onError: (error) => logger.error({ err: error }, 'leaderboard: refresh after an upload failed'),
+        })
+      : undefined;
+  registerDeviceManagementRoutes(app, { devices });
   registerIngestRoutes(app, {
+    onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
     db,
     clock,
-    writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates),
+    writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates, {
+      maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
+      maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    }),
     limiter: limiterFor('ingest'),
     inflight: new InflightGate(limits.ingestMaxInflight),
     maxBuckets: limits.maxBucketsPerUpload,
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
+    countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
-  registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey });
+  registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey, version: packageInfo().version });
+  registerCliPackageRoutes(app, { dir: config.cliPackageDir, version: packageInfo().version });
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
-  const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   registerLeaderboardRoutes(app, { leaderboard });
+  const deletion = new AccountDeletionService({
+    db,
+    leaderboard,
+    scryptCost: config.auth.scryptCost,
+    forget: (userId) => {
+      forgetAccount(userId);
+      peers.tell({ kind: 'account-deleted', userId });
+    },
+  });
+  registerAccountRoutes(app, { db, clock, deletion, limiter: limiterFor('auth') });
+  registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);
   // Price data lives in each process's memory: a switch kept by one process is loaded by the others.
-  const peers = deps.peers ?? noPeers;
   const pricingStore: PricingStore = {
     ...keptPricing,
     save: async (kept) => {
@@ -181,7 +291,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       peers.tell({ kind: 'prices-changed' });
     },
   };
-  const stopListening = peers.listen(() => {
+  const stopListening = peers.listen((message) => {
+    if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
+    if (message.kind === 'account-deleted') return forgetAccount(message.userId);
     void restoreStoredPricing({ prices, store: keptPricing }).then((what) => logger.info(`pricing: another server process switched prices; ${what}`));
   });
   // Stored daily costs follow the price data in force (a new package version, kept synced data, a fresh migration).
@@ -189,24 +301,31 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   if (repriced.repriced) logger.info(`pricing: repriced stored daily costs (${repriced.rows} rows read, ${repriced.changed} changed, ${repriced.ms} ms)`);
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
+  registerDashboardRoutes(app);
   registerDiscoveryDocRoutes(app);
+  registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 
   await app.ready();
-  // Scheduled jobs (leaderboard refresh, pricing sync, event retention); off in tests.
+  // Scheduled jobs (leaderboard refresh, pricing sync, event retention); off in tests. Each run is
+  // claimed in the database, so instances sharing it run each job once an interval in all.
   const schedule = config.jobsEnabled
     ? startSchedule(
         serverJobs({ db, clock, leaderboard, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl, leaderboardRefreshSeconds: config.leaderboardRefreshSeconds }),
         logger,
+        { claim: databaseJobClaims(db, clock), onRun: (name, seconds, outcome) => metrics.countJobRun(name, seconds, outcome) },
       )
     : undefined;
   let closed = false;
   return {
     app,
     secrets,
+    leaderboardFreshness: freshness,
     close: async () => {
       if (closed) return;
       closed = true;
       stopListening();
+      freshness?.close();
+      await freshness?.idle();
       await schedule?.stop();
       await app.close();
       await db.close();

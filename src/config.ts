@@ -2,11 +2,13 @@
  * @fileoverview Every setting of the server, read from the environment in one place, validated
  * once and frozen. Nothing else in the code base reads `process.env`.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { packageInfo } from './package-info.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string; readonly busyTimeoutMs: number }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string; readonly poolSize: number };
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize: number };
 
 export interface Config {
   readonly host: string;
@@ -25,11 +27,16 @@ export interface Config {
   readonly auth: {
     readonly accessTokenTtlSeconds: number;
     readonly refreshTokenTtlSeconds: number;
-    /** scrypt cost parameter N (a power of two); tests lower it. */
+    /**
+     * scrypt cost parameter N (a power of two). PASSWORD_SCRYPT_COST cannot go below
+     * MIN_SCRYPT_COST; only code that builds a Config itself (the tests) may set less.
+     */
     readonly scryptCost: number;
     readonly jwksUrl: string | undefined;
     readonly issuer: string | undefined;
     readonly audience: string | undefined;
+    /** Signature algorithms accepted from the external provider (asymmetric only). */
+    readonly algorithms: readonly string[];
   };
   readonly limits: {
     readonly authPerMinute: number;
@@ -37,18 +44,53 @@ export interface Config {
     readonly ingestPerMinute: number;
     readonly ingestBurst: number;
     readonly ingestMaxInflight: number;
+    /** Link codes created plus device tokens issued, per user and minute. */
+    readonly devicesPerMinute: number;
+    /** Live (not revoked) devices one user may have. */
+    readonly maxDevicesPerUser: number;
     readonly maxBucketsPerUpload: number;
+    /** Most tokens (each of the six sums) one account may record on one UTC day. */
+    readonly maxTokensPerUserDay: number;
+    /** Most (source, model, project) buckets a device may store for one half-hour. */
+    readonly maxBucketsPerHalfHour: number;
     readonly bodyLimitBytes: number;
   };
   readonly linkCodeTtlSeconds: number;
   readonly syncMinIntervalMinutes: number;
   readonly leaderboardRefreshSeconds: number;
+  /** After usage changes, refresh a leaderboard snapshot this old (0: only the periodic refresh). */
+  readonly leaderboardFreshSeconds: number;
   readonly pricingSourceUrl: string;
   /** Scheduled jobs run only when true; tests switch them off. */
   readonly jobsEnabled: boolean;
-  /** Trust X-Forwarded-For from a reverse proxy when computing the client address. */
-  readonly trustProxy: boolean;
+  /**
+   * Which reverse proxies' X-Forwarded-For is believed when computing the client address: none
+   * (false), the nearest N hops, or the proxies at these addresses/CIDR ranges.
+   */
+  readonly trustProxy: false | number | readonly string[];
+  /** How long a client may take to send, on one connection, a request's headers and its whole request. */
+  readonly timeouts: {
+    readonly headersMs: number;
+    readonly requestMs: number;
+    /** After SIGTERM, requests still open after this long have their connections closed. */
+    readonly shutdownGraceMs: number;
+  };
+  /** Where the build put the CLI package served at /cli/tokentally.tgz (`tokentally-<version>.tgz`). */
+  readonly cliPackageDir: string;
+  /** Where the rate limits keep their buckets (docs/deploy.md): local (this process, or a cluster's primary), database (PostgreSQL), redis. */
+  readonly rateLimitStore: 'local' | 'database' | 'redis';
+  /** The Redis of `rateLimitStore` redis. */
+  readonly redisUrl: string | undefined;
+  /** A bearer that reads /metrics besides the service role key; unset: only that key. */
+  readonly metricsToken: string | undefined;
 }
+
+/** The lowest PASSWORD_SCRYPT_COST the environment may set (2^15). */
+export const MIN_SCRYPT_COST = 32_768;
+/** The default scrypt cost (2^17: 128 MiB and a few hundred milliseconds a hash). */
+export const DEFAULT_SCRYPT_COST = 131_072;
+/** JWT_SECRET must carry at least this many bytes (HS256's key size). */
+export const MIN_JWT_SECRET_BYTES = 32;
 
 /** How long a SQLite write waits for another process's write lock by default (SQLITE_BUSY_TIMEOUT_MS). */
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -98,7 +140,9 @@ export function loadConfig(env: Env = process.env): Config {
     const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : path.join(dataDir, 'tokentally.db');
     database = { kind: 'sqlite', file, busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', DEFAULT_SQLITE_BUSY_TIMEOUT_MS, 0, 600_000) };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    database = { kind: 'postgres', url: databaseUrl, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
+    const schema = optional(env, 'DATABASE_SCHEMA');
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new ConfigError('DATABASE_SCHEMA must be a plain identifier (letters, digits, _)');
+    database = { kind: 'postgres', url: databaseUrl, schema, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
   } else {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite database)');
   }
@@ -117,10 +161,11 @@ export function loadConfig(env: Env = process.env): Config {
     auth: {
       accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 3600, 60, 86_400 * 7),
       refreshTokenTtlSeconds: int(env, 'REFRESH_TOKEN_TTL_SECONDS', 86_400 * 60, 3600, 86_400 * 365),
-      scryptCost: int(env, 'PASSWORD_SCRYPT_COST', 32_768, 2, 1_048_576),
+      scryptCost: int(env, 'PASSWORD_SCRYPT_COST', DEFAULT_SCRYPT_COST, MIN_SCRYPT_COST, 1_048_576),
       jwksUrl: optional(env, 'AUTH_JWKS_URL'),
       issuer: optional(env, 'AUTH_ISSUER'),
       audience: optional(env, 'AUTH_AUDIENCE'),
+      algorithms: algorithms(str(env, 'AUTH_ALGORITHMS', 'RS256,ES256')),
     },
     limits: {
       authPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 1_000_000_000),
@@ -128,19 +173,95 @@ export function loadConfig(env: Env = process.env): Config {
       ingestPerMinute: int(env, 'INGEST_RATE_PER_MINUTE', 60, 1, 1_000_000_000),
       ingestBurst: int(env, 'INGEST_BURST', 20, 1, 1_000_000_000),
       ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
+      devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
+      maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
       maxBucketsPerUpload: 500,
+      // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
+      // 64 bits are refused anyway (checked sums), whatever this is set to.
+      maxTokensPerUserDay: int(env, 'INGEST_MAX_TOKENS_PER_USER_DAY', 10_000_000_000_000, 1_000_000, 9_000_000_000_000_000),
+      maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
       bodyLimitBytes: 1_048_576,
     },
     linkCodeTtlSeconds: int(env, 'LINK_CODE_TTL_SECONDS', 600, 30, 86_400),
     syncMinIntervalMinutes: 30,
     leaderboardRefreshSeconds: int(env, 'LEADERBOARD_REFRESH_SECONDS', 300, 5, 86_400),
+    leaderboardFreshSeconds: int(env, 'LEADERBOARD_FRESH_SECONDS', 60, 0, 86_400),
     pricingSourceUrl: str(env, 'PRICING_SOURCE_URL', DEFAULT_PRICING_SOURCE_URL),
     jobsEnabled: bool(env, 'JOBS_ENABLED', true),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    timeouts: {
+      headersMs: int(env, 'REQUEST_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      requestMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    },
+    cliPackageDir: path.resolve(str(env, 'CLI_PACKAGE_DIR', path.join(packageInfo().root, 'dist', 'cli'))),
+    rateLimitStore: rateLimitStore(env, database),
+    redisUrl: optional(env, 'REDIS_URL'),
+    metricsToken: optional(env, 'METRICS_TOKEN'),
   };
+  if (config.rateLimitStore === 'redis' && config.redisUrl === undefined) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  if (config.rateLimitStore === 'database' && database.kind !== 'postgres') throw new ConfigError('RATE_LIMIT_STORE=database needs PostgreSQL (DATABASE_URL)');
+  if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const scrypt = config.auth.scryptCost;
   if ((scrypt & (scrypt - 1)) !== 0) throw new ConfigError('PASSWORD_SCRYPT_COST must be a power of two');
+  if (config.timeouts.requestMs < config.timeouts.headersMs) {
+    throw new ConfigError('REQUEST_TIMEOUT_MS must be at least REQUEST_HEADERS_TIMEOUT_MS (it covers the headers too)');
+  }
+  const jwtSecret = config.secrets.jwtSecret;
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret, 'utf8') < MIN_JWT_SECRET_BYTES) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (or unset, to have one generated)`);
+  }
+  const { jwksUrl, issuer, audience } = config.auth;
+  if (jwksUrl !== undefined && (issuer === undefined || audience === undefined)) {
+    // Without both, a token the provider minted for any other application would sign in here.
+    throw new ConfigError('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE: tokens are accepted only for this issuer and audience');
+  }
   return deepFreeze(config);
+}
+
+const ASYMMETRIC_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+
+/** AUTH_ALGORITHMS: a comma-separated list of asymmetric JWS algorithms (a shared secret would let anyone who has it sign). */
+function algorithms(raw: string): string[] {
+  const list = raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  const wrong = list.find((a) => !ASYMMETRIC_ALGORITHMS.has(a));
+  if (list.length === 0 || wrong !== undefined) {
+    throw new ConfigError(`AUTH_ALGORITHMS must list asymmetric JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')}), got "${wrong ?? raw}"`);
+  }
+  return list;
+}
+
+/** TRUST_PROXY: false, true (one hop), a hop count, or a comma-separated list of proxy addresses/CIDR ranges. */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || /^(0|false|no|off)$/i.test(value)) return false;
+  // One proxy in front is the common case; "true" never means "believe whatever the client wrote".
+  if (/^(true|yes|on)$/i.test(value)) return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be between 0 and 10, got ${hops}`);
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const named = entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal';
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!named && (family === 0 || !bitsOk || extra !== undefined)) {
+      throw new ConfigError(`TRUST_PROXY must be true/false, a hop count or a list of proxy addresses (IP or CIDR), got "${entry}"`);
+    }
+  }
+  return entries;
+}
+
+/** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */
+function rateLimitStore(env: Env, database: DatabaseConfig): Config['rateLimitStore'] {
+  const fallback = optional(env, 'REDIS_URL') !== undefined ? 'redis' : database.kind === 'postgres' ? 'database' : 'local';
+  const value = str(env, 'RATE_LIMIT_STORE', fallback);
+  if (value !== 'local' && value !== 'database' && value !== 'redis') throw new ConfigError(`RATE_LIMIT_STORE must be local, database or redis, got "${value}"`);
+  return value;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -56,7 +56,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
 }
 
 export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS): SqliteDb {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivately(file);
   const sqlite = new BetterSqlite3(file);
   sqlite.defaultSafeIntegers(true);
   sqlite.pragma('journal_mode = WAL');
@@ -65,6 +65,7 @@ export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIM
   // No waiting inside SQLite (it would sleep with the event loop stopped): a write that finds the
   // lock taken fails at once and is tried again on a timer (db/sqlite-busy.ts), up to busyTimeoutMs.
   sqlite.pragma('busy_timeout = 0');
+  if (file !== ':memory:') restrictFiles(file);
   const kysely = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: sqlite }, busyTimeoutMs) });
   return {
     dialect: 'sqlite',
@@ -74,6 +75,23 @@ export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIM
     writeLock: new Mutex(),
     close: once(() => kysely.destroy()), // closes the better-sqlite3 handle too
   };
+}
+
+/**
+ * The database holds password hashes and token hashes: its folder is created 0700 and the file 0600
+ * before SQLite opens it (SQLite gives its -wal and -shm files the database file's mode).
+ */
+function createPrivately(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  restrictFiles(file);
+}
+
+/** Narrows the database file and its companions to 0600 (files left by an older version included). */
+function restrictFiles(file: string): void {
+  for (const each of [file, `${file}-wal`, `${file}-shm`]) {
+    if (fs.existsSync(each)) fs.chmodSync(each, 0o600);
+  }
 }
 
 export async function openPostgres(url: string, poolSize: number, schema?: string): Promise<PostgresDb> {

@@ -2,8 +2,7 @@
  * @fileoverview Runs the versioned migrations at start-up, on both engines. On PostgreSQL several
  * processes may start at once: Kysely's migrator takes a lock so only one applies them.
  */
-import { sql } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './connect.js';
 import type { DialectName } from './dialect.js';
 import { migration as m0001 } from './migrations/2026_11_22_0001_identity_and_usage.js';
@@ -12,6 +11,8 @@ import { migration as m0003 } from './migrations/2026_11_22_0003_sharing_leaderb
 import { migration as m0004 } from './migrations/2026_11_23_0004_read_models_by_writers.js';
 import { migration as m0005 } from './migrations/2026_11_23_0005_identity_revision.js';
 import { migration as m0006 } from './migrations/2026_11_23_0006_leaderboard_refresh_lease.js';
+import { migration as m0007 } from './migrations/2026_11_24_0007_instances.js';
+import { migration as m0008 } from './migrations/2026_11_24_0008_ingest_events_by_device.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -22,6 +23,8 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_23_0004_read_models_by_writers': m0004(dialect),
     '2026_11_23_0005_identity_revision': m0005(dialect),
     '2026_11_23_0006_leaderboard_refresh_lease': m0006(),
+    '2026_11_24_0007_instances': m0007(dialect),
+    '2026_11_24_0008_ingest_events_by_device': m0008(),
   };
 }
 
@@ -47,10 +50,23 @@ async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationRes
   // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).
   const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await run(migrator);
+  let { error, results } = await run(migrator);
+  // Kysely 0.28's migrator finds its own tables by listing the tables of every schema; a schema that
+  // another app drops meanwhile (test schemas on one server) fails that listing before any migration
+  // ran. Listing again is safe: nothing was applied.
+  for (let attempt = 1; error && results === undefined && schema !== undefined && isDroppedMeanwhile(error, schema) && attempt <= 3; attempt++) {
+    ({ error, results } = await run(migrator));
+  }
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
   }
+}
+
+/** An undefined-schema or undefined-table error about another schema than ours. */
+function isDroppedMeanwhile(error: unknown, ownSchema: string): boolean {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : '';
+  return (code === '3F000' || code === '42P01') && !message.includes(`"${ownSchema}"`) && !message.includes(`${ownSchema}.`);
 }

@@ -218,6 +218,21 @@ export interface LeaderboardRefreshLeaseTable {
   expires_at: Int;
 }
 
+export interface RateLimitBucketsTable {
+  name: string;
+  key: string;
+  tokens: number;
+  updated_at: Int;
+  asked: number;
+  granted: number;
+}
+
+export interface JobClaimsTable {
+  name: string;
+  started_at: Int;
+  holder: string;
+}
+
 export interface LeaderboardCurrentTable {
   period: string;
   generation: Int;
@@ -293,6 +308,8 @@ export interface Database {
   leaderboard_members: LeaderboardMembersTable;
   pricing_data: PricingDataTable;
   entitlements: EntitlementsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  job_claims: JobClaimsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

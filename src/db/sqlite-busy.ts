@@ -17,6 +17,13 @@ export function busyError(): AppError {
   return new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } });
 }
 
+let retries = 0;
+
+/** How many busy writes this process has tried again (for the metrics). */
+export function busyRetryCount(): number {
+  return retries;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Runs `attempt` until it does not fail with SQLITE_BUSY (1, 2, 4 … 16 ms apart), at most `timeoutMs`. */
@@ -29,6 +36,7 @@ export async function whenUnlocked<T>(attempt: () => T | Promise<T>, timeoutMs: 
       if (!isBusy(error)) throw error;
       started ??= performance.now();
       if (performance.now() - started >= timeoutMs) throw busyError();
+      retries += 1;
       await sleep(wait);
     }
   }

@@ -15,7 +15,7 @@ import { whenUnlocked } from './sqlite-busy.js';
 function waitingConnection(inner: DatabaseConnection, busyTimeoutMs: number): DatabaseConnection {
   return {
     executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => whenUnlocked(() => inner.executeQuery<R>(query), busyTimeoutMs),
-    streamQuery: (query, chunkSize, options) => inner.streamQuery(query, chunkSize, options),
+    streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(query, chunkSize),
   };
 }
 

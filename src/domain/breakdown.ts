@@ -10,12 +10,15 @@ import { addInto, zeroTotals, type TokenTotals, type UsageRow } from './usage-ro
 export interface ModelName {
   readonly model_id: string;
   readonly model: string;
+  /** Id of the model whose price prices this one when it is not its own (docs/pricing.md), else null. */
+  readonly priced_as: string | null;
 }
 
 /** One canonical model inside a source. */
 export interface ModelGroup {
   readonly model_id: string;
   readonly model: string;
+  readonly priced_as: string | null;
   readonly totals: TokenTotals;
   readonly rows: UsageRow[];
 }
@@ -47,7 +50,7 @@ export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawMo
     source.rows.push(row);
     let model = source.models.get(name.model_id);
     if (model === undefined) {
-      model = { model_id: name.model_id, model: name.model, totals: zeroTotals(), rows: [] };
+      model = { model_id: name.model_id, model: name.model, priced_as: name.priced_as, totals: zeroTotals(), rows: [] };
       source.models.set(name.model_id, model);
     }
     addInto(model.totals, row);

@@ -39,3 +39,6 @@ export function isZeroSums(d: TokenSums): boolean {
 export function zeroSums(): TokenSums {
   return { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
 }
+
+/** The six fields of a {@link TokenSums}, for code that treats them alike. */
+export const COUNT_FIELDS_OF_SUMS: readonly (keyof TokenSums)[] = ['input', 'cached', 'output', 'reasoning', 'total', 'billable'];

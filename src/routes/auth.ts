@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
 
 const Profile = Type.Object(
@@ -35,14 +35,14 @@ const TokenQuery = Type.Object({ grant_type: Type.Union([Type.Literal('password'
 const LogoutQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Literal('global'), Type.Literal('local'), Type.Literal('others')])),
 });
-const UpdateUserBody = Type.Object({ data: Type.Optional(Profile) }, { additionalProperties: true });
+const UpdateUserBody = Type.Object({ data: Type.Optional(Profile), password: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
 
 const hidden = { hide: true, tags: ['auth'] };
 
 export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: RateLimiter }): void {
   const { accounts, limiter } = deps;
   const rateLimited = async (request: { ip: string }) => {
-    const decision = await limiter.take(`auth:${request.ip}`);
+    const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; retry later.');
   };
 
@@ -67,9 +67,12 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     accounts.getUser(principalOf(request, 'user').userId),
   );
 
-  app.put('/auth/v1/user', { schema: { ...hidden, body: UpdateUserBody }, config: { access: { roles: ['user'] } } }, async (request) =>
-    accounts.updateProfile(principalOf(request, 'user').userId, request.body.data ?? {}),
-  );
+  // Limited like sign-in: a password change costs two password hashes.
+  app.put('/auth/v1/user', { schema: { ...hidden, body: UpdateUserBody }, config: { access: { roles: ['user'] } }, onRequest: rateLimited }, async (request) => {
+    const { userId, sessionId } = principalOf(request, 'user');
+    if (request.body.password !== undefined) await accounts.changePassword(userId, sessionId, request.body.password);
+    return accounts.updateProfile(userId, request.body.data ?? {});
+  });
 
   app.post(
     '/auth/v1/logout',

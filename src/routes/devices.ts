@@ -1,8 +1,9 @@
 /** @fileoverview issueDeviceToken, initLinkCode, exchangeLinkCode. */
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import { responses } from '../schemas/common.js';
 import {
   DeviceTokenIssueRequest,
@@ -14,14 +15,28 @@ import {
 import type { OnboardingService } from '../services/onboarding.js';
 import { operation } from './operation.js';
 
-export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingService; exchangeLimiter: RateLimiter }): void {
-  const { onboarding, exchangeLimiter } = deps;
+export interface DeviceRouteDeps {
+  onboarding: OnboardingService;
+  /** Link-code exchanges per client address. */
+  exchangeLimiter: RateLimiter;
+  /** Link codes created and device tokens issued, per user. */
+  devicesLimiter: RateLimiter;
+}
+
+export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
+  const { onboarding, exchangeLimiter, devicesLimiter } = deps;
+  // A user's new credentials are limited per user (the service role key is the operator's and is not).
+  const perUser = async (request: FastifyRequest) => {
+    if (request.principal.role !== 'user') return;
+    const decision = await devicesLimiter.take(`devices:${request.principal.userId}`);
+    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many new devices or link codes for this account; retry later.');
+  };
 
   const issue = operation(
     { operationId: 'issueDeviceToken', summary: 'Issue a device token', tags: ['devices'], access: { roles: ['user', 'service_role'] } },
-    { body: DeviceTokenIssueRequest, response: responses(DeviceTokenIssueResponse, 400, 401, 403, 415) },
+    { body: DeviceTokenIssueRequest, response: responses(DeviceTokenIssueResponse, 400, 401, 403, 409, 415, 429) },
   );
-  app.post('/functions/svc-device-token-issue', { ...issue, config: { ...issue.config, optionalBody: true } }, async (request) => {
+  app.post('/functions/svc-device-token-issue', { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser }, async (request) => {
     const body = request.body;
     const principal = request.principal;
     let userId: string;
@@ -38,10 +53,13 @@ export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingSer
 
   app.post(
     '/functions/svc-link-code-init',
-    operation(
-      { operationId: 'initLinkCode', summary: 'Create a short-lived link code', tags: ['devices'], access: { roles: ['user'] } },
-      { response: responses(LinkCodeInitResponse, 401, 403) },
-    ),
+    {
+      ...operation(
+        { operationId: 'initLinkCode', summary: 'Create a short-lived link code', tags: ['devices'], access: { roles: ['user'] } },
+        { response: responses(LinkCodeInitResponse, 401, 403, 409, 429) },
+      ),
+      onRequest: perUser,
+    },
     async (request) => {
       const { code, expiresAt } = await onboarding.createLinkCode(principalOf(request, 'user').userId);
       return { link_code: code, expires_at: new Date(expiresAt).toISOString() };
@@ -63,7 +81,7 @@ export function registerDeviceRoutes(app: App, deps: { onboarding: OnboardingSer
     {
       ...exchange,
       onRequest: async (request) => {
-        const decision = await exchangeLimiter.take(`exchange:${request.ip}`);
+        const decision = await exchangeLimiter.take(`exchange:${clientKey(request.ip)}`);
         if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds);
       },
     },

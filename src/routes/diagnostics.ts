@@ -1,4 +1,4 @@
-/** @fileoverview debugAuth (never fails, exposes no secret) and the /healthz probe. */
+/** @fileoverview debugAuth (never fails, exposes no secret) and the /healthz probe (which also names the server's version, for `tokentally doctor`). */
 import { sql } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
@@ -15,7 +15,7 @@ const DebugAuthResponse = Type.Object({
   error: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
-export function registerDiagnosticsRoutes(app: App, deps: { db: Db; anonKey: string }): void {
+export function registerDiagnosticsRoutes(app: App, deps: { db: Db; anonKey: string; version: string }): void {
   app.get(
     '/functions/svc-debug-auth',
     operation(
@@ -43,7 +43,7 @@ export function registerDiagnosticsRoutes(app: App, deps: { db: Db; anonKey: str
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(deps.db.kysely);
-      return { status: 'ok' };
+      return { status: 'ok', version: deps.version };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     }

@@ -1,6 +1,6 @@
 /** @fileoverview ingestUsage and recordSyncPing (device token). */
 import type { App } from '../app-types.js';
-import type { FastifyReply } from 'fastify';
+import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { recordSync } from '../db/queries/devices.js';
@@ -22,6 +22,10 @@ export interface IngestDeps {
   inflight: InflightGate;
   maxBuckets: number;
   syncMinIntervalMinutes: number;
+  /** Told after an upload that changed stored usage (brings a leaderboard refresh forward). */
+  onUsageChanged?: (() => void) | undefined;
+  /** Told how many buckets of each upload were stored, skipped (unchanged) or refused. */
+  countBuckets: (accepted: number, skipped: number, refused: number) => void;
 }
 
 export function registerIngestRoutes(app: App, deps: IngestDeps): void {
@@ -39,31 +43,24 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
         },
         { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
       ),
-      // Backpressure comes before the body is even parsed: a refused upload costs almost nothing.
-      // A callback, not a promise, and synchronous when this process keeps the buckets: it runs
-      // for every upload. (A server of several processes asks its primary.)
-      onRequest: (request, reply, done) => {
+      // The device's rate comes before the body is even parsed: a refused upload costs almost
+      // nothing. A callback, not a promise, and synchronous when this process keeps the buckets: it
+      // runs for every upload. (A server of several processes asks its primary.)
+      onRequest: (request, _reply, done) => {
         const decided = deps.limiter.take(principalOf(request, 'device').deviceId);
-        if (decided instanceof Promise) decided.then((decision) => admit(decision, deps.inflight, reply, done), done);
-        else admit(decided, deps.inflight, reply, done);
+        if (decided instanceof Promise) decided.then((decision) => admit(decision, done), done);
+        else admit(decided, done);
       },
     },
     async (request) => {
-      const { userId, deviceId } = principalOf(request, 'device');
-      const body = request.body;
-      const count = bucketCount(body);
-      if (count > deps.maxBuckets) throw problems.tooLarge(`An upload may carry at most ${deps.maxBuckets} buckets; this one has ${count}.`);
-      const now = deps.clock.now();
-      const buckets = normalizeBuckets(body, now);
-      const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;
-      const result = await deps.writer.apply({ userId, deviceId, now, buckets, subscriptions });
-      return {
-        success: true,
-        inserted: result.inserted,
-        skipped: result.skipped,
-        project_inserted: result.projectInserted,
-        project_skipped: result.projectSkipped,
-      };
+      // The in-flight slot is taken only now, with the whole body here: a client that sends its
+      // body slowly (or never) holds no slot, only its connection, until the request timeout.
+      if (!deps.inflight.tryEnter()) throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
+      try {
+        return await ingest(request.body, principalOf(request, 'device'), deps);
+      } finally {
+        deps.inflight.leave();
+      }
     },
   );
 
@@ -82,11 +79,30 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
   );
 }
 
-/** Lets an upload in, or refuses it with 429: its device's rate first, then the in-flight cap. */
-function admit(decision: RateDecision, inflight: InflightGate, reply: FastifyReply, done: (error?: Error) => void): void {
+/** Lets an upload's body be read, or refuses it with 429 when its device is over its rate. */
+function admit(decision: RateDecision, done: (error?: Error) => void): void {
   if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
-  if (!inflight.tryEnter()) return done(problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.'));
-  // 'close' fires once the response is sent or the client went away, so a slot never leaks.
-  reply.raw.once('close', () => inflight.leave());
   done();
+}
+
+/** Normalizes and stores one upload. */
+async function ingest(body: Static<typeof IngestRequest>, device: { userId: string; deviceId: string }, deps: IngestDeps) {
+  const count = bucketCount(body);
+  if (count > deps.maxBuckets) {
+    deps.countBuckets(0, 0, count);
+    throw problems.tooLarge(`An upload may carry at most ${deps.maxBuckets} buckets; this one has ${count}.`);
+  }
+  const now = deps.clock.now();
+  const buckets = normalizeBuckets(body, now);
+  const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;
+  const result = await deps.writer.apply({ userId: device.userId, deviceId: device.deviceId, now, buckets, subscriptions });
+  deps.countBuckets(result.inserted, result.skipped, 0);
+  if (result.inserted > 0) deps.onUsageChanged?.();
+  return {
+    success: true,
+    inserted: result.inserted,
+    skipped: result.skipped,
+    project_inserted: result.projectInserted,
+    project_skipped: result.projectSkipped,
+  };
 }

@@ -152,7 +152,17 @@ export const BreakdownResponse = Type.Object(
         {
           source: Type.String(),
           totals: TokenTotals,
-          models: Type.Array(Type.Object({ model_id: Type.String(), model: Type.String(), totals: TokenTotals }, open)),
+          models: Type.Array(
+            Type.Object(
+              {
+                model_id: Type.String(),
+                model: Type.String(),
+                priced_as: Type.Optional(Type.String({ description: 'the model whose price prices this one, when it is not its own (docs/pricing.md)' })),
+                totals: TokenTotals,
+              },
+              open,
+            ),
+          ),
         },
         open,
       ),

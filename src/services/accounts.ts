@@ -1,11 +1,12 @@
 /**
  * @fileoverview Accounts and sessions behind the GoTrue-compatible sign-in API: sign-up, password
- * sign-in, rotating single-use refresh tokens (a reused one revokes its whole session), profile
- * updates and sign-out.
+ * sign-in, rotating single-use refresh tokens (a reused one revokes its whole session, except
+ * within a short reuse window, as GoTrue does), profile and password updates and sign-out.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
 import {
   consumeRefreshToken,
   findRefreshToken,
@@ -14,15 +15,17 @@ import {
   findUserById,
   insertRefreshToken,
   insertUser,
+  revokeOtherSessions,
   revokeSession,
   revokeUserSessions,
+  updatePasswordHash,
   updateUserProfile,
 } from '../db/queries/users.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError } from '../http/problem.js';
 import type { JwtService } from '../security/jwt.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
-import { generateToken, hashToken } from '../security/tokens.js';
+import { generateToken, hashToken, hmac } from '../security/tokens.js';
 
 export interface ProfileInput {
   display_name?: string | null | undefined;
@@ -52,6 +55,28 @@ export interface Session {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const REFRESH_PREFIX = 'tt_rt_';
+/**
+ * A refresh token presented again this soon after its first use is a concurrent refresh (two tabs,
+ * a retried request), not theft: it gets the same new session (GoTrue's default reuse interval).
+ */
+export const REFRESH_REUSE_WINDOW_MS = 10_000;
+const MIN_PASSWORD_LENGTH = 8;
+
+export interface AccountOptions {
+  scryptCost: number;
+  refreshTokenTtlMs: number;
+  /**
+   * Derives a rotated refresh token from its parent, so the same child can be answered again within
+   * the reuse window although only hashes are stored (a server key: see app.ts).
+   */
+  refreshKey: string;
+  /** Told when sessions end here, so cached "session live" answers are dropped at once. */
+  onSessionsEnded?: () => void;
+}
+
+type RefreshOutcome =
+  | { readonly ok: true; readonly userId: string; readonly sessionId: string }
+  | { readonly ok: false; readonly error: AppError; readonly ended?: boolean };
 
 function authError(status: number, authCode: string, detail: string): AppError {
   const code = status === 409 ? 'conflict' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_request';
@@ -105,13 +130,13 @@ export class AccountService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly jwt: JwtService,
-    private readonly options: { scryptCost: number; refreshTokenTtlMs: number },
+    private readonly options: AccountOptions,
   ) {}
 
   async signUp(emailInput: string, password: string, profile: ProfileInput): Promise<Session> {
     const email = emailInput.trim().toLowerCase();
     if (!EMAIL.test(email) || email.length > 254) throw authError(400, 'email_address_invalid', 'That is not a valid e-mail address.');
-    if (password.length < 8) throw authError(400, 'weak_password', 'The password must be at least 8 characters long.');
+    if (password.length < MIN_PASSWORD_LENGTH) throw authError(400, 'weak_password', 'The password must be at least 8 characters long.');
     const checked = checkProfile(profile);
     if (await findUserByEmail(this.db.kysely, email)) {
       throw authError(409, 'user_already_exists', 'A user with this e-mail address already exists.');
@@ -150,19 +175,61 @@ export class AccountService {
     return this.startSession(user, randomUUID());
   }
 
-  /** Rotates a refresh token: each works once; presenting a used one revokes the session. */
+  /**
+   * Rotates a refresh token: each works once; presenting a used one revokes the session, unless it
+   * comes within REFRESH_REUSE_WINDOW_MS of its first use while its successor is unused: then the
+   * answer is that same successor (with a fresh access token).
+   */
   async refresh(refreshToken: string): Promise<Session> {
-    const hash = hashToken(refreshToken);
-    const row = await findRefreshToken(this.db.kysely, hash);
     const now = this.clock.now();
-    if (!row) throw authError(400, 'refresh_token_not_found', 'Invalid refresh token: not found.');
-    if (row.revoked_at !== null) throw authError(400, 'session_not_found', 'Invalid refresh token: the session has ended.');
-    if (row.used_at !== null || !(await consumeRefreshToken(this.db.kysely, hash, now))) {
-      await revokeSession(this.db.kysely, row.session_id, now);
-      throw authError(400, 'refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.');
+    const hash = hashToken(refreshToken);
+    const child = REFRESH_PREFIX + hmac(this.options.refreshKey, 'rotated-refresh-token', refreshToken);
+    const childHash = hashToken(child);
+    // One transaction: a concurrent refresh of the same token waits for this one and then finds its child.
+    const outcome = await inTransaction(this.db, async (tx): Promise<RefreshOutcome> => {
+      const row = await findRefreshToken(tx, hash);
+      if (!row) return { ok: false, error: authError(400, 'refresh_token_not_found', 'Invalid refresh token: not found.') };
+      if (row.revoked_at !== null) return { ok: false, error: authError(400, 'session_not_found', 'Invalid refresh token: the session has ended.') };
+      if (Number(row.expires_at) <= now) return { ok: false, error: authError(400, 'session_expired', 'Invalid refresh token: expired.') };
+      const session = { ok: true, userId: row.user_id, sessionId: row.session_id } as const;
+      if (row.used_at === null && (await consumeRefreshToken(tx, hash, now))) {
+        await insertRefreshToken(tx, {
+          token_hash: childHash, user_id: row.user_id, session_id: row.session_id, created_at: now, expires_at: now + this.options.refreshTokenTtlMs,
+        });
+        return session;
+      }
+      const usedAt = Number((await findRefreshToken(tx, hash))?.used_at ?? 0);
+      const successor = await findRefreshToken(tx, childHash);
+      if (now - usedAt <= REFRESH_REUSE_WINDOW_MS && successor?.used_at === null && successor.revoked_at === null) return session;
+      await revokeSession(tx, row.session_id, now);
+      return { ok: false, ended: true, error: authError(400, 'refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.') };
+    });
+    if (!outcome.ok) {
+      if (outcome.ended) this.options.onSessionsEnded?.();
+      throw outcome.error;
     }
-    if (Number(row.expires_at) <= now) throw authError(400, 'session_expired', 'Invalid refresh token: expired.');
-    return this.startSession(await this.mustFindUser(row.user_id), row.session_id);
+    return this.sessionFor(await this.mustFindUser(outcome.userId), outcome.sessionId, child);
+  }
+
+  /**
+   * Changes the password (GoTrue's `PUT /user {password}`): every other session of the user ends;
+   * the caller's own session goes on. A too-short password is 422 `weak_password`, the current one
+   * again 422 `same_password`, as GoTrue answers.
+   */
+  async changePassword(userId: string, sessionId: string | undefined, password: string): Promise<void> {
+    const user = await this.mustFindUser(userId);
+    if (user.email === null) throw authError(422, 'validation_failed', 'This account signs in with an external provider; it has no password here.');
+    if (password.length < MIN_PASSWORD_LENGTH) throw authError(422, 'weak_password', 'The password must be at least 8 characters long.');
+    if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
+      throw authError(422, 'same_password', 'The new password must be different from the current one.');
+    }
+    const now = this.clock.now();
+    const passwordHash = await hashPassword(password, this.options.scryptCost);
+    await inTransaction(this.db, async (tx) => {
+      await updatePasswordHash(tx, userId, passwordHash, now);
+      await revokeOtherSessions(tx, userId, sessionId, now);
+    });
+    this.options.onSessionsEnded?.();
   }
 
   async getUser(userId: string): Promise<PublicUser> {
@@ -179,7 +246,9 @@ export class AccountService {
   async signOut(userId: string, sessionId: string | undefined, scope: 'global' | 'local' | 'others'): Promise<void> {
     const now = this.clock.now();
     if (scope === 'local' && sessionId) await revokeSession(this.db.kysely, sessionId, now);
+    else if (scope === 'others') await revokeOtherSessions(this.db.kysely, userId, sessionId, now);
     else await revokeUserSessions(this.db.kysely, userId, now);
+    this.options.onSessionsEnded?.();
   }
 
   /** The local user for an external OpenID Connect subject, created on first sight. */
@@ -208,9 +277,9 @@ export class AccountService {
     return user;
   }
 
+  /** A new session: a fresh refresh token stored, and its first access token. */
   private async startSession(user: UserRow, sessionId: string): Promise<Session> {
     const now = this.clock.now();
-    const { token, expiresAt } = await this.jwt.sign({ sub: user.id, email: user.email, sessionId }, now);
     const refreshToken = generateToken(REFRESH_PREFIX);
     await insertRefreshToken(this.db.kysely, {
       token_hash: hashToken(refreshToken),
@@ -219,6 +288,12 @@ export class AccountService {
       created_at: now,
       expires_at: now + this.options.refreshTokenTtlMs,
     });
+    return this.sessionFor(user, sessionId, refreshToken);
+  }
+
+  /** The session answer for a stored refresh token, with a new access token. */
+  private async sessionFor(user: UserRow, sessionId: string, refreshToken: string): Promise<Session> {
+    const { token, expiresAt } = await this.jwt.sign({ sub: user.id, email: user.email, sessionId }, this.clock.now());
     return {
       access_token: token,
       token_type: 'bearer',

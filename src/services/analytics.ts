@@ -165,7 +165,7 @@ export interface BreakdownBody {
   from: LocalDate;
   to: LocalDate;
   days: number;
-  sources: { source: string; totals: TokenTotalsWithCostWire; models: { model_id: string; model: string; totals: TokenTotalsWithCostWire }[] }[];
+  sources: { source: string; totals: TokenTotalsWithCostWire; models: { model_id: string; model: string; priced_as?: string; totals: TokenTotalsWithCostWire }[] }[];
   pricing: PricingSummary;
 }
 
@@ -377,7 +377,10 @@ export class AnalyticsService {
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     const usage = await timer.query(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
     const prices = this.deps.prices;
-    const groups = groupBySourceAndModel(usage.totals, (raw) => prices.identify(raw));
+    const groups = groupBySourceAndModel(usage.totals, (raw) => {
+      const id = prices.identify(raw);
+      return { ...id, priced_as: id.priced_as ?? (id.known ? null : prices.defaultIdentity.model_id) };
+    });
     // Costs by (source, raw model): stored whole days plus priced edge rows, so each group costs exactly its own usage.
     const costByKey = new Map<string, { priced: PricedUsage[]; edges: UsageRow[] }>();
     const costsOf = (s: string, m: string) => {
@@ -412,7 +415,12 @@ export class AnalyticsService {
       sources: groups.map((g) => ({
         source: g.source,
         totals: totalsWithCost(g.totals, priceOf(g.rows)),
-        models: g.models.map((m) => ({ model_id: m.model_id, model: m.model, totals: totalsWithCost(m.totals, priceOf(m.rows)) })),
+        models: g.models.map((m) => ({
+          model_id: m.model_id,
+          model: m.model,
+          ...(m.priced_as !== null ? { priced_as: m.priced_as } : {}),
+          totals: totalsWithCost(m.totals, priceOf(m.rows)),
+        })),
       })),
       pricing: all.summary(),
     };

@@ -28,6 +28,7 @@ import {
   listEntryPage,
   listFamilyTotals,
   listRunsAfter,
+  listUserWeeks,
   nextGenerationId,
   releaseRefreshLease,
   switchGenerations,
@@ -36,7 +37,7 @@ import {
   type GenerationRow,
   type PublicIdentity,
 } from '../db/queries/leaderboard.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
 import { AppError, problems } from '../http/problem.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from './leaderboard-ranking.js';
 import { PublicIdentities } from './public-identities.js';
@@ -52,6 +53,27 @@ export interface RefreshResult {
 export interface LeaderboardHooks {
   onRefreshLocked?: () => Promise<void>;
 }
+
+/** A public user's figures in the current snapshot of a period (badges and cards). */
+export interface PublicStanding {
+  displayName: string | null;
+  period: Period;
+  metric: Metric;
+  /** Identifies the snapshot the figures come from (for caching). */
+  generation: number;
+  fromDay: string;
+  toDay: string;
+  /** The rank in the metric (null without usage in it) among `ranked` users. */
+  rank: number | null;
+  ranked: number;
+  total: bigint;
+  gpt: bigint;
+  claude: bigint;
+  other: bigint;
+}
+
+/** Weeks in a card's strip. */
+export const STRIP_WEEKS = 12;
 
 export interface LeaderboardEntryWire {
   rank: number | null;
@@ -116,6 +138,7 @@ export class LeaderboardService {
   private readonly pages = new BoundedCache<LeaderboardEntryWire[]>(MAX_CACHED);
   private readonly rows = new BoundedCache<EntryRow | null>(MAX_CACHED * 5);
   private readonly identities: PublicIdentities;
+  private readonly strips = new BoundedCache<{ gpt: bigint; claude: bigint; other: bigint }[]>(MAX_CACHED);
 
   constructor(
     private readonly db: Db,
@@ -176,6 +199,28 @@ export class LeaderboardService {
     });
   }
 
+  /**
+   * Runs `fn` in a write transaction while no refresh computes (in any process), so a snapshot
+   * being written can never carry rows `fn` deletes (account deletion). PostgreSQL: the refresh's
+   * advisory lock, taken inside `fn`'s transaction; SQLite: the refresh lease.
+   */
+  async withoutRefresh<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const db = this.db;
+    if (db.dialect === 'sqlite') {
+      const holder = randomUUID();
+      await this.takeLease(holder);
+      try {
+        return await inTransaction(db, fn);
+      } finally {
+        await releaseRefreshLease(db.kysely, holder);
+      }
+    }
+    return db.kysely.transaction().execute(async (tx) => {
+      await advisoryXactLock(LOCK_KEY).execute(tx);
+      return fn(tx);
+    });
+  }
+
   /** Waits (polling) until this process holds the SQLite refresh lease. */
   private async takeLease(holder: string): Promise<void> {
     for (;;) {
@@ -208,6 +253,17 @@ export class LeaderboardService {
       await deleteOldGenerations(kysely, period);
     }
     return result;
+  }
+
+  /** When the oldest current snapshot was generated (epoch ms); undefined while a period has none. */
+  async oldestSnapshotAt(): Promise<number | undefined> {
+    let oldest: number | undefined;
+    for (const period of PERIODS) {
+      const gen = await findCurrentGeneration(this.db.kysely, period);
+      if (!gen) return undefined;
+      oldest = oldest === undefined ? gen.generatedAt : Math.min(oldest, gen.generatedAt);
+    }
+    return oldest;
   }
 
   /** The current snapshot of a period; refreshed first when there is none or its window has passed. */
@@ -271,6 +327,48 @@ export class LeaderboardService {
       entries,
       me,
     };
+  }
+
+  /** A user's figures in the period's current snapshot, or undefined unless their profile is public (or they do not exist). */
+  async publicStanding(userId: string, period: Period, metric: Metric): Promise<PublicStanding | undefined> {
+    await this.identities.currentRevision();
+    const identity = (await this.identities.of([userId])).get(userId);
+    if (!identity?.isPublic) return undefined;
+    const gen = await this.snapshot(period);
+    const row = await this.rowOf(gen, metric, userId);
+    return {
+      displayName: publicDisplayName(identity.displayName),
+      period,
+      metric,
+      generation: gen.id,
+      fromDay: gen.fromDay,
+      toDay: gen.toDay,
+      rank: row.rank,
+      ranked: gen.counts[metric],
+      total: row.total,
+      gpt: row.gpt,
+      claude: row.claude,
+      other: row.other,
+    };
+  }
+
+  /**
+   * A user's family totals for the last {@link STRIP_WEEKS} ISO weeks, oldest first, from the
+   * per-week totals the week snapshot is ranked from; read once per week snapshot and user (so it
+   * moves with the snapshots, like every other figure of a card).
+   */
+  async weeklyStrip(userId: string): Promise<{ gpt: bigint; claude: bigint; other: bigint }[]> {
+    const gen = await this.snapshot('week');
+    const key = `${gen.id}:${userId}`;
+    let strip = this.strips.get(key);
+    if (strip === undefined) {
+      const current = periodWindow('week', gen.generatedAt).weekKey;
+      const rows = await listUserWeeks(this.db.kysely, userId, current - STRIP_WEEKS + 1, current);
+      const byWeek = new Map(rows.map((r) => [r.week, r]));
+      strip = Array.from({ length: STRIP_WEEKS }, (_, i) => byWeek.get(current - STRIP_WEEKS + 1 + i) ?? { gpt: 0n, claude: 0n, other: 0n });
+      this.strips.set(key, strip);
+    }
+    return strip;
   }
 
   /** Public users for anyone, the caller's own always, everyone else 403. */

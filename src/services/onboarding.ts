@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { claimLinkCode, findLinkCode, insertDeviceWithToken, insertLinkCode } from '../db/queries/devices.js';
+import { advisoryXactLock } from '../db/dialect.js';
+import { claimLinkCode, countLiveDevices, findLinkCode, insertDeviceWithToken, insertLinkCode } from '../db/queries/devices.js';
 import { findUserById } from '../db/queries/users.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type Tx } from '../db/transaction.js';
 import { generateLinkCode, normalizeLinkCode } from '../domain/link-code.js';
 import { problems } from '../http/problem.js';
 import { DEVICE_TOKEN_PREFIX, generateToken, hashToken, hmac } from '../security/tokens.js';
@@ -31,13 +32,33 @@ function describeDevice(d: DeviceDescription): { name: string; platform: string 
   return { name, platform };
 }
 
+export interface OnboardingOptions {
+  linkCodeTtlMs: number;
+  /** Live devices one user may have (MAX_DEVICES_PER_USER). */
+  maxDevicesPerUser: number;
+}
+
 export class OnboardingService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly tokenKey: string,
-    private readonly linkCodeTtlMs: number,
+    private readonly options: OnboardingOptions,
   ) {}
+
+  /** 409 when the user already has the most live devices allowed. */
+  private async checkDeviceRoom(db: Tx | Db['kysely'], userId: string): Promise<void> {
+    if ((await countLiveDevices(db, userId)) < this.options.maxDevicesPerUser) return;
+    throw problems.conflict(`This account already has ${this.options.maxDevicesPerUser} devices, the most allowed; revoke one first.`);
+  }
+
+  /** Adds a device in a transaction that first checks the user's device count (serialised per user on PostgreSQL). */
+  private async addDevice(tx: Tx, device: { id: string; user_id: string; created_at: number } & DeviceDescription, tokenHash: string): Promise<void> {
+    if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:devices:${device.user_id}`).execute(tx);
+    await this.checkDeviceRoom(tx, device.user_id);
+    const { deviceName, platform, ...row } = device;
+    await insertDeviceWithToken(tx, { ...row, ...describeDevice({ deviceName, platform }) }, tokenHash);
+  }
 
   /** A new device with a fresh token for `userId` (who must exist). */
   async issueDeviceToken(userId: string, description: DeviceDescription): Promise<IssuedDevice> {
@@ -46,16 +67,16 @@ export class OnboardingService {
     const token = generateToken(DEVICE_TOKEN_PREFIX);
     const deviceId = randomUUID();
     const now = this.clock.now();
-    await inTransaction(this.db, (tx) =>
-      insertDeviceWithToken(tx, { id: deviceId, user_id: userId, created_at: now, ...describeDevice(description) }, hashToken(token)),
-    );
+    await inTransaction(this.db, (tx) => this.addDevice(tx, { id: deviceId, user_id: userId, created_at: now, ...description }, hashToken(token)));
     return { deviceId, token, createdAt: now };
   }
 
   async createLinkCode(userId: string): Promise<{ code: string; expiresAt: number }> {
+    // A code that could never be exchanged is refused now, not at the other machine.
+    await this.checkDeviceRoom(this.db.kysely, userId);
     const code = generateLinkCode();
     const now = this.clock.now();
-    const expiresAt = now + this.linkCodeTtlMs;
+    const expiresAt = now + this.options.linkCodeTtlMs;
     const canonical = normalizeLinkCode(code);
     if (!canonical) throw new Error('generated link code does not normalise');
     await insertLinkCode(this.db.kysely, { code_hash: hashToken(canonical), user_id: userId, created_at: now, expires_at: expiresAt });
@@ -90,7 +111,7 @@ export class OnboardingService {
     const claimed = await inTransaction(this.db, async (tx) => {
       const won = await claimLinkCode(tx, codeHash, { requestId, deviceId, now });
       if (!won) return false;
-      await insertDeviceWithToken(tx, { id: deviceId, user_id: row.user_id, created_at: now, ...describeDevice(description) }, hashToken(token));
+      await this.addDevice(tx, { id: deviceId, user_id: row.user_id, created_at: now, ...description }, hashToken(token));
       return true;
     });
     if (claimed) return { token, deviceId, userId: row.user_id };

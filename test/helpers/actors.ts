@@ -51,6 +51,9 @@ export async function ingest(t: TestApp, deviceToken: string, hourly: BucketInpu
   return t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(deviceToken), payload: { hourly, ...extra } });
 }
 
+/** The day bound a test app needs to take {@link trillionBuckets} from ten devices (each UTC day holds ~2·10^15 billable tokens). */
+export const TRILLION_DAY_BOUND = { INGEST_MAX_TOKENS_PER_USER_DAY: '9000000000000000' };
+
 /** 500 consecutive half-hours from 2026-10-01 of 10^12 tokens in every count: a device of these puts sums past 2^53. */
 export function trillionBuckets(): BucketInput[] {
   const big = 1_000_000_000_000;

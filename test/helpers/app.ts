@@ -69,20 +69,26 @@ export function capturingLogger(logs: string[]): Logger {
   return createLogger('info', sink);
 }
 
+/** The scrypt cost of test apps: far below the floor the environment may set (config.ts), so set in code. */
+export const TEST_SCRYPT_COST = 1024;
+
 /** The configuration every test app uses (cheap hashing, high limits, jobs off), with `env` on top. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({
+  const config = loadConfig({
     ...TEST_SECRETS,
     DATA_DIR: '/nonexistent-tokentally-test-dir',
-    PASSWORD_SCRYPT_COST: '1024',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    RATE_LIMIT_DEVICES_PER_MINUTE: '100000',
     RATE_LIMIT_EXCHANGE_PER_MINUTE: '100000',
     INGEST_RATE_PER_MINUTE: '100000',
     INGEST_BURST: '100000',
     JOBS_ENABLED: 'false',
+    // Uploads do not start leaderboard refreshes in tests unless a test asks for it.
+    LEADERBOARD_FRESH_SECONDS: '0',
     LOG_LEVEL: 'info',
     ...env,
   });
+  return env.PASSWORD_SCRYPT_COST ? config : { ...config, auth: { ...config.auth, scryptCost: TEST_SCRYPT_COST } };
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

@@ -16,6 +16,17 @@ export async function insertDeviceWithToken(
     .execute();
 }
 
+/** How many live (not revoked) devices a user has. */
+export async function countLiveDevices(db: Q, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** The live (non-revoked) device behind a token hash. */
 export async function findActiveDeviceToken(db: Q, tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined> {
   const row = await db
@@ -75,4 +86,79 @@ export async function claimLinkCode(
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** A user's device as the devices page lists it. */
+export interface DeviceListing {
+  id: string;
+  name: string;
+  platform: string;
+  createdAt: number;
+  lastSyncAt: number | null;
+  lastUploadAt: number | null;
+  revokedAt: number | null;
+}
+
+const orNull = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
+
+/**
+ * The user's devices, newest first. `lastUploadAt` is the latest kept upload record (ingest_events,
+ * pruned by purgeEvents, read through the (device_id, created_at) index); `lastSyncAt` moves with
+ * uploads and pings alike.
+ */
+export async function listUserDevices(db: Q, userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
+  let query = db
+    .selectFrom('devices as d')
+    .select((eb) => [
+      'd.id',
+      'd.name',
+      'd.platform',
+      'd.created_at',
+      'd.last_sync_at',
+      'd.revoked_at',
+      eb.selectFrom('ingest_events as e').select((e) => e.fn.max('e.created_at').as('m')).whereRef('e.device_id', '=', 'd.id').as('last_upload_at'),
+    ])
+    .where('d.user_id', '=', userId);
+  if (!includeRevoked) query = query.where('d.revoked_at', 'is', null);
+  const rows = await query.orderBy('d.created_at', 'desc').orderBy('d.id').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    platform: r.platform,
+    createdAt: Number(r.created_at),
+    lastSyncAt: orNull(r.last_sync_at),
+    lastUploadAt: orNull(r.last_upload_at as bigint | null),
+    revokedAt: orNull(r.revoked_at),
+  }));
+}
+
+/** Renames one of the user's devices; false when the user has no such device. */
+export async function renameUserDevice(db: Q, userId: string, deviceId: string, name: string): Promise<boolean> {
+  const result = await db.updateTable('devices').set({ name }).where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Revokes a device and every token of it (uploads stay). Idempotent: an already revoked device
+ * keeps its first revocation time. Undefined when the user has no such device.
+ */
+export async function revokeUserDevice(db: Q, userId: string, deviceId: string, now: number): Promise<{ revokedAt: number } | undefined> {
+  const device = await db.selectFrom('devices').select('revoked_at').where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  if (!device) return undefined;
+  await db.updateTable('device_tokens').set({ revoked_at: now }).where('device_id', '=', deviceId).where('revoked_at', 'is', null).execute();
+  if (device.revoked_at !== null) return { revokedAt: Number(device.revoked_at) };
+  await db.updateTable('devices').set({ revoked_at: now }).where('id', '=', deviceId).execute();
+  return { revokedAt: now };
+}
+
+/** The owner of a device (any state), for the admin command line. */
+export async function findDeviceOwner(db: Q, deviceId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('devices').select('user_id').where('id', '=', deviceId).executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Deletes link codes that expired before the cutoff (a used one is kept while its replay window lasts). */
+export async function deleteLinkCodesExpiredBefore(db: Q, cutoffMs: number): Promise<number> {
+  const result = await db.deleteFrom('link_codes').where('expires_at', '<', BigInt(cutoffMs)).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -23,7 +23,28 @@ export async function listFamilyTotals(db: Q, period: Period, key: { week: numbe
       : period === 'month'
         ? await db.selectFrom('leaderboard_user_months').select(['user_id', 'gpt', 'claude', 'other']).where('month', '=', BigInt(key.month)).execute()
         : await db.selectFrom('leaderboard_user_totals').select(['user_id', 'gpt', 'claude', 'other']).execute();
-  return rows.map((r) => ({ userId: r.user_id, gpt: r.gpt, claude: r.claude, other: r.other }));
+  return rows.map((r) => ({ userId: r.user_id, gpt: saneFamilyTotal(r.gpt), claude: saneFamilyTotal(r.claude), other: saneFamilyTotal(r.other) }));
+}
+
+/**
+ * The most one family total may count in a snapshot: the sum of a user's three families must still
+ * fit the snapshot's 64-bit columns.
+ */
+export const FAMILY_TOTAL_CAP = (2n ** 63n - 1n) / 3n;
+
+/**
+ * A stored family total as a snapshot can hold it. Uploads are bounded per user and day
+ * (docs/decisions.md, "Ingest"), so real rows are far below the cap; a row written before that bound existed
+ * may have overflowed (on SQLite an overflowing `+` stores a float, read back as a number). Such a
+ * row is ranked at the cap instead of failing the refresh for everyone.
+ */
+export function saneFamilyTotal(value: unknown): bigint {
+  let v: bigint;
+  if (typeof value === 'bigint') v = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) v = BigInt(Math.trunc(value));
+  else if (typeof value === 'string' && /^-?\d+$/.test(value)) v = BigInt(value);
+  else v = value === null || value === undefined ? 0n : FAMILY_TOTAL_CAP;
+  return v < 0n ? 0n : v > FAMILY_TOTAL_CAP ? FAMILY_TOTAL_CAP : v;
 }
 
 /** The next free generation id (callers hold the refresh lock). */
@@ -305,4 +326,16 @@ export async function tryTakeRefreshLease(db: Q, holder: string, now: number, ex
 /** Gives the lease back (only if `holder` still has it). */
 export async function releaseRefreshLease(db: Q, holder: string): Promise<void> {
   await db.deleteFrom('leaderboard_refresh_lease').where('id', '=', 1).where('holder', '=', holder).execute();
+}
+
+/** A user's family totals per ISO week for weeks [fromWeek, toWeek]: a range read on the primary key (user_id, week). */
+export async function listUserWeeks(db: Q, userId: string, fromWeek: number, toWeek: number): Promise<{ week: number; gpt: bigint; claude: bigint; other: bigint }[]> {
+  const rows = await db
+    .selectFrom('leaderboard_user_weeks')
+    .select(['week', 'gpt', 'claude', 'other'])
+    .where('user_id', '=', userId)
+    .where('week', '>=', BigInt(fromWeek))
+    .where('week', '<=', BigInt(toWeek))
+    .execute();
+  return rows.map((r) => ({ week: Number(r.week), gpt: r.gpt, claude: r.claude, other: r.other }));
 }

@@ -12,6 +12,11 @@ export async function findUserById(db: Q, id: string): Promise<UserRow | undefin
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function userIdExists(db: Q, id: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function findUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
@@ -52,6 +57,30 @@ export async function consumeRefreshToken(db: Q, tokenHash: string, now: number)
   return result.numUpdatedRows > 0n;
 }
 
+/** True while the session has a refresh token neither revoked nor expired: its access tokens are honoured. */
+export async function isSessionLive(db: Q, sessionId: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('session_id')
+    .where('session_id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', BigInt(now))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Revokes every session of the user but one (after a password change). */
+export async function revokeOtherSessions(db: Q, userId: string, keepSessionId: string | undefined, now: number): Promise<void> {
+  let query = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepSessionId !== undefined) query = query.where('session_id', '!=', keepSessionId);
+  await query.execute();
+}
+
+export async function updatePasswordHash(db: Q, id: string, passwordHash: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
+}
+
 export async function revokeSession(db: Q, sessionId: string, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
@@ -63,4 +92,19 @@ export async function revokeSession(db: Q, sessionId: string, now: number): Prom
 
 export async function revokeUserSessions(db: Q, userId: string, now: number): Promise<void> {
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+/** Deletes refresh tokens that expired, and used or revoked ones older than `spentBeforeMs`. */
+export async function deleteSpentRefreshTokens(db: Q, nowMs: number, spentBeforeMs: number): Promise<number> {
+  const result = await db
+    .deleteFrom('refresh_tokens')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', BigInt(nowMs)),
+        eb('used_at', '<', BigInt(spentBeforeMs)),
+        eb('revoked_at', '<', BigInt(spentBeforeMs)),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
