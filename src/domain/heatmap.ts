@@ -1,5 +1,5 @@
 /**
- * @fileoverview The activity heatmap exactly as the contract's "Heatmap" section defines it:
+ * @fileoverview The activity heatmap exactly as the interface's "Heatmap" section defines it (docs/interface.md):
  * a grid of `weeks` columns × 7 days starting on `week_starts_on`, values = billable tokens per
  * local day, levels from percentile thresholds of the active days, plus active and streak counts.
  */

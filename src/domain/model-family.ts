@@ -1,5 +1,5 @@
 /**
- * @fileoverview Leaderboard model families (contract "Sharing and leaderboard"):
+ * @fileoverview Leaderboard model families (docs/interface.md, "Sharing and leaderboard"):
  * `gpt` = `gpt-*`, `o1*`…`o4*`, `openai/*`; `claude` = `claude-*`, `anthropic/*`; `other` = the
  * rest, `unknown` included. Matching is on the stored (trimmed, lower-cased) model name and is
  * case-insensitive here too. The same rules are exported as SQL LIKE patterns so snapshot

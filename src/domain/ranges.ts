@@ -18,7 +18,7 @@ import {
 import { InvalidParamError } from './param-error.js';
 import { localRangeToInstants, todayIn, type InstantRange, type Zone } from './zones.js';
 
-/** Longest accepted `from`..`to` span in days (inclusive), per the contract. */
+/** Longest accepted `from`..`to` span in days (inclusive), per the interface (docs/interface.md). */
 export const MAX_RANGE_DAYS = 800;
 /** Days in the default range (`from` = `to` − 29). */
 export const DEFAULT_RANGE_DAYS = 30;

@@ -66,7 +66,7 @@ export function isZeroTotals(t: Readonly<TokenTotals>): boolean {
   return t.total === 0n && t.billable === 0n && t.input === 0n && t.cachedInput === 0n && t.output === 0n && t.reasoning === 0n;
 }
 
-/** Converts totals to their wire form: exact decimal strings under the contract's field names. */
+/** Converts totals to their wire form: exact decimal strings under the interface's field names. */
 export function toTokenTotalsWire(t: Readonly<TokenTotals>): TokenTotalsWire {
   return {
     total_tokens: t.total.toString(),

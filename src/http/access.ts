@@ -1,6 +1,6 @@
 /**
  * @fileoverview Declarative access rules. Each route names the roles it accepts in its config;
- * an onRequest hook built for each such route enforces the contract's 401/403 rules before its
+ * an onRequest hook built for each such route enforces the interface's 401/403 rules (docs/interface.md) before its
  * other hooks run.
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * @fileoverview Body rules of the contract: JSON only (415 otherwise, for operations that take a
+ * @fileoverview Body rules of the interface (docs/interface.md): JSON only (415 otherwise, for operations that take a
  * body), an empty body counts as no body, operations that take no body ignore whatever is sent.
  */
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';

@@ -17,7 +17,7 @@ export interface RateDecision {
 
 /**
  * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
- * contract's), and link codes created plus device tokens issued per user.
+ * interface's, docs/interface.md), and link codes created plus device tokens issued per user.
  */
 export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices';
 

@@ -1,5 +1,5 @@
 /**
- * @fileoverview Costs usage the way the contract says: per (model, UTC day), with the price in
+ * @fileoverview Costs usage the way the interface says (docs/interface.md, docs/pricing.md): per (model, UTC day), with the price in
  * force that day, each source's counts read by its pricing mode, costed exactly and truncated to
  * micro-dollars once per (source, raw model, UTC day) — the grain of the `usage_daily` read model,
  * which stores each row's cost (computed by {@link rowCostMicros} at ingest and on repricing). So a

@@ -72,7 +72,7 @@ export interface DebugInfo {
 export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
 /** A request whose queries take longer than this is flagged `slow_query` in its debug block. */
 export const SLOW_QUERY_MS = 2000;
-/** Streaks are counted back this far at most (the contract's longest range). */
+/** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
 const MAX_STREAK_DAYS = 800;
 /** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
 const STREAK_SPAN_DAYS = 32;
@@ -359,7 +359,7 @@ export class AnalyticsService {
       return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
     let days = await load(range.from, range.to);
-    // While the streak covers every loaded day, load older days too (up to the contract's longest
+    // While the streak covers every loaded day, load older days too (up to the interface's longest
     // range), in growing spans so that a streak just past the grid costs a short read.
     const oldest = epochDayOf(heatmapQueryFrom(range, MAX_STREAK_DAYS));
     const toDay = epochDayOf(range.to);

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
-/** Every operation of the interface (spec/service-interface.md), with its method and path. */
+/** Every operation of the interface (docs/interface.md), with its method and path. */
 const OPERATIONS: Record<string, [string, string]> = {
   issueDeviceToken: ['post', '/functions/svc-device-token-issue'],
   initLinkCode: ['post', '/functions/svc-link-code-init'],
