@@ -1,12 +1,16 @@
 /**
  * @fileoverview `npm run admin -- <command>`: opens the configured database (same environment as the
- * server), builds the app with scheduled jobs off, runs one command and exits. See src/admin/commands.ts.
+ * server), runs one command and exits. The app (with scheduled jobs off) is imported and built only
+ * when the command needs it, so the other commands answer in a fraction of a second. See
+ * src/admin/commands.ts.
  */
-import { createApp } from '../src/app.js';
+import type { TokentallyApp } from '../src/app.js';
 import { describeDatabase, runAdminCommand } from '../src/admin/commands.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { resolveSecrets } from '../src/security/secrets.js';
 import { createLogger } from '../src/logger.js';
 import { pino } from 'pino';
 
@@ -15,13 +19,19 @@ async function main(): Promise<void> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', pino.destination(2));
   process.stderr.write(`${describeDatabase(config.database)}\n`);
   const db = await openDatabase(config.database);
-  const built = await createApp({ config, db, clock: systemClock, logger });
+  let built: Promise<TokentallyApp> | undefined;
+  const app = (): Promise<TokentallyApp> =>
+    (built ??= import('../src/app.js').then(({ createApp }) => createApp({ config, db, clock: systemClock, logger })));
   try {
-    const result = await runAdminCommand({ built, db, clock: systemClock }, process.argv.slice(2));
+    await migrateToLatest(db);
+    const secrets = async () => (built ? (await built).secrets : resolveSecrets(config, db, systemClock.now()));
+    const result = await runAdminCommand({ app, secrets, db, clock: systemClock }, process.argv.slice(2));
     (result.exitCode === 0 ? process.stdout : process.stderr).write(result.output.endsWith('\n') ? result.output : `${result.output}\n`);
     process.exitCode = result.exitCode;
   } finally {
-    await built.close();
+    // The app closes the database with its server; without one, the database is closed here.
+    if (built) await (await built).close();
+    else await db.close();
   }
 }
 

@@ -1,10 +1,12 @@
 /**
- * @fileoverview The admin command line's commands, run against a built app (so they go through the
- * same services, access rules and validation as HTTP callers): show the keys, create a user,
- * grant/revoke pro, refresh the leaderboard, sync pricing, back up the SQLite database, revoke a device.
+ * @fileoverview The admin command line's commands: show the keys, create a user, grant/revoke pro,
+ * refresh the leaderboard, sync pricing, back up the SQLite database, revoke a device. Commands that
+ * an HTTP caller could also make go through a built app (same services, access rules and
+ * validation); the app is built only for them, so the others answer without its start-up cost.
  */
 import { randomUUID } from 'node:crypto';
 import type { TokentallyApp } from '../app.js';
+import type { Secrets } from '../security/secrets.js';
 import type { DatabaseConfig } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -15,9 +17,16 @@ import { insertEntitlement, listActiveEntitlements, revokeEntitlements } from '.
 import { findUserByEmail, findUserById } from '../db/queries/users.js';
 
 export interface AdminContext {
-  built: TokentallyApp;
+  /** The app, built on first use (commands that answer from the database alone never build it). */
+  app(): Promise<TokentallyApp>;
+  secrets(): Promise<Secrets>;
   db: Db;
   clock: Clock;
+}
+
+/** The context of commands run against an app that is already built (tests, an embedding caller). */
+export function builtAppContext(built: TokentallyApp, db: Db, clock: Clock): AdminContext {
+  return { app: () => Promise.resolve(built), secrets: () => Promise.resolve(built.secrets), db, clock };
 }
 
 export interface CommandResult {
@@ -67,10 +76,11 @@ async function userIdOf(db: Db, who: string | undefined): Promise<string> {
 }
 
 async function inject(ctx: AdminContext, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>): Promise<CommandResult> {
-  const res = await ctx.built.app.inject({
+  const built = await ctx.app();
+  const res = await built.app.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${ctx.built.secrets.serviceRoleKey}` },
+    headers: { authorization: `Bearer ${built.secrets.serviceRoleKey}` },
     ...(payload ? { payload } : {}),
   });
   const body = res.json<unknown>();
@@ -96,14 +106,14 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
     const { positional, flags } = parseArgs(rest);
     switch (command) {
       case 'keys': {
-        const s = ctx.built.secrets;
+        const s = await ctx.secrets();
         return { output: `SERVICE_ROLE_KEY=${s.serviceRoleKey}\nJWT_SECRET=${s.jwtSecret}\nANON_KEY=${s.anonKey}`, exitCode: 0 };
       }
       case 'create-user': {
         const [email, password] = positional;
         if (!email || !password) throw new UsageError('create-user needs an e-mail address and a password');
         const name = flags.get('name');
-        const res = await ctx.built.app.inject({
+        const res = await (await ctx.app()).app.inject({
           method: 'POST',
           url: '/auth/v1/signup',
           payload: { email, password, ...(name ? { data: { display_name: name } } : {}) },

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeDatabase, runAdminCommand } from '../../src/admin/commands.js';
+import { builtAppContext, describeDatabase, runAdminCommand } from '../../src/admin/commands.js';
 import { listActiveEntitlements } from '../../src/db/queries/entitlements.js';
 import { ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
 describe(`admin command line (${engine})`, () => {
   let t: TestApp;
-  const run = (...argv: string[]) => runAdminCommand({ built: t, db: t.db, clock: t.clock }, argv);
+  const run = (...argv: string[]) => runAdminCommand(builtAppContext(t, t.db, t.clock), argv);
 
   beforeEach(async () => {
     t = await createTestApp({ env: { PRICING_SOURCE_URL: 'http://127.0.0.1:9/prices.json' } }); // nothing listens there

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAdminCommand } from '../../src/admin/commands.js';
+import { builtAppContext, runAdminCommand } from '../../src/admin/commands.js';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/connect.js';
@@ -103,7 +103,7 @@ describe(`device management (${engine})`, () => {
 
   it('npm run admin -- revoke-device revokes by id', async () => {
     const device = await issueDevice(t, user);
-    const run = (...argv: string[]) => runAdminCommand({ built: t, db: t.db, clock: t.clock }, argv);
+    const run = (...argv: string[]) => runAdminCommand(builtAppContext(t, t.db, t.clock), argv);
     const r = await run('revoke-device', device.deviceId);
     expect(r.exitCode, r.output).toBe(0);
     expect(r.output).toBe(`revoked device ${device.deviceId} of user ${user.id} at ${new Date(T0).toISOString()}`);
