@@ -1,6 +1,6 @@
 /**
  * @fileoverview Settings: profile (sign-in API), public visibility with the share link, badge and card,
- * zone, week start, theme.
+ * zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
@@ -9,6 +9,7 @@ import { Card, CopyButton, ErrorNote } from '../components/common.js';
 import { isValidZone } from '../lib/dates.js';
 import { browserZone, savePrefs, usePrefs, type Theme } from '../prefs.js';
 import { useLoad } from '../use-api.js';
+import { DeleteAccount, ExportPanel } from './settings-account.js';
 import { BadgePreview } from './settings-share.js';
 
 interface Visibility {
@@ -164,6 +165,8 @@ export function Settings() {
       <ProfileForm />
       <SharingPanel />
       <DisplayPrefs />
+      <ExportPanel />
+      <DeleteAccount />
     </div>
   );
 }
