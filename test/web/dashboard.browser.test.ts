@@ -32,6 +32,9 @@ const BUCKETS: BucketInput[] = [
   { hour_start: '2026-03-08T15:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 7000, output_tokens: 500, total_tokens: 7500 },
 ];
 
+/** The GoTrue client's stored session (localStorage `tokentally.auth`). */
+const sessionOf = (stored: unknown) => JSON.parse(stored as string) as { access_token: string; user: { id: string } };
+
 describe(`dashboard in a browser (${engine})`, () => {
   let env: BrowserEnv;
   let ctx: BrowserContext;
@@ -164,6 +167,7 @@ describe(`dashboard in a browser (${engine})`, () => {
     expect(await mine.textContent()).toContain('Anonymous');
     await shoot('leaderboard');
     await page.goto('/settings');
+    await page.getByTestId('badge-not-public').waitFor(); // no previews while sharing is off
     await page.getByRole('switch').click();
     await page.getByTestId('share-link').waitFor();
     const link = await page.getByTestId('share-link').inputValue();
@@ -178,6 +182,67 @@ describe(`dashboard in a browser (${engine})`, () => {
     await page.getByRole('heading', { name: NAME }).waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/u\/[0-9a-f-]{36}$/);
     await shoot('profile');
+  });
+
+  it('previews the badge and the card once sharing is on, with snippets to paste', async () => {
+    const userId = sessionOf(await page.evaluate("localStorage.getItem('tokentally.auth')")).user.id;
+    await page.goto('/settings');
+    const loaded = (testId: string) =>
+      page.getByTestId(testId).evaluate((el) => {
+        const img = el as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      });
+    await expect.poll(() => loaded('badge-img')).toBe(true);
+    await expect.poll(() => loaded('card-img')).toBe(true);
+    expect(await page.getByTestId('badge-img').getAttribute('src')).toBe(`/badge/${userId}.svg`);
+    const badge = await env.t.app.inject({ method: 'GET', url: `/badge/${userId}.svg?period=total` });
+    expect(badge.body).not.toContain('not public');
+    const markdown = await page.getByTestId('snippet-markdown').textContent();
+    expect(markdown).toContain(`[![AI tokens this week](${env.base}/badge/${userId}.svg)](${env.base}/u/${userId})`);
+    expect(markdown).toContain(`${env.base}/card/${userId}.svg`);
+    // Choices change the images and both snippets.
+    await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'All time' }).click();
+    await page.getByRole('group', { name: 'Tokens of' }).getByRole('button', { name: 'GPT' }).click();
+    await page.getByRole('group', { name: 'Card theme' }).getByRole('button', { name: 'Dark' }).click();
+    expect(await page.getByTestId('badge-img').getAttribute('src')).toBe(`/badge/${userId}.svg?period=total&metric=gpt`);
+    expect(await page.getByTestId('card-img').getAttribute('src')).toBe(`/card/${userId}.svg?period=total&metric=gpt&theme=dark`);
+    await expect.poll(() => loaded('badge-img')).toBe(true);
+    await expect.poll(() => loaded('card-img')).toBe(true);
+    expect(await page.getByTestId('snippet-markdown').textContent()).toContain(`${env.base}/card/${userId}.svg?period=total&metric=gpt&theme=dark`);
+    const html = (await page.getByTestId('snippet-html').textContent()) as string;
+    expect(html).toContain(`srcset="${env.base}/card/${userId}.svg?period=total&metric=gpt&theme=dark"`);
+    expect(html).toContain(`src="${env.base}/badge/${userId}.svg?period=total&metric=gpt"`);
+    await shoot('settings-badges');
+  });
+
+  it('downloads the export as CSV with the known buckets, and a range as JSON', async () => {
+    await page.goto('/settings');
+    const exportCard = page.getByRole('region', { name: 'Export your data' });
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), exportCard.getByRole('button', { name: 'Download' }).click()]);
+    expect(csvDownload.suggestedFilename()).toMatch(/^tokentally-export-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync(await csvDownload.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe(
+      'record,hour_start,day,device,source,model,project,project_ref,input_tokens,cached_input_tokens,output_tokens,reasoning_output_tokens,total_tokens,billable_total_tokens,cost_usd',
+    );
+    for (const b of BUCKETS) {
+      const start = `bucket,${b.hour_start.replace('.000Z', 'Z')},,e2e-laptop,${b.source},${b.model},,,${b.input_tokens ?? 0},${b.cached_input_tokens ?? 0},${b.output_tokens ?? 0},0,${b.total_tokens},`;
+      expect(lines.filter((l) => l.startsWith(start)), start).toHaveLength(1);
+    }
+    expect(lines.filter((l) => l.startsWith('bucket,') && l.includes(',e2e-desktop,gemini,gemini-2.5-pro,'))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('day,')).length).toBeGreaterThanOrEqual(4);
+    await exportCard.getByText(/^Saved tokentally-export-.*\.csv/).waitFor();
+
+    // One UTC day, as JSON: only that day's bucket.
+    const oneDay = BUCKETS[0]?.hour_start.slice(0, 10) as string;
+    await exportCard.getByRole('button', { name: 'JSON' }).click();
+    await exportCard.getByLabel('From').fill(oneDay);
+    await exportCard.getByLabel('To').fill(oneDay);
+    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), exportCard.getByRole('button', { name: 'Download' }).click()]);
+    expect(jsonDownload.suggestedFilename()).toMatch(/^tokentally-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const body = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8')) as { from: string; to: string; buckets: Array<{ total_tokens: string }> };
+    expect([body.from, body.to]).toEqual([oneDay, oneDay]);
+    expect(body.buckets.map((b) => b.total_tokens)).toEqual(['420000']);
+    await shoot('settings-export');
   });
 
   it('revokes the device from the devices page; its next upload is refused', async () => {
@@ -197,5 +262,51 @@ describe(`dashboard in a browser (${engine})`, () => {
     await page.goto('/devices');
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  });
+  // Last: it deletes the account every test above uses.
+  it('deletes the account once the password is re-entered; a wrong password changes nothing', async () => {
+    // The test before ended the session: sign in again.
+    await page.getByLabel('E-mail').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Devices' }).waitFor();
+    await page.goto('/settings');
+    const token = sessionOf(await page.evaluate("localStorage.getItem('tokentally.auth')")).access_token;
+    const summary = () => env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}`, headers: bearer(token) });
+    expect((await summary()).statusCode).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('This cannot be undone.');
+    expect(await axeViolations(page), 'axe on the delete dialog').toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/settings-delete-light.png` });
+    for (const options of [{ dark: true }, { phone: true, dark: true }]) {
+      const other = await sameSession(env, ctx, options);
+      const p = await other.newPage();
+      await p.goto('/settings');
+      await p.getByRole('button', { name: 'Delete account…' }).click();
+      await p.getByRole('dialog', { name: 'Delete your account?' }).waitFor();
+      if (!options.phone) expect(await axeViolations(p), 'axe on the delete dialog (dark)').toEqual([]);
+      await p.screenshot({ path: `${SHOTS}/settings-delete-${options.phone ? 'phone-' : ''}dark.png` });
+      await other.close();
+    }
+
+    // A wrong password: the server's word, the dialog stays, nothing is deleted.
+    const password = dialog.getByLabel('Your password');
+    await password.fill('not the password');
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'The password is not correct; nothing was deleted.' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/settings');
+    expect((await summary()).statusCode).toBe(200);
+
+    await password.fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByText('Your account was deleted.').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(await page.evaluate("localStorage.getItem('tokentally.auth')")).toBeNull();
+    expect((await summary()).statusCode).toBe(401);
+    await page.screenshot({ path: `${SHOTS}/deleted-light.png` });
   });
 });

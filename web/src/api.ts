@@ -42,7 +42,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export async function call<T>(op: string, options: CallOptions = {}): Promise<T> {
+/** The answer to a call that succeeded (2xx); anything else is thrown as an ApiError. */
+async function request(op: string, options: CallOptions): Promise<Response> {
   let refreshed = false;
   for (let attempt = 0; ; attempt++) {
     const token = options.bearer === undefined ? await accessToken() : options.bearer;
@@ -61,7 +62,7 @@ export async function call<T>(op: string, options: CallOptions = {}): Promise<T>
       if (options.signal?.aborted) throw error;
       throw new ApiError(0, 'The server cannot be reached. Check your connection and retry.');
     }
-    if (res.ok) return (await res.json()) as T;
+    if (res.ok) return res;
     if (res.status === 429 && attempt < 3) {
       const wait = Number(res.headers.get('retry-after') ?? '1');
       await sleep(Math.min(60, Number.isFinite(wait) && wait > 0 ? wait : 1) * 1000);
@@ -73,4 +74,16 @@ export async function call<T>(op: string, options: CallOptions = {}): Promise<T>
     }
     throw new ApiError(res.status, await problemText(res));
   }
+}
+
+export async function call<T>(op: string, options: CallOptions = {}): Promise<T> {
+  return (await (await request(op, options)).json()) as T;
+}
+
+/** A file answer (an attachment): its bytes and the file name the server suggests, if any. */
+export async function download(op: string, options: CallOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const res = await request(op, options);
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"\\/]+)"/.exec(disposition)?.[1] ?? null;
+  return { blob: await res.blob(), filename };
 }

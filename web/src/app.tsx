@@ -82,7 +82,14 @@ export function App() {
   if (path.startsWith('/u/')) return <Shell signedIn={signedIn}><PublicProfile userId={decodeURIComponent(path.slice(3))} /></Shell>;
   if (path === '/share') return <Shell signedIn={signedIn}><SharePage /></Shell>;
 
-  if (!signedIn) return <SignIn mode={path === '/sign-up' ? 'sign-up' : 'sign-in'} expired={session.status === 'signed-out' && session.expired} />;
+  if (!signedIn)
+    return (
+      <SignIn
+        mode={path === '/sign-up' ? 'sign-up' : 'sign-in'}
+        expired={session.status === 'signed-out' && session.expired}
+        notice={session.status === 'signed-out' ? session.notice : undefined}
+      />
+    );
 
   let page: ReactNode;
   if (path === '/devices') page = <Devices />;

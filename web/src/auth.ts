@@ -14,7 +14,7 @@ export const auth = new GoTrueClient({
   detectSessionInUrl: false,
 });
 
-export type SessionState = { status: 'loading' } | { status: 'signed-out'; expired: boolean } | { status: 'signed-in'; session: Session };
+export type SessionState = { status: 'loading' } | { status: 'signed-out'; expired: boolean; notice?: string } | { status: 'signed-in'; session: Session };
 
 let state: SessionState = { status: 'loading' };
 let signingOut = false;
@@ -64,4 +64,11 @@ export async function signOut(): Promise<void> {
   signingOut = true;
   await auth.signOut();
   set({ status: 'signed-out', expired: false });
+}
+
+/** Forgets the session in this browser only (the server has already ended it), with a word for the sign-in page. */
+export async function signOutLocally(notice: string): Promise<void> {
+  signingOut = true;
+  await auth.signOut({ scope: 'local' }).catch(() => undefined);
+  set({ status: 'signed-out', expired: false, notice });
 }

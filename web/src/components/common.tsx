@@ -51,10 +51,11 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   );
 }
 
-export function CodeBlock({ code, label }: { code: string; label: string }) {
+/** Code with a copy button; `wrap` breaks long lines (URLs) instead of scrolling them. */
+export function CodeBlock({ code, label, wrap = false, testId }: { code: string; label: string; wrap?: boolean; testId?: string }) {
   return (
-    <div className="code-block">
-      <pre aria-label={label}>
+    <div className={wrap ? 'code-block wrap' : 'code-block'}>
+      <pre aria-label={label} data-testid={testId}>
         <code>{code}</code>
       </pre>
       <CopyButton text={code} />

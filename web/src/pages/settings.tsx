@@ -1,4 +1,7 @@
-/** @fileoverview Settings: profile (sign-in API), public visibility and share link, zone, week start, theme. */
+/**
+ * @fileoverview Settings: profile (sign-in API), public visibility with the share link, badge and card,
+ * zone, week start, theme, the data export and account deletion.
+ */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
 import { auth, useSession } from '../auth.js';
@@ -6,6 +9,8 @@ import { Card, CopyButton, ErrorNote } from '../components/common.js';
 import { isValidZone } from '../lib/dates.js';
 import { browserZone, savePrefs, usePrefs, type Theme } from '../prefs.js';
 import { useLoad } from '../use-api.js';
+import { DeleteAccount, ExportPanel } from './settings-account.js';
+import { BadgePreview } from './settings-share.js';
 
 interface Visibility {
   enabled: boolean;
@@ -51,6 +56,8 @@ function ProfileForm() {
 }
 
 function SharingPanel() {
+  const session = useSession();
+  const userId = session.status === 'signed-in' ? session.session.user.id : null;
   const [version, setVersion] = useState(0);
   const vis = useLoad(`vis-${version}`, (signal) => call<Visibility>('svc-public-visibility', { signal }));
   const [error, setError] = useState<string>();
@@ -89,6 +96,7 @@ function SharingPanel() {
               </div>
             </div>
           )}
+          {userId && <BadgePreview userId={userId} isPublic={vis.data.enabled} />}
         </>
       )}
       {error && <ErrorNote message={error} />}
@@ -157,6 +165,8 @@ export function Settings() {
       <ProfileForm />
       <SharingPanel />
       <DisplayPrefs />
+      <ExportPanel />
+      <DeleteAccount />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { auth } from '../auth.js';
 import { Link } from '../router.js';
 
-export function SignIn({ mode, expired }: { mode: 'sign-in' | 'sign-up'; expired: boolean }) {
+export function SignIn({ mode, expired, notice }: { mode: 'sign-in' | 'sign-up'; expired: boolean; notice?: string | undefined }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
@@ -37,6 +37,11 @@ export function SignIn({ mode, expired }: { mode: 'sign-in' | 'sign-up'; expired
         {expired && (
           <div className="note note-warn" role="alert">
             Your session has ended. Sign in again to continue.
+          </div>
+        )}
+        {notice && !expired && (
+          <div className="note note-ok note-block" role="status">
+            {notice}
           </div>
         )}
         <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
