@@ -27,7 +27,7 @@ const config = loadConfig({
   DATA_DIR: dir,
   JOBS_ENABLED: 'false',
   LOG_LEVEL: 'warn',
-  PASSWORD_SCRYPT_COST: '1024',
+  PASSWORD_SCRYPT_COST: '32768', // the lowest the server accepts
   INGEST_RATE_PER_MINUTE: '100000',
   INGEST_BURST: '100000',
   RATE_LIMIT_AUTH_PER_MINUTE: '100000',
