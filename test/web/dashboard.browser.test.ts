@@ -245,6 +245,40 @@ describe(`dashboard in a browser (${engine})`, () => {
     await shoot('settings-export');
   });
 
+  it('says which model prices a model the price data does not list', async () => {
+    // gpt-5.2-codex has no entry of its own: it keeps its id and is priced as gpt-5.2 (docs/pricing.md).
+    expect((await ingest(env.t, deviceToken, [{ hour_start: dayUtc(6, 12), source: 'codex', model: 'gpt-5.2-codex', input_tokens: 900, output_tokens: 100, total_tokens: 1000 }])).statusCode).toBe(200);
+    await page.goto('/?range=7d');
+    const row = page.locator('tr[data-model="gpt-5.2-codex"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('priced as gpt-5.2');
+    expect(await page.locator('tr[data-model="gpt-5"]').textContent()).not.toContain('priced as');
+  });
+
+  it('waits for Retry-After when the server answers 429, then shows the answer', async () => {
+    const asked: number[] = [];
+    await page.route('**/functions/svc-usage-summary*', async (route) => {
+      asked.push(Date.now());
+      if (asked.length === 1) {
+        await route.fulfill({ status: 429, headers: { 'retry-after': '2', 'content-type': 'application/problem+json' }, body: JSON.stringify({ status: 429, detail: 'Too many requests.' }) });
+      } else {
+        await route.continue();
+      }
+    });
+    try {
+      const summary = (
+        await env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`, headers: bearer(userToken) })
+      ).json().totals;
+      await page.goto('/?range=7d');
+      await expect.poll(() => page.getByTestId('stat-tokens').textContent(), { timeout: 10_000 }).toBe(humanCount(Number(summary.total_tokens)));
+      expect(asked.length).toBeGreaterThanOrEqual(2);
+      expect((asked[1] as number) - (asked[0] as number)).toBeGreaterThanOrEqual(1_900);
+      expect(await page.getByText('Too many requests.').count()).toBe(0);
+    } finally {
+      await page.unroute('**/functions/svc-usage-summary*');
+    }
+  });
+
   it('revokes the device from the devices page; its next upload is refused', async () => {
     await page.goto('/devices');
     const row = page.getByTestId('device-row').filter({ hasText: 'e2e-laptop' });
