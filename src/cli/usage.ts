@@ -1,3 +1,4 @@
+import { HALF_HOUR_MS } from '../domain/calendar.js';
 /**
  * @fileoverview The CLI's one shape for token counts and the small pure helpers around it:
  * normalising raw numbers, per-field max and sums, timestamps to UTC half-hours, and the
@@ -29,7 +30,6 @@ export interface UsageRecord {
 export const MAX_COUNT = 1_000_000_000_000;
 /** Earliest instant the server accepts (2020-01-01T00:00:00Z). */
 export const MIN_TS = Date.UTC(2020, 0, 1);
-const HALF_HOUR_MS = 30 * 60 * 1000;
 
 export function zeroCounts(): Counts {
   return { input: 0, cached: 0, output: 0, reasoning: 0, total: 0 };

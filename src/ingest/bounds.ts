@@ -15,6 +15,7 @@
 import { addSums, COUNT_FIELDS_OF_SUMS, type TokenSums } from '../domain/token-sums.js';
 import { AppError } from '../http/problem.js';
 import type { RollupDelta } from './plan.js';
+import { DAY_MS } from '../domain/calendar.js';
 
 export interface IngestBounds {
   readonly maxTokensPerUserDay: bigint;
@@ -24,7 +25,6 @@ export interface IngestBounds {
 /** Generous defaults: far above any real use, far below what could overflow. */
 export const DEFAULT_INGEST_BOUNDS: IngestBounds = { maxTokensPerUserDay: 10n ** 13n, maxRowsPerHalfHour: 200 };
 
-const DAY_MS = 86_400_000;
 
 /** The upload's change to each UTC day's six sums (from its rollup deltas), by epoch day. */
 export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenSums> {

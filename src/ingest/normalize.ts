@@ -9,6 +9,7 @@ import { problems, type FieldError } from '../http/problem.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
+import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
 export interface NormalizedBucket extends TokenSums {
   hourStart: number;
@@ -19,8 +20,6 @@ export interface NormalizedBucket extends TokenSums {
   projectRef: string | null;
 }
 
-const HALF_HOUR_MS = 30 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const EARLIEST_HOUR_START = Date.UTC(2020, 0, 1);
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -15,9 +15,8 @@
 import { modelFamily } from '../domain/model-family.js';
 import { addSums, isZeroSums, type TokenSums } from '../domain/token-sums.js';
 import type { RollupDelta } from './plan.js';
+import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
-const DAY_MS = 86_400_000;
-const HALF_HOUR_MS = 1_800_000;
 const SLOTS_PER_DAY = 48;
 /** Half-hours per block of the two-level prefix. */
 export const PREFIX_BLOCK = 8;

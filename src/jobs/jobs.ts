@@ -9,8 +9,8 @@ import { syncPricing } from './pricing-sync.js';
 import { purgeSpentCredentials } from './purge-credentials.js';
 import { DEFAULT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
 import type { ScheduledJob } from './schedule.js';
+import { DAY_MS } from '../domain/calendar.js';
 
-const DAY_MS = 86_400_000;
 
 export interface JobDeps {
   db: Db;

@@ -15,6 +15,7 @@ import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
 import type { Database } from '../schema.js';
+import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
 type Q = Kysely<Database>;
 
@@ -61,8 +62,6 @@ const DAY_MODEL_SQL = {
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
 
-const DAY_MS = 86_400_000;
-const HALF_HOUR_MS = 1_800_000;
 
 /** Row filters applied in SQL. `models` is the list of raw model names to keep (undefined = all). */
 export interface RowFilter {

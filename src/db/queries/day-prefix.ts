@@ -18,8 +18,8 @@
 import { COUNT_WIDTH, EXACT_DOUBLE_LIMIT, type UsageColumns } from '../../domain/usage-columns.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
+import { HALF_HOUR_MS } from '../../domain/calendar.js';
 
-const HALF_HOUR_MS = 1_800_000;
 const SLOTS_PER_DAY = 48;
 /** Half-hours per block of the two-level prefix (see the read-model migration). */
 const BLOCK = 8;
