@@ -29,7 +29,9 @@ import {
   UserStatusQuery,
   UserStatusResponse,
 } from '../schemas/usage.js';
-import { RequestTimer, type AnalyticsService, type UsageQuery } from '../services/analytics.js';
+import type { AnalyticsService } from '../services/analytics.js';
+import type { UsageQuery } from '../services/analytics-bodies.js';
+import { RequestTimer } from '../services/request-timer.js';
 import { operation } from './operation.js';
 
 type Handler = (service: AnalyticsService, userId: string, query: UsageQuery, timer: RequestTimer) => Promise<object>;

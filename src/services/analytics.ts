@@ -29,9 +29,6 @@ import {
   foldHalfHours,
   foldMonthlyColumnsToWire,
   halfHourRowsToWire,
-  type DayRowWire,
-  type HalfHourRowWire,
-  type MonthRowWire,
 } from '../domain/fold.js';
 import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
 import { InvalidParamError } from '../domain/param-error.js';
@@ -39,73 +36,16 @@ import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '..
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
-import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage, type PricingSummary, type TokenTotalsWithCostWire } from '../pricing/index.js';
-
-/** Query parameters shared by the usage reads (all optional text, as they arrive). */
-export interface UsageQuery {
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  readonly day?: string | undefined;
-  readonly source?: string | undefined;
-  readonly model?: string | undefined;
-  readonly tz?: string | undefined;
-  readonly tz_offset_minutes?: string | number | undefined;
-  readonly months?: string | number | undefined;
-  readonly weeks?: string | number | undefined;
-  readonly week_starts_on?: string | undefined;
-  readonly limit?: string | number | undefined;
-  readonly debug?: string | undefined;
-}
-
-/** Timing block added by `debug=1`. */
-export interface DebugInfo {
-  request_id: string;
-  status: number;
-  query_ms: number;
-  total_ms: number;
-  queries: number;
-  slow_query: boolean;
-  slow_threshold_ms: number;
-}
+import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage } from '../pricing/index.js';
+import type { BreakdownBody, DailyBody, HourlyBody, MonthlyBody, ProGrant, ProjectSummaryBody, SummaryBody, UsageQuery, UserStatusBody } from './analytics-bodies.js';
+import type { RequestTimer } from './request-timer.js';
 
 /** Bounds of the project summary's `limit`. */
 export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
-/** A request whose queries take longer than this is flagged `slow_query` in its debug block. */
-export const SLOW_QUERY_MS = 2000;
 /** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
 const MAX_STREAK_DAYS = 800;
 /** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
 const STREAK_SPAN_DAYS = 32;
-
-/** Measures the time spent in queries for one request (for `debug=1`). */
-export class RequestTimer {
-  private readonly started = performance.now();
-  queryMs = 0;
-  queries = 0;
-
-  async query<T>(run: () => Promise<T>): Promise<T> {
-    const t0 = performance.now();
-    try {
-      return await run();
-    } finally {
-      this.queryMs += performance.now() - t0;
-      this.queries += 1;
-    }
-  }
-
-  debug(requestId: string): DebugInfo {
-    const round = (ms: number) => Math.round(ms * 1000) / 1000;
-    return {
-      request_id: requestId,
-      status: 200,
-      query_ms: round(this.queryMs),
-      total_ms: round(performance.now() - this.started),
-      queries: this.queries,
-      slow_query: this.queryMs > SLOW_QUERY_MS,
-      slow_threshold_ms: SLOW_QUERY_MS,
-    };
-  }
-}
 
 /** Trimmed, lower-cased filter text; empty means absent. */
 function normalizeFilter(value: string | undefined): string | undefined {
@@ -126,88 +66,6 @@ function parseLimit(value: string | number | undefined): number {
 interface Filters {
   readonly source: string | undefined;
   readonly model: string | undefined;
-}
-
-export interface SummaryBody {
-  from: LocalDate;
-  to: LocalDate;
-  days: number;
-  model_id: string | null;
-  model: string | null;
-  totals: TokenTotalsWithCostWire;
-  pricing: PricingSummary;
-}
-
-export interface DailyBody {
-  from: LocalDate;
-  to: LocalDate;
-  days: number;
-  model_id: string | null;
-  model: string | null;
-  data: DayRowWire[];
-  summary: { totals: TokenTotalsWithCostWire; pricing: PricingSummary };
-}
-
-export interface HourlyBody {
-  day: LocalDate;
-  data: HalfHourRowWire[];
-  sync: { last_sync_at: string | null; min_interval_minutes: number };
-}
-
-export interface MonthlyBody {
-  from: LocalDate;
-  to: LocalDate;
-  months: number;
-  data: MonthRowWire[];
-}
-
-export interface BreakdownBody {
-  from: LocalDate;
-  to: LocalDate;
-  days: number;
-  sources: { source: string; totals: TokenTotalsWithCostWire; models: { model_id: string; model: string; priced_as?: string; totals: TokenTotalsWithCostWire }[] }[];
-  pricing: PricingSummary;
-}
-
-export interface ProjectSummaryBody {
-  from: null;
-  to: null;
-  all_time: true;
-  generated_at: string;
-  entries: { project_key: string; project_ref: string; total_tokens: string; billable_total_tokens: string }[];
-}
-
-/** A pro grant as the user status reports it. */
-export interface ProGrant {
-  readonly source: string;
-  readonly effectiveFrom: number;
-  readonly effectiveTo: number | null;
-}
-
-export interface UserStatusBody {
-  user_id: string;
-  created_at: string | null;
-  pro: { active: boolean; sources: string[]; expires_at: string | null; as_of: string };
-  subscriptions: {
-    as_of: string;
-    items: {
-      tool: string | null;
-      provider: string | null;
-      product: string | null;
-      plan_type: string | null;
-      rate_limit_tier: string | null;
-      device_id: string;
-      observed_at: string;
-      details: Record<string, unknown>;
-    }[];
-  };
-  install: {
-    as_of: string;
-    has_active_device: boolean;
-    active_devices: number;
-    last_upload_at: string | null;
-    last_sync_at: string | null;
-  };
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
