@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { billableTokens } from '../src/domain/billable.js';
 import type { NormalizedBucket } from '../src/ingest/normalize.js';
+import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { JwtService } from '../src/security/jwt.js';
@@ -35,27 +35,6 @@ const MODELS: [string, string][] = [
   ['claude', 'claude-opus-4-1'],
 ];
 const TARGET = { p50: 5, p99: 15, rps: 500 };
-
-function bucket(hourStart: number, source: string, model: string, projectKey: string, scale: number): NormalizedBucket {
-  const input = BigInt(1000 * scale + (hourStart % 977));
-  const cached = BigInt(400 * scale);
-  const output = BigInt(200 * scale + (hourStart % 31));
-  const reasoning = BigInt(50 * scale);
-  const total = source === 'codex' ? input + output : input + cached + output + reasoning;
-  return {
-    hourStart,
-    source,
-    model,
-    projectKey,
-    projectRef: projectKey === '' ? null : `https://github.com/${projectKey}`,
-    input,
-    cached,
-    output,
-    reasoning,
-    total,
-    billable: billableTokens(source, { input, cached, output, reasoning, total }),
-  };
-}
 
 async function insertUsers(db: Db, ids: string[], now: number): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
@@ -110,7 +89,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
         for (let s = 0; s < 16; s++) {
           const slot = (6 + 3 * s) % 48;
           const [source, model] = MODELS[(d + s + k) % 4] as [string, string];
-          buckets.push(bucket(day * DAY_MS + slot * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : 'acme/web', 1 + k));
+          buckets.push(benchBucket(day * DAY_MS + slot * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : 'acme/web', 1 + k));
         }
       }
       await writer.apply({ userId: heavyUser, deviceId: device.id, now, buckets, subscriptions: undefined });
@@ -121,7 +100,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
     const buckets: NormalizedBucket[] = [];
     for (let j = 0; j < 20; j++) {
       const [source, model] = MODELS[(i + j) % 4] as [string, string];
-      buckets.push(bucket((today - 29 + ((i + j) % 30)) * DAY_MS + ((i * 7 + j * 13) % 48) * HALF_HOUR_MS, source, model, '', 1));
+      buckets.push(benchBucket((today - 29 + ((i + j) % 30)) * DAY_MS + ((i * 7 + j * 13) % 48) * HALF_HOUR_MS, source, model, '', 1));
     }
     await writer.apply({ userId: device.userId, deviceId: device.id, now, buckets, subscriptions: undefined });
   }

@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { billableTokens } from '../src/domain/billable.js';
 import type { NormalizedBucket } from '../src/ingest/normalize.js';
+import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { JwtService } from '../src/security/jwt.js';
@@ -36,27 +36,6 @@ const SIZES = [
   { name: '2 years, 8 devices', devices: 8, days: 731 },
 ];
 
-function bucket(hourStart: number, source: string, model: string, projectKey: string): NormalizedBucket {
-  const input = BigInt(1000 + (hourStart % 977));
-  const cached = 400n;
-  const output = BigInt(200 + (hourStart % 31));
-  const reasoning = 50n;
-  const total = source === 'codex' ? input + output : input + cached + output + reasoning;
-  return {
-    hourStart,
-    source,
-    model,
-    projectKey,
-    projectRef: projectKey === '' ? null : `https://github.com/${projectKey}`,
-    input,
-    cached,
-    output,
-    reasoning,
-    total,
-    billable: billableTokens(source, { input, cached, output, reasoning, total }),
-  };
-}
-
 /** Seeds one user per size; answers their ids and bucket counts. */
 async function seed(db: Db, now: number): Promise<{ userId: string; buckets: number }[]> {
   await migrateToLatest(db);
@@ -76,7 +55,7 @@ async function seed(db: Db, now: number): Promise<{ userId: string; buckets: num
         for (let d = chunk; d < Math.min(chunk + 5, size.days); d++) {
           const day = today - size.days + 1 + d;
           for (let s = 0; s < HALF_HOURS; s++) {
-            for (const [source, model] of MODELS) buckets.push(bucket(day * DAY_MS + ((s * 5 + k) % 48) * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : ''));
+            for (const [source, model] of MODELS) buckets.push(benchBucket(day * DAY_MS + ((s * 5 + k) % 48) * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : ''));
           }
         }
         await writer.apply({ userId, deviceId, now, buckets, subscriptions: undefined });
