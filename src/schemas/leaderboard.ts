@@ -1,6 +1,6 @@
 /** @fileoverview getLeaderboard, getLeaderboardProfile and refreshLeaderboard. */
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_LIMIT, MAX_OFFSET } from '../services/leaderboard-ranking.js';
+import { MAX_LIMIT, MAX_OFFSET } from '../domain/leaderboard-ranking.js';
 import { DateTime, Uuid } from './common.js';
 
 const Period = Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Literal('total')], {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { renderBadge } from '../badges/badge-svg.js';
 import { FAMILY_COLORS, renderCard, type Family, type Theme } from '../badges/card-svg.js';
 import { compactNumber } from '../badges/text.js';
-import type { Metric, Period } from './leaderboard-ranking.js';
+import type { Metric, Period } from '../domain/leaderboard-ranking.js';
 import type { LeaderboardService, PublicStanding } from './leaderboard.js';
 
 const METRIC_LABELS: Record<Metric, string> = { all: 'AI tokens', gpt: 'GPT tokens', claude: 'Claude tokens', other: 'other AI tokens' };

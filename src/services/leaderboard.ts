@@ -39,7 +39,7 @@ import {
 } from '../db/queries/leaderboard.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { AppError, problems } from '../http/problem.js';
-import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from './leaderboard-ranking.js';
+import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from '../domain/leaderboard-ranking.js';
 import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
 

@@ -4,7 +4,7 @@
  * generation. Names and visibility are joined here at read time, never stored in a snapshot.
  */
 import { sql, type Kysely } from 'kysely';
-import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../services/leaderboard-ranking.js';
+import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../domain/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
 import { whenUnlocked } from '../sqlite-busy.js';

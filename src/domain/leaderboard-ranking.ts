@@ -3,7 +3,7 @@
  * per metric (dense ranks by billable tokens, ties ordered by user id, only users with usage in
  * the metric ranked).
  */
-import { DAY_MS, dayOfWeek, firstEpochDayOfMonth, formatEpochDay, monthIndexOfEpochDay, type LocalDate } from '../domain/calendar.js';
+import { DAY_MS, dayOfWeek, firstEpochDayOfMonth, formatEpochDay, monthIndexOfEpochDay, type LocalDate } from './calendar.js';
 
 export const PERIODS = ['week', 'month', 'total'] as const;
 /** Paging bounds of getLeaderboard (interface): pages never reach past place MAX_OFFSET + MAX_LIMIT. */
