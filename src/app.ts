@@ -253,8 +253,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerDeviceManagementRoutes(app, { devices });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
-    db,
     clock,
+    devices,
     writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates, {
       maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
       maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,

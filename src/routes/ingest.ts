@@ -1,9 +1,7 @@
 /** @fileoverview ingestUsage and recordSyncPing (device token). */
 import type { App } from '../app-types.js';
-import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../clock.js';
-import type { Db } from '../db/connect.js';
-import { recordSync } from '../db/queries/devices.js';
+import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import type { InflightGate, RateDecision, RateLimiter } from '../http/rate-limit.js';
@@ -12,11 +10,12 @@ import type { IngestWriter } from '../ingest/store.js';
 import { normalizeSubscriptions } from '../ingest/subscriptions.js';
 import { responses } from '../schemas/common.js';
 import { IngestRequest, IngestResponse, SyncPingResponse } from '../schemas/ingest.js';
+import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
 export interface IngestDeps {
-  db: Db;
   clock: Clock;
+  devices: DeviceService;
   writer: IngestWriter;
   limiter: RateLimiter;
   inflight: InflightGate;
@@ -73,7 +72,7 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
     async (request) => {
       const { deviceId } = principalOf(request, 'device');
       const minutes = deps.syncMinIntervalMinutes;
-      const result = await recordSync(deps.db.kysely, deviceId, deps.clock.now(), minutes * 60_000);
+      const result = await deps.devices.recordSyncPing(deviceId, minutes * 60_000);
       return { success: true, updated: result.updated, last_sync_at: new Date(result.lastSyncAt).toISOString(), min_interval_minutes: minutes };
     },
   );

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { listUserDevices, renameUserDevice, revokeUserDevice, type DeviceListing } from '../db/queries/devices.js';
+import { listUserDevices, recordSync, renameUserDevice, revokeUserDevice, type DeviceListing } from '../db/queries/devices.js';
 import { inTransaction } from '../db/transaction.js';
 import { problems } from '../http/problem.js';
 
@@ -17,6 +17,11 @@ export class DeviceService {
     private readonly clock: Clock,
     private readonly onRevoked: (deviceId: string) => void,
   ) {}
+
+  /** A device's sync heartbeat, recorded at most once per `minIntervalMs` (recordSyncPing). */
+  recordSyncPing(deviceId: string, minIntervalMs: number): Promise<{ updated: boolean; lastSyncAt: number }> {
+    return recordSync(this.db.kysely, deviceId, this.clock.now(), minIntervalMs);
+  }
 
   list(userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
     return listUserDevices(this.db.kysely, userId, includeRevoked);
