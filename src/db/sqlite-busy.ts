@@ -5,16 +5,22 @@
  * inside SQLite with the event loop stopped; the caller tries again after a short timer, up to
  * SQLITE_BUSY_TIMEOUT_MS, then answers 503.
  */
-import { AppError } from '../http/problem.js';
 
 export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** What a write that never got the lock answers. */
-export function busyError(): AppError {
-  return new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } });
+/** A write that never got the lock. The HTTP edge answers it 503 with Retry-After (http/error-handler.ts). */
+export class DatabaseBusyError extends Error {
+  constructor() {
+    super('The database is busy with other writes; try again shortly.');
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+export function busyError(): DatabaseBusyError {
+  return new DatabaseBusyError();
 }
 
 let retries = 0;

@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { DatabaseBusyError } from '../db/sqlite-busy.js';
 import { AppError, problems } from './problem.js';
 import { toFieldErrors } from './validation.js';
 
@@ -19,6 +20,7 @@ const PARSER_ERRORS: Record<string, () => AppError> = {
 
 function toAppError(error: FastifyError & { validation?: ErrorObject[]; validationContext?: string }): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (error instanceof DatabaseBusyError) return new AppError(503, 'unavailable', error.message, { headers: { 'Retry-After': '1' } });
   if (error.validation) {
     const errors = toFieldErrors(error.validation, error.validationContext ?? 'body');
     const first = errors[0];

@@ -13,10 +13,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { AppError } from '../../src/http/problem.js';
+import { createApp } from '../../src/app.js';
+import { DatabaseBusyError } from '../../src/db/sqlite-busy.js';
+import { ManualClock } from '../../src/clock.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
+import { capturingLogger, testConfig } from '../helpers/app.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
@@ -80,8 +83,7 @@ describe('SQLite writes beside another connection', () => {
     const started = performance.now();
     const failed = await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined }).catch((error: unknown) => error);
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
-    expect(failed).toBeInstanceOf(AppError);
-    expect(failed).toMatchObject({ status: 503, code: 'unavailable' });
+    expect(failed).toBeInstanceOf(DatabaseBusyError);
     other.exec('ROLLBACK');
     expect(await stored()).toEqual([]);
     expect(await db.kysely.selectFrom('ingest_events').select('id').execute()).toEqual([]);
@@ -108,7 +110,7 @@ describe('SQLite writes beside another connection', () => {
 
     other.exec('BEGIN IMMEDIATE');
     const failed = await rename('never').catch((error: unknown) => error);
-    expect(failed).toMatchObject({ status: 503, code: 'unavailable' });
+    expect(failed).toBeInstanceOf(DatabaseBusyError);
     other.exec('ROLLBACK');
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'after the wait' }]);
   });
@@ -127,5 +129,23 @@ describe('SQLite writes beside another connection', () => {
     other.exec('BEGIN IMMEDIATE'); // free again after the COMMIT
     other.exec('ROLLBACK');
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed' }]);
+  });
+
+  it('over HTTP, a write that never gets the lock is a 503 problem with Retry-After, and changes nothing', async () => {
+    await open(100);
+    const built = await createApp({ config: testConfig(), db, clock: new ManualClock(NOW), logger: capturingLogger([]) });
+    try {
+      other = new BetterSqlite3(file);
+      other.exec('BEGIN IMMEDIATE');
+      const res = await built.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email: 'late@example.com', password: 'a long password' } });
+      other.exec('ROLLBACK');
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(res.json()).toMatchObject({ status: 503, code: 'unavailable', detail: 'The database is busy with other writes; try again shortly.' });
+      expect(await db.kysely.selectFrom('users').select('email').where('email', '=', 'late@example.com').execute()).toEqual([]);
+    } finally {
+      await built.close();
+    }
   });
 });
