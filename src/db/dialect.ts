@@ -14,6 +14,14 @@ export function clustered<TB extends string, C extends string>(
   return dialect === 'sqlite' ? builder.modifyEnd(sql`without rowid`) : builder;
 }
 
+/**
+ * The advisory-lock key that serialises one user's writes to their usage on PostgreSQL: uploads,
+ * repricing of the user's costs, and deleting the account.
+ */
+export function userIngestLockKey(userId: string): string {
+  return `ingest:${userId}`;
+}
+
 /** A transaction-scoped exclusive lock on a key (PostgreSQL only; SQLite serialises writers). */
 export function advisoryXactLock(key: string): RawBuilder<unknown> {
   return sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;

@@ -11,6 +11,7 @@
  * is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
+import { userIngestLockKey } from '../db/dialect.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup, type Outcome } from './postgres-group-write.js';
@@ -25,11 +26,6 @@ const MAX_GROUPS_IN_FLIGHT = 2;
 const MAX_ATTEMPTS = 3;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The advisory-lock key (hashed with `hashtextextended(key, 0)`) that serialises one user's uploads — and repricing of that user's costs. */
-export function userIngestLockKey(userId: string): string {
-  return `ingest:${userId}`;
-}
 
 /** deadlock_detected and serialization_failure: the transaction may simply be run again. */
 function isRetryable(error: unknown): boolean {

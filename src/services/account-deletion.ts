@@ -9,8 +9,7 @@ import type { Db } from '../db/connect.js';
 import { deleteAccount } from '../db/queries/account-deletion.js';
 import { findUserById } from '../db/queries/users.js';
 import { AppError, problems } from '../http/problem.js';
-import { userIngestLockKey } from '../ingest/writer-postgres.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { advisoryXactLock, userIngestLockKey } from '../db/dialect.js';
 import { burnPasswordCheck, verifyPassword } from '../security/passwords.js';
 import type { LeaderboardService } from './leaderboard.js';
 

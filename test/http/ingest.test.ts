@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countIngestEvents, listDeviceBuckets, listProjectUsage, sumUserBuckets, sumUserUsage } from '../../src/db/queries/usage.js';
-import { userIngestLockKey } from '../../src/ingest/writer-postgres.js';
+import { userIngestLockKey } from '../../src/db/dialect.js';
 import { bearer, ingest, issueDevice, signUp, TRILLION_DAY_BOUND, type TestUser, trillionBuckets } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 

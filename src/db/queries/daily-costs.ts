@@ -5,7 +5,7 @@
  * same user never interleave; on SQLite the app-wide write lock does the same.
  */
 import { sql } from 'kysely';
-import { userIngestLockKey } from '../../ingest/writer-postgres.js';
+import { userIngestLockKey } from '../dialect.js';
 import type { TokenCounts } from '../../pricing/rates.js';
 import type { Db } from '../connect.js';
 import { inTransaction, type Tx } from '../transaction.js';
