@@ -9,7 +9,7 @@ import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
 import type { TokenRates } from '../pricing/rates.js';
 import type { NormalizedBucket } from './normalize.js';
-import type { RowCoster } from './store.js';
+import type { RowCoster } from './types.js';
 
 /** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
 export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;

@@ -4,7 +4,12 @@
  * looks groups up several times a bucket, and building and hashing a key string every time cost
  * more than the rest of the lookup. Iteration follows first insertion.
  */
-import type { GroupKey } from './plan.js';
+/** A group of buckets: one (hour_start, source, model). */
+export interface GroupKey {
+  hourStart: number;
+  source: string;
+  model: string;
+}
 
 interface Entry<V> {
   readonly source: string;

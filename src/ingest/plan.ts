@@ -9,7 +9,7 @@
  */
 import { addSums as add, isZeroSums as isZero, type TokenSums } from '../domain/token-sums.js';
 import { ByProject } from './by-project.js';
-import { GroupIndex } from './group-index.js';
+import { GroupIndex, type GroupKey } from './group-index.js';
 import type { NormalizedBucket } from './normalize.js';
 
 /** A stored bucket has the same shape as an uploaded one. */
@@ -40,12 +40,6 @@ export interface IngestPlan {
    * removed, when positive), by hour_start; undefined when it adds none anywhere.
    */
   growth: Map<number, number> | undefined;
-}
-
-export interface GroupKey {
-  hourStart: number;
-  source: string;
-  model: string;
 }
 
 /** The distinct groups an upload touches, in first-seen order. */

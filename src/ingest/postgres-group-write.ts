@@ -19,7 +19,7 @@ import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
-import type { IngestBatch, IngestResult, RowCoster } from './store.js';
+import type { IngestBatch, IngestResult, RowCoster } from './types.js';
 import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js';
 
 /**

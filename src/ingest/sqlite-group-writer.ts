@@ -26,7 +26,7 @@ import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-d
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
-import type { IngestBatch, IngestResult, RowCoster } from './store.js';
+import type { IngestBatch, IngestResult, RowCoster } from './types.js';
 import { STORED_COLUMNS, tupleToStoredVariant, type StoredTuple } from './stored-row.js';
 
 /** Uploads whose buckets span at most this much are read back with one range query. */

@@ -15,7 +15,7 @@ import { userIngestLockKey } from '../db/dialect.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup, type Outcome } from './postgres-group-write.js';
-import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
 export { combineWrites } from './postgres-group-write.js';
 

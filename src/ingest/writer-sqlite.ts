@@ -20,7 +20,7 @@ import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
 import { BUSY, createSqliteGroupWrite, type GroupWork, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
-import type { IngestBatch, IngestResult, IngestWriter } from './store.js';
+import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
 /** Most uploads one group takes; the rest wait for the next turn. */
 const MAX_GROUP = 64;

@@ -6,7 +6,7 @@ import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import type { InflightGate, RateDecision, RateLimiter } from '../http/rate-limit.js';
 import { bucketCount, normalizeBuckets } from '../ingest/normalize.js';
-import type { IngestWriter } from '../ingest/store.js';
+import type { IngestWriter } from '../ingest/types.js';
 import { normalizeSubscriptions } from '../ingest/subscriptions.js';
 import { responses } from '../schemas/common.js';
 import { IngestRequest, IngestResponse, SyncPingResponse } from '../schemas/ingest.js';

@@ -10,7 +10,8 @@ import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
-import { createIngestWriter, type IngestWriter } from '../../src/ingest/store.js';
+import { createIngestWriter } from '../../src/ingest/store.js';
+import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { openTestDb } from '../helpers/app.js';
 

@@ -1,0 +1,30 @@
+/**
+ * @fileoverview What an ingest writer takes and answers, shared by the engine writers and their
+ * group writers (a leaf module, so the writers and `store.ts`, which picks one, import no cycle).
+ */
+import type { TokenCounts } from '../pricing/rates.js';
+import type { NormalizedBucket } from './normalize.js';
+import type { NormalizedSubscription } from './subscriptions.js';
+
+export interface IngestBatch {
+  userId: string;
+  deviceId: string;
+  now: number;
+  buckets: NormalizedBucket[];
+  /** undefined when the upload did not mention subscriptions (the stored list stays). */
+  subscriptions: NormalizedSubscription[] | undefined;
+}
+
+export interface IngestResult {
+  inserted: number;
+  skipped: number;
+  projectInserted: number;
+  projectSkipped: number;
+}
+
+export interface IngestWriter {
+  apply(batch: IngestBatch): Promise<IngestResult>;
+}
+
+/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
+export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: TokenCounts) => bigint;
