@@ -19,4 +19,36 @@ export default tseslint.config(
     files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },
+  // The layers (docs/architecture.md, src/*/README.md): nothing imports upward. A relative import
+  // that climbs into a folder it may not use fails the lint.
+  ...layer('src/domain/**', String.raw`^\.\./`, 'domain/ is pure: it imports nothing else in src/'),
+  ...layer('src/badges/**', up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'badges/ only draws SVG'),
+  ...layer('src/schemas/**', up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'pricing'), 'schemas/ describe the wire only'),
+  ...layer('src/pricing/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'pricing/ sits below services and routes'),
+  ...layer('src/db/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'badges'), 'db/ sits below everything that uses it'),
+  ...layer('src/security/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'security/ sits below http/ and services/'),
+  ...layer('src/http/**', String.raw`${up('services', 'routes', 'ingest', 'jobs', 'process', 'admin')}|^(\.\./)+db/(?!sqlite-busy\.js)`, 'http/ is the edge: no services, no queries'),
+  // Known exception (src/services/README.md, src/ingest/README.md): they still throw http/problem.js's AppError.
+  ...layer('src/ingest/**', String.raw`${up('services', 'routes', 'jobs', 'process', 'admin')}|^(\.\./)+http/(?!problem\.js)`, 'ingest/ sits below services and routes'),
+  ...layer('src/services/**', String.raw`${up('routes', 'jobs', 'process', 'admin')}|^(\.\./)+http/(?!problem\.js)`, 'services/ sit below routes and jobs'),
+  ...layer('src/jobs/**', up('routes', 'process', 'admin'), 'jobs/ sit below the process'),
+  // routes/admin.ts runs the two operations that are also jobs (jobs/).
+  ...layer('src/routes/**', up('process', 'admin'), 'routes/ are registered by app.ts'),
+  // Routes ask services; a query's types may be named, never called.
+  {
+    files: ['src/routes/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: String.raw`^(\.\./)+db/queries/`, allowTypeImports: true, message: 'routes/ ask services, never a query' }] }],
+    },
+  },
 );
+
+/** A regex for relative imports that climb into any of `folders`. */
+function up(...folders) {
+  return String.raw`^(\.\./)+(${folders.join('|')})/`;
+}
+
+/** An ESLint block refusing, in `files`, relative imports matching `regex`. */
+function layer(files, regex, message) {
+  return [{ files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] } }];
+}
