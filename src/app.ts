@@ -13,7 +13,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { findActiveDeviceToken } from './db/queries/devices.js';
-import { isSessionLive, userIdExists } from './db/queries/users.js';
+import { liveSessionOwner, userIdExists } from './db/queries/users.js';
 import { registerAccessControl } from './http/access.js';
 import { registerBodyParsing } from './http/body-parsing.js';
 import { answerFrameworkError, NOSNIFF } from './http/client-errors.js';
@@ -154,7 +154,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     externalJwt(config.auth),
   );
   // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
-  const liveSessions = new TtlCache<true>(clock, 5_000, 50_000);
+  const liveSessions = new TtlCache<string>(clock, 5_000, 50_000);
   const accounts = new AccountService(db, clock, jwt, {
     scryptCost: config.auth.scryptCost,
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
@@ -178,6 +178,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const forgetAccount = (userId: string) => {
     deviceTokens.forgetWhere((token) => token.userId === userId);
     liveUsers.delete(userId);
+    liveSessions.forgetWhere((owner) => owner === userId);
   };
   // Revoking a device drops its tokens here and in the other server processes (a revocation by another
   // program on the database, e.g. the admin command line, shows within those 10 s).
@@ -190,7 +191,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     findDeviceToken: cachedLookup(deviceTokens, (hash) => findActiveDeviceToken(db.kysely, hash)),
     findShareToken: (hash) => sharing.findShareToken(hash),
     userExists: cachedExists(liveUsers, (id) => userIdExists(db.kysely, id)),
-    isSessionLive: cachedExists(liveSessions, (id) => isSessionLive(db.kysely, id, clock.now())),
+    liveSessionOwner: cachedLookup(liveSessions, (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now())),
     userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
   });
 

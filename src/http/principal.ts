@@ -22,8 +22,11 @@ export interface CredentialStore {
   findShareToken(tokenHash: string): Promise<{ userId: string } | undefined>;
   /** Whether a local user with this id exists (a signed token may outlive its account). */
   userExists(userId: string): Promise<boolean>;
-  /** Whether a sign-in session is still live (not signed out, not ended by refresh-token reuse). */
-  isSessionLive(sessionId: string): Promise<boolean>;
+  /**
+   * The user of a sign-in session that is still live (not signed out, not ended by refresh-token
+   * reuse); undefined otherwise. A deleted account has no sessions, so this also says the user exists.
+   */
+  liveSessionOwner(sessionId: string): Promise<string | undefined>;
   /** Maps an external OIDC subject to a local user id, creating the user on first sight. */
   userForExternalSubject(issuer: string, sub: string, email: string | undefined): Promise<string>;
 }
@@ -76,11 +79,12 @@ export class PrincipalResolver {
         const userId = await this.store.userForExternalSubject(verified.externalIssuer, verified.sub, verified.email);
         return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined } };
       }
-      // A correctly signed token whose subject names no user (a deleted account) is as unknown as a revoked device token.
-      if (!(await this.store.userExists(verified.sub))) return { kind: 'invalid', reason: 'the token names no user' };
-      // A token of an ended session stops working (within the session cache's few seconds), not at its exp.
-      if (verified.sessionId !== undefined && !(await this.store.isSessionLive(verified.sessionId))) {
-        return { kind: 'invalid', reason: 'the session has ended' };
+      // A token of an ended session stops working (within the session cache's few seconds), not at its
+      // exp; one whose subject names no user (a deleted account) is as unknown as a revoked device token.
+      if (verified.sessionId !== undefined) {
+        if ((await this.store.liveSessionOwner(verified.sessionId)) !== verified.sub) return { kind: 'invalid', reason: 'the session has ended' };
+      } else if (!(await this.store.userExists(verified.sub))) {
+        return { kind: 'invalid', reason: 'the token names no user' };
       }
       return { kind: 'ok', principal: { role: 'user', userId: verified.sub, sessionId: verified.sessionId } };
     } catch (error) {

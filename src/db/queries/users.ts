@@ -57,17 +57,17 @@ export async function consumeRefreshToken(db: Q, tokenHash: string, now: number)
   return result.numUpdatedRows > 0n;
 }
 
-/** True while the session has a refresh token neither revoked nor expired: its access tokens are honoured. */
-export async function isSessionLive(db: Q, sessionId: string, now: number): Promise<boolean> {
+/** The session's user while it has a refresh token neither revoked nor expired (its access tokens are honoured). */
+export async function liveSessionOwner(db: Q, sessionId: string, now: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('refresh_tokens')
-    .select('session_id')
+    .select('user_id')
     .where('session_id', '=', sessionId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', BigInt(now))
     .limit(1)
     .executeTakeFirst();
-  return row !== undefined;
+  return row?.user_id;
 }
 
 /** Revokes every session of the user but one (after a password change). */
