@@ -35,7 +35,6 @@ export function registerBadgeRoutes(app: App, deps: { badges: BadgeService; maxA
       .header('content-type', 'image/svg+xml; charset=utf-8')
       .header('cache-control', `public, max-age=${maxAgeSeconds}`)
       .header('etag', img.etag)
-      .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     if (matches(request.headers['if-none-match'], img.etag)) return reply.code(304).send();
     return reply.send(img.svg);

@@ -56,7 +56,7 @@ export function findWebDir(start = dirname(fileURLToPath(import.meta.url))): str
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cache: string) {
-  reply.header('cache-control', cache).header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').type(file.type);
+  reply.header('cache-control', cache).header('vary', 'accept-encoding').type(file.type);
   if (file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
   return reply.send(file.body);
 }

@@ -49,7 +49,7 @@ describe(`response headers and malformed URLs (${engine})`, () => {
 
   it('every response carries X-Content-Type-Options: nosniff', async () => {
     t = await createTestApp();
-    for (const url of ['/healthz', '/openapi.json', '/no/such/path', '/functions/svc-usage-summary']) {
+    for (const url of ['/healthz', '/openapi.json', '/no/such/path', '/functions/svc-usage-summary', '/', '/badge/00000000-0000-4000-8000-000000000000.svg']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
     }
