@@ -38,7 +38,8 @@ if (process.argv.includes('--stamp')) {
   const sources = Math.max(...watched.map((w) => newest(path.join(root, w))));
   if (sources > built) {
     console.error(built === 0 ? 'tokentally: building (first run)…' : 'tokentally: sources changed since the last build; rebuilding…');
-    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+    // The build talks on stderr only: stdout belongs to the command that asked for it (`npm run admin -- keys | …`).
+    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 2, 2] });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }
