@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { dayTotalsOf } from '../src/domain/day-slots.js';
 import { BENCH_PG_URL, dropPgDatabase, freshPgDatabase, pgReachable } from './lib/postgres.js';
 import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, cpuSeconds, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
@@ -65,17 +66,29 @@ const SUMS: Record<string, string> = {
   usage_buckets: 'select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id',
   usage_rollup: 'select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id',
   usage_daily: 'select user_id, sum(total) t, sum(billable) b from usage_daily group by user_id',
-  usage_day_prefix: 'select user_id, sum(total) t, sum(billable) b from usage_day_prefix where k = 48 group by user_id',
   leaderboard_user_weeks: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_weeks group by user_id',
   leaderboard_user_months: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_months group by user_id',
   leaderboard_user_totals: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
 };
 
+/** The packed days' sums per user (summed here: SQL does not read the packed text). */
+const DAYS = 'select user_id, counts from usage_days order by user_id';
+
+function sumDays(rows: readonly { user_id: string; counts: string }[]): { user_id: string; t: unknown; b: unknown }[] {
+  const byUser = new Map<string, { t: bigint; b: bigint }>();
+  for (const r of rows) {
+    const sums = dayTotalsOf(r.counts);
+    const user = byUser.get(r.user_id) ?? { t: 0n, b: 0n };
+    byUser.set(r.user_id, { t: user.t + sums.total, b: user.b + sums.billable });
+  }
+  return [...byUser].map(([user_id, s]) => ({ user_id, t: s.t, b: s.b }));
+}
+
 function compareSums(results: Record<string, { user_id: string; t: unknown; b: unknown }[]>): string[] {
   const key = (rows: { user_id: string; t: unknown; b: unknown }[] | undefined, withTotal: boolean) =>
     JSON.stringify((rows ?? []).filter((r) => String(r.b) !== '0' || (withTotal && String(r.t) !== '0')).map((r) => [r.user_id, withTotal ? String(r.t) : null, String(r.b)]));
   const differing: string[] = [];
-  for (const name of Object.keys(SUMS)) {
+  for (const name of [...Object.keys(SUMS), 'usage_days']) {
     if (name === 'usage_buckets') continue;
     const withTotal = !name.startsWith('leaderboard');
     if (key(results[name], withTotal) !== key(results.usage_buckets, withTotal)) differing.push(name);
@@ -94,6 +107,7 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       for (const [name, sql] of Object.entries(SUMS)) {
         results[name] = (await client.query<{ user_id: string; t: unknown; b: unknown }>(`select user_id::text, t::text, b::text from (${sql}) x order by user_id`)).rows;
       }
+      results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
       await client.query('COMMIT');
       return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), differing: compareSums(results) };
     } finally {
@@ -110,6 +124,7 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
     for (const [name, sql] of Object.entries(SUMS)) {
       results[name] = db.prepare(`select * from (${sql}) order by user_id`).all() as { user_id: string; t: unknown; b: unknown }[];
     }
+    results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
     return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };
   } finally {
     db.close();

@@ -102,11 +102,12 @@ export interface UsageDailyTable extends TokenColumns {
   cost_micros: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
-/** Analytics read model (kept by the ingest writers): sums of a user's half-hours with index < k (1..48) on a UTC day. */
-export interface UsageDayPrefixTable extends TokenColumns {
+/** Analytics read model (kept by the ingest writers): a user's UTC day, its sums and half-hours packed in one text (domain/day-slots.ts). */
+export interface UsageDaysTable {
   user_id: string;
-  k: Int;
+  /** UTC epoch day. */
   day: Int;
+  counts: string;
 }
 
 /** Read model kept inside the ingest transaction: all-time totals per project and source. */
@@ -289,7 +290,7 @@ export interface Database {
   usage_buckets: UsageBucketsTable;
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
-  usage_day_prefix: UsageDayPrefixTable;
+  usage_days: UsageDaysTable;
   project_usage: ProjectUsageTable;
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;

@@ -14,6 +14,7 @@
 import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';
 import { DAY_MS } from '../domain/calendar.js';
+import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
@@ -26,8 +27,8 @@ import { STORED_COLUMNS, toStoredVariant, type StoredRow } from './stored-row.js
  * In one round trip: the stored variants of the uploads' groups (`kind` 'b', `owner` = device);
  * the `usage_daily` rows of the (user, day, source, model) keys they fall in (`kind` 'd', `owner` =
  * user, `hour_start` = day); how many rows each touched (device, half-hour) holds, counted up to
- * $9 (`kind` 'c', in `input`); and each touched (user, day)'s sums, the whole-day prefix row
- * (`kind` 'p', `hour_start` = day).
+ * $9 (`kind` 'c', in `input`); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
+ * `hour_start` = day, the text in `project_ref`).
  */
 const SELECT_STORED = `
   SELECT 'b' AS kind, b.device_id AS owner, ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
@@ -45,9 +46,9 @@ const SELECT_STORED = `
          0, 0, 0, 0, 0
     FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
   UNION ALL
-  SELECT 'p', p.user_id, p.day, '', '', '', NULL, p.input, p.cached_input, p.output, p.reasoning, p.total, p.billable
+  SELECT 'p', p.user_id, p.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[])) AS k(user_id, day)
-    JOIN usage_day_prefix p ON p.user_id = k.user_id AND p.k = 48 AND p.day = k.day`;
+    JOIN usage_days p ON p.user_id = k.user_id AND p.day = k.day`;
 
 const DELETE_VARIANTS = `
   DELETE FROM usage_buckets b
@@ -89,13 +90,10 @@ const PUT_DAILY = `
     input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
     reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
 
-const ADD_PREFIX = `
-  INSERT INTO usage_day_prefix AS p (user_id, k, day, input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
-  ON CONFLICT (user_id, k, day) DO UPDATE SET
-    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
-    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
-    total = p.total + excluded.total, billable = p.billable + excluded.billable`;
+const PUT_DAYS = `
+  INSERT INTO usage_days (user_id, day, counts)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
+  ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
 
 const addFamilies = (table: string, key: string | null) => `
   INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other)
@@ -157,6 +155,8 @@ interface StoredState {
   rows: Map<string, number>;
   /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
   days: Map<string, TokenSums>;
+  /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
+  packed: Map<string, string>;
 }
 
 async function loadStored(client: PoolClient, batches: readonly IngestBatch[], bounds: IngestBounds): Promise<StoredState> {
@@ -164,7 +164,7 @@ async function loadStored(client: PoolClient, batches: readonly IngestBatch[], b
   for (const batch of batches) {
     for (const g of groupsOf(batch.buckets)) groups.push({ deviceId: batch.deviceId, userId: batch.userId, ...g });
   }
-  const state: StoredState = { variants: new Map(), daily: new Map(), rows: new Map(), days: new Map() };
+  const state: StoredState = { variants: new Map(), daily: new Map(), rows: new Map(), days: new Map(), packed: new Map() };
   if (groups.length === 0) return state;
   const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'c' | 'p'; owner: string }>({
     name: preparedName(SELECT_STORED),
@@ -182,10 +182,14 @@ async function loadStored(client: PoolClient, batches: readonly IngestBatch[], b
       list.push(toStoredVariant(row));
     } else if (row.kind === 'c') {
       state.rows.set(ownerKey(row.owner, Number(row.hour_start)), Number(row.input));
+    } else if (row.kind === 'p') {
+      const key = ownerKey(row.owner, Number(row.hour_start));
+      const packed = row.project_ref as string;
+      state.packed.set(key, packed);
+      state.days.set(key, dayTotalsOf(packed));
     } else {
       const sums: TokenSums = { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
-      if (row.kind === 'p') state.days.set(ownerKey(row.owner, Number(row.hour_start)), sums);
-      else state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), sums);
+      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), sums);
     }
   }
   return state;
@@ -254,7 +258,7 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
   const rollup: { userId: string; r: UploadDeltas['rollup'][number] }[] = [];
   const projects: { userId: string; p: ReturnType<typeof mergeUploadDeltas>[number]['projects'][number] }[] = [];
   const daily: { userId: string; day: number; source: string; model: string; next: ReturnType<typeof nextDailyRow> }[] = [];
-  const prefix: { userId: string; p: ReturnType<typeof deriveReadModelDeltas>['prefix'][number] }[] = [];
+  const days: { userId: string; day: number; packed: string }[] = [];
   const weeks: { userId: string; p: PeriodDelta }[] = [];
   const months: { userId: string; p: PeriodDelta }[] = [];
   const totals: { userId: string; p: { gpt: bigint; claude: bigint; other: bigint } }[] = [];
@@ -266,7 +270,7 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
     for (const d of derived.daily) {
       daily.push({ userId, day: d.day, source: d.source, model: d.model, next: nextDailyRow(stored.daily.get(dailyKey(userId, d.day, d.source, d.model)), d, costOf) });
     }
-    for (const p of derived.prefix) prefix.push({ userId, p });
+    for (const d of derived.days) days.push({ userId, day: d.day, packed: addToDay(stored.packed.get(ownerKey(userId, d.day)), d.slots) });
     for (const p of derived.weeks) weeks.push({ userId, p });
     for (const p of derived.months) months.push({ userId, p });
     if (derived.total) totals.push({ userId, p: derived.total });
@@ -292,13 +296,7 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
         (x) => x.next.input, (x) => x.next.cached, (x) => x.next.output, (x) => x.next.reasoning, (x) => x.next.total, (x) => x.next.billable, (x) => x.next.costMicros),
     });
   }
-  if (prefix.length > 0) {
-    pieces.push({
-      sql: ADD_PREFIX,
-      params: columns(prefix, (x) => x.userId, (x) => x.p.k, (x) => x.p.day,
-        (x) => x.p.input, (x) => x.p.cached, (x) => x.p.output, (x) => x.p.reasoning, (x) => x.p.total, (x) => x.p.billable),
-    });
-  }
+  if (days.length > 0) pieces.push({ sql: PUT_DAYS, params: columns(days, (x) => x.userId, (x) => x.day, (x) => x.packed) });
   if (weeks.length > 0) pieces.push({ sql: ADD_WEEKS, params: columns(weeks, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
   if (months.length > 0) pieces.push({ sql: ADD_MONTHS, params: columns(months, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
   if (totals.length > 0) pieces.push({ sql: ADD_TOTALS, params: columns(totals, (x) => x.userId, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });

@@ -3,9 +3,8 @@
  * per upload so each derived row is written once, however many rollup rows feed it.
  *
  * - `daily`: per (UTC epoch day, source, model) — `usage_daily`, which also stores the row's cost;
- * - `prefix`: per (UTC epoch day, k) — the two-level half-hour prefix sums of `usage_day_prefix`
- *   (docs/analytics.md): a half-hour at slot s adds to the rows k > s that are block rows
- *   (k a multiple of 8) or lie in s's own block of 8;
+ * - `days`: per UTC epoch day, the changes to its half-hours — the packed `usage_days` row
+ *   (domain/day-slots.ts), rewritten once per upload and day;
  * - `weeks`, `months`, `total` — billable tokens per model family for the leaderboard's per-period
  *   tables (ISO week number `floor((day + 3) / 7)`, UTC month `year·12 + month − 1`).
  *
@@ -14,12 +13,9 @@
  */
 import { modelFamily } from '../domain/model-family.js';
 import { addSums, isZeroSums, type TokenSums } from '../domain/token-sums.js';
+import type { SlotDelta } from '../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
 import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
-
-const SLOTS_PER_DAY = 48;
-/** Half-hours per block of the two-level prefix. */
-export const PREFIX_BLOCK = 8;
 
 export interface DailyDelta extends TokenSums {
   readonly day: number;
@@ -27,9 +23,10 @@ export interface DailyDelta extends TokenSums {
   readonly model: string;
 }
 
-export interface PrefixDelta extends TokenSums {
+/** The changes to one UTC day's half-hours (summed per slot; a slot whose changes cancel is kept). */
+export interface DayDelta {
   readonly day: number;
-  readonly k: number;
+  readonly slots: SlotDelta[];
 }
 
 /** Billable tokens per leaderboard family. */
@@ -46,24 +43,12 @@ export interface PeriodDelta extends FamilyDelta {
 
 export interface ReadModelDeltas {
   readonly daily: DailyDelta[];
-  readonly prefix: PrefixDelta[];
+  readonly days: DayDelta[];
   readonly weeks: PeriodDelta[];
   readonly months: PeriodDelta[];
   /** The all-time row, or null when the upload moves no billable tokens. */
   readonly total: FamilyDelta | null;
 }
-
-/** The prefix rows k (1..48) that a half-hour at `slot` (0..47) adds to. */
-export function prefixRowsOf(slot: number): number[] {
-  const rows: number[] = [];
-  const block = Math.floor(slot / PREFIX_BLOCK);
-  for (let k = slot + 1; k <= SLOTS_PER_DAY; k++) {
-    if (k % PREFIX_BLOCK === 0 || Math.floor(k / PREFIX_BLOCK) === block) rows.push(k);
-  }
-  return rows;
-}
-
-const PREFIX_ROWS: readonly (readonly number[])[] = Array.from({ length: SLOTS_PER_DAY }, (_, s) => prefixRowsOf(s));
 
 /** UTC month number (`year·12 + month − 1`) of an instant. */
 export function utcMonthOf(ms: number): number {
@@ -87,7 +72,7 @@ function addFamily(into: FamilyDelta, model: string, billable: bigint): void {
 /** Aggregates an upload's rollup deltas into the derived read models' deltas (zero deltas left out). */
 export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModelDeltas {
   const daily = new Map<string, DailyDelta>();
-  const prefix = new Map<number, PrefixDelta>();
+  const days = new Map<number, Map<number, SlotDelta>>();
   const weeks = new Map<number, PeriodDelta>();
   const months = new Map<number, PeriodDelta>();
   const total: FamilyDelta = { gpt: 0n, claude: 0n, other: 0n };
@@ -100,12 +85,11 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
     else addSums(d, r);
 
     const slot = Math.floor((r.hourStart - day * DAY_MS) / HALF_HOUR_MS);
-    for (const k of PREFIX_ROWS[slot] as readonly number[]) {
-      const key = day * 64 + k;
-      const p = prefix.get(key);
-      if (p === undefined) prefix.set(key, { day, k, ...sumsOf(r) });
-      else addSums(p, r);
-    }
+    let slots = days.get(day);
+    if (slots === undefined) days.set(day, (slots = new Map()));
+    const s = slots.get(slot);
+    if (s === undefined) slots.set(slot, { slot, ...sumsOf(r) });
+    else addSums(s, r);
 
     if (r.billable !== 0n) {
       const week = isoWeekOf(day);
@@ -123,7 +107,10 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
   const familyMoves = (f: FamilyDelta) => f.gpt !== 0n || f.claude !== 0n || f.other !== 0n;
   return {
     daily: [...daily.values()].filter((d) => !isZeroSums(d)),
-    prefix: [...prefix.values()].filter((p) => !isZeroSums(p)),
+    days: [...days].flatMap(([day, slots]) => {
+      const moved = [...slots.values()].filter((s) => !isZeroSums(s));
+      return moved.length > 0 ? [{ day, slots: moved }] : [];
+    }),
     weeks: [...weeks.values()].filter(familyMoves),
     months: [...months.values()].filter(familyMoves),
     total: familyMoves(total) ? total : null,

@@ -8,7 +8,7 @@
  *    savepoint and only that upload fails;
  * 2. the read models of the stored uploads, merged per user (group-deltas.ts): `usage_rollup`,
  *    `project_usage`, then the derived deltas — one write per derived row, a `usage_daily` row
- *    read, summed and repriced as a whole. With several uploads of one user in a group these
+ *    read, summed and repriced as a whole, a packed `usage_days` row read and rewritten. With several uploads of one user in a group these
  *    rows are written once instead of once per upload.
  * Every upload of the group is answered after the COMMIT; if phase 2 or the COMMIT fails, the whole
  * group rolls back and every upload in it fails (nothing of any is stored).
@@ -21,6 +21,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { isBusy } from '../db/sqlite-busy.js';
+import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenSums } from '../domain/token-sums.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
@@ -34,11 +35,11 @@ const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
 
 /**
  * Checked sums: SQLite turns an integer `+` that overflows 64 bits into a float without a word.
- * Rows within one UTC day (rollup, daily, day prefix) are at most the day's sums, which the day
- * bound checks before anything is written; the sums over many days (leaderboard weeks, months and
- * totals, all-time project totals) can still meet rows stored before that bound existed, so their
- * upserts return the type of the row's sum and anything but an integer fails the write. (A
- * RETURNING costs ~2 µs a statement, too much for the ~25 day-prefix rows of a backfill upload.)
+ * Rows within one UTC day (rollup, daily) are at most the day's sums, which the day bound checks
+ * before anything is written (a packed day is summed in JavaScript, as bigint); the sums over many
+ * days (leaderboard weeks, months and totals, all-time project totals) can still meet rows stored
+ * before that bound existed, so their upserts return the type of the row's sum and anything but an
+ * integer fails the write. (A RETURNING costs ~2 µs a statement, so the per-day rows go without.)
  * A failed group is written again upload by upload (writer-sqlite.ts).
  */
 function checked(type: unknown): void {
@@ -85,11 +86,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   const countHalfHour = s
     .prepare<[string, number, number], bigint>(`SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_id = ? AND hour_start = ? LIMIT ?)`)
     .pluck(true);
-  const selectDayTotal = s
-    .prepare<[string, number], [bigint, bigint, bigint, bigint, bigint, bigint]>(
-      `SELECT input, cached_input, output, reasoning, total, billable FROM usage_day_prefix WHERE user_id = ? AND k = 48 AND day = ?`,
-    )
-    .raw(true);
+  const selectDay = s.prepare<[string, number], string>(`SELECT counts FROM usage_days WHERE user_id = ? AND day = ?`).pluck(true);
   const selectVariants = s
     .prepare<[string, number, string, string], StoredTuple>(
       `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ?`,
@@ -135,13 +132,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
        input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
        reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`,
   );
-  const addPrefix = s.prepare(
-    `INSERT INTO usage_day_prefix (user_id, k, day, input, cached_input, output, reasoning, total, billable)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, k, day) DO UPDATE SET
-       input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
-       output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-       total = total + excluded.total, billable = billable + excluded.billable`,
+  const putDay = s.prepare(
+    `INSERT INTO usage_days (user_id, day, counts) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`,
   );
   const addFamilies = (table: string, key: string) =>
     s.prepare(
@@ -206,8 +198,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       before(userId, day) {
         const key = `${userId}\u0000${day}`;
         if (sums.has(key)) return sums.get(key);
-        const t = selectDayTotal.get(userId, day);
-        const stored = t && { input: t[0], cached: t[1], output: t[2], reasoning: t[3], total: t[4], billable: t[5] };
+        const packed = selectDay.get(userId, day);
+        const stored = packed === undefined ? undefined : dayTotalsOf(packed);
         sums.set(key, stored);
         return stored;
       },
@@ -258,9 +250,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       const next = nextDailyRow(stored, d, costOf);
       putDaily.run(userId, d.day, d.source, d.model, next.input, next.cached, next.output, next.reasoning, next.total, next.billable, next.costMicros);
     }
-    for (const p of derived.prefix) {
-      addPrefix.run(userId, p.k, p.day, p.input, p.cached, p.output, p.reasoning, p.total, p.billable);
-    }
+    for (const d of derived.days) putDay.run(userId, d.day, addToDay(selectDay.get(userId, d.day), d.slots));
     const families = (f: FamilyDelta): [bigint, bigint, bigint] => [f.gpt, f.claude, f.other];
     for (const w of derived.weeks) checked(addWeek.get(userId, w.period, ...families(w)));
     for (const m of derived.months) checked(addMonth.get(userId, m.period, ...families(m)));

@@ -18,7 +18,7 @@ import {
   userCreatedAt,
   type RowFilter,
 } from '../db/queries/analytics.js';
-import { listPieces } from '../db/queries/day-prefix.js';
+import { listPieces } from '../db/queries/day-pieces.js';
 import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { groupBySourceAndModel } from '../domain/breakdown.js';
 import { epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf, type LocalDate } from '../domain/calendar.js';
@@ -124,8 +124,8 @@ export class AnalyticsService {
   }
 
   /**
-   * Rows for a local-day/month fold over `[startMs, endMs)`, in columns. Unfiltered: prefix pieces
-   * cut at `cutsMs` (two rows a day). Filtered: the raw rollup rows of the matching source/models.
+   * Rows for a local-day/month fold over `[startMs, endMs)`, in columns. Unfiltered: pieces of the
+   * packed days cut at `cutsMs` (one row a day). Filtered: the raw rollup rows of the matching source/models.
    */
   private async foldRows(
     timer: RequestTimer,
@@ -134,10 +134,9 @@ export class AnalyticsService {
     endMs: number,
     cutsMs: readonly number[],
     f: Filters,
-    fields: 'all' | 'billable' = 'all',
   ): Promise<UsageColumns> {
     if (f.source === undefined && f.model === undefined) {
-      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs, fields));
+      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
     }
     const filter: RowFilter = { source: f.source };
     if (f.model !== undefined) {
@@ -213,7 +212,7 @@ export class AnalyticsService {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
       const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
-      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f, 'billable');
+      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f);
       return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
     let days = await load(range.from, range.to);

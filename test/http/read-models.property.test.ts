@@ -4,7 +4,8 @@
  * come and go, duplicate buckets, counts up to 10^12 — every read model the ingest writers keep
  * equals what the rollup defines, computed here independently from `usage_rollup`:
  * `usage_daily` (with each row's stored cost equal to its counts priced that day),
- * `usage_day_prefix` (the two-level prefix definition), and the leaderboard's per-period family
+ * `usage_days` (each day's sums, then its non-empty half-hours ascending, as packed text), and the
+ * leaderboard's per-period family
  * totals. The seed is fixed and printed so any failure replays exactly.
  */
 import fc from 'fast-check';
@@ -59,7 +60,7 @@ function bucketInput(b: { slot: number; source: string; model: string; project: 
   };
 }
 
-async function all(t: TestApp, table: 'usage_rollup' | 'usage_daily' | 'usage_day_prefix' | 'leaderboard_user_weeks' | 'leaderboard_user_months' | 'leaderboard_user_totals'): Promise<Row[]> {
+async function all(t: TestApp, table: 'usage_rollup' | 'usage_daily' | 'usage_days' | 'leaderboard_user_weeks' | 'leaderboard_user_months' | 'leaderboard_user_totals'): Promise<Row[]> {
   return (await t.db.kysely.selectFrom(table).selectAll().execute()) as Row[];
 }
 
@@ -80,7 +81,7 @@ function asMap(rows: Row[], keyOf: (r: Row) => string, cols: readonly string[]):
 
 function expectedFromRollup(rollup: Row[]) {
   const daily = new Map<string, bigint[]>();
-  const prefix = new Map<string, bigint[]>();
+  const slots = new Map<string, bigint[]>();
   const weeks = new Map<string, bigint[]>();
   const months = new Map<string, bigint[]>();
   const totals = new Map<string, bigint[]>();
@@ -90,11 +91,7 @@ function expectedFromRollup(rollup: Row[]) {
     const slot = (hourStart - day * DAY) / HALF_HOUR;
     const counts = COUNTS.map((c) => BigInt(r[c] as bigint));
     sumInto(daily, key(r.user_id, day, r.source, r.model), counts);
-    // Definition: row k (a multiple of 8) sums the slots < k; any other row k sums the slots of k's block below k.
-    for (let k = 1; k <= 48; k++) {
-      const from = k % 8 === 0 ? 0 : Math.floor(k / 8) * 8;
-      if (slot >= from && slot < k) sumInto(prefix, key(r.user_id, k, day), counts);
-    }
+    sumInto(slots, key(r.user_id, day, String(slot).padStart(2, '0')), counts);
     const billable = BigInt(r.billable as bigint);
     const fam = modelFamily(String(r.model));
     const families = [fam === 'gpt' ? billable : 0n, fam === 'claude' ? billable : 0n, fam === 'other' ? billable : 0n];
@@ -104,7 +101,19 @@ function expectedFromRollup(rollup: Row[]) {
     sumInto(totals, key(r.user_id), families);
   }
   const strip = (m: Map<string, bigint[]>) => new Map([...m].filter(([, v]) => v.some((x) => x !== 0n)).map(([k, v]) => [k, v.join(',')]));
-  return { daily: strip(daily), prefix: strip(prefix), weeks: strip(weeks), months: strip(months), totals: strip(totals) };
+  // Definition of a packed day: its six sums, then each non-empty half-hour's slot and six sums, slots ascending.
+  const days = new Map<string, { totals: bigint[]; entries: string[] }>();
+  for (const [k, counts] of [...slots].sort(([x], [y]) => (x < y ? -1 : 1))) {
+    if (counts.every((c) => c === 0n)) continue;
+    const [user, day, slot] = k.split('|');
+    const dayKey = key(user, day);
+    const d = days.get(dayKey) ?? { totals: [0n, 0n, 0n, 0n, 0n, 0n], entries: [] };
+    days.set(dayKey, d);
+    counts.forEach((c, i) => (d.totals[i] = (d.totals[i] as bigint) + c));
+    d.entries.push([Number(slot), ...counts].join(','));
+  }
+  const packed = new Map([...days].map(([k, d]) => [k, [d.totals.join(','), ...d.entries].join(',')]));
+  return { daily: strip(daily), days: packed, weeks: strip(weeks), months: strip(months), totals: strip(totals) };
 }
 
 describe(`read models kept by the ingest writers (${engine})`, () => {
@@ -123,7 +132,8 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
           const expected = expectedFromRollup(await all(t, 'usage_rollup'));
           const daily = await all(t, 'usage_daily');
           expect(asMap(daily, (r) => key(r.user_id, r.day, r.source, r.model), COUNTS)).toEqual(expected.daily);
-          expect(asMap(await all(t, 'usage_day_prefix'), (r) => key(r.user_id, r.k, r.day), COUNTS)).toEqual(expected.prefix);
+          const stored = (await all(t, 'usage_days')).filter((r) => r.counts !== '0,0,0,0,0,0');
+          expect(new Map(stored.map((r) => [key(r.user_id, r.day), r.counts]))).toEqual(expected.days);
           const fams = ['gpt', 'claude', 'other'];
           expect(asMap(await all(t, 'leaderboard_user_weeks'), (r) => key(r.user_id, r.week), fams)).toEqual(expected.weeks);
           expect(asMap(await all(t, 'leaderboard_user_months'), (r) => key(r.user_id, r.month), fams)).toEqual(expected.months);

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { dayTotalsOf } from '../../src/domain/day-slots.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
@@ -116,8 +117,8 @@ describe('ingest group commit', () => {
       { user_id: USERS[0], gpt: big + 9n, claude: 3n, other: 0n },
       { user_id: USERS[1], gpt: 5n, claude: 0n, other: 0n },
     ]);
-    // The whole-day prefix row of user 0 holds the day's sum over every model.
-    const prefix = await db.kysely.selectFrom('usage_day_prefix').select('total').where('user_id', '=', USERS[0] as string).where('k', '=', 48n as never).execute();
-    expect(prefix).toEqual([{ total: big + 12n }]);
+    // The packed day of user 0 holds the day's sum over every model.
+    const days = await db.kysely.selectFrom('usage_days').select('counts').where('user_id', '=', USERS[0] as string).execute();
+    expect(days.map((d) => dayTotalsOf(d.counts).total)).toEqual([big + 12n]);
   });
 });
