@@ -17,9 +17,9 @@ import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
-import { JwtService } from '../src/security/jwt.js';
+import { benchAccessToken, storeBenchSession } from './lib/session.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, BENCH_JWT_SECRET as JWT_SECRET, ROOT, startServer, stopProcess } from './lib/processes.js';
+import { benchServerEnv, ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const LUA = path.join(ROOT, 'bench/analytics.lua');
@@ -147,14 +147,15 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
   const now = Date.now();
   const db = await open();
   let seeded: Seeded;
+  let sessionId: string;
   try {
     seeded = await seed(db, now);
+    sessionId = await storeBenchSession(db, seeded.heavyUser, now);
   } finally {
     await db.close();
   }
   console.log(`\n${label}: seeded in ${seeded.seconds.toFixed(1)} s (heavy user: ${seeded.heavyRollupRows} rollup rows; ${OTHER_USERS} other users)`);
-  const jwt = new JwtService(JWT_SECRET, 24 * 3600);
-  const { token } = await jwt.sign({ sub: seeded.heavyUser, email: null, sessionId: randomUUID() }, now);
+  const token = await benchAccessToken(seeded.heavyUser, sessionId, now);
   const server = await startServer(env);
   const base = `http://127.0.0.1:${server.port}`;
   const lines: Line[] = [];

@@ -17,9 +17,9 @@ import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
-import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, BENCH_JWT_SECRET, peakRssMb, startServer, stopProcess } from './lib/processes.js';
+import { benchAccessToken, storeBenchSession } from './lib/session.js';
+import { benchServerEnv, peakRssMb, startServer, stopProcess } from './lib/processes.js';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
 /** Distinct half-hours for s < 48 (5 is coprime with 48). */
@@ -82,16 +82,17 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
   const db = await open();
   const t0 = performance.now();
   let users: { userId: string; buckets: number }[];
+  const sessions = new Map<string, string>();
   try {
     users = await seed(db, now);
+    for (const u of users) sessions.set(u.userId, await storeBenchSession(db, u.userId, now));
   } finally {
     await db.close();
   }
   console.log(`\n${label}: seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const jwt = new JwtService(BENCH_JWT_SECRET, 24 * 3600);
   for (const [i, size] of SIZES.entries()) {
     const user = users[i] as { userId: string; buckets: number };
-    const { token } = await jwt.sign({ sub: user.userId, email: null, sessionId: randomUUID() }, now);
+    const token = await benchAccessToken(user.userId, sessions.get(user.userId) as string, now);
     const server = await startServer(env);
     const base = `http://127.0.0.1:${server.port}/functions/svc-export`;
     try {

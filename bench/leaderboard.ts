@@ -13,9 +13,9 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { rebuildLeaderboardAggregates } from '../src/db/migrations/2026_11_22_0003_leaderboard_aggregates.js';
-import { JwtService } from '../src/security/jwt.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, BENCH_JWT_SECRET as JWT_SECRET, BENCH_SERVICE_KEY as SERVICE_KEY, ROOT, startServer, stopProcess } from './lib/processes.js';
+import { benchAccessToken, storeBenchSession } from './lib/session.js';
+import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, ROOT, startServer, stopProcess } from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const LUA = path.join(ROOT, 'bench/leaderboard.lua');
@@ -99,6 +99,7 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
   const config = loadConfig(env);
   const db = await openDatabase(config.database);
   const now = Date.now();
+  let sessionId = '';
   try {
     await migrateToLatest(db);
     // Rows go straight into the rollup (the ingest writer would also keep the analytics read models,
@@ -110,6 +111,7 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     await rebuildLeaderboardAggregates(db.kysely, db.dialect);
     console.log(`  per-period family totals built from the rollup in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await makeEveryTenthPublic(db, now);
+    sessionId = await storeBenchSession(db, userId(USERS - 1), now);
   } finally {
     await db.close();
   }
@@ -127,7 +129,7 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     }
     console.log(`  refresh of all periods: ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')}  ${answer}`);
     const me = USERS - 1;
-    const { token } = await new JwtService(JWT_SECRET, 86_400).sign({ sub: userId(me), email: null, sessionId: 'bench-session' }, Date.now());
+    const token = await benchAccessToken(userId(me), sessionId, now);
     const probe = await fetch(`${base}/functions/svc-leaderboard?period=week`, { headers: { authorization: `Bearer ${token}` } });
     const body = (await probe.json()) as { total_entries: number; me: unknown };
     console.log(`  probe: ${probe.status}, ${body.total_entries} entries, me ${JSON.stringify(body.me)}`);
