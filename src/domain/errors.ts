@@ -70,9 +70,9 @@ export function invalidField(at: FieldRef, message: string): InvalidInput {
 }
 
 /**
- * Well-formed input a rule will not act on in the account's present state (a password change to
- * the same password, or on an account that has none). Kept apart from {@link InvalidInput}
- * because the sign-in API answers the two differently, as GoTrue does.
+ * A change the rules will not make although the request is well formed: a password change to one
+ * too short, to the same password, or on an account that has none. Kept apart from
+ * {@link InvalidInput} because the sign-in API, as GoTrue, answers the two differently.
  */
 export class Refused extends DomainError {
   readonly kind = 'refused';
