@@ -5,16 +5,17 @@
  * inside SQLite with the event loop stopped; the caller tries again after a short timer, up to
  * SQLITE_BUSY_TIMEOUT_MS, then answers 503.
  */
+import { Busy } from '../domain/errors.js';
 
 export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** A write that never got the lock. The HTTP edge answers it 503 with Retry-After (http/error-handler.ts). */
-export class DatabaseBusyError extends Error {
+/** A write that never got the lock: a domain {@link Busy}, which the HTTP edge answers 503 with Retry-After. */
+export class DatabaseBusyError extends Busy {
   constructor() {
-    super('The database is busy with other writes; try again shortly.');
+    super('The database is busy with other writes; try again shortly.', { retryAfterSeconds: 1 });
     this.name = 'DatabaseBusyError';
   }
 }

@@ -1,15 +1,17 @@
 /**
- * @fileoverview The one error the pure analytics modules throw for bad request input.
- * Routes turn it into a 400 problem document whose `errors[0].path` is `param`.
+ * @fileoverview The error the pure analytics modules throw for a bad query-string parameter: an
+ * {@link InvalidInput} (domain/errors.ts) naming the parameter, so the edge answers 400 with
+ * `errors[0].path` `/querystring/<param>`.
  */
+import { InvalidInput } from './errors.js';
 
-/** Thrown when a request parameter is malformed, impossible or out of range; names the parameter so the route can answer 400. */
-export class InvalidParamError extends Error {
+/** Thrown when a request parameter is malformed, impossible or out of range; names the parameter. */
+export class InvalidParamError extends InvalidInput {
   /** The query parameter at fault, e.g. `tz`, `from`, `weeks`. */
   readonly param: string;
 
   constructor(param: string, message: string) {
-    super(message);
+    super([{ at: { in: 'querystring', field: param }, message }]);
     this.name = 'InvalidParamError';
     this.param = param;
   }

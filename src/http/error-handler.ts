@@ -1,11 +1,13 @@
 /**
- * @fileoverview Turns every failure into an RFC 9457 problem document: thrown AppErrors, schema
- * validation errors, body-parser errors, unknown paths (404) and wrong methods (405 with Allow).
+ * @fileoverview Turns every failure into an RFC 9457 problem document: thrown AppErrors, domain
+ * errors (http/domain-errors.ts, including the database's busy error), schema validation errors,
+ * body-parser errors, unknown paths (404) and wrong methods (405 with Allow).
  * Anything unexpected becomes a plain 500 whose details go to the log only.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { DatabaseBusyError } from '../db/sqlite-busy.js';
+import { DomainError } from '../domain/errors.js';
+import { problemOf } from './domain-errors.js';
 import { AppError, problems } from './problem.js';
 import { toFieldErrors } from './validation.js';
 
@@ -20,7 +22,7 @@ const PARSER_ERRORS: Record<string, () => AppError> = {
 
 function toAppError(error: FastifyError & { validation?: ErrorObject[]; validationContext?: string }): AppError | undefined {
   if (error instanceof AppError) return error;
-  if (error instanceof DatabaseBusyError) return new AppError(503, 'unavailable', error.message, { headers: { 'Retry-After': '1' } });
+  if (error instanceof DomainError) return problemOf(error);
   if (error.validation) {
     const errors = toFieldErrors(error.validation, error.validationContext ?? 'body');
     const first = errors[0];

@@ -13,7 +13,7 @@
  *   of an upload stay proportional to what it touches.
  */
 import { addSums, COUNT_FIELDS_OF_SUMS, type TokenSums } from '../domain/token-sums.js';
-import { AppError } from '../http/problem.js';
+import { InvalidInput, type FieldRef } from '../domain/errors.js';
 import type { RollupDelta } from './plan.js';
 import { DAY_MS } from '../domain/calendar.js';
 
@@ -25,6 +25,12 @@ export interface IngestBounds {
 /** Generous defaults: far above any real use, far below what could overflow. */
 export const DEFAULT_INGEST_BOUNDS: IngestBounds = { maxTokensPerUserDay: 10n ** 13n, maxRowsPerHalfHour: 200 };
 
+/** A bound is passed by the upload's buckets together: the fault names the `hourly` list as a whole. */
+const UPLOAD: FieldRef = { field: 'hourly' };
+
+function beyondBound(detail: string, message: string): InvalidInput {
+  return new InvalidInput([{ at: UPLOAD, message }], { detail });
+}
 
 /** The upload's change to each UTC day's six sums (from its rollup deltas), by epoch day. */
 export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenSums> {
@@ -38,25 +44,21 @@ export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenSum
   return days;
 }
 
-/** Throws a 400 when `before + change` passes the bound in a column the change raises. */
+/** Throws an invalid input when `before + change` passes the bound in a column the change raises. */
 export function checkDayBound(day: number, before: TokenSums | undefined, change: TokenSums, bound: bigint): void {
   for (const f of COUNT_FIELDS_OF_SUMS) {
     if (change[f] > 0n && (before?.[f] ?? 0n) + change[f] > bound) {
       const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
-      throw new AppError(400, 'invalid_request', `This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`, {
-        errors: [{ path: '/hourly', message: `more than ${bound} tokens on ${date}` }],
-      });
+      throw beyondBound(`This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`, `more than ${bound} tokens on ${date}`);
     }
   }
 }
 
-/** Throws a 400 when a half-hour holding `stored` rows would pass the bound by `growth` more. */
+/** Throws an invalid input when a half-hour holding `stored` rows would pass the bound by `growth` more. */
 export function checkRowBound(hourStart: number, stored: number, growth: number, bound: number): void {
   if (growth > 0 && stored + growth > bound) {
     const at = new Date(hourStart).toISOString();
-    throw new AppError(400, 'invalid_request', `This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`, {
-      errors: [{ path: '/hourly', message: `more than ${bound} buckets for ${at}` }],
-    });
+    throw beyondBound(`This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`, `more than ${bound} buckets for ${at}`);
   }
 }
 
@@ -76,9 +78,7 @@ export function sumOf(a: TokenSums | undefined, b: TokenSums | undefined): Token
   return out;
 }
 
-/** The 400 for an upload whose sums would leave the 64-bit range (only rows stored before the day bound existed can get there). */
-export function sumsOutOfRange(): AppError {
-  return new AppError(400, 'invalid_request', "This upload would bring the account's stored sums past what they can hold.", {
-    errors: [{ path: '/hourly', message: 'sums out of range' }],
-  });
+/** The error for an upload whose sums would leave the 64-bit range (only rows stored before the day bound existed can get there). */
+export function sumsOutOfRange(): InvalidInput {
+  return beyondBound("This upload would bring the account's stored sums past what they can hold.", 'sums out of range');
 }

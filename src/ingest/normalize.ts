@@ -5,7 +5,7 @@
  */
 import { billableTokens } from '../domain/billable.js';
 import type { TokenSums } from '../domain/token-sums.js';
-import { problems, type FieldError } from '../http/problem.js';
+import { fieldName, InvalidInput, type FieldFault } from '../domain/errors.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
@@ -90,30 +90,30 @@ function count(value: number | undefined): bigint {
 }
 
 /** What is wrong with a bucket's parsed `hour_start`, or undefined when it is a valid bucket start. */
-function hourStartProblem(hourStart: number | undefined, latest: number): string | undefined {
+function hourStartFault(hourStart: number | undefined, latest: number): string | undefined {
   if (hourStart === undefined) return 'must be an ISO 8601 date-time with a zone designator (Z or an offset)';
   if (hourStart % HALF_HOUR_MS !== 0) return 'must fall on a UTC half-hour (minute 0 or 30, seconds zero)';
   if (hourStart < EARLIEST_HOUR_START || hourStart > latest) return 'must lie between 2020-01-01 and one day from now';
   return undefined;
 }
 
-/** Checks and normalises every bucket of a request; throws one 400 naming every bad field. */
+/** Checks and normalises every bucket of a request; throws one {@link InvalidInput} naming every bad field. */
 export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBucket[] {
   const lists: Array<[string, UsageBucket[]]> = [];
-  if (body.hourly) lists.push(['/hourly', body.hourly]);
-  if (body.data?.hourly) lists.push(['/data/hourly', body.data.hourly]);
+  if (body.hourly) lists.push(['hourly', body.hourly]);
+  if (body.data?.hourly) lists.push(['data.hourly', body.data.hourly]);
   const latest = now + DAY_MS;
-  const errors: FieldError[] = [];
+  const faults: FieldFault[] = [];
   // Buckets in upload order; an earlier duplicate (same group and project) is blanked out.
   const kept: (NormalizedBucket | undefined)[] = [];
   const positions = new GroupIndex<ByProject<{ projectKey: string; at: number }>>(); // of each group's buckets in `kept`
   for (const [base, list] of lists) {
     list.forEach((bucket, index) => {
       const hourStart = parseZonedInstant(bucket.hour_start);
-      const problem = hourStartProblem(hourStart, latest);
-      if (problem !== undefined || hourStart === undefined) {
+      const fault = hourStartFault(hourStart, latest);
+      if (fault !== undefined || hourStart === undefined) {
         // The path is only built for a bucket that fails (the common upload has none).
-        errors.push({ path: `/body${base}/${index}/hour_start`, message: problem ?? '' });
+        faults.push({ at: { in: 'body', field: `${base}.${index}.hour_start` }, message: fault ?? '' });
         return;
       }
       const source = text(bucket.source, 'unknown');
@@ -147,12 +147,11 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
       kept.push(normalized);
     });
   }
-  if (errors.length > 0) {
-    const first = errors[0];
-    throw problems.invalid(
-      `${errors.length} bucket${errors.length === 1 ? '' : 's'} rejected; nothing was stored. First: ${first?.path.replace(/^\//, '').replaceAll('/', '.')} ${first?.message}`,
-      errors.slice(0, 50),
-    );
+  const first = faults[0];
+  if (first !== undefined) {
+    throw new InvalidInput(faults.slice(0, 50), {
+      detail: `${faults.length} bucket${faults.length === 1 ? '' : 's'} rejected; nothing was stored. First: ${fieldName(first.at)} ${first.message}`,
+    });
   }
   return kept.filter((b): b is NormalizedBucket => b !== undefined);
 }

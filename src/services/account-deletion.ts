@@ -8,7 +8,7 @@
 import type { Db } from '../db/connect.js';
 import { deleteAccount } from '../db/queries/account-deletion.js';
 import { findUserById } from '../db/queries/users.js';
-import { AppError, problems } from '../http/problem.js';
+import { Forbidden, invalidField, Unauthenticated } from '../domain/errors.js';
 import { advisoryXactLock, userIngestLockKey } from '../db/dialect.js';
 import { burnPasswordCheck, verifyPassword } from '../security/passwords.js';
 import type { LeaderboardService } from './leaderboard.js';
@@ -32,20 +32,20 @@ export class AccountDeletionService {
     },
   ) {}
 
-  /** Deletes the account after checking the proof; a wrong proof (403) deletes nothing. */
+  /** Deletes the account after checking the proof; a wrong proof (forbidden) deletes nothing. */
   async delete(userId: string, proof: DeleteProof): Promise<Record<string, number>> {
     const { db, leaderboard, scryptCost, forget } = this.deps;
     const user = await findUserById(db.kysely, userId);
-    if (!user) throw problems.unauthorized('The user no longer exists.');
+    if (!user) throw new Unauthenticated('The user no longer exists.');
     if (user.password_hash !== null) {
       if (proof.password === undefined) {
-        throw problems.invalidField('/body/password', 'is required: re-enter your password to delete the account');
+        throw invalidField({ in: 'body', field: 'password' }, 'is required: re-enter your password to delete the account');
       }
-      if (!(await verifyPassword(proof.password, user.password_hash))) throw new AppError(403, 'forbidden', 'The password is not correct; nothing was deleted.');
+      if (!(await verifyPassword(proof.password, user.password_hash))) throw new Forbidden('The password is not correct; nothing was deleted.');
     } else {
       if (proof.password !== undefined) await burnPasswordCheck(proof.password, scryptCost);
       if (proof.confirm !== DELETE_CONFIRMATION) {
-        throw problems.invalidField('/body/confirm', `this account has no password: type "${DELETE_CONFIRMATION}" to confirm`);
+        throw invalidField({ in: 'body', field: 'confirm' }, `this account has no password: type "${DELETE_CONFIRMATION}" to confirm`);
       }
     }
     const counts = await leaderboard.withoutRefresh(async (tx) => {

@@ -22,7 +22,7 @@ import {
   updateUserProfile,
 } from '../db/queries/users.js';
 import type { UserRow } from '../db/schema.js';
-import { AppError } from '../http/problem.js';
+import { Conflict, InvalidInput, NotFound, Refused } from '../domain/errors.js';
 import type { JwtService } from '../security/jwt.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
 import { generateToken, hashToken, hmac } from '../security/tokens.js';
@@ -76,11 +76,11 @@ export interface AccountOptions {
 
 type RefreshOutcome =
   | { readonly ok: true; readonly userId: string; readonly sessionId: string }
-  | { readonly ok: false; readonly error: AppError; readonly ended?: boolean };
+  | { readonly ok: false; readonly error: InvalidInput; readonly ended?: boolean };
 
-function authError(status: number, authCode: string, detail: string): AppError {
-  const code = status === 409 ? 'conflict' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_request';
-  return new AppError(status, code, detail, { authCode });
+/** Input refused as a whole (no one field named), with GoTrue's word for why (`reason`). */
+function invalid(reason: string, detail: string): InvalidInput {
+  return new InvalidInput([], { detail, reason });
 }
 
 /** Checks profile fields: display names are short text, avatars http(s) URLs. */
@@ -100,7 +100,7 @@ export function checkProfile(input: ProfileInput): { display_name?: string | nul
       } catch {
         ok = false;
       }
-      if (!ok || url.length > 500) throw authError(400, 'validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
+      if (!ok || url.length > 500) throw invalid('validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
     }
     out.avatar_url = url;
   }
@@ -135,11 +135,11 @@ export class AccountService {
 
   async signUp(emailInput: string, password: string, profile: ProfileInput): Promise<Session> {
     const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email) || email.length > 254) throw authError(400, 'email_address_invalid', 'That is not a valid e-mail address.');
-    if (password.length < MIN_PASSWORD_LENGTH) throw authError(400, 'weak_password', 'The password must be at least 8 characters long.');
+    if (!EMAIL.test(email) || email.length > 254) throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
+    if (password.length < MIN_PASSWORD_LENGTH) throw invalid('weak_password', 'The password must be at least 8 characters long.');
     const checked = checkProfile(profile);
     if (await findUserByEmail(this.db.kysely, email)) {
-      throw authError(409, 'user_already_exists', 'A user with this e-mail address already exists.');
+      throw new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
     }
     const now = this.clock.now();
     const id = randomUUID();
@@ -157,7 +157,7 @@ export class AccountService {
       });
     } catch (error) {
       if (await findUserByEmail(this.db.kysely, email)) {
-        throw authError(409, 'user_already_exists', 'A user with this e-mail address already exists.');
+        throw new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
       }
       throw error;
     }
@@ -169,9 +169,9 @@ export class AccountService {
     const user = await findUserByEmail(this.db.kysely, email);
     if (!user?.password_hash) {
       await burnPasswordCheck(password, this.options.scryptCost);
-      throw authError(400, 'invalid_credentials', 'Invalid login credentials.');
+      throw invalid('invalid_credentials', 'Invalid login credentials.');
     }
-    if (!(await verifyPassword(password, user.password_hash))) throw authError(400, 'invalid_credentials', 'Invalid login credentials.');
+    if (!(await verifyPassword(password, user.password_hash))) throw invalid('invalid_credentials', 'Invalid login credentials.');
     return this.startSession(user, randomUUID());
   }
 
@@ -188,9 +188,9 @@ export class AccountService {
     // One transaction: a concurrent refresh of the same token waits for this one and then finds its child.
     const outcome = await inTransaction(this.db, async (tx): Promise<RefreshOutcome> => {
       const row = await findRefreshToken(tx, hash);
-      if (!row) return { ok: false, error: authError(400, 'refresh_token_not_found', 'Invalid refresh token: not found.') };
-      if (row.revoked_at !== null) return { ok: false, error: authError(400, 'session_not_found', 'Invalid refresh token: the session has ended.') };
-      if (Number(row.expires_at) <= now) return { ok: false, error: authError(400, 'session_expired', 'Invalid refresh token: expired.') };
+      if (!row) return { ok: false, error: invalid('refresh_token_not_found', 'Invalid refresh token: not found.') };
+      if (row.revoked_at !== null) return { ok: false, error: invalid('session_not_found', 'Invalid refresh token: the session has ended.') };
+      if (Number(row.expires_at) <= now) return { ok: false, error: invalid('session_expired', 'Invalid refresh token: expired.') };
       const session = { ok: true, userId: row.user_id, sessionId: row.session_id } as const;
       if (row.used_at === null && (await consumeRefreshToken(tx, hash, now))) {
         await insertRefreshToken(tx, {
@@ -202,7 +202,7 @@ export class AccountService {
       const successor = await findRefreshToken(tx, childHash);
       if (now - usedAt <= REFRESH_REUSE_WINDOW_MS && successor?.used_at === null && successor.revoked_at === null) return session;
       await revokeSession(tx, row.session_id, now);
-      return { ok: false, ended: true, error: authError(400, 'refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.') };
+      return { ok: false, ended: true, error: invalid('refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.') };
     });
     if (!outcome.ok) {
       if (outcome.ended) this.options.onSessionsEnded?.();
@@ -213,15 +213,15 @@ export class AccountService {
 
   /**
    * Changes the password (GoTrue's `PUT /user {password}`): every other session of the user ends;
-   * the caller's own session goes on. A too-short password is 422 `weak_password`, the current one
-   * again 422 `same_password`, as GoTrue answers.
+   * the caller's own session goes on. A too-short password is refused (`weak_password`), and so is
+   * the current one again (`same_password`): GoTrue answers both 422.
    */
   async changePassword(userId: string, sessionId: string | undefined, password: string): Promise<void> {
     const user = await this.mustFindUser(userId);
-    if (user.email === null) throw authError(422, 'validation_failed', 'This account signs in with an external provider; it has no password here.');
-    if (password.length < MIN_PASSWORD_LENGTH) throw authError(422, 'weak_password', 'The password must be at least 8 characters long.');
+    if (user.email === null) throw new Refused('This account signs in with an external provider; it has no password here.', { reason: 'validation_failed' });
+    if (password.length < MIN_PASSWORD_LENGTH) throw new Refused('The password must be at least 8 characters long.', { reason: 'weak_password' });
     if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
-      throw authError(422, 'same_password', 'The new password must be different from the current one.');
+      throw new Refused('The new password must be different from the current one.', { reason: 'same_password' });
     }
     const now = this.clock.now();
     const passwordHash = await hashPassword(password, this.options.scryptCost);
@@ -273,7 +273,7 @@ export class AccountService {
 
   private async mustFindUser(id: string): Promise<UserRow> {
     const user = await findUserById(this.db.kysely, id);
-    if (!user) throw authError(404, 'user_not_found', 'The user no longer exists.');
+    if (!user) throw new NotFound('The user no longer exists.', { reason: 'user_not_found' });
     return user;
   }
 

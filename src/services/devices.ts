@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { listUserDevices, recordSync, renameUserDevice, revokeUserDevice, type DeviceListing } from '../db/queries/devices.js';
 import { inTransaction } from '../db/transaction.js';
-import { problems } from '../http/problem.js';
+import { invalidField, NotFound } from '../domain/errors.js';
 
 const NO_SUCH_DEVICE = 'You have no device with this id.';
 
@@ -30,22 +30,22 @@ export class DeviceService {
   /** Renames a device of the user (a revoked one too: its name stays in the list of revoked devices). */
   async rename(userId: string, deviceId: string, rawName: string): Promise<DeviceListing> {
     const name = rawName.trim();
-    if (name === '') throw problems.invalidField('/body/name', 'must not be empty');
+    if (name === '') throw invalidField({ in: 'body', field: 'name' }, 'must not be empty');
     const renamed = await inTransaction(this.db, (tx) => renameUserDevice(tx, userId, deviceId, name));
-    if (!renamed) throw problems.notFound(NO_SUCH_DEVICE);
+    if (!renamed) throw new NotFound(NO_SUCH_DEVICE);
     return this.one(userId, deviceId);
   }
 
   async revoke(userId: string, deviceId: string): Promise<DeviceListing> {
     const revoked = await inTransaction(this.db, (tx) => revokeUserDevice(tx, userId, deviceId, this.clock.now()));
-    if (!revoked) throw problems.notFound(NO_SUCH_DEVICE);
+    if (!revoked) throw new NotFound(NO_SUCH_DEVICE);
     this.onRevoked(deviceId);
     return this.one(userId, deviceId);
   }
 
   private async one(userId: string, deviceId: string): Promise<DeviceListing> {
     const found = (await listUserDevices(this.db.kysely, userId, true)).find((d) => d.id === deviceId);
-    if (!found) throw problems.notFound(NO_SUCH_DEVICE);
+    if (!found) throw new NotFound(NO_SUCH_DEVICE);
     return found;
   }
 }

@@ -38,7 +38,7 @@ import {
   type PublicIdentity,
 } from '../db/queries/leaderboard.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
-import { AppError, problems } from '../http/problem.js';
+import { Busy, Forbidden } from '../domain/errors.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from '../domain/leaderboard-ranking.js';
 import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
@@ -276,7 +276,7 @@ export class LeaderboardService {
     if (!gen || gen.fromDay !== expected.fromDay) {
       await this.refresh([period]);
       gen = await findCurrentGeneration(this.db.kysely, period);
-      if (!gen) throw new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.');
+      if (!gen) throw new Busy('The leaderboard is being prepared; retry shortly.');
     }
     this.current.set(period, { gen, readAt: now });
     return gen;
@@ -371,11 +371,11 @@ export class LeaderboardService {
     return strip;
   }
 
-  /** Public users for anyone, the caller's own always, everyone else 403. */
+  /** Public users for anyone, the caller's own always, everyone else forbidden. */
   async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
     await this.identities.currentRevision();
     const identity = (await this.identities.of([q.userId])).get(q.userId);
-    if (q.callerId !== q.userId && !identity?.isPublic) throw problems.forbidden('This user has not made their profile public.');
+    if (q.callerId !== q.userId && !identity?.isPublic) throw new Forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {
       period: q.period,

@@ -10,10 +10,11 @@ import { claimLinkCode, countLiveDevices, findLinkCode, insertDeviceWithToken, i
 import { findUserById } from '../db/queries/users.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { generateLinkCode, normalizeLinkCode } from '../domain/link-code.js';
-import { problems } from '../http/problem.js';
+import { Conflict, invalidField } from '../domain/errors.js';
 import { DEVICE_TOKEN_PREFIX, generateToken, hashToken, hmac } from '../security/tokens.js';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const LINK_CODE = { in: 'body', field: 'link_code' } as const;
 
 export interface IssuedDevice {
   deviceId: string;
@@ -46,10 +47,10 @@ export class OnboardingService {
     private readonly options: OnboardingOptions,
   ) {}
 
-  /** 409 when the user already has the most live devices allowed. */
+  /** A conflict when the user already has the most live devices allowed. */
   private async checkDeviceRoom(db: Tx | Db['kysely'], userId: string): Promise<void> {
     if ((await countLiveDevices(db, userId)) < this.options.maxDevicesPerUser) return;
-    throw problems.conflict(`This account already has ${this.options.maxDevicesPerUser} devices, the most allowed; revoke one first.`);
+    throw new Conflict(`This account already has ${this.options.maxDevicesPerUser} devices, the most allowed; revoke one first.`);
   }
 
   /** Adds a device in a transaction that first checks the user's device count (serialised per user on PostgreSQL). */
@@ -63,7 +64,7 @@ export class OnboardingService {
   /** A new device with a fresh token for `userId` (who must exist). */
   async issueDeviceToken(userId: string, description: DeviceDescription): Promise<IssuedDevice> {
     const user = await findUserById(this.db.kysely, userId);
-    if (!user) throw problems.invalidField('/body/user_id', 'is not an existing user');
+    if (!user) throw invalidField({ in: 'body', field: 'user_id' }, 'is not an existing user');
     const token = generateToken(DEVICE_TOKEN_PREFIX);
     const deviceId = randomUUID();
     const now = this.clock.now();
@@ -84,12 +85,12 @@ export class OnboardingService {
   }
 
   /**
-   * Exchanges a link code for a device token. Unknown or expired → 400; used by another request_id
-   * → 409; the same request_id again within 24 h → the same device and token (derived, never stored).
+   * Exchanges a link code for a device token. Unknown or expired → invalid; used by another
+   * request_id → conflict; the same request_id again within 24 h → the same device and token (derived, never stored).
    */
   async exchange(linkCode: string, requestId: string, description: DeviceDescription) {
     const canonical = normalizeLinkCode(linkCode);
-    if (!canonical) throw problems.invalidField('/body/link_code', 'is not a valid link code');
+    if (!canonical) throw invalidField(LINK_CODE, 'is not a valid link code');
     const codeHash = hashToken(canonical);
     const token = DEVICE_TOKEN_PREFIX + hmac(this.tokenKey, 'link-code-device-token', codeHash, requestId);
     const now = this.clock.now();
@@ -99,13 +100,13 @@ export class OnboardingService {
       if (row.request_id === requestId && row.device_id && withinWindow) {
         return { token, deviceId: row.device_id, userId: row.user_id };
       }
-      throw problems.conflict('This link code has already been used. Create a new one in the dashboard.');
+      throw new Conflict('This link code has already been used. Create a new one in the dashboard.');
     };
 
     const row = await findLinkCode(this.db.kysely, codeHash);
-    if (!row) throw problems.invalidField('/body/link_code', 'is unknown');
+    if (!row) throw invalidField(LINK_CODE, 'is unknown');
     if (row.used_at !== null) return replayOrConflict(row);
-    if (Number(row.expires_at) <= now) throw problems.invalidField('/body/link_code', 'has expired; create a new one');
+    if (Number(row.expires_at) <= now) throw invalidField(LINK_CODE, 'has expired; create a new one');
 
     const deviceId = randomUUID();
     const claimed = await inTransaction(this.db, async (tx) => {
@@ -116,7 +117,7 @@ export class OnboardingService {
     });
     if (claimed) return { token, deviceId, userId: row.user_id };
     const after = await findLinkCode(this.db.kysely, codeHash);
-    if (!after) throw problems.invalidField('/body/link_code', 'is unknown');
+    if (!after) throw invalidField(LINK_CODE, 'is unknown');
     return replayOrConflict(after);
   }
 }

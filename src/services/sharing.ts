@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { enablePublicView, findPublicView, findUserByShareTokenHash, revokePublicView } from '../db/queries/sharing.js';
 import { findUserById } from '../db/queries/users.js';
-import { problems } from '../http/problem.js';
+import { Unauthenticated } from '../domain/errors.js';
 import { hashToken, hmac, SHARE_TOKEN_PREFIX } from '../security/tokens.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
 
@@ -72,7 +72,7 @@ export class SharingService {
 
   async publicProfile(userId: string): Promise<PublicProfile> {
     const user = await findUserById(this.db.kysely, userId);
-    if (!user) throw problems.unauthorized('The share token no longer belongs to a user.');
+    if (!user) throw new Unauthenticated('The share token no longer belongs to a user.');
     return { userId, displayName: publicDisplayName(user.display_name), avatarUrl: publicAvatarUrl(user.avatar_url) };
   }
 }
