@@ -89,49 +89,52 @@ function scanLimit(p: Plan, day: number): number {
   return b === undefined ? 0 : (b[b.length - 2] as number);
 }
 
+/** Most boundaries a day can have: 0, 47 cut phases, 48. */
+const MAX_BOUNDS = SLOTS_PER_DAY + 1;
+
 /**
  * Cuts the days of `rows` into pieces (rows outside the plan's days are skipped), pushing each
  * non-empty piece's first half-hour and counts; returns the sum of the pieces' absolute values.
+ * Runs for every day of a long range: flat scratch arrays, nothing allocated per day.
  */
 function cutDays<T>(p: Plan, rows: readonly Row<T>[], math: Arithmetic<T>, hourStarts: number[], counts: T[]): number {
   let sumAbs = 0;
   const run = new Array<T>(COUNT_WIDTH);
+  // sums[j·6 + f] = count f of the half-hours below the day's boundary j.
+  const sums = new Array<T>(MAX_BOUNDS * COUNT_WIDTH);
+  const record = (j: number): void => {
+    for (let f = 0; f < COUNT_WIDTH; f++) sums[j * COUNT_WIDTH + f] = run[f] as T;
+  };
   for (const { values, start, end } of rows) {
     const day = math.toNumber(values[start] as T);
     const bounds = p.bounds[day - p.firstDay];
     if (bounds === undefined) continue;
-    // sums[j] = the counts of the half-hours below bounds[j].
-    const sums: T[][] = [];
+    const last = bounds.length - 1;
+    const limit = bounds[last - 1] as number;
     run.fill(math.zero);
     let j = 0;
-    const limit = bounds[bounds.length - 2] as number;
     for (let at = start + 1 + COUNT_WIDTH; at + ENTRY <= end; at += ENTRY) {
       const slot = math.toNumber(values[at] as T);
       if (slot >= limit) break;
-      for (; (bounds[j] as number) <= slot; j++) sums.push(run.slice());
+      for (; (bounds[j] as number) <= slot; j++) record(j);
       for (let f = 0; f < COUNT_WIDTH; f++) run[f] = math.add(run[f] as T, values[at + 1 + f] as T);
     }
-    for (; j < bounds.length - 1; j++) sums.push(run.slice());
-    const whole: T[] = [];
-    for (let f = 0; f < COUNT_WIDTH; f++) whole.push(values[start + 1 + f] as T);
-    sums.push(whole);
-    for (let k = 0; k + 1 < bounds.length; k++) {
+    for (; j < last; j++) record(j);
+    for (let f = 0; f < COUNT_WIDTH; f++) sums[last * COUNT_WIDTH + f] = values[start + 1 + f] as T;
+    for (let k = 0; k < last; k++) {
       const slot = day * SLOTS_PER_DAY + (bounds[k] as number);
       if (slot < p.first || slot >= p.last) continue;
-      const lo = sums[k] as T[];
-      const hi = sums[k + 1] as T[];
+      const lo = k * COUNT_WIDTH;
+      const hi = lo + COUNT_WIDTH;
       let any = false;
-      const piece = new Array<T>(COUNT_WIDTH);
-      for (let f = 0; f < COUNT_WIDTH; f++) {
-        const v = math.sub(hi[f] as T, lo[f] as T);
-        piece[f] = v;
-        const n = Math.abs(math.toNumber(v));
-        if (n !== 0) any = true;
-        sumAbs += n;
-      }
+      for (let f = 0; f < COUNT_WIDTH; f++) if (math.toNumber(math.sub(sums[hi + f] as T, sums[lo + f] as T)) !== 0) any = true;
       if (!any) continue;
       hourStarts.push(slot * HALF_HOUR_MS);
-      counts.push(...piece);
+      for (let f = 0; f < COUNT_WIDTH; f++) {
+        const v = math.sub(sums[hi + f] as T, sums[lo + f] as T);
+        counts.push(v);
+        sumAbs += Math.abs(math.toNumber(v));
+      }
     }
   }
   return sumAbs;
