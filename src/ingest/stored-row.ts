@@ -1,22 +1,6 @@
-/** @fileoverview A stored bucket as both engines read it back, and its mapping to the plan's shape. */
+/** @fileoverview A stored bucket as both engines read it back (db/queries/ingest-rows.ts), mapped to the plan's shape. */
+import type { StoredRow, StoredTuple } from '../db/queries/ingest-rows.js';
 import type { StoredVariant } from './plan.js';
-
-export interface StoredRow {
-  hour_start: bigint;
-  source: string;
-  model: string;
-  project_key: string;
-  project_ref: string | null;
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
-}
-
-export const STORED_COLUMNS =
-  'hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable';
 
 export function toStoredVariant(row: StoredRow): StoredVariant {
   return {
@@ -33,9 +17,6 @@ export function toStoredVariant(row: StoredRow): StoredVariant {
     billable: row.billable,
   };
 }
-
-/** A stored bucket read as a tuple in {@link STORED_COLUMNS} order (SQLite's raw mode: no row object per read). */
-export type StoredTuple = [bigint, string, string, string, string | null, bigint, bigint, bigint, bigint, bigint, bigint];
 
 export function tupleToStoredVariant(t: StoredTuple): StoredVariant {
   return {

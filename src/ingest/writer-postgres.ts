@@ -11,21 +11,17 @@
  * is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
-import { userIngestLockKey } from '../db/dialect.js';
+import { beginLockingUsers } from '../db/queries/ingest-postgres.js';
 import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup, type Outcome } from './postgres-group-write.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
-
-export { combineWrites } from './postgres-group-write.js';
 
 /** Most uploads one group takes. */
 const MAX_GROUP = 64;
 /** Groups written at once: one committing while the next is read and planned. */
 const MAX_GROUPS_IN_FLIGHT = 2;
 const MAX_ATTEMPTS = 3;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** deadlock_detected and serialization_failure: the transaction may simply be run again. */
 function isRetryable(error: unknown): boolean {
@@ -163,17 +159,8 @@ export class PostgresIngestWriter implements IngestWriter {
   private async transaction(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
     const client = await this.db.pool.connect();
     try {
-      // Every read model an upload touches is keyed by user: the group holds its users' locks,
-      // taken in sorted order (as repricing takes them). User ids are server-made UUIDs, inlined
-      // so BEGIN and the locks are one round trip; anything else takes the parameterised path.
-      const keys = [...new Set(batches.map((b) => b.userId))].sort().map(userIngestLockKey);
-      const lock = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
-      if (batches.every((b) => UUID.test(b.userId))) {
-        await client.query(`BEGIN; ${lock.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`)}`);
-      } else {
-        await client.query('BEGIN');
-        await client.query(lock, [keys]);
-      }
+      // Every read model an upload touches is keyed by user: the group holds its users' locks.
+      await beginLockingUsers(client, batches.map((b) => b.userId));
       const results = await writeGroup(client, batches, costerOf(rates), this.bounds);
       await client.query('COMMIT');
       return results;

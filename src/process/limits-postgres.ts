@@ -12,27 +12,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { PostgresDb } from '../db/connect.js';
+import { sweepFullBuckets, takeTokens } from '../db/queries/rate-limits.js';
 import { limitSettings, localLimiters, type LimitName, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
 import { batchPerTurn } from './turn-batch.js';
 
-/**
- * Refills each asked bucket to `now` ($4, ms), then grants min(asked, whole tokens) and keeps the
- * rest. A new bucket starts full. Every SET expression reads the row as it was (b.*).
- */
-const TAKE = `
-insert into rate_limit_buckets as b (name, key, tokens, updated_at, asked, granted)
-select $1, q.key, $2::float8 - least(q.n, floor($2::float8)), $4::bigint, q.n, least(q.n, floor($2::float8))
-from unnest($5::text[], $6::int[]) as q(key, n)
-on conflict (name, key) do update set
-  granted = least(excluded.asked, floor(least($2::float8, b.tokens + greatest(0, $4::bigint - b.updated_at) * $3::float8))),
-  tokens = least($2::float8, b.tokens + greatest(0, $4::bigint - b.updated_at) * $3::float8)
-         - least(excluded.asked, floor(least($2::float8, b.tokens + greatest(0, $4::bigint - b.updated_at) * $3::float8))),
-  updated_at = greatest(b.updated_at, $4::bigint),
-  asked = excluded.asked
-returning key, granted, tokens`;
-
-/** Buckets that have refilled completely say nothing a new one would not: dropped once a minute. */
-const SWEEP = `delete from rate_limit_buckets where name = $1 and updated_at < $2::bigint`;
 const SWEEP_EVERY_MS = 60_000;
 
 interface Question {
@@ -51,9 +34,9 @@ export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['l
     const refillPerMs = perMinute / 60_000;
     const counts = new Map<string, number>();
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    const result = await db.pool.query<{ key: string; granted: number; tokens: number }>(TAKE, [name, burst, refillPerMs, now, [...counts.keys()], [...counts.values()]]);
+    const rows = await takeTokens(db, { name, burst, refillPerMs, now }, counts);
     const decisions = new Map<string, RateDecision[]>();
-    for (const row of result.rows) {
+    for (const row of rows) {
       const asked = counts.get(row.key) ?? 0;
       const granted = Number(row.granted);
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - Number(row.tokens)) / refillPerMs / 1000));
@@ -68,7 +51,7 @@ export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['l
     if (now - sweptAt < SWEEP_EVERY_MS) return;
     sweptAt = now;
     for (const [name, { perMinute, burst }] of Object.entries(settings)) {
-      db.pool.query(SWEEP, [name, now - Math.ceil((burst * 60_000) / perMinute)]).catch(() => undefined);
+      sweepFullBuckets(db, name, now - Math.ceil((burst * 60_000) / perMinute)).catch(() => undefined);
     }
   };
 

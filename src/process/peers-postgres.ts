@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { listenOn, notifyOn } from '../db/queries/peer-messages.js';
 import type { Logger } from 'pino';
 import type { PostgresDb } from '../db/connect.js';
 import type { PeerMessage, Peers } from './peers.js';
@@ -53,7 +54,7 @@ export async function postgresPeers(db: PostgresDb, url: string, logger: Logger)
       setTimeout(reconnect, 1000).unref();
     });
     await next.connect();
-    await next.query(`listen "${channel.replace(/"/g, '""')}"`);
+    await listenOn(next, channel);
     client = next;
   };
   const reconnect = () => {
@@ -70,7 +71,7 @@ export async function postgresPeers(db: PostgresDb, url: string, logger: Logger)
   return {
     tell(message) {
       const payload = JSON.stringify({ from: self, message } satisfies Notice);
-      db.pool.query('select pg_notify($1, $2)', [channel, payload]).catch((error: unknown) => logger.warn({ err: error }, 'peers: could not tell the other instances'));
+      notifyOn(db, channel, payload).catch((error: unknown) => logger.warn({ err: error }, 'peers: could not tell the other instances'));
     },
     listen(handler) {
       handlers.add(handler);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { keepSecrets } from '../db/queries/secrets.js';
 
 export interface Secrets {
   readonly serviceRoleKey: string;
@@ -29,7 +29,7 @@ const NAMES: SecretName[] = ['serviceRoleKey', 'jwtSecret', 'anonKey'];
 /** Resolves every secret: configured value, else the kept one, else a new one that is then kept. */
 export async function resolveSecrets(config: Config, db: Db, now: number): Promise<Secrets> {
   const missing = NAMES.filter((name) => config.secrets[name] === undefined);
-  const kept = missing.length === 0 ? {} : db.dialect === 'postgres' ? await keepInDatabase(db, missing, now) : keepInFile(config.dataDir, missing);
+  const kept = missing.length === 0 ? {} : db.dialect === 'postgres' ? await keepSecrets(db, missing, (name) => GENERATORS[name](), now) : keepInFile(config.dataDir, missing);
   const pick = (name: SecretName): string => {
     const value = config.secrets[name] ?? kept[name];
     if (value === undefined) throw new Error(`secret ${name} could not be resolved`);
@@ -59,19 +59,3 @@ function keepInFile(dataDir: string, names: SecretName[]): Partial<Secrets> {
   return stored;
 }
 
-async function keepInDatabase(db: Db, names: SecretName[], now: number): Promise<Partial<Secrets>> {
-  return db.kysely.transaction().execute(async (tx) => {
-    await advisoryXactLock('tokentally:server_secrets').execute(tx);
-    const result: Partial<Record<SecretName, string>> = {};
-    for (const name of names) {
-      await tx
-        .insertInto('server_secrets')
-        .values({ name, value: GENERATORS[name](), created_at: now })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const row = await tx.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-      result[name] = row.value;
-    }
-    return result;
-  });
-}

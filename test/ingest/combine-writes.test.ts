@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineWrites } from '../../src/ingest/writer-postgres.js';
+import { combineWrites } from '../../src/db/queries/ingest-postgres.js';
 
 describe('combineWrites', () => {
   it('renumbers every placeholder, two-digit ones included, and keeps parameter order', () => {

@@ -1,0 +1,141 @@
+/**
+ * @fileoverview The PostgreSQL ingest writer's statements (src/ingest/postgres-group-write.ts): set-
+ * based statements over `unnest` arrays, each one shape whatever the group's size, so a named
+ * prepared statement is planned once per connection (docs/architecture.md, "SQL").
+ */
+import type { PoolClient } from 'pg';
+import { userIngestLockKey } from '../dialect.js';
+import { STORED_COLUMNS } from './ingest-rows.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LOCK_USERS = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+
+/**
+ * Begins an ingest transaction holding the users' advisory locks, taken in sorted order (as
+ * repricing takes them), so groups never deadlock. User ids are server-made UUIDs, inlined so BEGIN
+ * and the locks are one round trip; anything else takes the parameterised path.
+ */
+export async function beginLockingUsers(client: PoolClient, userIds: readonly string[]): Promise<void> {
+  const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
+  if (userIds.every((id) => UUID.test(id))) {
+    await client.query(`BEGIN; ${LOCK_USERS.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`)}`);
+  } else {
+    await client.query('BEGIN');
+    await client.query(LOCK_USERS, [keys]);
+  }
+}
+
+/**
+ * In one round trip: the stored variants of the uploads' groups (`kind` 'b', `owner` = device);
+ * the `usage_daily` rows of the (user, day, source, model) keys they fall in (`kind` 'd', `owner` =
+ * user, `hour_start` = day); how many rows each touched (device, half-hour) holds, counted up to
+ * $9 (`kind` 'c', in `input`); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
+ * `hour_start` = day, the text in `project_ref`).
+ */
+export const SELECT_STORED = `
+  SELECT 'b' AS kind, b.device_id AS owner, ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
+    FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
+    JOIN usage_buckets b
+      ON b.device_id = g.device_id AND b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
+  UNION ALL
+  SELECT 'd', d.user_id, d.day, d.source, d.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
+    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[])) AS k(user_id, day, source, model)
+    JOIN usage_daily d
+      ON d.user_id = k.user_id AND d.day = k.day AND d.source = k.source AND d.model = k.model
+  UNION ALL
+  SELECT 'c', h.device_id, h.hour_start, '', '', '', NULL,
+         (SELECT count(*) FROM (SELECT 1 FROM usage_buckets b WHERE b.device_id = h.device_id AND b.hour_start = h.hour_start LIMIT $9) x),
+         0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
+  UNION ALL
+  SELECT 'p', p.user_id, p.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[])) AS k(user_id, day)
+    JOIN usage_days p ON p.user_id = k.user_id AND p.day = k.day`;
+
+export const DELETE_VARIANTS = `
+  DELETE FROM usage_buckets b
+   USING unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_id, hour_start, source, model, project_key)
+   WHERE b.device_id = d.device_id AND b.hour_start = d.hour_start AND b.source = d.source
+     AND b.model = d.model AND b.project_key = d.project_key`;
+
+export const UPSERT_BUCKETS = `
+  INSERT INTO usage_buckets (device_id, user_id, updated_at, hour_start, source, model, project_key, project_ref,
+                             input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[],
+                       $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::int8[])
+  ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+    project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
+    output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
+    billable = excluded.billable, updated_at = excluded.updated_at`;
+
+export const ADD_ROLLUP = `
+  INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+  ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
+    input = r.input + excluded.input, cached_input = r.cached_input + excluded.cached_input,
+    output = r.output + excluded.output, reasoning = r.reasoning + excluded.reasoning,
+    total = r.total + excluded.total, billable = r.billable + excluded.billable`;
+
+export const ADD_PROJECTS = `
+  INSERT INTO project_usage AS p (user_id, updated_at, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
+  ON CONFLICT (user_id, project_key, source) DO UPDATE SET
+    project_ref = coalesce(excluded.project_ref, p.project_ref),
+    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
+    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
+    total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
+
+export const PUT_DAILY = `
+  INSERT INTO usage_daily (user_id, day, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
+  ON CONFLICT (user_id, day, source, model) DO UPDATE SET
+    input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
+    reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
+
+export const PUT_DAYS = `
+  INSERT INTO usage_days (user_id, day, counts)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
+  ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
+
+const addFamilies = (table: string, key: string | null) => `
+  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other)
+  SELECT * FROM unnest($1::text[], ${key ? '$2::int8[], $3::int8[], $4::int8[], $5::int8[]' : '$2::int8[], $3::int8[], $4::int8[]'})
+  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
+export const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
+export const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
+export const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);
+
+export const TOUCH_DEVICES = `
+  UPDATE devices d SET last_seen_at = u.now, last_sync_at = u.now
+    FROM unnest($1::text[], $2::int8[]) AS u(id, now) WHERE d.id = u.id`;
+
+export const INSERT_EVENTS = `
+  INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::int8[])`;
+
+export const CLEAR_SUBSCRIPTIONS = 'DELETE FROM device_subscriptions WHERE device_id = ANY($1::text[])';
+export const INSERT_SUBSCRIPTIONS = `
+  INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`;
+
+export interface Piece {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Joins independent writes into one statement of data-modifying CTEs (one round trip), renumbering
+ * each piece's $n placeholders. The pieces touch different rows, so their order does not matter.
+ */
+export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
+  const params: unknown[] = [];
+  const renumber = (piece: Piece): string => {
+    const offset = params.length;
+    params.push(...piece.params);
+    return piece.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+  };
+  const ctes = pieces.map((piece, i) => `w${i} AS (${renumber(piece)})`);
+  const main = renumber(final);
+  return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
+}
+
