@@ -31,7 +31,7 @@ import {
   halfHourRowsToWire,
 } from '../domain/fold.js';
 import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
-import { InvalidParamError } from '../domain/param-error.js';
+import { parseProjectLimit } from '../domain/project-limit.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
@@ -40,8 +40,6 @@ import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUs
 import type { BreakdownBody, DailyBody, HourlyBody, MonthlyBody, ProGrant, ProjectSummaryBody, SummaryBody, UsageQuery, UserStatusBody } from './analytics-bodies.js';
 import type { RequestTimer } from './request-timer.js';
 
-/** Bounds of the project summary's `limit`. */
-export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
 /** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
 const MAX_STREAK_DAYS = 800;
 /** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
@@ -52,15 +50,6 @@ function normalizeFilter(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim().toLowerCase();
   return v === '' ? undefined : v;
-}
-
-function parseLimit(value: string | number | undefined): number {
-  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return PROJECT_LIMITS.default;
-  const n = typeof value === 'number' ? value : /^\+?\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(n) || n < PROJECT_LIMITS.min || n > PROJECT_LIMITS.max) {
-    throw new InvalidParamError('limit', `limit must be a whole number from ${PROJECT_LIMITS.min} to ${PROJECT_LIMITS.max} (got ${String(value)})`);
-  }
-  return n;
 }
 
 interface Filters {
@@ -285,7 +274,7 @@ export class AnalyticsService {
   }
 
   async projectSummary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
-    const limit = parseLimit(q.limit);
+    const limit = parseProjectLimit(q.limit);
     const source = normalizeFilter(q.source);
     const rows = await timer.query(() => listProjectTotals(this.db.kysely, userId, limit, source));
     return {
