@@ -82,7 +82,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
       ),
       onRequest: rateLimited,
     },
-    async (request) => {
+    async (request): Promise<AccountDeleteResponse> => {
       const userId = principalOf(request, 'user').userId;
       const counts = await deletion.delete(userId, request.body);
       request.log.info({ deleted: counts }, 'account deleted');

@@ -16,6 +16,7 @@ export const AccountDeleteResponse = Type.Object({
   deleted: Type.Literal(true),
   user_id: Type.String({ format: 'uuid' }),
 });
+export type AccountDeleteResponse = Static<typeof AccountDeleteResponse>;
 
 export const ExportQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (default) or csv' })),
