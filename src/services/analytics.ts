@@ -30,14 +30,30 @@ import {
   foldMonthlyColumnsToWire,
   halfHourRowsToWire,
 } from '../domain/fold.js';
-import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
-import { parseProjectLimit } from '../domain/project-limit.js';
+import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues } from '../domain/heatmap.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
-import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
+import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
 import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage } from '../pricing/index.js';
-import type { BreakdownBody, DailyBody, HourlyBody, MonthlyBody, ProGrant, ProjectSummaryBody, SummaryBody, UsageQuery, UserStatusBody } from './analytics-bodies.js';
+import { parseProjectLimit } from '../domain/project-limit.js';
+import type {
+  BreakdownBody,
+  BreakdownQuery,
+  DailyBody,
+  DailyQuery,
+  HeatmapBody,
+  HeatmapQuery,
+  HourlyBody,
+  HourlyQuery,
+  MonthlyBody,
+  MonthlyQuery,
+  ProjectSummaryBody,
+  ProjectSummaryQuery,
+  SummaryBody,
+  SummaryQuery,
+  UserStatusBody,
+} from '../schemas/usage.js';
 import type { RequestTimer } from './request-timer.js';
 
 /** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
@@ -55,6 +71,13 @@ function normalizeFilter(value: string | undefined): string | undefined {
 interface Filters {
   readonly source: string | undefined;
   readonly model: string | undefined;
+}
+
+/** A pro grant as the user status reports it. */
+export interface ProGrant {
+  readonly source: string;
+  readonly effectiveFrom: number;
+  readonly effectiveTo: number | null;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -75,11 +98,11 @@ export class AnalyticsService {
     return this.deps.db;
   }
 
-  private filters(q: UsageQuery): Filters {
+  private filters(q: { readonly source?: string; readonly model?: string }): Filters {
     return { source: normalizeFilter(q.source), model: normalizeFilter(q.model) };
   }
 
-  private zone(q: UsageQuery): Zone {
+  private zone(q: ZoneParams): Zone {
     return resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
   }
 
@@ -138,7 +161,7 @@ export class AnalyticsService {
     return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
   }
 
-  async summary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<SummaryBody> {
+  async summary(userId: string, q: SummaryQuery, timer: RequestTimer): Promise<SummaryBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
@@ -146,7 +169,7 @@ export class AnalyticsService {
     return { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model), totals, pricing };
   }
 
-  async daily(userId: string, q: UsageQuery, timer: RequestTimer): Promise<DailyBody> {
+  async daily(userId: string, q: DailyQuery, timer: RequestTimer): Promise<DailyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
@@ -166,7 +189,7 @@ export class AnalyticsService {
     };
   }
 
-  async hourly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<HourlyBody> {
+  async hourly(userId: string, q: HourlyQuery, timer: RequestTimer): Promise<HourlyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const day = resolveDay(q.day, zone, this.deps.clock.now());
@@ -182,7 +205,7 @@ export class AnalyticsService {
     };
   }
 
-  async monthly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<MonthlyBody> {
+  async monthly(userId: string, q: MonthlyQuery, timer: RequestTimer): Promise<MonthlyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const months = parseMonths(q.months);
@@ -194,7 +217,7 @@ export class AnalyticsService {
     return { from: range.from, to: range.to, months, data: foldMonthlyColumnsToWire(rows, zone, range.to, months) };
   }
 
-  async heatmap(userId: string, q: UsageQuery, timer: RequestTimer): Promise<Heatmap> {
+  async heatmap(userId: string, q: HeatmapQuery, timer: RequestTimer): Promise<HeatmapBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
@@ -218,7 +241,7 @@ export class AnalyticsService {
     return buildHeatmapFromDays(range, days);
   }
 
-  async modelBreakdown(userId: string, q: UsageQuery, timer: RequestTimer): Promise<BreakdownBody> {
+  async modelBreakdown(userId: string, q: BreakdownQuery, timer: RequestTimer): Promise<BreakdownBody> {
     const zone = this.zone(q);
     const source = normalizeFilter(q.source);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
@@ -273,7 +296,7 @@ export class AnalyticsService {
     };
   }
 
-  async projectSummary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
+  async projectSummary(userId: string, q: ProjectSummaryQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
     const limit = parseProjectLimit(q.limit);
     const source = normalizeFilter(q.source);
     const rows = await timer.query(() => listProjectTotals(this.db.kysely, userId, limit, source));

@@ -1,17 +1,7 @@
 /**
  * @fileoverview The time one request spends in queries, and the `debug=1` block that reports it.
  */
-
-/** Timing block added by `debug=1`. */
-export interface DebugInfo {
-  request_id: string;
-  status: number;
-  query_ms: number;
-  total_ms: number;
-  queries: number;
-  slow_query: boolean;
-  slow_threshold_ms: number;
-}
+import type { Debug } from '../schemas/usage.js';
 
 /** A request whose queries take longer than this is flagged `slow_query` in its debug block. */
 export const SLOW_QUERY_MS = 2000;
@@ -31,7 +21,7 @@ export class RequestTimer {
     }
   }
 
-  debug(requestId: string): DebugInfo {
+  debug(requestId: string): Debug {
     const round = (ms: number) => Math.round(ms * 1000) / 1000;
     return {
       request_id: requestId,
