@@ -1,7 +1,7 @@
 /**
  * @fileoverview Query parameters the domain reads from text: /openapi.json states their types,
  * a refusal is the domain's own words naming the parameter, blank and padded text reads as
- * before.
+ * before, and `debug=1` times each request's own queries, also when several run at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
@@ -79,5 +79,19 @@ describe(`typed query parameters (${engine})`, () => {
     expect(months.json()).toMatchObject({ months: 3, from: '2026-01-01', to: '2026-03-31' });
     const blank = await get('usage-heatmap', 'weeks=&week_starts_on=MON&to=2026-03-08');
     expect(blank.json()).toMatchObject({ week_starts_on: 'mon', from: '2025-03-10' });
+  });
+
+  it('debug=1 counts only its own request\'s queries, also when several run at once', async () => {
+    const alone = (await get('usage-summary', 'from=2026-03-01&to=2026-03-31&debug=1')).json<{ debug: { queries: number } }>().debug.queries;
+    const together = await Promise.all([
+      get('usage-summary', 'from=2026-03-01&to=2026-03-31&debug=1'),
+      get('usage-summary', 'from=2026-03-01&to=2026-03-31&debug=1'),
+      get('usage-summary', 'from=2026-03-01&to=2026-03-31'),
+      get('user-status', 'debug=1'),
+    ]);
+    expect(together.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(together.slice(0, 2).map((r) => r.json<{ debug: { queries: number } }>().debug.queries)).toEqual([alone, alone]);
+    expect(together[2]?.json()).not.toHaveProperty('debug');
+    expect(together[3]?.json<{ debug: { queries: number } }>().debug.queries).toBe(4);
   });
 });
