@@ -25,10 +25,13 @@ export const DEFAULT_RANGE_DAYS = 30;
 /** Bounds and default of `months` for the monthly view. */
 export const MONTHS_LIMITS = Object.freeze({ min: 1, max: 24, default: 24 });
 
-function blankToUndefined(value: string | null | undefined): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : trimmed;
+/**
+ * Validates a date parameter (`from`, `to`, `day`) and returns it trimmed; blank counts as absent
+ * (undefined). A malformed or impossible date throws {@link InvalidParamError} naming `param`.
+ */
+export function parseDateParam(value: string | null | undefined, param: string): LocalDate | undefined {
+  const raw = value?.trim();
+  return raw === undefined || raw === '' ? undefined : parseLocalDate(raw, param);
 }
 
 /** A validated inclusive local date range and its UTC instant window. */
@@ -49,10 +52,8 @@ export function resolveDateRange(
   nowMs: number,
   maxDays: number = MAX_RANGE_DAYS,
 ): ResolvedDateRange {
-  const rawTo = blankToUndefined(params.to);
-  const rawFrom = blankToUndefined(params.from);
-  const to = rawTo === undefined ? todayIn(zone, nowMs) : parseLocalDate(rawTo, 'to');
-  const from = rawFrom === undefined ? addDays(to, -(DEFAULT_RANGE_DAYS - 1)) : parseLocalDate(rawFrom, 'from');
+  const to = parseDateParam(params.to, 'to') ?? todayIn(zone, nowMs);
+  const from = parseDateParam(params.from, 'from') ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
   const days = daysInclusive(from, to);
   if (days < 1) throw new InvalidParamError('from', `from (${from}) must not be after to (${to})`);
   if (days > maxDays) {
@@ -68,8 +69,7 @@ export interface ResolvedDay extends InstantRange {
 
 /** Resolves the hourly view's `day` (default today in the zone); a malformed or impossible date throws {@link InvalidParamError} naming `day`. */
 export function resolveDay(day: string | null | undefined, zone: Zone, nowMs: number): ResolvedDay {
-  const raw = blankToUndefined(day);
-  const resolved = raw === undefined ? todayIn(zone, nowMs) : parseLocalDate(raw, 'day');
+  const resolved = parseDateParam(day, 'day') ?? todayIn(zone, nowMs);
   return { day: resolved, ...localRangeToInstants(zone, resolved, resolved) };
 }
 
@@ -100,8 +100,7 @@ export function resolveMonthRange(
   zone: Zone,
   nowMs: number,
 ): ResolvedMonthRange {
-  const rawTo = blankToUndefined(params.to);
-  const to = rawTo === undefined ? todayIn(zone, nowMs) : parseLocalDate(rawTo, 'to');
+  const to = parseDateParam(params.to, 'to') ?? todayIn(zone, nowMs);
   const lastMonth = monthIndexOf(to);
   const firstMonth = lastMonth - (params.months - 1);
   const from = formatEpochDay(firstEpochDayOfMonth(firstMonth));

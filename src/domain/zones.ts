@@ -101,17 +101,35 @@ function resolveIanaUncached(name: string): Zone {
 }
 
 /**
+ * Validates `tz_offset_minutes` (whole minutes, −720..840); blank text counts as absent
+ * (undefined). Anything else throws {@link InvalidParamError} naming the parameter.
+ */
+export function parseOffsetParam(raw: number | string | null | undefined): number | undefined {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+  return parseOffsetMinutes(raw);
+}
+
+/**
+ * Validates `tz` and returns the trimmed name; blank counts as absent (undefined). An unknown
+ * zone or an offset written as a name throws {@link InvalidParamError} naming `tz`.
+ */
+export function parseZoneParam(raw: string | null | undefined): string | undefined {
+  const tz = typeof raw === 'string' ? raw.trim() : '';
+  if (tz === '') return undefined;
+  resolveIana(tz);
+  return tz;
+}
+
+/**
  * Resolves `tz` / `tz_offset_minutes` to a {@link Zone}: `tz` wins, then the offset, else UTC.
  * Empty strings count as absent. An unknown zone or an offset outside −720..840 throws
  * {@link InvalidParamError} naming the parameter (an invalid offset is rejected even next to a valid `tz`).
  */
 export function resolveZone(params: ZoneParams): Zone {
   const tz = typeof params.tz === 'string' ? params.tz.trim() : '';
-  const rawOffset = params.tz_offset_minutes;
-  const hasOffset = rawOffset !== undefined && rawOffset !== null && !(typeof rawOffset === 'string' && rawOffset.trim() === '');
-  const offset = hasOffset ? parseOffsetMinutes(rawOffset) : null;
+  const offset = parseOffsetParam(params.tz_offset_minutes);
   if (tz !== '') return resolveIana(tz);
-  if (offset === null || offset === 0) return UTC_ZONE;
+  if (offset === undefined || offset === 0) return UTC_ZONE;
   return { kind: 'offset', id: formatOffset(offset * 60_000), offsetMinutes: offset };
 }
 

@@ -1,13 +1,16 @@
 /**
  * @fileoverview Schema compilers. Bodies are validated strictly (unknown fields are an error, never
- * silently removed; no type coercion). Query strings may coerce ("7" → 7), as URLs carry only text.
- * No string a schema accepts — body, query or path — may hold a control character (U+0000–U+001F,
- * U+007F–U+009F): names, e-mails and ids are single-line text, and PostgreSQL refuses NUL outright.
+ * silently removed; no type coercion). Query strings may coerce ("7" → 7), as URLs carry only text;
+ * a query parameter the domain reads from text (schemas/text-params.ts) is checked as text, then
+ * read by the domain, whose refusal is the answer. No string a schema accepts — body, query or
+ * path — may hold a control character (U+0000–U+001F, U+007F–U+009F): names, e-mails and ids are
+ * single-line text, and PostgreSQL refuses NUL outright.
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from './problem.js';
+import { textReaderOf, type TextReader } from '../schemas/text-params.js';
+import { problems, type FieldError } from './problem.js';
 
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
@@ -64,9 +67,45 @@ function refusingControlCharacters(validate: ValidateFunction): Validator {
   return checked;
 }
 
+/**
+ * A query string's validator. Without text-read parameters, the schema's own check. With them:
+ * the text is checked first (each such parameter as a string of at most its `maxLength`, the
+ * others as declared, no control characters), then each is read in declaration order — the order
+ * the use cases check their parameters in — and replaced by what was read (removed when blank).
+ * The first refusal is a 400 naming its parameter, in the domain's words.
+ */
+function queryValidator(schema: object): ReturnType<FastifySchemaCompiler<unknown>> {
+  const properties: Record<string, unknown> = 'properties' in schema && typeof schema.properties === 'object' && schema.properties !== null ? { ...schema.properties } : {};
+  const readers: [string, TextReader][] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    const reader = textReaderOf(property);
+    if (reader === undefined) continue;
+    readers.push([name, reader]);
+    properties[name] = { type: 'string', maxLength: reader.maxLength };
+  }
+  if (readers.length === 0) return refusingControlCharacters(queryAjv.compile(schema));
+  const checkText = refusingControlCharacters(queryAjv.compile({ ...schema, properties }));
+  const validate: ReturnType<FastifySchemaCompiler<unknown>> = (query: object) => {
+    if (!checkText(query)) {
+      validate.errors = checkText.errors;
+      return false;
+    }
+    for (const [name, reader] of readers) {
+      const text: unknown = Reflect.get(query, name);
+      if (typeof text !== 'string') continue;
+      const reading = reader.read(text);
+      if ('refused' in reading) return { error: problems.invalidField(`/querystring/${reading.refused.param}`, reading.refused.message) };
+      if (reading.value === undefined) Reflect.deleteProperty(query, name);
+      else Reflect.set(query, name, reading.value);
+    }
+    return true;
+  };
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'querystring' ? queryAjv : strictAjv;
-  return refusingControlCharacters(ajv.compile(schema as object));
+  if (httpPart === 'querystring') return queryValidator(schema as object);
+  return refusingControlCharacters(strictAjv.compile(schema as object));
 };
 
 /** Turns ajv errors into the problem document's `errors` list with JSON-pointer-like paths. */

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import type { App } from '../app-types.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { isInvalidParamError } from '../domain/param-error.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import type { RateLimiter } from '../http/rate-limit.js';
@@ -40,13 +39,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
     ),
     async (request, reply) => {
       const userId = principalOf(request, 'user').userId;
-      let range: ExportRange;
-      try {
-        range = parseExportRange(request.query.from, request.query.to);
-      } catch (error) {
-        if (isInvalidParamError(error)) throw problems.invalidField(`/querystring/${error.param}`, error.message);
-        throw error;
-      }
+      const range: ExportRange = parseExportRange(request.query.from, request.query.to);
       const format = request.query.format ?? 'json';
       const now = clock.now();
       const name = `tokentally-export-${new Date(now).toISOString().slice(0, 10)}.${format}`;
@@ -82,7 +75,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
       ),
       onRequest: rateLimited,
     },
-    async (request) => {
+    async (request): Promise<AccountDeleteResponse> => {
       const userId = principalOf(request, 'user').userId;
       const counts = await deletion.delete(userId, request.body);
       request.log.info({ deleted: counts }, 'account deleted');

@@ -3,13 +3,20 @@ import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import type { DeviceListing } from '../db/queries/devices.js';
 import { responses } from '../schemas/common.js';
-import { DeviceListQuery, DeviceListResponse, DeviceRenameRequest, DeviceResponse, DeviceRevokeRequest } from '../schemas/device-management.js';
+import {
+  DeviceListQuery,
+  DeviceListResponse,
+  DeviceRenameRequest,
+  DeviceResponse,
+  DeviceRevokeRequest,
+  type DeviceEntry,
+} from '../schemas/device-management.js';
 import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-function deviceWire(d: DeviceListing) {
+function deviceWire(d: DeviceListing): DeviceEntry {
   return {
     device_id: d.id,
     name: d.name,

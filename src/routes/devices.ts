@@ -36,7 +36,7 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
     { operationId: 'issueDeviceToken', summary: 'Issue a device token', tags: ['devices'], access: { roles: ['user', 'service_role'] } },
     { body: DeviceTokenIssueRequest, response: responses(DeviceTokenIssueResponse, 400, 401, 403, 409, 415, 429) },
   );
-  app.post('/functions/svc-device-token-issue', { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser }, async (request) => {
+  app.post('/functions/svc-device-token-issue', { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser }, async (request): Promise<DeviceTokenIssueResponse> => {
     const body = request.body;
     const principal = request.principal;
     let userId: string;
@@ -60,7 +60,7 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
       ),
       onRequest: perUser,
     },
-    async (request) => {
+    async (request): Promise<LinkCodeInitResponse> => {
       const { code, expiresAt } = await onboarding.createLinkCode(principalOf(request, 'user').userId);
       return { link_code: code, expires_at: new Date(expiresAt).toISOString() };
     },
@@ -85,7 +85,7 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
         if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds);
       },
     },
-    async (request) => {
+    async (request): Promise<LinkCodeExchangeResponse> => {
       const body = request.body;
       const result = await onboarding.exchange(body.link_code, body.request_id, { deviceName: body.device_name, platform: body.platform });
       return { token: result.token, device_id: result.deviceId, user_id: result.userId };

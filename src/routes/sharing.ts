@@ -6,7 +6,7 @@ import { PublicProfileResponse, PublicVisibilityRequest, PublicVisibilityRespons
 import type { SharingService, VisibilityState } from '../services/sharing.js';
 import { operation } from './operation.js';
 
-function visibilityWire(state: VisibilityState) {
+function visibilityWire(state: VisibilityState): PublicVisibilityResponse {
   return {
     enabled: state.enabled,
     ...(state.updatedAt !== undefined ? { updated_at: new Date(state.updatedAt).toISOString() } : {}),
@@ -47,7 +47,7 @@ export function registerSharingRoutes(app: App, deps: { sharing: SharingService 
       { operationId: 'getPublicViewProfile', summary: 'Read the privacy-safe public profile behind a share token', tags: ['sharing'], access: { roles: ['share'] } },
       { response: responses(PublicProfileResponse, 401, 403) },
     ),
-    async (request) => {
+    async (request): Promise<PublicProfileResponse> => {
       const profile = await sharing.publicProfile(principalOf(request, 'share').userId);
       return { display_name: profile.displayName, avatar_url: profile.avatarUrl, user_id: profile.userId };
     },

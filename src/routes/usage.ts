@@ -1,15 +1,15 @@
 /**
  * @fileoverview The analytics reads (user JWT): getUsageSummary, getUsageDaily, getUsageHourly,
  * getUsageMonthly, getUsageHeatmap, getUsageModelBreakdown, getProjectUsageSummary and
- * getUserStatus. Each route is its schema, its role and a call into the analytics service; a
- * parameter the domain rejects becomes a 400 problem naming it.
+ * getUserStatus. Each route is its schema, its role and a call into the analytics service. A
+ * parameter the domain refuses on its own is answered at validation (schemas/text-params.ts);
+ * one it refuses in the light of the others (`from` after `to`, a range too long) here, as a 400
+ * problem naming it. `debug=1` measures the call (services/request-timer.ts).
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
-import { problems } from '../http/problem.js';
-import { isInvalidParamError } from '../domain/param-error.js';
 import { responses } from '../schemas/common.js';
 import {
   BreakdownQuery,
@@ -28,55 +28,62 @@ import {
   SummaryResponse,
   UserStatusQuery,
   UserStatusResponse,
+  type Debug,
 } from '../schemas/usage.js';
 import type { AnalyticsService } from '../services/analytics.js';
-import type { UsageQuery } from '../services/analytics-bodies.js';
 import { RequestTimer } from '../services/request-timer.js';
 import { operation } from './operation.js';
 
-type Handler = (service: AnalyticsService, userId: string, query: UsageQuery, timer: RequestTimer) => Promise<object>;
-
-interface Spec {
-  operationId: string;
-  path: string;
-  summary: string;
-  querystring: TSchema;
-  response: TSchema;
-  run: Handler;
+/** The service's answer, with the timing block when the query asked for `debug=1`. */
+async function answer<B extends object>(request: FastifyRequest, debug: '1' | undefined, run: (userId: string) => Promise<B>): Promise<B & { debug?: Debug }> {
+  const userId = principalOf(request, 'user').userId;
+  if (debug !== '1') return await run(userId);
+  const timer = new RequestTimer();
+  const body = await timer.measure(() => run(userId));
+  return { ...body, debug: timer.debug(request.id) };
 }
 
-const SPECS: Spec[] = [
-  { operationId: 'getUsageSummary', path: 'svc-usage-summary', summary: 'Token totals and cost for a date range', querystring: SummaryQuery, response: SummaryResponse, run: (s, u, q, t) => s.summary(u, q, t) },
-  { operationId: 'getUsageDaily', path: 'svc-usage-daily', summary: 'One row per local day, zero-filled, with totals', querystring: DailyQuery, response: DailyResponse, run: (s, u, q, t) => s.daily(u, q, t) },
-  { operationId: 'getUsageHourly', path: 'svc-usage-hourly', summary: 'The half-hour buckets of one local day', querystring: HourlyQuery, response: HourlyResponse, run: (s, u, q, t) => s.hourly(u, q, t) },
-  { operationId: 'getUsageMonthly', path: 'svc-usage-monthly', summary: 'One row per local month, zero-filled', querystring: MonthlyQuery, response: MonthlyResponse, run: (s, u, q, t) => s.monthly(u, q, t) },
-  { operationId: 'getUsageHeatmap', path: 'svc-usage-heatmap', summary: 'Activity heatmap of billable tokens per local day', querystring: HeatmapQuery, response: HeatmapResponse, run: (s, u, q, t) => s.heatmap(u, q, t) },
-  { operationId: 'getUsageModelBreakdown', path: 'svc-usage-model-breakdown', summary: 'Totals and cost per source and canonical model', querystring: BreakdownQuery, response: BreakdownResponse, run: (s, u, q, t) => s.modelBreakdown(u, q, t) },
-  { operationId: 'getProjectUsageSummary', path: 'svc-project-usage-summary', summary: 'All-time totals of the top projects', querystring: ProjectSummaryQuery, response: ProjectSummaryResponse, run: (s, u, q, t) => s.projectSummary(u, q, t) },
-  { operationId: 'getUserStatus', path: 'svc-user-status', summary: 'Account, pro status, subscriptions and installed devices', querystring: UserStatusQuery, response: UserStatusResponse, run: (s, u, _q, t) => s.userStatus(u, t) },
-];
-
-async function answer(request: FastifyRequest, service: AnalyticsService, run: Handler): Promise<object> {
-  const timer = new RequestTimer();
-  const query = request.query as UsageQuery;
-  try {
-    const body = await run(service, principalOf(request, 'user').userId, query, timer);
-    return query.debug === '1' ? { ...body, debug: timer.debug(request.id) } : body;
-  } catch (error) {
-    if (isInvalidParamError(error)) throw problems.invalidField(`/querystring/${error.param}`, error.message);
-    throw error;
-  }
+/** Route options of an analytics read: user JWT only; 400 for a parameter the domain refuses. */
+function read<Q extends TObject, R extends TSchema>(operationId: string, summary: string, querystring: Q, response: R) {
+  return operation(
+    { operationId, summary, tags: ['analytics'], access: { roles: ['user'] } },
+    { querystring, response: responses(response, 400, 401, 403) },
+  );
 }
 
 export function registerUsageRoutes(app: App, deps: { analytics: AnalyticsService }): void {
-  for (const spec of SPECS) {
-    app.get(
-      `/functions/${spec.path}`,
-      operation(
-        { operationId: spec.operationId, summary: spec.summary, tags: ['analytics'], access: { roles: ['user'] } },
-        { querystring: spec.querystring, response: responses(spec.response, 400, 401, 403) },
-      ),
-      (request) => answer(request, deps.analytics, spec.run),
-    );
-  }
+  const { analytics } = deps;
+
+  app.get('/functions/svc-usage-summary', read('getUsageSummary', 'Token totals and cost for a date range', SummaryQuery, SummaryResponse), (request) =>
+    answer(request, request.query.debug, (userId) => analytics.summary(userId, request.query)),
+  );
+  app.get('/functions/svc-usage-daily', read('getUsageDaily', 'One row per local day, zero-filled, with totals', DailyQuery, DailyResponse), (request) =>
+    answer(request, request.query.debug, (userId) => analytics.daily(userId, request.query)),
+  );
+  app.get('/functions/svc-usage-hourly', read('getUsageHourly', 'The half-hour buckets of one local day', HourlyQuery, HourlyResponse), (request) =>
+    answer(request, request.query.debug, (userId) => analytics.hourly(userId, request.query)),
+  );
+  app.get('/functions/svc-usage-monthly', read('getUsageMonthly', 'One row per local month, zero-filled', MonthlyQuery, MonthlyResponse), (request) =>
+    answer(request, request.query.debug, (userId) => analytics.monthly(userId, request.query)),
+  );
+  app.get(
+    '/functions/svc-usage-heatmap',
+    read('getUsageHeatmap', 'Activity heatmap of billable tokens per local day', HeatmapQuery, HeatmapResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.heatmap(userId, request.query)),
+  );
+  app.get(
+    '/functions/svc-usage-model-breakdown',
+    read('getUsageModelBreakdown', 'Totals and cost per source and canonical model', BreakdownQuery, BreakdownResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.modelBreakdown(userId, request.query)),
+  );
+  app.get(
+    '/functions/svc-project-usage-summary',
+    read('getProjectUsageSummary', 'All-time totals of the top projects', ProjectSummaryQuery, ProjectSummaryResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.projectSummary(userId, request.query)),
+  );
+  app.get(
+    '/functions/svc-user-status',
+    read('getUserStatus', 'Account, pro status, subscriptions and installed devices', UserStatusQuery, UserStatusResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.userStatus(userId)),
+  );
 }

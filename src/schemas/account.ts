@@ -1,5 +1,7 @@
 /** @fileoverview Account operations beyond the sign-in API: deleteAccount and exportUsage. */
 import { Type, type Static } from '@sinclair/typebox';
+import { parseLocalDate } from '../domain/calendar.js';
+import { textParam } from './text-params.js';
 
 export const AccountDeleteRequest = Type.Object(
   {
@@ -16,10 +18,12 @@ export const AccountDeleteResponse = Type.Object({
   deleted: Type.Literal(true),
   user_id: Type.String({ format: 'uuid' }),
 });
+export type AccountDeleteResponse = Static<typeof AccountDeleteResponse>;
 
 export const ExportQuery = Type.Object({
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'json (default) or csv' })),
-  from: Type.Optional(Type.String({ maxLength: 32, description: 'first UTC day, YYYY-MM-DD (default: all time)' })),
-  to: Type.Optional(Type.String({ maxLength: 32, description: 'last UTC day, YYYY-MM-DD, inclusive (default: all time)' })),
+  // Read in this order, `from` first, as the export checks them.
+  from: textParam(Type.String({ format: 'date', description: 'first UTC day (default: all time)' }), 32, (text) => parseLocalDate(text, 'from')),
+  to: textParam(Type.String({ format: 'date', description: 'last UTC day, inclusive (default: all time)' }), 32, (text) => parseLocalDate(text, 'to')),
 });
 export type ExportQuery = Static<typeof ExportQuery>;

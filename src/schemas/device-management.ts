@@ -13,6 +13,7 @@ export const DeviceEntry = Type.Object({
   last_upload_at: NullableDateTime,
   revoked_at: NullableDateTime,
 });
+export type DeviceEntry = Static<typeof DeviceEntry>;
 
 export const DeviceListQuery = Type.Object({
   include_revoked: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),

@@ -12,15 +12,11 @@ export const DeviceTokenIssueRequest = Type.Object(
 );
 export type DeviceTokenIssueRequest = Static<typeof DeviceTokenIssueRequest>;
 
-export const DeviceTokenIssueResponse = Type.Object(
-  { device_id: Uuid, token: Type.String(), created_at: Type.Optional(DateTime) },
+export const DeviceTokenIssueResponse = Type.Object({ device_id: Uuid, token: Type.String(), created_at: Type.Optional(DateTime) });
+export type DeviceTokenIssueResponse = Static<typeof DeviceTokenIssueResponse>;
 
-);
-
-export const LinkCodeInitResponse = Type.Object(
-  { link_code: Type.String(), expires_at: DateTime },
-
-);
+export const LinkCodeInitResponse = Type.Object({ link_code: Type.String(), expires_at: DateTime });
+export type LinkCodeInitResponse = Static<typeof LinkCodeInitResponse>;
 
 export const LinkCodeExchangeRequest = Type.Object(
   {
@@ -33,7 +29,5 @@ export const LinkCodeExchangeRequest = Type.Object(
 );
 export type LinkCodeExchangeRequest = Static<typeof LinkCodeExchangeRequest>;
 
-export const LinkCodeExchangeResponse = Type.Object(
-  { token: Type.String(), device_id: Uuid, user_id: Uuid },
-
-);
+export const LinkCodeExchangeResponse = Type.Object({ token: Type.String(), device_id: Uuid, user_id: Uuid });
+export type LinkCodeExchangeResponse = Static<typeof LinkCodeExchangeResponse>;

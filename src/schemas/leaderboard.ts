@@ -49,6 +49,7 @@ export const LeaderboardEntry = Type.Object(
   },
   { additionalProperties: true },
 );
+export type LeaderboardEntry = Static<typeof LeaderboardEntry>;
 
 const SnapshotFields = {
   period: Type.String(),
@@ -73,7 +74,10 @@ export const LeaderboardResponse = Type.Object({
   }),
 });
 
+export type LeaderboardResponse = Static<typeof LeaderboardResponse>;
+
 export const LeaderboardProfileResponse = Type.Object({ ...SnapshotFields, entry: LeaderboardEntry });
+export type LeaderboardProfileResponse = Static<typeof LeaderboardProfileResponse>;
 
 export const RefreshLeaderboardResponse = Type.Object(
   {
@@ -83,3 +87,4 @@ export const RefreshLeaderboardResponse = Type.Object(
   },
   { additionalProperties: true },
 );
+export type RefreshLeaderboardResponse = Static<typeof RefreshLeaderboardResponse>;

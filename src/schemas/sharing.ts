@@ -10,9 +10,11 @@ export const PublicVisibilityResponse = Type.Object({
   updated_at: Type.Optional(DateTime),
   share_token: Type.Optional(Type.String({ description: 'tt_share_… bearer for getPublicViewProfile; present while enabled.' })),
 });
+export type PublicVisibilityResponse = Static<typeof PublicVisibilityResponse>;
 
 export const PublicProfileResponse = Type.Object({
   display_name: Type.Union([Type.String(), Type.Null()]),
   avatar_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
   user_id: Uuid,
 });
+export type PublicProfileResponse = Static<typeof PublicProfileResponse>;

@@ -1,35 +1,83 @@
 /**
  * @fileoverview Request and response schemas of the analytics reads. Every response field is
  * declared (Fastify's serializer drops undeclared ones); open objects are declared open.
- * Query parameters arrive as text and are validated by the domain modules, which name the
- * parameter at fault; only length bounds and `debug` are checked here.
+ * Query parameters are declared with their types; those the domain validates are read from text
+ * by its parsers (schemas/text-params.ts), which name the parameter at fault. Text parameters are
+ * read in the order declared here, the order the use cases check them in: the zone first, then
+ * the view's own parameters, `to` before `from`.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { parseWeeks, parseWeekStartsOn, WEEKS_LIMITS } from '../domain/heatmap.js';
+import { parseProjectLimit, PROJECT_LIMITS } from '../domain/project-limit.js';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, MONTHS_LIMITS, parseDateParam, parseMonths } from '../domain/ranges.js';
+import { MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, parseOffsetParam, parseZoneParam } from '../domain/zones.js';
 import { DateTime } from './common.js';
+import { textParam } from './text-params.js';
 
 const open = { additionalProperties: true } as const;
-const Text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
-const DateText = Text(32);
 const DateOut = Type.String({ format: 'date' });
 
+/** Longest text accepted for a number or an enum, and for a date. */
+const SHORT_TEXT = 8;
+const DATE_TEXT = 32;
+const TZ_TEXT = 64;
+
+const date = (param: 'from' | 'to' | 'day', description: string) =>
+  textParam(Type.String({ format: 'date', description }), DATE_TEXT, (text) => parseDateParam(text, param));
+const whole = (limits: { readonly min: number; readonly max: number; readonly default: number }, description: string, parse: (text: string) => number) =>
+  textParam(Type.Integer({ minimum: limits.min, maximum: limits.max, default: limits.default, description }), SHORT_TEXT, parse);
+
 const zoneParams = {
-  tz: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time-zone name; wins over tz_offset_minutes' })),
-  tz_offset_minutes: Type.Optional(Type.String({ maxLength: 8, description: 'minutes east of UTC, −720..840' })),
+  tz_offset_minutes: textParam(
+    Type.Integer({ minimum: MIN_OFFSET_MINUTES, maximum: MAX_OFFSET_MINUTES, description: 'minutes east of UTC' }),
+    SHORT_TEXT,
+    parseOffsetParam,
+  ),
+  tz: textParam(Type.String({ maxLength: TZ_TEXT, description: 'IANA time-zone name; wins over tz_offset_minutes' }), TZ_TEXT, parseZoneParam),
 };
 const filterParams = {
   source: Type.Optional(Type.String({ maxLength: 64, description: 'source tool, e.g. codex' })),
   model: Type.Optional(Type.String({ maxLength: 128, description: 'raw model name or canonical model_id' })),
 };
 const debugParam = { debug: Type.Optional(Type.Literal('1', { description: 'adds timing information' })) };
+const rangeParams = {
+  to: date('to', 'last local day, inclusive (default: today in the zone)'),
+  from: date('from', `first local day (default: to − ${DEFAULT_RANGE_DAYS - 1} days); at most ${MAX_RANGE_DAYS} days up to to`),
+};
 
-export const SummaryQuery = Type.Object({ from: DateText, to: DateText, ...filterParams, ...zoneParams, ...debugParam });
+export const SummaryQuery = Type.Object({ ...zoneParams, ...rangeParams, ...filterParams, ...debugParam });
 export const DailyQuery = SummaryQuery;
-export const HourlyQuery = Type.Object({ day: DateText, ...filterParams, ...zoneParams, ...debugParam });
-export const MonthlyQuery = Type.Object({ months: Text(8), to: DateText, ...filterParams, ...zoneParams, ...debugParam });
-export const HeatmapQuery = Type.Object({ weeks: Text(8), to: DateText, week_starts_on: Text(8), ...filterParams, ...zoneParams, ...debugParam });
-export const BreakdownQuery = Type.Object({ from: DateText, to: DateText, source: filterParams.source, ...zoneParams, ...debugParam });
-export const ProjectSummaryQuery = Type.Object({ source: filterParams.source, limit: Text(8), ...debugParam });
+export const HourlyQuery = Type.Object({ ...zoneParams, day: date('day', 'the local day (default: today in the zone)'), ...filterParams, ...debugParam });
+export const MonthlyQuery = Type.Object({
+  ...zoneParams,
+  months: whole(MONTHS_LIMITS, 'calendar months ending with the month of to', parseMonths),
+  to: rangeParams.to,
+  ...filterParams,
+  ...debugParam,
+});
+export const HeatmapQuery = Type.Object({
+  ...zoneParams,
+  weeks: whole(WEEKS_LIMITS, 'weeks in the grid', parseWeeks),
+  week_starts_on: textParam(Type.Union([Type.Literal('sun'), Type.Literal('mon')], { default: 'sun', description: 'first day of a week (case-insensitive)' }), SHORT_TEXT, parseWeekStartsOn),
+  to: rangeParams.to,
+  ...filterParams,
+  ...debugParam,
+});
+export const BreakdownQuery = Type.Object({ ...zoneParams, ...rangeParams, source: filterParams.source, ...debugParam });
+export const ProjectSummaryQuery = Type.Object({
+  limit: whole(PROJECT_LIMITS, 'how many of the top projects', parseProjectLimit),
+  source: filterParams.source,
+  ...debugParam,
+});
 export const UserStatusQuery = Type.Object({ ...debugParam });
+
+export type SummaryQuery = Static<typeof SummaryQuery>;
+export type DailyQuery = Static<typeof DailyQuery>;
+export type HourlyQuery = Static<typeof HourlyQuery>;
+export type MonthlyQuery = Static<typeof MonthlyQuery>;
+export type HeatmapQuery = Static<typeof HeatmapQuery>;
+export type BreakdownQuery = Static<typeof BreakdownQuery>;
+export type ProjectSummaryQuery = Static<typeof ProjectSummaryQuery>;
 
 const tokenFields = {
   total_tokens: Type.String(),
@@ -68,7 +116,10 @@ export const Debug = Type.Object(
   },
   open,
 );
+export type Debug = Static<typeof Debug>;
 const debugOut = { debug: Type.Optional(Debug) };
+/** What a use case answers: the operation's response without the `debug` block the route adds. */
+type Body<T extends TSchema> = Omit<Static<T>, 'debug'>;
 
 const modelOut = { model_id: Type.Union([Type.String(), Type.Null()]), model: Type.Union([Type.String(), Type.Null()]) };
 
@@ -76,6 +127,7 @@ export const SummaryResponse = Type.Object(
   { from: DateOut, to: DateOut, days: Type.Integer(), ...modelOut, totals: TokenTotals, pricing: Pricing, ...debugOut },
   open,
 );
+export type SummaryBody = Body<typeof SummaryResponse>;
 
 export const DailyResponse = Type.Object(
   {
@@ -89,6 +141,7 @@ export const DailyResponse = Type.Object(
   },
   open,
 );
+export type DailyBody = Body<typeof DailyResponse>;
 
 export const HourlyResponse = Type.Object(
   {
@@ -108,6 +161,7 @@ export const HourlyResponse = Type.Object(
   },
   open,
 );
+export type HourlyBody = Body<typeof HourlyResponse>;
 
 export const MonthlyResponse = Type.Object(
   {
@@ -119,6 +173,7 @@ export const MonthlyResponse = Type.Object(
   },
   open,
 );
+export type MonthlyBody = Body<typeof MonthlyResponse>;
 
 const HeatmapCell = Type.Object({ day: DateOut, value: Type.String(), level: Type.Integer({ minimum: 0, maximum: 4 }) }, open);
 /**
@@ -141,6 +196,7 @@ export const HeatmapResponse = Type.Object(
   },
   open,
 );
+export type HeatmapBody = Body<typeof HeatmapResponse>;
 
 export const BreakdownResponse = Type.Object(
   {
@@ -172,6 +228,7 @@ export const BreakdownResponse = Type.Object(
   },
   open,
 );
+export type BreakdownBody = Body<typeof BreakdownResponse>;
 
 export const ProjectSummaryResponse = Type.Object(
   {
@@ -189,6 +246,7 @@ export const ProjectSummaryResponse = Type.Object(
   },
   open,
 );
+export type ProjectSummaryBody = Body<typeof ProjectSummaryResponse>;
 
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 const NullableText = Type.Union([Type.String(), Type.Null()]);
@@ -233,4 +291,5 @@ export const UserStatusResponse = Type.Object(
   },
   open,
 );
+export type UserStatusBody = Body<typeof UserStatusResponse>;
 

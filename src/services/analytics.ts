@@ -30,18 +30,32 @@ import {
   foldMonthlyColumnsToWire,
   halfHourRowsToWire,
 } from '../domain/fold.js';
-import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues, type Heatmap } from '../domain/heatmap.js';
-import { InvalidParamError } from '../domain/param-error.js';
+import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues } from '../domain/heatmap.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumTotals, type UsageRow } from '../domain/usage-row.js';
-import { resolveZone, startsOfLocalEpochDays, type Zone } from '../domain/zones.js';
+import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
 import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage } from '../pricing/index.js';
-import type { BreakdownBody, DailyBody, HourlyBody, MonthlyBody, ProGrant, ProjectSummaryBody, SummaryBody, UsageQuery, UserStatusBody } from './analytics-bodies.js';
-import type { RequestTimer } from './request-timer.js';
+import { parseProjectLimit } from '../domain/project-limit.js';
+import type {
+  BreakdownBody,
+  BreakdownQuery,
+  DailyBody,
+  DailyQuery,
+  HeatmapBody,
+  HeatmapQuery,
+  HourlyBody,
+  HourlyQuery,
+  MonthlyBody,
+  MonthlyQuery,
+  ProjectSummaryBody,
+  ProjectSummaryQuery,
+  SummaryBody,
+  SummaryQuery,
+  UserStatusBody,
+} from '../schemas/usage.js';
+import { timedQuery } from './request-timer.js';
 
-/** Bounds of the project summary's `limit`. */
-export const PROJECT_LIMITS = Object.freeze({ min: 1, max: 10, default: 3 });
 /** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
 const MAX_STREAK_DAYS = 800;
 /** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
@@ -54,18 +68,16 @@ function normalizeFilter(value: string | undefined): string | undefined {
   return v === '' ? undefined : v;
 }
 
-function parseLimit(value: string | number | undefined): number {
-  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return PROJECT_LIMITS.default;
-  const n = typeof value === 'number' ? value : /^\+?\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(n) || n < PROJECT_LIMITS.min || n > PROJECT_LIMITS.max) {
-    throw new InvalidParamError('limit', `limit must be a whole number from ${PROJECT_LIMITS.min} to ${PROJECT_LIMITS.max} (got ${String(value)})`);
-  }
-  return n;
-}
-
 interface Filters {
   readonly source: string | undefined;
   readonly model: string | undefined;
+}
+
+/** A pro grant as the user status reports it. */
+export interface ProGrant {
+  readonly source: string;
+  readonly effectiveFrom: number;
+  readonly effectiveTo: number | null;
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -86,11 +98,11 @@ export class AnalyticsService {
     return this.deps.db;
   }
 
-  private filters(q: UsageQuery): Filters {
+  private filters(q: { readonly source?: string; readonly model?: string }): Filters {
     return { source: normalizeFilter(q.source), model: normalizeFilter(q.model) };
   }
 
-  private zone(q: UsageQuery): Zone {
+  private zone(q: ZoneParams): Zone {
     return resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
   }
 
@@ -115,8 +127,8 @@ export class AnalyticsService {
   }
 
   /** Totals and pricing of a window at (UTC day, source, model) grain. */
-  private async priced(timer: RequestTimer, userId: string, startMs: number, endMs: number, f: Filters) {
-    const usage = await timer.query(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
+  private async priced(userId: string, startMs: number, endMs: number, f: Filters) {
+    const usage = await timedQuery(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
     const acc = createCostAccumulator(this.deps.prices, { sourceFilter: f.source });
     acc.addAll(this.keepModel(usage.edgeRows, f.model));
     for (const p of this.keepModel(usage.priced, f.model)) acc.addPriced(p);
@@ -128,7 +140,6 @@ export class AnalyticsService {
    * packed days cut at `cutsMs` (one row a day). Filtered: the raw rollup rows of the matching source/models.
    */
   private async foldRows(
-    timer: RequestTimer,
     userId: string,
     startMs: number,
     endMs: number,
@@ -136,35 +147,35 @@ export class AnalyticsService {
     f: Filters,
   ): Promise<UsageColumns> {
     if (f.source === undefined && f.model === undefined) {
-      return timer.query(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
+      return timedQuery(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
     }
     const filter: RowFilter = { source: f.source };
     if (f.model !== undefined) {
       const model = f.model;
-      const models = await timer.query(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
+      const models = await timedQuery(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
       const matching = models.filter((m) => this.deps.prices.matchesModelFilter(m, model));
-      return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
+      return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
     }
-    return columnsFromRows(await timer.query(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
+    return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
   }
 
-  async summary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<SummaryBody> {
+  async summary(userId: string, q: SummaryQuery): Promise<SummaryBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const { totals, pricing } = await this.priced(timer, userId, range.startMs, range.endMs, f);
+    const { totals, pricing } = await this.priced(userId, range.startMs, range.endMs, f);
     return { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model), totals, pricing };
   }
 
-  async daily(userId: string, q: UsageQuery, timer: RequestTimer): Promise<DailyBody> {
+  async daily(userId: string, q: DailyQuery): Promise<DailyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     const first = epochDayOf(range.from);
     const cuts = startsOfLocalEpochDays(zone, Array.from({ length: range.days + 1 }, (_, i) => first + i));
     const [priced, rows] = await Promise.all([
-      this.priced(timer, userId, range.startMs, range.endMs, f),
-      this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f),
+      this.priced(userId, range.startMs, range.endMs, f),
+      this.foldRows(userId, range.startMs, range.endMs, cuts, f),
     ]);
     return {
       from: range.from,
@@ -176,13 +187,13 @@ export class AnalyticsService {
     };
   }
 
-  async hourly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<HourlyBody> {
+  async hourly(userId: string, q: HourlyQuery): Promise<HourlyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const day = resolveDay(q.day, zone, this.deps.clock.now());
     const [raw, last] = await Promise.all([
-      timer.query(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
-      timer.query(() => lastSyncAt(this.db.kysely, userId)),
+      timedQuery(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
+      timedQuery(() => lastSyncAt(this.db.kysely, userId)),
     ]);
     const rows = this.keepModel(raw, f.model);
     return {
@@ -192,7 +203,7 @@ export class AnalyticsService {
     };
   }
 
-  async monthly(userId: string, q: UsageQuery, timer: RequestTimer): Promise<MonthlyBody> {
+  async monthly(userId: string, q: MonthlyQuery): Promise<MonthlyBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const months = parseMonths(q.months);
@@ -200,11 +211,11 @@ export class AnalyticsService {
     const firstMonth = monthIndexOf(range.from);
     const monthStartDays = Array.from({ length: months + 1 }, (_, i) => firstEpochDayOfMonth(firstMonth + i));
     const cuts = startsOfLocalEpochDays(zone, [...monthStartDays, epochDayOf(range.to) + 1]);
-    const rows = await this.foldRows(timer, userId, range.startMs, range.endMs, cuts, f);
+    const rows = await this.foldRows(userId, range.startMs, range.endMs, cuts, f);
     return { from: range.from, to: range.to, months, data: foldMonthlyColumnsToWire(rows, zone, range.to, months) };
   }
 
-  async heatmap(userId: string, q: UsageQuery, timer: RequestTimer): Promise<Heatmap> {
+  async heatmap(userId: string, q: HeatmapQuery): Promise<HeatmapBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
@@ -212,7 +223,7 @@ export class AnalyticsService {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
       const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
-      const rows = await this.foldRows(timer, userId, starts[0] as number, starts[n] as number, starts, f);
+      const rows = await this.foldRows(userId, starts[0] as number, starts[n] as number, starts, f);
       return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
     let days = await load(range.from, range.to);
@@ -228,11 +239,11 @@ export class AnalyticsService {
     return buildHeatmapFromDays(range, days);
   }
 
-  async modelBreakdown(userId: string, q: UsageQuery, timer: RequestTimer): Promise<BreakdownBody> {
+  async modelBreakdown(userId: string, q: BreakdownQuery): Promise<BreakdownBody> {
     const zone = this.zone(q);
     const source = normalizeFilter(q.source);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const usage = await timer.query(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
+    const usage = await timedQuery(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
     const prices = this.deps.prices;
     const groups = groupBySourceAndModel(usage.totals, (raw) => {
       const id = prices.identify(raw);
@@ -283,10 +294,10 @@ export class AnalyticsService {
     };
   }
 
-  async projectSummary(userId: string, q: UsageQuery, timer: RequestTimer): Promise<ProjectSummaryBody> {
-    const limit = parseLimit(q.limit);
+  async projectSummary(userId: string, q: ProjectSummaryQuery): Promise<ProjectSummaryBody> {
+    const limit = parseProjectLimit(q.limit);
     const source = normalizeFilter(q.source);
-    const rows = await timer.query(() => listProjectTotals(this.db.kysely, userId, limit, source));
+    const rows = await timedQuery(() => listProjectTotals(this.db.kysely, userId, limit, source));
     return {
       from: null,
       to: null,
@@ -301,15 +312,15 @@ export class AnalyticsService {
     };
   }
 
-  async userStatus(userId: string, timer: RequestTimer): Promise<UserStatusBody> {
+  async userStatus(userId: string): Promise<UserStatusBody> {
     const now = this.deps.clock.now();
     const asOf = new Date(now).toISOString();
     const grantsOf = this.deps.activeProGrants ?? ((id: string, at: number) => activeProGrants(this.db, id, at));
     const [createdAt, grants, subs, install] = await Promise.all([
-      timer.query(() => userCreatedAt(this.db.kysely, userId)),
-      timer.query(() => grantsOf(userId, now)),
-      timer.query(() => listSubscriptions(this.db.kysely, userId)),
-      timer.query(() => installSummary(this.db.kysely, userId)),
+      timedQuery(() => userCreatedAt(this.db.kysely, userId)),
+      timedQuery(() => grantsOf(userId, now)),
+      timedQuery(() => listSubscriptions(this.db.kysely, userId)),
+      timedQuery(() => installSummary(this.db.kysely, userId)),
     ]);
     const sources = [...new Set(grants.map((g) => g.source))].sort();
     const ends = grants.map((g) => g.effectiveTo);

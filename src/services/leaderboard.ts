@@ -40,14 +40,11 @@ import {
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { Busy, Forbidden } from '../domain/errors.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from '../domain/leaderboard-ranking.js';
+import type { LeaderboardEntry, LeaderboardProfileResponse, LeaderboardResponse, RefreshLeaderboardResponse } from '../schemas/leaderboard.js';
 import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
 
-export interface RefreshResult {
-  success: true;
-  generated_at: string;
-  results: { period: Period; from: string; to: string; rows: number }[];
-}
+export type RefreshResult = RefreshLeaderboardResponse;
 
 /** Test seams: `onRefreshLocked` runs once a refresh holds the lock, before it computes. */
 export interface LeaderboardHooks {
@@ -75,17 +72,7 @@ export interface PublicStanding {
 /** Weeks in a card's strip. */
 export const STRIP_WEEKS = 12;
 
-export interface LeaderboardEntryWire {
-  rank: number | null;
-  user_id: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  total_tokens: string;
-  gpt_tokens: string;
-  claude_tokens: string;
-  other_tokens: string;
-  is_public: boolean;
-}
+export type LeaderboardEntryWire = LeaderboardEntry;
 
 interface Job {
   periods: ReadonlySet<Period>;
@@ -306,7 +293,7 @@ export class LeaderboardService {
     return row ?? { userId, ...ZERO };
   }
 
-  async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }) {
+  async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }): Promise<LeaderboardResponse> {
     const gen = await this.snapshot(q.period);
     const revision = await this.identities.currentRevision();
     const entries = await this.pageEntries(gen, q.metric, q.limit, q.offset, revision);
@@ -372,7 +359,7 @@ export class LeaderboardService {
   }
 
   /** Public users for anyone, the caller's own always, everyone else forbidden. */
-  async profile(q: { userId: string; period: Period; callerId: string | undefined }) {
+  async profile(q: { userId: string; period: Period; callerId: string | undefined }): Promise<LeaderboardProfileResponse> {
     await this.identities.currentRevision();
     const identity = (await this.identities.of([q.userId])).get(q.userId);
     if (q.callerId !== q.userId && !identity?.isPublic) throw new Forbidden('This user has not made their profile public.');
