@@ -13,6 +13,7 @@ import { migration as m0005 } from './migrations/2026_11_23_0005_identity_revisi
 import { migration as m0006 } from './migrations/2026_11_23_0006_leaderboard_refresh_lease.js';
 import { migration as m0007 } from './migrations/2026_11_24_0007_instances.js';
 import { migration as m0008 } from './migrations/2026_11_24_0008_ingest_events_by_device.js';
+import { migration as m0010 } from './migrations/2026_11_24_0010_repricing_in_background.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -25,6 +26,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_23_0006_leaderboard_refresh_lease': m0006(),
     '2026_11_24_0007_instances': m0007(dialect),
     '2026_11_24_0008_ingest_events_by_device': m0008(),
+    '2026_11_24_0010_repricing_in_background': m0010(dialect),
   };
 }
 

@@ -6,13 +6,16 @@
  * wait and form the next group. Every caller is answered after its group's COMMIT.
  *
  * Prices are resolved per upload before the transaction (an upload that cannot be priced fails
- * alone). If a group fails as a whole for any other reason, its uploads are written again one by
+ * alone), with the data this process last knew the stored costs to be priced by; the transaction,
+ * holding the stored costs' lock shared, reads which data that is, and resolves them again with
+ * it when another process switched meanwhile (day-rates.ts). If a group fails as a whole for any other reason, its uploads are written again one by
  * one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
  * is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
 import { userIngestLockKey } from '../db/dialect.js';
-import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
+import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from '../db/queries/daily-costs.js';
+import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup, type Outcome } from './postgres-group-write.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
@@ -48,6 +51,12 @@ function asProblem(error: unknown): unknown {
   return sumsOutOfRange();
 }
 
+/** A group's rates, and the fingerprint of the data they are of (null: fixed rates). */
+interface Priced {
+  readonly fingerprint: string | null;
+  readonly table: RateTable;
+}
+
 interface Pending {
   readonly batch: IngestBatch;
   readonly resolve: (result: IngestResult) => void;
@@ -67,7 +76,7 @@ export class PostgresIngestWriter implements IngestWriter {
 
   constructor(
     private readonly db: PostgresDb,
-    private readonly ratesOf: RatesOf,
+    private readonly prices: WritePrices,
     private readonly bounds: IngestBounds,
   ) {}
 
@@ -118,11 +127,12 @@ export class PostgresIngestWriter implements IngestWriter {
 
   /** Writes a group; if it fails as a whole, each of its uploads alone. Settles every caller. */
   private async writeAll(group: readonly Pending[]): Promise<void> {
-    const rates: RateTable = new Map();
+    const latest = this.prices.latest();
+    const rates: Priced = { fingerprint: latest.fingerprint, table: new Map() };
     const ready: Pending[] = [];
     for (const p of group) {
       try {
-        resolveRates(p.batch.buckets, this.ratesOf, rates);
+        resolveRates(p.batch.buckets, latest.ratesOf, rates.table);
         ready.push(p);
       } catch (error) {
         p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
@@ -147,7 +157,7 @@ export class PostgresIngestWriter implements IngestWriter {
     }
   }
 
-  private async attempt(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
+  private async attempt(batches: readonly IngestBatch[], rates: Priced): Promise<Outcome[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.transaction(batches, rates);
@@ -160,21 +170,30 @@ export class PostgresIngestWriter implements IngestWriter {
     }
   }
 
-  private async transaction(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
+  private async transaction(batches: readonly IngestBatch[], rates: Priced): Promise<Outcome[]> {
     const client = await this.db.pool.connect();
     try {
       // Every read model an upload touches is keyed by user: the group holds its users' locks,
-      // taken in sorted order (as repricing takes them). User ids are server-made UUIDs, inlined
-      // so BEGIN and the locks are one round trip; anything else takes the parameterised path.
+      // taken in sorted order. User ids are server-made UUIDs, inlined so BEGIN and the locks are
+      // one round trip; anything else takes the parameterised path.
+      // Priced rates first hold the stored costs' lock shared (before the users' locks, so the
+      // repricing's swap waits only for groups that hold nothing it needs), then read their data.
       const keys = [...new Set(batches.map((b) => b.userId))].sort().map(userIngestLockKey);
       const lock = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+      const checked = rates.fingerprint !== null;
+      let inForce: string | null = null;
       if (batches.every((b) => UUID.test(b.userId))) {
-        await client.query(`BEGIN; ${lock.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`)}`);
+        const users = lock.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`);
+        const begun: unknown = await client.query(checked ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`);
+        if (checked) inForce = fingerprintFromResult(begun);
       } else {
         await client.query('BEGIN');
+        if (checked) await client.query(COSTS_SHARED_LOCK_SQL);
         await client.query(lock, [keys]);
+        if (checked) inForce = fingerprintFromResult(await client.query(COSTS_FINGERPRINT_SQL));
       }
-      const results = await writeGroup(client, batches, costerOf(rates), this.bounds);
+      const table = inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
+      const results = await writeGroup(client, batches, costerOf(table), this.bounds);
       await client.query('COMMIT');
       return results;
     } catch (error) {
@@ -183,5 +202,13 @@ export class PostgresIngestWriter implements IngestWriter {
     } finally {
       client.release();
     }
+  }
+
+  /** The group's rates with the data the stored costs were found priced by (another process switched it). */
+  private async ratesWith(fingerprint: string, batches: readonly IngestBatch[]): Promise<RateTable> {
+    const { ratesOf } = await this.prices.of(fingerprint);
+    const table: RateTable = new Map();
+    for (const b of batches) resolveRates(b.buckets, ratesOf, table);
+    return table;
   }
 }

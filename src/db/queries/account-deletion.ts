@@ -29,6 +29,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'ingest_events', by: 'user_id' },
   { table: 'usage_rollup', by: 'user_id' },
   { table: 'usage_daily', by: 'user_id' },
+  { table: 'usage_daily_repriced', by: 'user_id' },
   { table: 'usage_day_prefix', by: 'user_id' },
   { table: 'project_usage', by: 'user_id' },
   { table: 'leaderboard_user_weeks', by: 'user_id' },
