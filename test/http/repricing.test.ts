@@ -10,11 +10,17 @@
 import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
+import { epochDayOf } from '../../src/domain/calendar.js';
 import { bundledPriceData } from '../../src/pricing/price-data.js';
-import { BUNDLED_PRICES_EFFECTIVE_FROM, createPriceService, priceDataReady } from '../../src/pricing/price-service.js';
+import { BUNDLED_PRICES_EFFECTIVE_FROM, createPriceData, createPriceService, priceDataReady } from '../../src/pricing/price-service.js';
+import { exportChunks, parseExportRange } from '../../src/services/export.js';
+import { PriceBook } from '../../src/services/price-book.js';
 import type { RepricingHooks } from '../../src/services/repricing.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
-import { capturingLogger, createTestApp, engine, type TestApp } from '../helpers/app.js';
+import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } from '../helpers/app.js';
 
 const BUCKETS: BucketInput[] = [
   { hour_start: '2026-10-29T20:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 300_000, output_tokens: 2_000, total_tokens: 302_000 },
@@ -278,6 +284,27 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     expect(await t.db.kysely.selectFrom('usage_daily_repriced').selectAll().execute()).toEqual([]);
   });
 
+  it('keeps an export read across the end of a repricing on the prices it began with', async () => {
+    const old = await reference();
+    const t = await testApp();
+    const { user } = (await usersWithUsage(t, 1))[0] as Uploader;
+    await useDearerPrices();
+    const { gate, hooks } = heldGate();
+    const second = await serverOver(t, hooks);
+    await gate.reached(1);
+
+    // Read in pages of two rows; the repricing ends after the first page of daily rows.
+    const chunks = exportChunks(t.db, { userId: user.id, range: parseExportRange(undefined, undefined), format: 'json', generatedAt: 0, pageSize: 2, prices: new PriceBook(t.db, own, t.clock) });
+    let text = '';
+    while (!text.includes('"daily":[\n')) text += (await chunks.next()).value ?? '';
+    gate.openAll();
+    await second.repricing.idle();
+    expect(await health(t.app)).toMatchObject({ pricing: { state: 'current' } });
+    for await (const chunk of chunks) text += chunk;
+    const body = JSON.parse(text) as Record<string, unknown>;
+    expect({ daily: body.daily, totals: body.totals }).toEqual(old.answers[0]?.[4]);
+  });
+
   it('reprices before serving only when the data that priced the stored costs is not kept, and leaves current costs alone', async () => {
     const t = await testApp();
     const { user } = (await usersWithUsage(t, 1))[0] as Uploader;
@@ -299,5 +326,36 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     expect(upgraded.logs.join('')).toMatch(/repriced stored daily costs \(6 rows read, 6 changed, \d+ ms\) before serving/);
     expect(await health(upgraded.app)).toMatchObject({ pricing: { state: 'current' } });
     expect(await cost(upgraded.app)).toBe(priced);
+  });
+});
+
+describe(`the price data of the stored costs, in a process that does not have it (${engine})`, () => {
+  it('is read from the database: by answers and PostgreSQL uploads when they meet it, by SQLite uploads in their transaction', async () => {
+    const { db, drop } = await openTestDb();
+    try {
+      await migrateToLatest(db);
+      const clock = new ManualClock(T0);
+      // Another process kept its data and priced the stored costs with it.
+      const theirs = createPriceData(dearer, { effectiveFrom: '2026-11-01' });
+      await new PriceBook(db, createPriceService({ data: theirs }), clock).keep(theirs);
+      expect(await claimCostsFingerprint(db, theirs.fingerprint, clock.now())).toBe(theirs.fingerprint);
+
+      // This process has the bundled data only, and has not looked yet.
+      const book = new PriceBook(db, createPriceService({ data: bundledPriceData() }), clock);
+      const day = epochDayOf('2026-10-30');
+      const writers = book.forWriters();
+      expect(writers.latest().fingerprint).toBe(bundledPriceData().fingerprint);
+      const met = await writers.of(theirs.fingerprint);
+      expect([met.fingerprint, met.ratesOf('gpt-5', day).input]).toEqual([theirs.fingerprint, 2_500_000_000n]);
+      const inForce = writers.inForce();
+      expect(inForce.fingerprint).toBe(engine === 'sqlite' ? theirs.fingerprint : bundledPriceData().fingerprint);
+      expect((await book.of(theirs.fingerprint)).priceOn('gpt-5', day).rates.input).toBe(2_500_000_000n);
+      await book.refresh();
+      expect(book.serving().fingerprint).toBe(theirs.fingerprint);
+      await expect(book.of('data nobody kept')).rejects.toThrow(/not kept/);
+    } finally {
+      await db.close();
+      await drop();
+    }
   });
 });
