@@ -25,8 +25,8 @@ import type { PriceBook } from './price-book.js';
 const USERS_PER_BATCH = 100;
 /** How long a repricing stays with the process running it without a word (it renews with every batch). */
 export const REPRICING_LEASE_MS = 60_000;
-/** A process that found another running the repricing looks again this often (real time), in case that one stopped. */
-const RETRY_MS = 30_000;
+/** How often (real time) every process looks for a repricing nobody runs (its process stopped, or failed). */
+const WATCH_MS = 30_000;
 
 export interface RepricingHooks {
   readonly usersPerBatch?: number;
@@ -61,7 +61,7 @@ export interface RepricerDeps {
 export class CostRepricer {
   private readonly holder = randomUUID();
   private running: Promise<RepriceResult | undefined> | null = null;
-  private retry: NodeJS.Timeout | undefined;
+  private watch: NodeJS.Timeout | undefined;
   private stopped = false;
   /** True once this process held the lease (so closing gives it back). */
   private held = false;
@@ -82,6 +82,8 @@ export class CostRepricer {
     if (live === null && !(await hasDailyRows(db))) live = await claimCostsFingerprint(db, data.fingerprint, clock.now());
     const usable = live !== null && (await book.knows(live));
     const asked = await requestRepricing(db, data.fingerprint, clock.now());
+    this.watch ??= setInterval(() => void this.lookAgain(), WATCH_MS);
+    this.watch.unref();
     if (!usable) {
       const r = await this.untilCurrent();
       return `repriced stored daily costs (${r.rows} rows read, ${r.changed} changed, ${r.ms} ms) before serving: the data that priced them is not kept`;
@@ -100,17 +102,9 @@ export class CostRepricer {
     return this.run();
   }
 
-  /** Starts (or joins) the repricing under way in the background; failures are told and tried again later. */
+  /** Starts (or joins) the repricing under way in the background; a failure is told (and tried again by the next look). */
   resume(): void {
-    this.run().then(
-      (result) => {
-        if (result === undefined) this.retryLater();
-      },
-      (error: unknown) => {
-        this.deps.onError?.(error);
-        this.retryLater();
-      },
-    );
+    this.run().catch((error: unknown) => this.deps.onError?.(error));
   }
 
   /** Runs the repricing under way to its end here, unless another process runs it (undefined). One run at a time. */
@@ -139,18 +133,16 @@ export class CostRepricer {
   /** Stops at the next step and gives the lease back, so another process goes on from there. */
   async close(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.retry);
+    clearInterval(this.watch);
     await this.idle();
     if (this.held) await releaseRepricingLease(this.deps.db, this.holder).catch(() => undefined);
   }
 
-  private retryLater(): void {
-    if (this.stopped || this.retry !== undefined) return;
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      this.resume();
-    }, RETRY_MS);
-    this.retry.unref();
+  /** Goes on with a repricing nobody holds (its process stopped or failed, or never heard of it). */
+  private async lookAgain(): Promise<void> {
+    if (this.stopped || this.running !== null) return;
+    const state = await readRepricing(this.deps.db).catch(() => undefined);
+    if (state !== undefined && (state.holder === null || state.holder === this.holder || state.leaseUntil <= this.deps.clock.now())) this.resume();
   }
 
   /** Runs until the stored costs are current, waiting while another process runs the repricing. */
