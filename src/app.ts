@@ -172,7 +172,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // This process's price data (bundled, or what syncPricing switched to), which the stored costs are
   // repriced to; answers and uploads price with the data the stored costs are priced by (`book`).
   const prices = createPriceService();
-  const book = new PriceBook(db, prices, clock);
+  const book = new PriceBook(db, prices);
   const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
   const repricer = new CostRepricer({
     db,

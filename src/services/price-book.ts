@@ -7,10 +7,9 @@
  * goes with, in every process, also while a repricing moves them to other data, and after a
  * package upgrade replaced the bundled data.
  */
-import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { readCostsFingerprint, readCostsFingerprintSync } from '../db/queries/daily-costs.js';
-import { findPriceSnapshot, findPriceSnapshotSync, hasPriceSnapshot, savePriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
+import { findPriceSnapshot, findPriceSnapshotSync, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
 import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
 import type { TokenRates } from '../pricing/rates.js';
 
@@ -18,7 +17,11 @@ import type { TokenRates } from '../pricing/rates.js';
 export interface CostPrices {
   /** The data the stored costs are priced by, as this process last saw it (no I/O). */
   serving(): PriceService;
-  /** The data with this fingerprint (the data some stored costs were read priced by). */
+  /**
+   * The data with this fingerprint (the data some stored costs were read priced by). When it is
+   * not the data this process serves with, the process reads which data the stored costs are
+   * priced by now, so the next answers begin with it.
+   */
   of(fingerprint: string): Promise<PriceService>;
 }
 
@@ -31,6 +34,11 @@ export interface CostRates {
 /** Data sets kept in memory besides the one in use (a repricing needs two; more only briefly). */
 const KEPT = 4;
 
+/** A data set as the database keeps it. */
+export function snapshotOf(data: PriceData): PriceSnapshot {
+  return { fingerprint: data.fingerprint, source: data.source, effectiveFrom: data.effectiveFrom, data: JSON.stringify(data.providers) };
+}
+
 function ratesOf(prices: PriceService): CostRates {
   return { fingerprint: prices.fingerprint, ratesOf: (model, day) => prices.priceOn(model, day).rates };
 }
@@ -39,12 +47,12 @@ export class PriceBook implements CostPrices {
   private readonly services = new Map<string, PriceService>();
   private readonly loading = new Map<string, Promise<PriceService>>();
   private live: PriceService;
+  private refreshing: Promise<void> | undefined;
 
   /** `own` follows this process's data (bundled, or what syncPricing switched to). */
   constructor(
     private readonly db: Db,
     private readonly own: PriceService,
-    private readonly clock: Clock,
   ) {
     this.live = this.pinned(own.data);
   }
@@ -64,18 +72,22 @@ export class PriceBook implements CostPrices {
     if (fingerprint !== null) this.live = await this.of(fingerprint);
   }
 
-  /** Keeps `data` in the database, so every process can price with it. */
-  async keep(data: PriceData): Promise<void> {
-    const snapshot: PriceSnapshot = { fingerprint: data.fingerprint, source: data.source, effectiveFrom: data.effectiveFrom, data: JSON.stringify(data.providers) };
-    await savePriceSnapshot(this.db.kysely, snapshot, this.clock.now());
-  }
-
   /** True when the data with this fingerprint can be had (in memory or kept in the database). */
   async knows(fingerprint: string): Promise<boolean> {
     return this.known(fingerprint) !== undefined || (await hasPriceSnapshot(this.db.kysely, fingerprint));
   }
 
   async of(fingerprint: string): Promise<PriceService> {
+    if (fingerprint !== this.live.fingerprint && this.refreshing === undefined) {
+      this.refreshing = this.refresh()
+        .catch(() => undefined)
+        .finally(() => (this.refreshing = undefined));
+    }
+    return this.load(fingerprint);
+  }
+
+  /** The data with this fingerprint, from memory or the database (a repricing's target). */
+  async load(fingerprint: string): Promise<PriceService> {
     const known = this.known(fingerprint);
     if (known !== undefined) return known;
     let load = this.loading.get(fingerprint);

@@ -20,7 +20,7 @@ import type { Db } from '../db/connect.js';
 import { claimCostsFingerprint, hasDailyRows, listUsersWithDaily, readCostsFingerprint, readDailyRows, swapRepricedCosts, type DailyCostRow } from '../db/queries/daily-costs.js';
 import { readRepricing, releaseRepricingLease, requestRepricing, saveRepricedBatch, takeRepricingLease } from '../db/queries/repricing.js';
 import { priceDataReady, rowCostMicros, type PriceData, type PriceService } from '../pricing/index.js';
-import type { PriceBook } from './price-book.js';
+import { snapshotOf, type PriceBook } from './price-book.js';
 
 const USERS_PER_BATCH = 100;
 /** How long a repricing stays with the process running it without a word (it renews with every batch). */
@@ -77,11 +77,10 @@ export class CostRepricer {
   async start(data: PriceData): Promise<string> {
     const { db, book, clock } = this.deps;
     await priceDataReady();
-    await book.keep(data);
     let live = await readCostsFingerprint(db);
     if (live === null && !(await hasDailyRows(db))) live = await claimCostsFingerprint(db, data.fingerprint, clock.now());
     const usable = live !== null && (await book.knows(live));
-    const asked = await requestRepricing(db, data.fingerprint, clock.now());
+    const asked = await requestRepricing(db, snapshotOf(data), clock.now());
     this.watch ??= setInterval(() => void this.lookAgain(), WATCH_MS);
     this.watch.unref();
     if (!usable) {
@@ -97,8 +96,7 @@ export class CostRepricer {
 
   /** Asks for the stored costs to be priced by `data` and runs the repricing (syncPricing after a switch); undefined when another process runs it. */
   async repriceTo(data: PriceData): Promise<RepriceResult | undefined> {
-    await this.deps.book.keep(data);
-    await requestRepricing(this.deps.db, data.fingerprint, this.deps.clock.now());
+    await requestRepricing(this.deps.db, snapshotOf(data), this.deps.clock.now());
     return this.run();
   }
 
@@ -168,7 +166,7 @@ export class CostRepricer {
       if (!lease.mine) return undefined;
       this.held = true;
       const { state } = lease;
-      const prices = await book.of(state.target);
+      const prices = await book.load(state.target);
       await hooks?.beforeBatch?.({ rowsDone: state.rowsDone });
       if (this.stopped) continue;
       const users = await listUsersWithDaily(db, state.afterUser, batch);

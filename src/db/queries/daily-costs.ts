@@ -131,8 +131,10 @@ export interface SwapResult {
 /**
  * Ends the repricing to `target` held by `holder`: in one transaction, every stored cost becomes
  * its new cost (from `usage_daily_repriced` where the counts are those it priced, else `price`),
- * the recorded fingerprint becomes `target`, and the repricing's state is removed. Answers
- * undefined, changing nothing, when the repricing is no longer `holder`'s or its target changed.
+ * the recorded fingerprint becomes `target`, the repricing's state is removed, and of the kept
+ * price data only the new and the previous data stay (an answer begun just before may still ask
+ * for the previous). Answers undefined, changing nothing, when the repricing is no longer
+ * `holder`'s or its target changed.
  */
 export async function swapRepricedCosts(
   db: Db,
@@ -144,6 +146,7 @@ export async function swapRepricedCosts(
       const s = db.sqlite;
       const state = s.prepare<[], { target: string; holder: string | null }>('SELECT target, holder FROM repricing WHERE id = 1').get();
       if (state?.target !== q.target || state.holder !== q.holder) return undefined;
+      const previous = readCostsFingerprintSync(db) ?? q.target;
       let changed = s.prepare(SQLITE_SWAP_SQL).run().changes;
       const stale = (s.prepare(STALE_SQL).all() as DailyRecord[]).map(dailyRow);
       const update = s.prepare('UPDATE usage_daily SET cost_micros = ? WHERE user_id = ? AND source = ? AND model = ? AND day = ?');
@@ -158,6 +161,7 @@ export async function swapRepricedCosts(
       );
       s.prepare('DELETE FROM repricing').run();
       s.prepare('DELETE FROM usage_daily_repriced').run();
+      s.prepare('DELETE FROM price_snapshots WHERE fingerprint NOT IN (?, ?)').run(q.target, previous);
       return { changed, caughtUp: stale.length };
     });
   }
@@ -167,6 +171,7 @@ export async function swapRepricedCosts(
     if (state?.target !== q.target || state.holder !== q.holder) return undefined;
     // Waits for the uploads in flight; later ones wait for this and then read the new fingerprint.
     await advisoryXactLock(COSTS_LOCK_KEY).execute(tx);
+    const previous = (await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst())?.value ?? q.target;
     const swapped = await sql`UPDATE usage_daily d SET cost_micros = r.cost_micros FROM usage_daily_repriced r
                                WHERE ${sql.raw(SAME_ROW)} AND ${sql.raw(SAME_COUNTS)} AND d.cost_micros <> r.cost_micros`.execute(tx);
     const stale = (await sql<DailyRecord>`${sql.raw(STALE_SQL)}`.execute(tx)).rows.map(dailyRow);
@@ -178,6 +183,7 @@ export async function swapRepricedCosts(
       .execute();
     await tx.deleteFrom('repricing').execute();
     await sql`TRUNCATE usage_daily_repriced`.execute(tx);
+    await tx.deleteFrom('price_snapshots').where('fingerprint', 'not in', [q.target, previous]).execute();
     return { changed: Number(swapped.numAffectedRows ?? 0n) + changed, caughtUp: stale.length };
   });
 }

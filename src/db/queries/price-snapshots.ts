@@ -17,8 +17,9 @@ export interface PriceSnapshot {
   readonly data: string;
 }
 
-/** Keeps a data set under its fingerprint (a fingerprint names one data set: a kept one stays). */
+/** Keeps a data set under its fingerprint (a fingerprint names one data set: a kept one stays, and is not sent again). */
 export async function savePriceSnapshot(db: Q, s: PriceSnapshot, nowMs: number): Promise<void> {
+  if (await hasPriceSnapshot(db, s.fingerprint)) return;
   await db
     .insertInto('price_snapshots')
     .values({ fingerprint: s.fingerprint, source: s.source, effective_from: s.effectiveFrom, data: s.data, saved_at: nowMs })

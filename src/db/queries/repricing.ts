@@ -12,6 +12,7 @@ import type { Db } from '../connect.js';
 import { advisoryXactLock, REPRICING_LOCK_KEY } from '../dialect.js';
 import { inSqliteTransaction, inTransaction, type Tx } from '../transaction.js';
 import { COSTS_STATE } from './daily-costs.js';
+import { savePriceSnapshot, type PriceSnapshot } from './price-snapshots.js';
 
 export interface RepricingState {
   /** Fingerprint of the data the stored costs are being moved to. */
@@ -64,13 +65,15 @@ async function clearRepriced(tx: Tx, db: Db): Promise<void> {
 }
 
 /**
- * Asks for the stored costs to be priced by the data `target`: nothing to do when they are (a
- * repricing to other data is called off) or when a repricing to it is under way; otherwise a
- * repricing to it starts from the first user (replacing one to other data). The data must be
- * kept in `price_snapshots` first.
+ * Asks for the stored costs to be priced by the data `snapshot`, keeping it (in the same
+ * transaction as the swap prunes kept data, so what is asked for is kept): nothing to do when they
+ * are (a repricing to other data is called off) or when a repricing to it is under way; otherwise
+ * a repricing to it starts from the first user (replacing one to other data).
  */
-export async function requestRepricing(db: Db, target: string, nowMs: number): Promise<'current' | 'repricing'> {
+export async function requestRepricing(db: Db, snapshot: PriceSnapshot, nowMs: number): Promise<'current' | 'repricing'> {
+  const target = snapshot.fingerprint;
   return locked(db, async (tx) => {
+    await savePriceSnapshot(tx, snapshot, nowMs);
     const live = await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst();
     const state = await stateOf(tx);
     if (live?.value === target) {
