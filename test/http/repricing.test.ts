@@ -199,6 +199,10 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     const t = await testApp();
     const users = await usersWithUsage(t, 3);
     expect(await health(t.app)).toMatchObject({ status: 'ok', pricing: { state: 'current' } });
+    const kept = async () => (await t.db.kysely.selectFrom('price_snapshots').select('fingerprint').orderBy('fingerprint').execute()).map((r) => r.fingerprint);
+    const previous = await kept();
+    expect(previous).toHaveLength(1);
+    await savePriceSnapshot(t.db.kysely, { fingerprint: 'data of an older sync', source: 'genai-prices', effectiveFrom: '2026-10-01', data: '[]' }, t.clock.now());
 
     await useDearerPrices();
     const fresh = await reference(DURING, AFTER);
@@ -232,6 +236,8 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     for (const { token } of users) expect((await ingest(t, token, AFTER)).statusCode).toBe(200);
     for (const app of [t.app, second.app]) for (const { user } of users) expect(await answers(app, user)).toEqual(fresh.answers[2]);
     for (const { user } of users) expect(await storedRows(t, user)).toEqual(fresh.rows);
+    // The database keeps the data of the stored costs and the previous data, no more.
+    expect(await kept()).toEqual([...previous, own.fingerprint].sort());
   });
 
   it('ends the same after a second start, a restart and a process that stopped without a word mid-repricing', async () => {
