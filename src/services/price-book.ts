@@ -31,7 +31,7 @@ export interface CostRates {
   readonly ratesOf: (model: string, utcEpochDay: number) => TokenRates;
 }
 
-/** Data sets kept in memory besides the one in use (a repricing needs two; more only briefly). */
+/** Data sets kept in memory: the one in use, a repricing's target, this process's own (more only briefly). */
 const KEPT = 4;
 
 /** A data set as the database keeps it. */
@@ -69,7 +69,7 @@ export class PriceBook implements CostPrices {
   /** Reads which data priced the stored costs, and serves with it. */
   async refresh(): Promise<void> {
     const fingerprint = await readCostsFingerprint(this.db);
-    if (fingerprint !== null) this.live = await this.of(fingerprint);
+    if (fingerprint !== null) this.live = await this.load(fingerprint);
   }
 
   /** True when the data with this fingerprint can be had (in memory or kept in the database). */
@@ -109,8 +109,7 @@ export class PriceBook implements CostPrices {
         if (this.db.dialect !== 'sqlite') return ratesOf(this.live);
         const fingerprint = readCostsFingerprintSync(this.db);
         if (fingerprint === null) return ratesOf(this.live);
-        const db = this.db;
-        return ratesOf(this.known(fingerprint) ?? this.fromSnapshot(fingerprint, findPriceSnapshotSync(db, fingerprint)));
+        return ratesOf(this.known(fingerprint) ?? this.fromSnapshot(fingerprint, findPriceSnapshotSync(this.db, fingerprint)));
       },
     };
   }
