@@ -28,7 +28,8 @@ import { OneLinePerRequest } from './http/request-log.js';
 import { cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
-import { CostRepricer } from './services/repricing.js';
+import { CostRepricer, type RepricingHooks } from './services/repricing.js';
+import { PriceBook } from './services/price-book.js';
 import { serverJobs } from './jobs/jobs.js';
 import { databaseJobClaims } from './jobs/claims.js';
 import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
@@ -76,8 +77,8 @@ export interface AppDeps {
   db: Db;
   clock?: Clock;
   logger?: Logger;
-  /** Test seams (e.g. holding a leaderboard refresh open). */
-  hooks?: { leaderboard?: LeaderboardHooks };
+  /** Test seams (e.g. holding a leaderboard refresh or a repricing open). */
+  hooks?: { leaderboard?: LeaderboardHooks; repricing?: RepricingHooks };
   /** The other processes of a multi-process server (none by default). */
   peers?: Peers;
   /** Where the rate limits keep their buckets (this process's memory by default). */
@@ -89,6 +90,8 @@ export interface TokentallyApp {
   secrets: Secrets;
   /** The refresh-after-upload trigger, when LEADERBOARD_FRESH_SECONDS > 0 (tests await its idle()). */
   leaderboardFreshness: LeaderboardFreshness | undefined;
+  /** The repricing of stored costs in the background (tests await its idle(); resume() takes over one whose holder stopped). */
+  repricing: Pick<CostRepricer, 'idle' | 'resume'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
 }
@@ -166,10 +169,22 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     maxDevicesPerUser: config.limits.maxDevicesPerUser,
   });
   const sharing = new SharingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:share-token-key'));
-  // One price service per process (the price data is process-wide); syncPricing replaces its data.
+  // This process's price data (bundled, or what syncPricing switched to), which the stored costs are
+  // repriced to; answers and uploads price with the data the stored costs are priced by (`book`).
   const prices = createPriceService();
-  const analytics = new AnalyticsService({ db, clock, prices, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
-  const repricer = new CostRepricer({ db, prices, clock });
+  const book = new PriceBook(db, prices);
+  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
+  const repricer = new CostRepricer({
+    db,
+    book,
+    clock,
+    hooks: deps.hooks?.repricing,
+    onSwitched: (r) => {
+      logger.info(`pricing: repriced stored daily costs (${r.rows} rows read, ${r.changed} changed, ${r.ms} ms); answers use ${r.fingerprint}`);
+      peers.tell({ kind: 'prices-changed' });
+    },
+    onError: (error) => logger.error({ err: error }, 'pricing: repricing stored daily costs failed; it is tried again later'),
+  });
   // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
   const deviceTokens = new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000);
   // Users are looked up on every JWT request; a deleted account's tokens stop working within 10 s
@@ -256,7 +271,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
     clock,
     devices,
-    writer: createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates, {
+    writer: createIngestWriter(db, book.forWriters(), {
       maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
       maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
     }),
@@ -266,7 +281,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
-  registerDiagnosticsRoutes(app, { db, anonKey: secrets.anonKey, version: packageInfo().version });
+  registerDiagnosticsRoutes(app, { anonKey: secrets.anonKey, version: packageInfo().version, pricing: () => repricer.status() });
   registerCliPackageRoutes(app, { dir: config.cliPackageDir, version: packageInfo().version });
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
@@ -280,7 +295,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       peers.tell({ kind: 'account-deleted', userId });
     },
   });
-  registerAccountRoutes(app, { db, clock, deletion, limiter: limiterFor('auth') });
+  registerAccountRoutes(app, { db, clock, deletion, limiter: limiterFor('auth'), prices: book });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);
@@ -296,10 +311,12 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
     if (message.kind === 'account-deleted') return forgetAccount(message.userId);
     void restoreStoredPricing({ prices, store: keptPricing }).then((what) => logger.info(`pricing: another server process switched prices; ${what}`));
+    // The stored costs may have moved to other data, or a repricing started that this process may have to take over.
+    void book.refresh().then(() => repricer.resume(), (error: unknown) => logger.error({ err: error }, 'pricing: could not read the stored costs\' price data'));
   });
-  // Stored daily costs follow the price data in force (a new package version, kept synced data, a fresh migration).
-  const repriced = await repricer.ensureCurrent();
-  if (repriced.repriced) logger.info(`pricing: repriced stored daily costs (${repriced.rows} rows read, ${repriced.changed} changed, ${repriced.ms} ms)`);
+  // Stored daily costs follow this process's price data (a new package version, kept synced data, a
+  // fresh migration): repriced in the background while answers use the data they were priced by.
+  logger.info(`pricing: ${await repricer.start(prices.data)}`);
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDashboardRoutes(app);
@@ -321,10 +338,12 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     app,
     secrets,
     leaderboardFreshness: freshness,
+    repricing: repricer,
     close: async () => {
       if (closed) return;
       closed = true;
       stopListening();
+      await repricer.close();
       freshness?.close();
       await freshness?.idle();
       await schedule?.stop();

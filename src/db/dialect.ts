@@ -15,12 +15,22 @@ export function clustered<TB extends string, C extends string>(
 }
 
 /**
- * The advisory-lock key that serialises one user's writes to their usage on PostgreSQL: uploads,
- * repricing of the user's costs, and deleting the account.
+ * The advisory-lock key that serialises one user's writes to their usage on PostgreSQL: uploads
+ * and deleting the account.
  */
 export function userIngestLockKey(userId: string): string {
   return `ingest:${userId}`;
 }
+
+/**
+ * The advisory-lock key that orders uploads and the end of a repricing on PostgreSQL: every upload
+ * holds it shared while it prices and writes its rows, the swap of repriced costs exclusively
+ * (db/queries/daily-costs.ts).
+ */
+export const COSTS_LOCK_KEY = 'pricing:stored-costs';
+
+/** The advisory-lock key of the repricing's state row (db/queries/repricing.ts). */
+export const REPRICING_LOCK_KEY = 'pricing:repricing';
 
 /** A transaction-scoped exclusive lock on a key (PostgreSQL only; SQLite serialises writers). */
 export function advisoryXactLock(key: string): RawBuilder<unknown> {

@@ -271,6 +271,43 @@ export interface PricingDataTable {
   fetched_at: Int;
 }
 
+/** A price data set stored costs were or are being priced by, under its fingerprint (migration 0010). */
+export interface PriceSnapshotsTable {
+  fingerprint: string;
+  source: string;
+  effective_from: string;
+  /** The providers, as JSON text. */
+  data: string;
+  saved_at: Int;
+}
+
+/** A repricing's new costs, with the counts they priced (migration 0010): swapped into `usage_daily` at its end. */
+export interface UsageDailyRepricedTable {
+  user_id: string;
+  day: Int;
+  source: string;
+  model: string;
+  input: Int;
+  cached_input: Int;
+  output: Int;
+  reasoning: Int;
+  cost_micros: Int;
+}
+
+/** At most one row (id 1), while a repricing of the stored costs runs (migration 0010). */
+export interface RepricingTable {
+  id: number;
+  /** Fingerprint of the data the stored costs are being moved to. */
+  target: string;
+  /** Users up to this id (in order) are repriced. */
+  after_user: string;
+  rows_done: Int;
+  started_at: Int;
+  /** The process running it, and until when (a lease another process may take once it ran out). */
+  holder: string | null;
+  lease_until: Int;
+}
+
 /** A pro grant; active while not revoked and not expired. */
 export interface EntitlementsTable {
   id: string;
@@ -308,6 +345,9 @@ export interface Database {
   leaderboard_entries: LeaderboardEntriesTable;
   leaderboard_members: LeaderboardMembersTable;
   pricing_data: PricingDataTable;
+  price_snapshots: PriceSnapshotsTable;
+  usage_daily_repriced: UsageDailyRepricedTable;
+  repricing: RepricingTable;
   entitlements: EntitlementsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   job_claims: JobClaimsTable;

@@ -1,7 +1,8 @@
 /** @fileoverview Runs a write transaction the same way on both engines. */
 import type { Transaction } from 'kysely';
-import type { Db } from './connect.js';
+import type { Db, SqliteDb } from './connect.js';
 import type { Database } from './schema.js';
+import { whenUnlocked } from './sqlite-busy.js';
 
 export type Tx = Transaction<Database>;
 
@@ -14,4 +15,14 @@ export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Prom
     return db.writeLock.run(() => db.kysely.transaction().execute(fn));
   }
   return db.kysely.transaction().execute(fn);
+}
+
+/**
+ * Runs `fn`, synchronous statements on the better-sqlite3 connection, as one `BEGIN IMMEDIATE`
+ * transaction holding the app-wide write lock; while another connection holds the database's
+ * write lock it is tried again on a timer (sqlite-busy.ts). Nothing else runs on the connection
+ * meanwhile, so the reads that skip Kysely there (raw-rows.ts) see all of it or none of it.
+ */
+export async function inSqliteTransaction<T>(db: SqliteDb, fn: () => T): Promise<T> {
+  return db.writeLock.run(() => whenUnlocked(() => db.sqlite.transaction(fn).immediate(), db.busyTimeoutMs));
 }

@@ -4,6 +4,11 @@
  * (model, day) of a group's uploads ahead of the group's transaction, so an upload whose prices
  * cannot be resolved fails alone before anything is written (the read models of a group are
  * written for all its uploads together, where one failure would fail them all).
+ *
+ * Rows are priced with the data the stored costs are priced by when the upload commits
+ * (docs/pricing.md, "Stored costs"): the SQLite writer reads it inside its transaction
+ * ({@link WritePrices.inForce}); the PostgreSQL writer resolves with the data it last knew and, if
+ * the transaction finds other data recorded, resolves again with that ({@link WritePrices.of}).
  */
 import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
@@ -13,6 +18,28 @@ import type { RowCoster } from './types.js';
 
 /** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
 export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;
+
+/** The rates of one price data set, named by its fingerprint (null: fixed rates, no data set to check). */
+export interface CostRates {
+  readonly fingerprint: string | null;
+  readonly ratesOf: RatesOf;
+}
+
+/** Where a writer gets its prices. */
+export interface WritePrices {
+  /** The data the stored costs were priced by, as this process last saw it (no I/O). */
+  latest(): CostRates;
+  /** The data with this fingerprint (recorded in the database when the transaction looked). */
+  of(fingerprint: string): Promise<CostRates>;
+  /** SQLite, inside the write transaction: the data recorded now, read synchronously. */
+  inForce(): CostRates;
+}
+
+/** The same rates always (tools and tests that write without stored price data). */
+export function fixedPrices(ratesOf: RatesOf): WritePrices {
+  const rates: CostRates = { fingerprint: null, ratesOf };
+  return { latest: () => rates, of: async () => rates, inForce: () => rates };
+}
 
 /** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */
 export type RateTable = Map<string, Map<number, TokenRates>>;

@@ -3,13 +3,13 @@
  * transaction of set-based statements over `unnest` arrays, each statement one shape whatever the
  * group's size (a named prepared statement, planned once per connection). Four round trips a group,
  * however many uploads it holds: BEGIN with the users' locks; one read of the stored variants and of
- * the `usage_daily` rows the uploads may change; every write joined into one statement; COMMIT.
- * A commit's WAL flush is most of an upload's wall time on PostgreSQL, so sharing it is the gain.
+ * the `usage_daily` and `usage_days` rows the uploads may change; every write joined into one
+ * statement; COMMIT (db/queries/ingest-postgres.ts has the statements).
  *
  * Each user's read-model deltas are merged over the group's uploads (group-deltas.ts) and written
  * once, exactly as the SQLite group commit does; every read model is keyed by user, and the group
- * holds each of its users' advisory locks (in one order everywhere: sorted user ids, as repricing
- * takes them), so no other upload or repricing of those users interleaves.
+ * holds each of its users' advisory locks (in one order everywhere: sorted user ids, as account
+ * deletion takes them), so no other upload or deletion of those users interleaves.
  */
 import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';

@@ -1,19 +1,20 @@
 /**
  * @fileoverview Where an upload is written: one transaction that stores buckets, keeps every read
  * model in step (usage_rollup, project_usage, and the derived usage_daily with its costs,
- * usage_day_prefix and the leaderboard's per-period totals), replaces the device's subscriptions,
+ * usage_days and the leaderboard's per-period totals), replaces the device's subscriptions,
  * marks the device as synced and records an upload event. Two engine-specific writers share the
  * pure plan and the pure derived deltas.
  */
 import type { Db } from '../db/connect.js';
 import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './bounds.js';
-import type { RatesOf } from './day-rates.js';
+import { fixedPrices, type RatesOf, type WritePrices } from './day-rates.js';
 import { PostgresIngestWriter } from './writer-postgres.js';
 import type { IngestWriter } from './types.js';
 import { SqliteIngestWriter } from './writer-sqlite.js';
 
-/** The writer for the database's engine; `ratesOf` is the price service's day rates. */
-export function createIngestWriter(db: Db, ratesOf: RatesOf, bounds: IngestBounds = DEFAULT_INGEST_BOUNDS): IngestWriter {
-  if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, ratesOf, bounds);
-  return new PostgresIngestWriter(db, ratesOf, bounds);
+/** The writer for the database's engine; `prices` prices the rows it writes (fixed day rates, or the stored costs' data). */
+export function createIngestWriter(db: Db, prices: WritePrices | RatesOf, bounds: IngestBounds = DEFAULT_INGEST_BOUNDS): IngestWriter {
+  const writePrices = typeof prices === 'function' ? fixedPrices(prices) : prices;
+  if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, writePrices, bounds);
+  return new PostgresIngestWriter(db, writePrices, bounds);
 }

@@ -6,13 +6,15 @@
  * wait and form the next group. Every caller is answered after its group's COMMIT.
  *
  * Prices are resolved per upload before the transaction (an upload that cannot be priced fails
- * alone). If a group fails as a whole for any other reason, its uploads are written again one by
+ * alone), with the data this process last knew the stored costs to be priced by; the transaction,
+ * holding the stored costs' lock shared, reads which data that is, and resolves them again with
+ * it when another process switched meanwhile (day-rates.ts). If a group fails as a whole for any other reason, its uploads are written again one by
  * one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
  * is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
 import { beginLockingUsers } from '../db/queries/ingest-postgres.js';
-import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
+import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup, type Outcome } from './postgres-group-write.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
@@ -44,6 +46,12 @@ function asProblem(error: unknown): unknown {
   return sumsOutOfRange();
 }
 
+/** A group's rates, and the fingerprint of the data they are of (null: fixed rates). */
+interface Priced {
+  readonly fingerprint: string | null;
+  readonly table: RateTable;
+}
+
 interface Pending {
   readonly batch: IngestBatch;
   readonly resolve: (result: IngestResult) => void;
@@ -63,7 +71,7 @@ export class PostgresIngestWriter implements IngestWriter {
 
   constructor(
     private readonly db: PostgresDb,
-    private readonly ratesOf: RatesOf,
+    private readonly prices: WritePrices,
     private readonly bounds: IngestBounds,
   ) {}
 
@@ -114,11 +122,12 @@ export class PostgresIngestWriter implements IngestWriter {
 
   /** Writes a group; if it fails as a whole, each of its uploads alone. Settles every caller. */
   private async writeAll(group: readonly Pending[]): Promise<void> {
-    const rates: RateTable = new Map();
+    const latest = this.prices.latest();
+    const rates: Priced = { fingerprint: latest.fingerprint, table: new Map() };
     const ready: Pending[] = [];
     for (const p of group) {
       try {
-        resolveRates(p.batch.buckets, this.ratesOf, rates);
+        resolveRates(p.batch.buckets, latest.ratesOf, rates.table);
         ready.push(p);
       } catch (error) {
         p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
@@ -143,7 +152,7 @@ export class PostgresIngestWriter implements IngestWriter {
     }
   }
 
-  private async attempt(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
+  private async attempt(batches: readonly IngestBatch[], rates: Priced): Promise<Outcome[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await this.transaction(batches, rates);
@@ -156,12 +165,16 @@ export class PostgresIngestWriter implements IngestWriter {
     }
   }
 
-  private async transaction(batches: readonly IngestBatch[], rates: RateTable): Promise<Outcome[]> {
+  private async transaction(batches: readonly IngestBatch[], rates: Priced): Promise<Outcome[]> {
     const client = await this.db.pool.connect();
     try {
       // Every read model an upload touches is keyed by user: the group holds its users' locks.
-      await beginLockingUsers(client, batches.map((b) => b.userId));
-      const results = await writeGroup(client, batches, costerOf(rates), this.bounds);
+      // Priced rates also read which data priced the stored costs, and are resolved again with it
+      // when another process switched meanwhile.
+      const checked = rates.fingerprint !== null;
+      const inForce = await beginLockingUsers(client, batches.map((b) => b.userId), checked);
+      const table = inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
+      const results = await writeGroup(client, batches, costerOf(table), this.bounds);
       await client.query('COMMIT');
       return results;
     } catch (error) {
@@ -170,5 +183,13 @@ export class PostgresIngestWriter implements IngestWriter {
     } finally {
       client.release();
     }
+  }
+
+  /** The group's rates with the data the stored costs were found priced by (another process switched it). */
+  private async ratesWith(fingerprint: string, batches: readonly IngestBatch[]): Promise<RateTable> {
+    const { ratesOf } = await this.prices.of(fingerprint);
+    const table: RateTable = new Map();
+    for (const b of batches) resolveRates(b.buckets, ratesOf, table);
+    return table;
   }
 }

@@ -8,7 +8,7 @@
  * A group is written synchronously holding the app-wide write lock (so it never interleaves with
  * a Kysely write transaction on the same connection). Once it holds the database's write lock the
  * prices it needs are resolved: an upload whose prices cannot be resolved fails alone, before
- * anything is written.
+ * anything is written, with the data the stored costs are priced by then (day-rates.ts).
  *
  * When another connection holds the database's write lock (another server process on the same
  * file), the group goes back to the head of the queue and is tried again on the next event-loop
@@ -18,7 +18,7 @@
 import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
-import { costerOf, resolveRates, type RatesOf, type RateTable } from './day-rates.js';
+import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
 import { BUSY, createSqliteGroupWrite, type GroupWork, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
@@ -43,7 +43,7 @@ export class SqliteIngestWriter implements IngestWriter {
 
   constructor(
     private readonly db: SqliteDb,
-    private readonly ratesOf: RatesOf,
+    private readonly prices: WritePrices,
     bounds: IngestBounds,
   ) {
     this.write = createSqliteGroupWrite(db.sqlite, bounds);
@@ -77,11 +77,13 @@ export class SqliteIngestWriter implements IngestWriter {
     let ready: Pending[] | undefined;
     // Called once the database's write lock is held (a retry never resolves prices again).
     const prepare = (): GroupWork => {
+      // With the write lock held: the data the stored costs are priced by cannot change before the commit.
+      const { ratesOf } = this.prices.inForce();
       const rates: RateTable = new Map();
       ready = [];
       for (const p of group) {
         try {
-          resolveRates(p.batch.buckets, this.ratesOf, rates);
+          resolveRates(p.batch.buckets, ratesOf, rates);
           ready.push(p);
         } catch (error) {
           p.reject(error); // its prices could not be resolved: it fails alone, before anything is written

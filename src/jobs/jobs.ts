@@ -44,7 +44,7 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
           store: deps.pricingStore,
           clock: deps.clock,
           sourceUrl: deps.pricingSourceUrl,
-          reprice: () => deps.repricer.ensureCurrent(),
+          reprice: () => deps.repricer.repriceTo(deps.prices.data),
         });
         const summary = r.updated
           ? `${r.format} data: ${r.models_seen} models seen, ${r.models_updated} updated, ${r.models_skipped} skipped; ${r.costs_repriced ?? 0} stored daily costs changed`

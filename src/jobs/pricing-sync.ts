@@ -1,13 +1,14 @@
 /**
  * @fileoverview syncPricing: fetches price data from PRICING_SOURCE_URL (genai-prices data, an
  * array of providers, or an OpenRouter `/models` answer), validates it, switches the price service
- * to it and keeps it (see pricing-store.ts). Any failure — unreachable source, timeout, HTTP
- * error, invalid data — leaves the current prices in place and is reported, never thrown.
+ * to it and keeps it (see pricing-store.ts), then has the stored costs repriced with it. Any
+ * failure — unreachable source, timeout, HTTP error, invalid data — leaves the current prices in
+ * place and is reported, never thrown.
  */
-import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
+import type { Provider } from '@pydantic/genai-prices';
 import type { Clock } from '../clock.js';
 import { DAY_MS, formatEpochDay } from '../domain/calendar.js';
-import { isOpenRouterModels, mergeOpenRouterPrices, PriceDataError, type PriceService } from '../pricing/index.js';
+import { isOpenRouterModels, mergeOpenRouterPrices, PriceDataError, withPriceData, type PriceService } from '../pricing/index.js';
 import type { RepriceResult } from '../services/repricing.js';
 import type { PricingStore } from './pricing-store.js';
 
@@ -20,8 +21,11 @@ export interface PricingSyncDeps {
   clock: Clock;
   sourceUrl: string;
   timeoutMs?: number;
-  /** Reprices the stored costs after a switch (the server passes its {@link CostRepricer}). */
-  reprice?: () => Promise<RepriceResult>;
+  /**
+   * Reprices the stored costs after a switch (the server passes its {@link CostRepricer}); answers
+   * use the previous prices until it ends. Undefined when another process runs the repricing.
+   */
+  reprice?: () => Promise<RepriceResult | undefined>;
 }
 
 export interface PricingSyncResult {
@@ -39,7 +43,7 @@ export interface PricingSyncResult {
   models_skipped: number;
   skipped: { id: string; reason: string }[];
   persisted: boolean;
-  /** Stored daily costs changed by the repricing that follows a switch. */
+  /** Stored daily costs changed by the repricing that follows a switch (absent when another process runs it). */
   costs_repriced?: number;
   reason?: string;
 }
@@ -99,13 +103,13 @@ export async function syncPricing(deps: PricingSyncDeps): Promise<PricingSyncRes
     throw error;
   }
 
-  const current = (await waitForUpdate()) ?? [];
+  const current = deps.prices.data.providers;
   let format: 'genai-prices' | 'openrouter';
   let data: unknown;
   let counts: { seen: number; updated: number; unchanged: number; skipped: { id: string; reason: string }[] };
   if (isOpenRouterModels(json)) {
     format = 'openrouter';
-    const merge = mergeOpenRouterPrices(current, json, today);
+    const merge = withPriceData(deps.prices.data, () => mergeOpenRouterPrices(current, json, today));
     data = merge.providers;
     counts = { seen: merge.seen, updated: merge.updated.length, unchanged: merge.unchanged.length, skipped: merge.skipped.map((s) => ({ id: s.id, reason: s.reason })) };
     if (merge.updated.length === 0 && merge.unchanged.length === 0) return failed('no OpenRouter entry matched a known model', format);

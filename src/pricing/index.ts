@@ -13,12 +13,16 @@ export {
   PRICE_HISTORY_START,
   PRICING_SOURCE,
   PriceDataError,
+  createPriceData,
   createPriceService,
+  priceDataReady,
   type DayPrice,
   type ModelIdentity,
+  type PriceData,
   type PriceService,
   type PriceServiceOptions,
   type ReplaceDataResult,
 } from './price-service.js';
 export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenCounts, type TokenRates } from './rates.js';
+export { bundledPriceData, withPriceData } from './price-data.js';
 export { isOpenRouterModels, mergeOpenRouterPrices, perTokenToPerMtok, type OpenRouterMerge, type OpenRouterSkipReason } from './openrouter.js';

@@ -13,27 +13,21 @@
  * - Data: the bundled data works offline; {@link PriceService.replaceData} swaps in newer data at
  *   run time (validated first; the old data stays when the new data is unusable).
  *
- * The library keeps its price data in module state, so there is one data set per process; every
- * service instance notices a replacement and drops its caches.
+ * A service either follows the process's current data (bundled until replaced; every such service
+ * notices a replacement and drops its caches) or is pinned to one {@link PriceData} set
+ * (price-data.ts), e.g. the data the stored costs were priced by.
  */
 
-import { createHash } from 'node:crypto';
-import { calcPrice, updatePrices, waitForUpdate, type ModelInfo, type ModelPrice, type PriceOptions, type Provider } from '@pydantic/genai-prices';
+import { calcPrice, type ModelInfo, type ModelPrice, type PriceOptions } from '@pydantic/genai-prices';
 import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
 import { ownModelId, sameModel } from './model-names.js';
+import { bundledPriceData, makePriceData, PriceDataError, priceDataReady, PRICING_SOURCE, validateProviders, withPriceData, type PriceData } from './price-data.js';
 import { ratesFromModelPrice, type TokenRates } from './rates.js';
+
+export { BUNDLED_PRICES_EFFECTIVE_FROM, BUNDLED_PRICES_VERSION, PriceDataError, PRICING_SOURCE, priceDataReady, type PriceData } from './price-data.js';
 
 /** Raw model priced when the database does not know a model (the original service's default profile). */
 export const DEFAULT_PRICING_MODEL = 'gpt-5.2-codex';
-
-/** `source` reported for prices from `@pydantic/genai-prices`. */
-export const PRICING_SOURCE = 'genai-prices';
-
-/** Release date of the bundled `@pydantic/genai-prices` data (0.1.8, 2026-09-23); update together with the dependency. */
-export const BUNDLED_PRICES_EFFECTIVE_FROM: LocalDate = '2026-09-23';
-
-/** The version of `@pydantic/genai-prices` whose release date {@link BUNDLED_PRICES_EFFECTIVE_FROM} records. */
-export const BUNDLED_PRICES_VERSION = '0.1.8';
 
 /** Start assumed for a price period the database gives no start date for: the first day the service accepts usage for. */
 export const PRICE_HISTORY_START: LocalDate = '2020-01-01';
@@ -78,18 +72,12 @@ export interface ReplaceDataResult {
   readonly source: string;
 }
 
-/** Thrown by {@link PriceService.replaceData} when the new data is unusable; the previous data stays active. */
-export class PriceDataError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PriceDataError';
-  }
-}
-
 /** Options of {@link createPriceService}. */
 export interface PriceServiceOptions {
   /** Raw model name that prices unknown models (default {@link DEFAULT_PRICING_MODEL}). */
   readonly defaultModel?: string;
+  /** The data set this service prices with, always; without it, the process's current data (replaceable). */
+  readonly data?: PriceData;
   /** Largest number of distinct raw model names kept in the caches before they are emptied (default 10,000). */
   readonly maxCachedModels?: number;
 }
@@ -116,10 +104,13 @@ export interface PriceService {
    * record it, so a change of data is noticed and they are repriced.
    */
   readonly fingerprint: string;
+  /** The data set in use (for a service that follows the process's data: the current one). */
+  readonly data: PriceData;
   /**
    * Replaces the price data for the whole process with `data` (a `Provider[]` as published at the
    * library's REMOTE_DATA_JSON_URL, as JSON text or parsed). Validates it, checks the default model
    * can still be priced, and clears caches; throws {@link PriceDataError} and keeps the old data otherwise.
+   * A service pinned to a data set keeps pricing with it.
    */
   replaceData(data: unknown, info: { readonly effectiveFrom: LocalDate; readonly source?: string }): Promise<ReplaceDataResult>;
 }
@@ -133,19 +124,18 @@ interface Resolution {
 
 /** Process-wide counter bumped on every data replacement, so every service instance drops stale caches. */
 let dataGeneration = 0;
-let dataSource = PRICING_SOURCE;
-let dataEffectiveFrom: LocalDate = BUNDLED_PRICES_EFFECTIVE_FROM;
-let dataFingerprint = `${PRICING_SOURCE}@${BUNDLED_PRICES_VERSION} bundled`;
+/** The process's current data: what services without a data set of their own price with. */
+let currentData: PriceData = bundledPriceData();
 
-function safeCalc(name: string, options: PriceOptions): ReturnType<typeof calcPrice> {
+function safeCalc(data: PriceData, name: string, options: PriceOptions): ReturnType<typeof calcPrice> {
   try {
-    return calcPrice({}, name, options);
+    return withPriceData(data, () => calcPrice({}, name, options));
   } catch {
     return null; // malformed price entry: treat as unknown rather than fail a read
   }
 }
 
-function resolveName(raw: string, at: Date): Resolution {
+function resolveName(data: PriceData, raw: string, at: Date): Resolution {
   const name = raw.trim().toLowerCase();
   const own = ownModelId(name);
   const unknown: Resolution = { identity: { model_id: own, model: own, known: false, provider: null, priced_as: null }, query: null, info: null };
@@ -159,7 +149,7 @@ function resolveName(raw: string, at: Date): Resolution {
     if (bare !== '') attempts.push({ name: bare, options: {} });
   }
   for (const attempt of attempts) {
-    const hit = safeCalc(attempt.name, { ...attempt.options, timestamp: at });
+    const hit = safeCalc(data, attempt.name, { ...attempt.options, timestamp: at });
     if (hit) {
       // The entry that prices a name is its identity only when it is a spelling of the same model.
       const identity = sameModel(name, hit.model.id)
@@ -176,38 +166,6 @@ function effectiveFromOf(info: ModelInfo, price: ModelPrice): LocalDate | null {
   const entry = info.prices.find((p) => p.prices === price);
   const constraint = entry?.constraint;
   return constraint !== undefined && constraint.type === 'start_date' && isValidLocalDate(constraint.start_date) ? constraint.start_date : null;
-}
-
-function validateProviders(data: unknown): Provider[] {
-  let parsed = data;
-  if (typeof parsed === 'string') {
-    try {
-      parsed = JSON.parse(parsed) as unknown;
-    } catch (err) {
-      throw new PriceDataError(`price data is not JSON: ${(err as Error).message}`);
-    }
-  }
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new PriceDataError('price data must be a non-empty array of providers');
-  parsed.forEach((p: unknown, i) => {
-    const provider = p as Partial<Record<keyof Provider, unknown>> | null;
-    if (typeof provider !== 'object' || provider === null) throw new PriceDataError(`provider ${i} is not an object`);
-    if (typeof provider.id !== 'string' || typeof provider.name !== 'string' || typeof provider.api_pattern !== 'string' || !Array.isArray(provider.models)) {
-      throw new PriceDataError(`provider ${i} lacks id, name, api_pattern or models`);
-    }
-    provider.models.forEach((m: unknown, j) => {
-      const model = m as Partial<Record<keyof ModelInfo, unknown>> | null;
-      if (typeof model !== 'object' || model === null || typeof model.id !== 'string' || typeof model.match !== 'object' || model.match === null || typeof model.prices !== 'object' || model.prices === null) {
-        throw new PriceDataError(`model ${j} of provider ${provider.id as string} lacks id, match or prices`);
-      }
-    });
-  });
-  return parsed as Provider[];
-}
-
-function installProviders(providers: Provider[]): void {
-  updatePrices(({ setProviderData }) => {
-    setProviderData(providers);
-  });
 }
 
 /** Start dates (as epoch days, ascending) at which a database entry's price changes. */
@@ -229,31 +187,61 @@ interface ModelEntry {
   readonly byPeriod: Map<number, DayPrice>;
 }
 
-/** Creates a price service over the library's current price data (bundled until replaced). */
+const IDENTIFY_AT = new Date(Date.UTC(2020, 0, 1, 12));
+
+/** Why `data` cannot serve as price data (the default profile must be priceable from its date on), or null. */
+function defaultModelProblem(data: PriceData, defaultModel: string): string | null {
+  const check = resolveName(data, defaultModel, IDENTIFY_AT);
+  const at = new Date(epochDayOf(data.effectiveFrom) * DAY_MS + EVALUATION_HOUR_MS);
+  const probe = check.query ? safeCalc(data, check.query.name, { ...check.query.options, timestamp: at }) : null;
+  if (probe === null || ratesFromModelPrice(probe.model_price) === null) {
+    return `the new price data cannot price the default model ${defaultModel}; keeping the previous data`;
+  }
+  return null;
+}
+
+/**
+ * A price data set from providers (JSON text or parsed), validated like {@link PriceService.replaceData}
+ * validates; `fingerprint` when it is known already (data kept in the database under it).
+ * Throws {@link PriceDataError}. Needs {@link priceDataReady} to have resolved.
+ */
+export function createPriceData(
+  data: unknown,
+  info: { readonly effectiveFrom: LocalDate; readonly source?: string; readonly fingerprint?: string },
+  defaultModel: string = DEFAULT_PRICING_MODEL,
+): PriceData {
+  if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
+  const providers = validateProviders(data);
+  const source = info.source ?? PRICING_SOURCE;
+  return makePriceData(providers, { ...info, source }, (candidate) => defaultModelProblem(candidate, defaultModel));
+}
+
+/** Creates a price service over one data set, or over the process's current data (bundled until replaced). */
 export function createPriceService(options: PriceServiceOptions = {}): PriceService {
   const defaultModel = options.defaultModel ?? DEFAULT_PRICING_MODEL;
   const maxModels = options.maxCachedModels ?? 10_000;
+  const pinned = options.data;
   let generation = -1;
+  let data: PriceData = pinned ?? currentData;
   let resolutions = new Map<string, Resolution>();
   let entries = new Map<string, ModelEntry>();
   let defaultResolution: Resolution;
   let defaultBreakpoints: number[] = [];
 
-  const identifyAt = new Date(Date.UTC(2020, 0, 1, 12));
-
   const resolve = (raw: string): Resolution => {
     let r = resolutions.get(raw);
     if (r === undefined) {
       if (resolutions.size >= maxModels) resolutions = new Map();
-      r = resolveName(raw, identifyAt);
+      r = resolveName(data, raw, IDENTIFY_AT);
       resolutions.set(raw, r);
     }
     return r;
   };
 
   const sync = (): void => {
-    if (generation === dataGeneration) return;
+    if (generation === dataGeneration || (pinned !== undefined && generation !== -1)) return;
     generation = dataGeneration;
+    data = pinned ?? currentData;
     resolutions = new Map();
     entries = new Map();
     defaultResolution = resolve(defaultModel);
@@ -264,7 +252,7 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
   const databasePrice = (r: Resolution, epochDay: number): Omit<DayPrice, 'modelId' | 'isDefault'> | null => {
     if (r.query === null || r.info === null) return null;
     const at = new Date(epochDay * DAY_MS + EVALUATION_HOUR_MS);
-    const hit = safeCalc(r.query.name, { ...r.query.options, timestamp: at });
+    const hit = safeCalc(data, r.query.name, { ...r.query.options, timestamp: at });
     if (hit === null) return null;
     const rates = ratesFromModelPrice(hit.model_price);
     if (rates === null) return null;
@@ -334,42 +322,32 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
       return defaultResolution.identity;
     },
     get source() {
-      return dataSource;
+      sync();
+      return data.source;
     },
     get dataEffectiveFrom() {
-      return dataEffectiveFrom;
+      sync();
+      return data.effectiveFrom;
     },
     get fingerprint() {
-      return dataFingerprint;
+      sync();
+      return data.fingerprint;
     },
-    async replaceData(data, info) {
-      if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
-      const providers = validateProviders(data);
-      const previous = await waitForUpdate();
-      try {
-        installProviders(providers);
-      } catch (err) {
-        throw new PriceDataError(`price data rejected by the library: ${(err as Error).message}`);
-      }
-      // The default profile must still be priceable with the new data, or unknown models could not be costed.
-      const check = resolveName(defaultModel, identifyAt);
-      const today = epochDayOf(info.effectiveFrom);
-      const probe = check.query ? safeCalc(check.query.name, { ...check.query.options, timestamp: new Date(today * DAY_MS + EVALUATION_HOUR_MS) }) : null;
-      if (probe === null || ratesFromModelPrice(probe.model_price) === null) {
-        if (previous !== null) installProviders(previous);
-        throw new PriceDataError(`the new price data cannot price the default model ${defaultModel}; keeping the previous data`);
-      }
+    get data() {
+      sync();
+      return data;
+    },
+    async replaceData(json, info) {
+      await priceDataReady();
+      const next = createPriceData(json, info, defaultModel);
+      currentData = next;
       dataGeneration++;
-      dataSource = info.source ?? PRICING_SOURCE;
-      dataEffectiveFrom = info.effectiveFrom;
-      const digest = createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 22);
-      dataFingerprint = `${dataSource}@${info.effectiveFrom} ${digest}`;
       sync();
       return {
-        providers: providers.length,
-        models: providers.reduce((n, p) => n + p.models.length, 0),
-        effectiveFrom: info.effectiveFrom,
-        source: dataSource,
+        providers: next.providers.length,
+        models: next.providers.reduce((n, p) => n + p.models.length, 0),
+        effectiveFrom: next.effectiveFrom,
+        source: next.source,
       };
     },
   };

@@ -10,6 +10,7 @@ import { AccountDeleteRequest, AccountDeleteResponse, ExportQuery } from '../sch
 import { rawResponses, responses } from '../schemas/common.js';
 import type { AccountDeletionService } from '../services/account-deletion.js';
 import { exportChunks, parseExportRange, type ExportRange } from '../services/export.js';
+import type { CostPrices } from '../services/price-book.js';
 import { operation } from './operation.js';
 
 const EXPORT_OK = {
@@ -20,8 +21,8 @@ const EXPORT_OK = {
   },
 };
 
-export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; deletion: AccountDeletionService; limiter: RateLimiter }): void {
-  const { db, clock, deletion, limiter } = deps;
+export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; deletion: AccountDeletionService; limiter: RateLimiter; prices: CostPrices }): void {
+  const { db, clock, deletion, limiter, prices } = deps;
 
   app.get(
     '/functions/svc-export',
@@ -47,7 +48,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
         .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(exportChunks(db, { userId, range, format, generatedAt: now }), { objectMode: false }));
+      return reply.send(Readable.from(exportChunks(db, { userId, range, format, generatedAt: now, prices }), { objectMode: false }));
     },
   );
 

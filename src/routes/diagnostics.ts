@@ -1,8 +1,11 @@
-/** @fileoverview debugAuth (never fails, exposes no secret) and the /healthz probe (which also names the server's version, for `tokentally doctor`). */
-import { sql } from 'kysely';
+/**
+ * @fileoverview debugAuth (never fails, exposes no secret) and the /healthz probe, which also names
+ * the server's version (for `tokentally doctor`) and says whether the stored costs are being
+ * repriced (answers use the previous prices until that ends; docs/pricing.md, "Stored costs").
+ */
 import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
-import type { Db } from '../db/connect.js';
+import type { PricingStatus } from '../services/repricing.js';
 import { safeEqual } from '../security/tokens.js';
 import { responses } from '../schemas/common.js';
 import { operation } from './operation.js';
@@ -15,7 +18,7 @@ const DebugAuthResponse = Type.Object({
   error: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
-export function registerDiagnosticsRoutes(app: App, deps: { db: Db; anonKey: string; version: string }): void {
+export function registerDiagnosticsRoutes(app: App, deps: { anonKey: string; version: string; pricing: () => Promise<PricingStatus> }): void {
   app.get(
     '/functions/svc-debug-auth',
     operation(
@@ -42,8 +45,8 @@ export function registerDiagnosticsRoutes(app: App, deps: { db: Db; anonKey: str
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(deps.db.kysely);
-      return { status: 'ok', version: deps.version };
+      // Read from the database: it answers, and every process tells the same.
+      return { status: 'ok', version: deps.version, pricing: await deps.pricing() };
     } catch {
       return reply.code(503).send({ status: 'unavailable' });
     }

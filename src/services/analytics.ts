@@ -4,6 +4,10 @@
  * (which throw {@link InvalidParamError} naming the parameter), SQL is asked only for instant
  * windows (db/queries/analytics.ts), and the domain folds turn rows into local days, months and
  * half-hours. Counts stay bigint until the wire. "Now" comes from the injected clock.
+ *
+ * An answer with costs is priced as a whole with the price data its stored costs were read priced
+ * by (price-book.ts): the stored costs' fingerprint comes with them, and should it not be the data
+ * the answer was priced with (a repricing ended meanwhile), the answer is made again with it.
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
@@ -20,7 +24,6 @@ import {
 } from '../db/queries/analytics.js';
 import { listPieces } from '../db/queries/day-pieces.js';
 import { listActiveEntitlements } from '../db/queries/entitlements.js';
-import { groupBySourceAndModel } from '../domain/breakdown.js';
 import { epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
   dayColumnsBillable,
@@ -33,9 +36,11 @@ import {
 import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues } from '../domain/heatmap.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
-import { sumTotals, type UsageRow } from '../domain/usage-row.js';
+import { sumTotals } from '../domain/usage-row.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
-import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUsage } from '../pricing/index.js';
+import { createCostAccumulator, totalsWithCost, type PriceService } from '../pricing/index.js';
+import { breakdownBody } from './analytics-breakdown.js';
+import type { CostPrices } from './price-book.js';
 import { parseProjectLimit } from '../domain/project-limit.js';
 import type {
   BreakdownBody,
@@ -60,6 +65,8 @@ import { timedQuery } from './request-timer.js';
 const MAX_STREAK_DAYS = 800;
 /** Days before the grid read first when the streak reaches the grid's first day (doubled on each further read). */
 const STREAK_SPAN_DAYS = 32;
+/** An answer is made at most this often while the stored costs' data keeps changing under it. */
+const MAX_PRICED_ATTEMPTS = 5;
 
 /** Trimmed, lower-cased filter text; empty means absent. */
 function normalizeFilter(value: string | undefined): string | undefined {
@@ -85,7 +92,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export interface AnalyticsDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly prices: PriceService;
+  /** The price data of the stored costs (price-book.ts). */
+  readonly prices: CostPrices;
   readonly syncMinIntervalMinutes: number;
   /** Active pro grants of a user at an instant; defaults to the `entitlements` table ({@link activeProGrants}). */
   readonly activeProGrants?: (userId: string, nowMs: number) => Promise<readonly ProGrant[]>;
@@ -106,33 +114,47 @@ export class AnalyticsService {
     return resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
   }
 
-  private modelIdentity(model: string | undefined): { model_id: string | null; model: string | null } {
+  private modelIdentity(model: string | undefined, prices: PriceService): { model_id: string | null; model: string | null } {
     if (model === undefined) return { model_id: null, model: null };
-    const id = this.deps.prices.identify(model);
+    const id = prices.identify(model);
     return { model_id: id.model_id, model: id.model };
   }
 
   /** Keeps the rows whose raw model matches the filter (raw name or canonical id). */
-  private keepModel<T extends { readonly model: string }>(rows: T[], model: string | undefined): T[] {
+  private keepModel<T extends { readonly model: string }>(rows: T[], model: string | undefined, prices: PriceService): T[] {
     if (model === undefined) return rows;
     const memo = new Map<string, boolean>();
     return rows.filter((r) => {
       let ok = memo.get(r.model);
       if (ok === undefined) {
-        ok = this.deps.prices.matchesModelFilter(r.model, model);
+        ok = prices.matchesModelFilter(r.model, model);
         memo.set(r.model, ok);
       }
       return ok;
     });
   }
 
-  /** Totals and pricing of a window at (UTC day, source, model) grain. */
-  private async priced(userId: string, startMs: number, endMs: number, f: Filters) {
+  /**
+   * Makes an answer with the price data of the stored costs it reads: first with the data this
+   * process last saw them priced by, again with the data they were read priced by when that differs.
+   */
+  private async withStoredPrices<T>(answer: (prices: PriceService) => Promise<{ readonly body: T; readonly pricedBy: string | null }>): Promise<T> {
+    let prices = this.deps.prices.serving();
+    for (let attempt = 1; ; attempt++) {
+      const { body, pricedBy } = await answer(prices);
+      if (pricedBy === null || pricedBy === prices.fingerprint) return body;
+      if (attempt === MAX_PRICED_ATTEMPTS) throw new Error('the price data of the stored costs kept changing during the answer');
+      prices = await this.deps.prices.of(pricedBy);
+    }
+  }
+
+  /** Totals and pricing of a window at (UTC day, source, model) grain, and the data that priced its stored costs. */
+  private async priced(userId: string, startMs: number, endMs: number, f: Filters, prices: PriceService) {
     const usage = await timedQuery(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
-    const acc = createCostAccumulator(this.deps.prices, { sourceFilter: f.source });
-    acc.addAll(this.keepModel(usage.edgeRows, f.model));
-    for (const p of this.keepModel(usage.priced, f.model)) acc.addPriced(p);
-    return { totals: totalsWithCost(sumTotals(this.keepModel(usage.totals, f.model)), acc.totalMicros()), pricing: acc.summary() };
+    const acc = createCostAccumulator(prices, { sourceFilter: f.source });
+    acc.addAll(this.keepModel(usage.edgeRows, f.model, prices));
+    for (const p of this.keepModel(usage.priced, f.model, prices)) acc.addPriced(p);
+    return { totals: totalsWithCost(sumTotals(this.keepModel(usage.totals, f.model, prices)), acc.totalMicros()), pricing: acc.summary(), pricedBy: usage.pricedBy };
   }
 
   /**
@@ -145,6 +167,7 @@ export class AnalyticsService {
     endMs: number,
     cutsMs: readonly number[],
     f: Filters,
+    prices: PriceService = this.deps.prices.serving(),
   ): Promise<UsageColumns> {
     if (f.source === undefined && f.model === undefined) {
       return timedQuery(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
@@ -153,7 +176,7 @@ export class AnalyticsService {
     if (f.model !== undefined) {
       const model = f.model;
       const models = await timedQuery(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
-      const matching = models.filter((m) => this.deps.prices.matchesModelFilter(m, model));
+      const matching = models.filter((m) => prices.matchesModelFilter(m, model));
       return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
     }
     return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
@@ -163,8 +186,10 @@ export class AnalyticsService {
     const zone = this.zone(q);
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const { totals, pricing } = await this.priced(userId, range.startMs, range.endMs, f);
-    return { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model), totals, pricing };
+    return this.withStoredPrices(async (prices) => {
+      const { totals, pricing, pricedBy } = await this.priced(userId, range.startMs, range.endMs, f, prices);
+      return { pricedBy, body: { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model, prices), totals, pricing } };
+    });
   }
 
   async daily(userId: string, q: DailyQuery): Promise<DailyBody> {
@@ -173,18 +198,21 @@ export class AnalyticsService {
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     const first = epochDayOf(range.from);
     const cuts = startsOfLocalEpochDays(zone, Array.from({ length: range.days + 1 }, (_, i) => first + i));
-    const [priced, rows] = await Promise.all([
-      this.priced(userId, range.startMs, range.endMs, f),
-      this.foldRows(userId, range.startMs, range.endMs, cuts, f),
-    ]);
-    return {
-      from: range.from,
-      to: range.to,
-      days: range.days,
-      ...this.modelIdentity(f.model),
-      data: dayColumnsToWire(foldDailyColumns(rows, zone, range.from, range.to)),
-      summary: { totals: priced.totals, pricing: priced.pricing },
-    };
+    return this.withStoredPrices(async (prices) => {
+      const [priced, rows] = await Promise.all([
+        this.priced(userId, range.startMs, range.endMs, f, prices),
+        this.foldRows(userId, range.startMs, range.endMs, cuts, f, prices),
+      ]);
+      const body: DailyBody = {
+        from: range.from,
+        to: range.to,
+        days: range.days,
+        ...this.modelIdentity(f.model, prices),
+        data: dayColumnsToWire(foldDailyColumns(rows, zone, range.from, range.to)),
+        summary: { totals: priced.totals, pricing: priced.pricing },
+      };
+      return { pricedBy: priced.pricedBy, body };
+    });
   }
 
   async hourly(userId: string, q: HourlyQuery): Promise<HourlyBody> {
@@ -195,7 +223,7 @@ export class AnalyticsService {
       timedQuery(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
       timedQuery(() => lastSyncAt(this.db.kysely, userId)),
     ]);
-    const rows = this.keepModel(raw, f.model);
+    const rows = this.keepModel(raw, f.model, this.deps.prices.serving());
     return {
       day: day.day,
       data: halfHourRowsToWire(foldHalfHours(rows, zone, day.day)),
@@ -243,55 +271,10 @@ export class AnalyticsService {
     const zone = this.zone(q);
     const source = normalizeFilter(q.source);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const usage = await timedQuery(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
-    const prices = this.deps.prices;
-    const groups = groupBySourceAndModel(usage.totals, (raw) => {
-      const id = prices.identify(raw);
-      return { ...id, priced_as: id.priced_as ?? (id.known ? null : prices.defaultIdentity.model_id) };
+    return this.withStoredPrices(async (prices) => {
+      const usage = await timedQuery(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
+      return { pricedBy: usage.pricedBy, body: breakdownBody(range, source, usage, prices) };
     });
-    // Costs by (source, raw model): stored whole days plus priced edge rows, so each group costs exactly its own usage.
-    const costByKey = new Map<string, { priced: PricedUsage[]; edges: UsageRow[] }>();
-    const costsOf = (s: string, m: string) => {
-      const key = `${s}\u0000${m}`;
-      let c = costByKey.get(key);
-      if (c === undefined) costByKey.set(key, (c = { priced: [], edges: [] }));
-      return c;
-    };
-    for (const p of usage.priced) costsOf(p.source, p.model).priced.push(p);
-    for (const r of usage.edgeRows) costsOf(r.source, r.model).edges.push(r);
-    const priceOf = (totalsRows: readonly UsageRow[]) => {
-      const acc = createCostAccumulator(prices);
-      const seen = new Set<string>();
-      for (const t of totalsRows) {
-        const key = `${t.source}\u0000${t.model}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const c = costByKey.get(key);
-        if (c === undefined) continue;
-        acc.addAll(c.edges);
-        for (const p of c.priced) acc.addPriced(p);
-      }
-      return acc.totalMicros();
-    };
-    const all = createCostAccumulator(prices, { sourceFilter: source });
-    all.addAll(usage.edgeRows);
-    for (const p of usage.priced) all.addPriced(p);
-    return {
-      from: range.from,
-      to: range.to,
-      days: range.days,
-      sources: groups.map((g) => ({
-        source: g.source,
-        totals: totalsWithCost(g.totals, priceOf(g.rows)),
-        models: g.models.map((m) => ({
-          model_id: m.model_id,
-          model: m.model,
-          ...(m.priced_as !== null ? { priced_as: m.priced_as } : {}),
-          totals: totalsWithCost(m.totals, priceOf(m.rows)),
-        })),
-      })),
-      pricing: all.summary(),
-    };
   }
 
   async projectSummary(userId: string, q: ProjectSummaryQuery): Promise<ProjectSummaryBody> {

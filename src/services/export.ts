@@ -2,7 +2,9 @@
  * @fileoverview exportUsage: everything a user owns as JSON or CSV, produced page by page (an
  * async generator of text chunks), so a year of half-hours from several devices streams in
  * constant memory. Counts are exact decimal strings in JSON (as everywhere in the interface);
- * cost is the stored daily cost in USD with six places (docs/pricing.md).
+ * cost is the stored daily cost in USD with six places (docs/pricing.md), every row's priced by the
+ * data of the first page's: should a repricing end while the export is read, the later pages' costs
+ * are computed with the earlier data (what the stored cost was, row by row).
  *
  * Order: buckets grouped by device (oldest device first), each in time order; then daily rows
  * by UTC day, source and model. Format: docs/sharing.md, "Export".
@@ -19,7 +21,9 @@ import {
 } from '../db/queries/export.js';
 import { DAY_MS, epochDayOf, formatEpochDay, parseLocalDate } from '../domain/calendar.js';
 import { InvalidParamError } from '../domain/param-error.js';
+import { rowCostMicros } from '../pricing/cost.js';
 import { formatMicros } from '../pricing/money.js';
+import type { CostPrices } from './price-book.js';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -105,11 +109,20 @@ async function* bucketPages(db: Db, userId: string, range: ExportRange, pageSize
   }
 }
 
-async function* dailyPages(db: Db, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<ExportDaily[]> {
+async function* dailyPages(db: Db, prices: CostPrices, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<ExportDaily[]> {
   let after: DailyKey | undefined;
+  let pricedBy: string | null | undefined; // the first page's data (each page is read in one statement)
   for (;;) {
     const rows = await listDailyPage(db.kysely, { userId, fromDay: range.fromDay, toDay: range.toDay, after, limit: pageSize });
-    if (rows.length > 0) yield rows;
+    const page = rows[0]?.pricedBy;
+    if (page !== undefined) {
+      if (pricedBy === undefined) pricedBy = page;
+      if (pricedBy === null || page === pricedBy) yield rows;
+      else {
+        const first = await prices.of(pricedBy);
+        yield rows.map((d) => ({ ...d, costMicros: rowCostMicros(first, d.source, d.model, Number(d.day), d) }));
+      }
+    }
     if (rows.length < pageSize) return;
     after = rows[rows.length - 1];
   }
@@ -121,7 +134,7 @@ async function* dailyPages(db: Db, userId: string, range: ExportRange, pageSize:
  */
 export async function* exportChunks(
   db: Db,
-  q: { userId: string; range: ExportRange; format: ExportFormat; generatedAt: number; pageSize?: number },
+  q: { userId: string; range: ExportRange; format: ExportFormat; generatedAt: number; pageSize?: number; prices: CostPrices },
 ): AsyncGenerator<string> {
   const pageSize = q.pageSize ?? EXPORT_PAGE;
   const csv = q.format === 'csv';
@@ -144,7 +157,7 @@ export async function* exportChunks(
   if (!csv) yield '\n],\n"daily":[';
   let cost = 0n;
   first = true;
-  for await (const rows of dailyPages(db, q.userId, q.range, pageSize)) {
+  for await (const rows of dailyPages(db, q.prices, q.userId, q.range, pageSize)) {
     for (const d of rows) cost += d.costMicros;
     yield csv ? rows.map(dailyCsv).join('\r\n') + '\r\n' : (first ? '\n' : ',\n') + rows.map(dailyJson).join(',\n');
     first = false;

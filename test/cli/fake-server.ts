@@ -20,6 +20,8 @@ export interface FakeServer {
   exchanges: Map<string, string>;
   /** Answer 400 to any upload containing a bucket of this model. */
   rejectModel?: string;
+  /** The /healthz answer (default `{"status":"ok"}`). */
+  health?: unknown;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
       state.requests.push({ path, auth: req.headers.authorization, body });
       if (path === '/healthz') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"status":"ok"}');
+        res.end(JSON.stringify(api.health ?? { status: 'ok' }));
         return;
       }
       const scripted = state.script.shift();

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/cli/config-store.js';
 import { ownPaths } from '../../src/cli/paths.js';
 import { UploadQueue } from '../../src/cli/queue.js';
+import { VERSION } from '../../src/cli/version.js';
 import { startFakeServer, serverTotal, TOKEN, type FakeServer } from './fake-server.js';
 import { appendJsonl, makeHome, removeHome, run, writeJsonl, type TestHome } from './helpers.js';
 
@@ -95,6 +96,18 @@ describe('link', () => {
     const used = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN']);
     expect(used.code).toBe(1);
     expect(used.stderr).toContain('already used');
+  });
+});
+
+describe('doctor and the server', () => {
+  it('says so while the server reprices its stored costs, and nothing once it is done', async () => {
+    await link();
+    srv.health = { status: 'ok', version: VERSION, pricing: { state: 'repricing', rows_done: 1200 } };
+    const repricing = await run(h.env, ['doctor']);
+    expect(repricing.stdout).toContain(`ok    CLI and server versions match (${VERSION})`);
+    expect(repricing.stdout).toContain('--    the server is repricing its stored costs with new price data (1200 daily rows done); costs use the previous prices until it ends');
+    srv.health = { status: 'ok', version: VERSION, pricing: { state: 'current' } };
+    expect((await run(h.env, ['doctor'])).stdout).not.toContain('repricing');
   });
 });
 

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportChunks, parseExportRange } from '../../src/services/export.js';
+import { PriceBook } from '../../src/services/price-book.js';
+import { createPriceService } from '../../src/pricing/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 
@@ -152,7 +154,7 @@ describe('exportUsage', () => {
   it('pages continue after the last key: any page size gives the same export', async () => {
     const whole = async (pageSize: number) => {
       let text = '';
-      for await (const chunk of exportChunks(t.db, { userId: ada.id, range: parseExportRange(undefined, undefined), format: 'json', generatedAt: 0, pageSize })) text += chunk;
+      for await (const chunk of exportChunks(t.db, { userId: ada.id, range: parseExportRange(undefined, undefined), format: 'json', generatedAt: 0, pageSize, prices: new PriceBook(t.db, createPriceService()) })) text += chunk;
       return text;
     };
     const reference = await whole(2000);

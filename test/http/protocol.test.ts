@@ -65,7 +65,7 @@ describe(`HTTP protocol rules (${engine})`, () => {
   it('reports health', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', version: packageInfo().version });
+    expect(res.json()).toEqual({ status: 'ok', version: packageInfo().version, pricing: { state: 'current' } });
   });
 
   it('serves the dashboard at /, linking the OpenAPI document for clients without JavaScript', async () => {

@@ -2,7 +2,7 @@
  * Property tests through the HTTP interface (both engines): for random uploads (re-uploads with
  * changed counts included, so the read-model triggers see inserts and updates) and random zones,
  * the daily rows add up to the summary, the monthly rows to the summary of their range, the
- * unfiltered daily rows (read from usage_day_prefix) equal the sum of the per-source rows (read
+ * unfiltered daily rows (read from usage_days) equal the sum of the per-source rows (read
  * from usage_rollup), and the heatmap values equal the daily billable tokens.
  * The seed is fixed and printed so any failure replays exactly.
  */

@@ -1,6 +1,6 @@
 /**
  * @fileoverview `tokentally doctor`: checks the config (present, mode 0600), the server
- * (GET /healthz, and whether its version is this CLI's), the device token (a sync ping), the queue and lock, and where each agent's
+ * (GET /healthz, whether its version is this CLI's, and whether it is repricing its stored costs), the device token (a sync ping), the queue and lock, and where each agent's
  * logs are looked for. Exit 0 when everything needed works, 1 otherwise.
  */
 import fs from 'node:fs';
@@ -39,11 +39,15 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
       const res = await fetch(`${config.server}/healthz`, { signal: AbortSignal.timeout(ctx.api.timeoutMs) });
       if (res.ok) {
         ok(`server ${config.server} is reachable`);
-        const health = (await res.json().catch(() => ({}))) as { version?: unknown };
+        const health = (await res.json().catch(() => ({}))) as { version?: unknown; pricing?: { state?: unknown; rows_done?: unknown } };
         const serverVersion = typeof health.version === 'string' ? health.version : undefined;
         if (serverVersion === undefined) note(`the server does not say its version; this CLI is ${VERSION}`);
         else if (serverVersion === VERSION) ok(`CLI and server versions match (${VERSION})`);
         else note(`this CLI is ${VERSION} but the server is ${serverVersion}: install its CLI with \`npm install -g ${config.server}/cli/tokentally.tgz\``);
+        if (health.pricing?.state === 'repricing') {
+          const done = typeof health.pricing.rows_done === 'number' ? ` (${health.pricing.rows_done} daily rows done)` : '';
+          note(`the server is repricing its stored costs with new price data${done}; costs use the previous prices until it ends`);
+        }
       } else bad(`server ${config.server} answered ${res.status} on /healthz`);
     } catch (err) {
       bad(`server ${config.server} is not reachable: ${(err as Error).message}`);

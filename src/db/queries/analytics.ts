@@ -7,13 +7,14 @@
  * - raw rollup rows (one per user, UTC half-hour, source, model) for one day or for filtered views;
  * - `usage_daily` rows (one per UTC day, source and model, with the stored cost), summed per
  *   source and model in SQL, for totals, cost and model breakdown;
- * - "pieces" from `usage_day_prefix` (day-prefix.ts).
+ * - "pieces" of the packed `usage_days` (day-pieces.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import type { UsageRow } from '../../domain/usage-row.js';
 import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
+import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
 import type { Database } from '../schema.js';
 import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
@@ -50,14 +51,17 @@ const ROLLUP_SQL = {
                 and ($5::text[] is null or model = any($5::text[]))`,
 };
 
-/** Whole UTC days of a window per (source, raw model): summed counts, summed stored costs, first and last day. */
+/**
+ * Whole UTC days of a window per (source, raw model): summed counts, summed stored costs, first and
+ * last day, and the fingerprint of the data that priced those costs, read in the same statement.
+ */
 const DAY_MODEL_SQL = {
   sqlite: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
-                  sum(cost_micros), min(day), max(day)
+                  sum(cost_micros), min(day), max(day), (${COSTS_FINGERPRINT_SQL})
              from usage_daily
             where user_id = @p1 and day >= @p2 and day < @p3 and (@p4 is null or source = @p4) group by source, model`,
   postgres: `select source, model, sum(input), sum(cached_input), sum(output), sum(reasoning), sum(total), sum(billable),
-                    sum(cost_micros), min(day), max(day)
+                    sum(cost_micros), min(day), max(day), (${COSTS_FINGERPRINT_SQL})
                from usage_daily
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
@@ -103,6 +107,12 @@ export interface DayModelUsage {
   readonly priced: PricedUsage[];
   /** The raw rollup rows of the partial UTC days at either edge, still to be priced. */
   readonly edgeRows: UsageRow[];
+  /**
+   * Fingerprint of the price data that priced the stored costs in `priced` (null before any did):
+   * the edges must be priced with the same data. Without stored costs, the data recorded at some
+   * instant of the read.
+   */
+  readonly pricedBy: string | null;
 }
 
 /**
@@ -113,12 +123,12 @@ export interface DayModelUsage {
 export async function listDayModelUsage(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<DayModelUsage> {
   const a = slotAtOrAfter(startMs) * HALF_HOUR_MS;
   const b = slotAtOrAfter(endMs) * HALF_HOUR_MS;
-  if (b <= a) return { totals: [], priced: [], edgeRows: [] };
+  if (b <= a) return { totals: [], priced: [], edgeRows: [], pricedBy: await readCostsFingerprint(db) };
   const firstFull = Math.ceil(a / DAY_MS);
   const endFull = Math.floor(b / DAY_MS);
   if (firstFull >= endFull) {
-    const rows = await listRollupRows(db, userId, a, b, { source });
-    return { totals: rows, priced: [], edgeRows: rows };
+    const [rows, pricedBy] = await Promise.all([listRollupRows(db, userId, a, b, { source }), readCostsFingerprint(db)]);
+    return { totals: rows, priced: [], edgeRows: rows, pricedBy };
   }
   const [days, head, tail] = await Promise.all([
     rawRows(db, DAY_MODEL_SQL, [userId, BigInt(firstFull), BigInt(endFull), source ?? null]),
@@ -128,13 +138,16 @@ export async function listDayModelUsage(db: Db, userId: string, startMs: number,
   const edgeRows: UsageRow[] = [...head, ...tail];
   const totals: UsageRow[] = [...edgeRows];
   const priced: PricedUsage[] = [];
-  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, micros, firstDay, lastDay] of days) {
+  let pricedBy: string | null = null;
+  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, micros, firstDay, lastDay, fingerprint] of days) {
+    pricedBy = (fingerprint as string | null) ?? null;
     const src = rowSource as string;
     const model = rowModel as string;
     totals.push(countsRow(firstFull * DAY_MS, src, model, [input, cached, output, reasoning, total, billable].map((v) => BigInt(v as bigint))));
     priced.push({ source: src, model, firstDay: Number(firstDay), lastDay: Number(lastDay), micros: BigInt(micros as bigint) });
   }
-  return { totals, priced, edgeRows };
+  // No stored costs read: any data priced nothing here, so the one recorded now.
+  return { totals, priced, edgeRows, pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };
 }
 
 /** Distinct raw model names a user has in the UTC days touching `[startMs, endMs)` (for resolving a `model` filter). */

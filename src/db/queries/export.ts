@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { COSTS_STATE } from './daily-costs.js';
 
 type Q = Kysely<Database>;
 
@@ -83,6 +84,8 @@ export interface ExportDaily extends DailyKey {
   total: bigint;
   billable: bigint;
   costMicros: bigint;
+  /** Fingerprint of the price data that priced `costMicros`, read in the same statement. */
+  pricedBy: string | null;
 }
 
 /** Up to `limit` daily rows (UTC epoch days in [fromDay, toDay]) after `after` in key order. */
@@ -93,6 +96,7 @@ export async function listDailyPage(
   let query = db
     .selectFrom('usage_daily')
     .select(['day', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable', 'cost_micros'])
+    .select((eb) => eb.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).as('priced_by'))
     .where('user_id', '=', q.userId)
     .where('day', '>=', BigInt(q.fromDay))
     .where('day', '<=', BigInt(q.toDay));
@@ -110,5 +114,6 @@ export async function listDailyPage(
     total: r.total,
     billable: r.billable,
     costMicros: BigInt(r.cost_micros),
+    pricedBy: r.priced_by ?? null,
   }));
 }

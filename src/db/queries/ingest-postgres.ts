@@ -5,24 +5,31 @@
  */
 import type { PoolClient } from 'pg';
 import { userIngestLockKey } from '../dialect.js';
+import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from './daily-costs.js';
 import { STORED_COLUMNS } from './ingest-rows.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCK_USERS = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
 
 /**
- * Begins an ingest transaction holding the users' advisory locks, taken in sorted order (as
- * repricing takes them), so groups never deadlock. User ids are server-made UUIDs, inlined so BEGIN
- * and the locks are one round trip; anything else takes the parameterised path.
+ * Begins an ingest transaction holding the users' advisory locks, taken in sorted order, so groups
+ * never deadlock. With `readCosts`, first holds the stored costs' lock shared (before the users'
+ * locks, so a repricing's swap waits only for groups that hold nothing it needs) and answers the
+ * fingerprint of the data that priced the stored costs (null without one). User ids are
+ * server-made UUIDs, inlined so BEGIN and the locks are one round trip; anything else takes the
+ * parameterised path.
  */
-export async function beginLockingUsers(client: PoolClient, userIds: readonly string[]): Promise<void> {
+export async function beginLockingUsers(client: PoolClient, userIds: readonly string[], readCosts: boolean): Promise<string | null> {
   const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
   if (userIds.every((id) => UUID.test(id))) {
-    await client.query(`BEGIN; ${LOCK_USERS.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`)}`);
-  } else {
-    await client.query('BEGIN');
-    await client.query(LOCK_USERS, [keys]);
+    const users = LOCK_USERS.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`);
+    const begun: unknown = await client.query(readCosts ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`);
+    return readCosts ? fingerprintFromResult(begun) : null;
   }
+  await client.query('BEGIN');
+  if (readCosts) await client.query(COSTS_SHARED_LOCK_SQL);
+  await client.query(LOCK_USERS, [keys]);
+  return readCosts ? fingerprintFromResult(await client.query(COSTS_FINGERPRINT_SQL)) : null;
 }
 
 /**
