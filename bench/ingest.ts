@@ -88,7 +88,7 @@ function compareSums(results: Record<string, { user_id: string; t: unknown; b: u
   const key = (rows: { user_id: string; t: unknown; b: unknown }[] | undefined, withTotal: boolean) =>
     JSON.stringify((rows ?? []).filter((r) => String(r.b) !== '0' || (withTotal && String(r.t) !== '0')).map((r) => [r.user_id, withTotal ? String(r.t) : null, String(r.b)]));
   const differing: string[] = [];
-  for (const name of [...Object.keys(SUMS), 'usage_days']) {
+  for (const name of Object.keys(results)) {
     if (name === 'usage_buckets') continue;
     const withTotal = !name.startsWith('leaderboard');
     if (key(results[name], withTotal) !== key(results.usage_buckets, withTotal)) differing.push(name);
@@ -107,7 +107,8 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       for (const [name, sql] of Object.entries(SUMS)) {
         results[name] = (await client.query<{ user_id: string; t: unknown; b: unknown }>(`select user_id::text, t::text, b::text from (${sql}) x order by user_id`)).rows;
       }
-      results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
+      // A build from before the packed days (BENCH_SERVER) has no usage_days to check.
+      if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t) results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
       await client.query('COMMIT');
       return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), differing: compareSums(results) };
     } finally {
@@ -124,7 +125,7 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
     for (const [name, sql] of Object.entries(SUMS)) {
       results[name] = db.prepare(`select * from (${sql}) order by user_id`).all() as { user_id: string; t: unknown; b: unknown }[];
     }
-    results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
+    if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get()) results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
     return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };
   } finally {
     db.close();
