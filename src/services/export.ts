@@ -49,8 +49,8 @@ export function parseExportRange(from: string | undefined, to: string | undefine
 }
 
 const COUNT_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens', 'billable_total_tokens'] as const;
-type Counts = Pick<ExportBucket, 'input' | 'cachedInput' | 'output' | 'reasoning' | 'total' | 'billable'>;
-const countsOf = (c: Counts): bigint[] => [c.input, c.cachedInput, c.output, c.reasoning, c.total, c.billable];
+type Counts = Pick<ExportBucket, 'input' | 'cached' | 'output' | 'reasoning' | 'total' | 'billable'>;
+const countsOf = (c: Counts): bigint[] => [c.input, c.cached, c.output, c.reasoning, c.total, c.billable];
 
 const instant = (ms: bigint) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z');
 

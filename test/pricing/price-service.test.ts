@@ -95,7 +95,7 @@ describe('priceOn', () => {
       fc.property(
         fc.constantFrom(...models),
         fc.constantFrom('overlap' as const, 'add' as const),
-        fc.record({ input: count, cachedInput: count, output: count, reasoning: count }),
+        fc.record({ input: count, cached: count, output: count, reasoning: count }),
         ([model, day], mode, counts) => {
           const price = prices.priceOnDate(model, day);
           const ours = Number(costFemto(counts, mode, price.rates)) / 1e9; // micro-dollars

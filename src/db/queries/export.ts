@@ -30,7 +30,7 @@ export interface BucketKey {
 export interface ExportBucket extends BucketKey {
   projectRef: string | null;
   input: bigint;
-  cachedInput: bigint;
+  cached: bigint;
   output: bigint;
   reasoning: bigint;
   total: bigint;
@@ -62,7 +62,7 @@ export async function listBucketPage(
     projectKey: r.project_key,
     projectRef: r.project_ref,
     input: r.input,
-    cachedInput: r.cached_input,
+    cached: r.cached_input,
     output: r.output,
     reasoning: r.reasoning,
     total: r.total,
@@ -78,7 +78,7 @@ export interface DailyKey {
 
 export interface ExportDaily extends DailyKey {
   input: bigint;
-  cachedInput: bigint;
+  cached: bigint;
   output: bigint;
   reasoning: bigint;
   total: bigint;
@@ -108,7 +108,7 @@ export async function listDailyPage(
     source: r.source,
     model: r.model,
     input: r.input,
-    cachedInput: r.cached_input,
+    cached: r.cached_input,
     output: r.output,
     reasoning: r.reasoning,
     total: r.total,

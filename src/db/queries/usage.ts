@@ -1,11 +1,11 @@
 /** @fileoverview Reads of stored usage that several features share. */
 import type { Kysely } from 'kysely';
-import type { TokenSums } from '../../domain/token-sums.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
 
-export type UsageTotals = TokenSums;
+export type UsageTotals = TokenCounts;
 
 const ZERO: UsageTotals = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
 
