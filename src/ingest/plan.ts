@@ -15,15 +15,13 @@ import type { NormalizedBucket } from './normalize.js';
 /** A stored bucket has the same shape as an uploaded one. */
 export type StoredVariant = NormalizedBucket;
 
-export type Delta = TokenCounts;
-
-export interface RollupDelta extends Delta {
+export interface RollupDelta extends TokenCounts {
   hourStart: number;
   source: string;
   model: string;
 }
 
-export interface ProjectDelta extends Delta {
+export interface ProjectDelta extends TokenCounts {
   projectKey: string;
   source: string;
   projectRef: string | null;

@@ -13,6 +13,7 @@
  */
 import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';
+import { countsOf } from '../db/token-columns.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
@@ -79,8 +80,7 @@ async function loadStored(client: PoolClient, batches: readonly IngestBatch[], b
       state.packed.set(key, packed);
       state.days.set(key, dayTotalsOf(packed));
     } else {
-      const sums: TokenCounts = { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
-      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), sums);
+      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
     }
   }
   return state;

@@ -22,6 +22,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
+import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
@@ -172,7 +173,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
       const row = selectDaily.get(userId, d.day, d.source, d.model);
-      const stored: TokenCounts | undefined = row && { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
+      const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
       putDaily.run(userId, d.day, d.source, d.model, next.input, next.cached, next.output, next.reasoning, next.total, next.billable, next.costMicros);
     }
