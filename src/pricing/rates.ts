@@ -18,13 +18,8 @@ import type { PricingMode } from './modes.js';
 /** Femto-dollars per micro-dollar; also femto-dollars per token for a rate of 1 USD per million tokens. */
 export const FEMTO_PER_MICRO = 1_000_000_000n;
 
-/** Per-token rates in integer femto-dollars (10^-15 USD), base tier. */
-export interface TokenRates {
-  readonly input: bigint;
-  readonly cachedInput: bigint;
-  readonly output: bigint;
-  readonly reasoning: bigint;
-}
+/** Per-token rates in integer femto-dollars (10^-15 USD), base tier: one per priced count. */
+export type TokenRates = { readonly [K in keyof PricedCounts]: bigint };
 
 /**
  * Converts a price in USD per million tokens to integer femto-dollars per token, exactly for any
@@ -62,7 +57,7 @@ export function ratesFromModelPrice(price: ModelPrice): TokenRates | null {
   const reasoning = baseOf(price['output_reasoning_mtok']);
   return {
     input: inputRate,
-    cachedInput: cacheRead === undefined ? inputRate : usdPerMtokToFemto(cacheRead),
+    cached: cacheRead === undefined ? inputRate : usdPerMtokToFemto(cacheRead),
     output: outputRate,
     reasoning: reasoning === undefined ? outputRate : usdPerMtokToFemto(reasoning),
   };
@@ -109,7 +104,7 @@ export function costFemto(counts: Readonly<PricedCounts>, mode: PricingMode, rat
     plainOutput = counts.output;
     reasoning = counts.reasoning;
   }
-  return uncached * rates.input + cached * rates.cachedInput + plainOutput * rates.output + reasoning * rates.reasoning;
+  return uncached * rates.input + cached * rates.cached + plainOutput * rates.output + reasoning * rates.reasoning;
 }
 
 /** Truncates femto-dollars to whole micro-dollars (toward zero). */

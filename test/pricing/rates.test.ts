@@ -59,17 +59,17 @@ describe('rates', () => {
     const tiered = new TieredPrices({ base: 3, tiers: [{ start: 200_000, price: 6 }] });
     expect(ratesFromModelPrice({ input_mtok: tiered, output_mtok: 15, cache_read_mtok: 0.3 })).toEqual({
       input: 3_000_000_000n,
-      cachedInput: 300_000_000n,
+      cached: 300_000_000n,
       output: 15_000_000_000n,
       reasoning: 15_000_000_000n,
     });
-    expect(ratesFromModelPrice({ input_mtok: 0.57, output_mtok: 2.3 })).toMatchObject({ cachedInput: 570_000_000n });
+    expect(ratesFromModelPrice({ input_mtok: 0.57, output_mtok: 2.3 })).toMatchObject({ cached: 570_000_000n });
     expect(ratesFromModelPrice({ input_mtok: 1, output_mtok: 2, output_reasoning_mtok: 3 })?.reasoning).toBe(3_000_000_000n);
     expect(ratesFromModelPrice({ input_audio_mtok: 1 })).toBeNull();
   });
 
   it('costs overlap counts with cached inside input and reasoning inside output', () => {
-    const rates = { input: 1_750_000_000n, cachedInput: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n };
+    const rates = { input: 1_750_000_000n, cached: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n };
     const counts = { input: 1_000_000n, cached: 400_000n, output: 100_000n, reasoning: 60_000n };
     // 600k × 1.75 + 400k × 0.175 + 100k × 14 (reasoning inside output) = 1.05 + 0.07 + 1.4 USD
     expect(femtoToMicros(costFemto(counts, 'overlap', rates))).toBe(2_520_000n);
