@@ -38,7 +38,7 @@ function priceWith(acc: CostAccumulator, buckets: Iterable<PricedBucket>): bigin
       source: b.source,
       model: b.model,
       input: BigInt(c.input),
-      cachedInput: BigInt(c.cached),
+      cached: BigInt(c.cached),
       output: BigInt(c.output),
       reasoning: BigInt(c.reasoning),
       total: BigInt(c.total),

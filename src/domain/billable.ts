@@ -6,18 +6,12 @@
  * Codex; that double count is not copied.)
  */
 
-export interface TokenCounts {
-  input: bigint;
-  cached: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-}
+import type { TokenCounts } from './token-counts.js';
 
 const OVERLAP_SOURCES = new Set(['codex', 'every-code']);
 const DISJOINT_SOURCES = new Set(['claude', 'opencode']);
 
-export function billableTokens(source: string, counts: TokenCounts): bigint {
+export function billableTokens(source: string, counts: Readonly<Omit<TokenCounts, 'billable'>>): bigint {
   if (OVERLAP_SOURCES.has(source)) return counts.input + counts.output;
   if (DISJOINT_SOURCES.has(source)) return counts.input + counts.cached + counts.output + counts.reasoning;
   return counts.total;

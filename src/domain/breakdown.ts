@@ -4,7 +4,8 @@
  * descending, then by id. Each group keeps its rows so the caller can price it.
  */
 
-import { addInto, zeroTotals, type TokenTotals, type UsageRow } from './usage-row.js';
+import { addCounts, zeroCounts, type TokenCounts } from './token-counts.js';
+import type { UsageRow } from './usage-row.js';
 
 /** A model's canonical id and display name (what the price service's `identify` returns). */
 export interface ModelName {
@@ -19,14 +20,14 @@ export interface ModelGroup {
   readonly model_id: string;
   readonly model: string;
   readonly priced_as: string | null;
-  readonly totals: TokenTotals;
+  readonly totals: TokenCounts;
   readonly rows: UsageRow[];
 }
 
 /** One source with its models. */
 export interface SourceGroup {
   readonly source: string;
-  readonly totals: TokenTotals;
+  readonly totals: TokenCounts;
   readonly models: ModelGroup[];
   readonly rows: UsageRow[];
 }
@@ -34,7 +35,7 @@ export interface SourceGroup {
 /** Groups rows by source (sorted by name) and canonical model (billable descending, then `model_id`). */
 export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawModel: string) => ModelName): SourceGroup[] {
   const names = new Map<string, ModelName>();
-  const sources = new Map<string, { totals: TokenTotals; rows: UsageRow[]; models: Map<string, ModelGroup> }>();
+  const sources = new Map<string, { totals: TokenCounts; rows: UsageRow[]; models: Map<string, ModelGroup> }>();
   for (const row of rows) {
     let name = names.get(row.model);
     if (name === undefined) {
@@ -43,17 +44,17 @@ export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawMo
     }
     let source = sources.get(row.source);
     if (source === undefined) {
-      source = { totals: zeroTotals(), rows: [], models: new Map() };
+      source = { totals: zeroCounts(), rows: [], models: new Map() };
       sources.set(row.source, source);
     }
-    addInto(source.totals, row);
+    addCounts(source.totals, row);
     source.rows.push(row);
     let model = source.models.get(name.model_id);
     if (model === undefined) {
-      model = { model_id: name.model_id, model: name.model, priced_as: name.priced_as, totals: zeroTotals(), rows: [] };
+      model = { model_id: name.model_id, model: name.model, priced_as: name.priced_as, totals: zeroCounts(), rows: [] };
       source.models.set(name.model_id, model);
     }
-    addInto(model.totals, row);
+    addCounts(model.totals, row);
     model.rows.push(row);
   }
   return [...sources.entries()]

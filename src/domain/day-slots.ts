@@ -2,7 +2,7 @@
  * @fileoverview A user's UTC day packed into one text: the `usage_days` read model (one row per
  * (user, UTC epoch day), docs/analytics.md). The text holds the day's six sums, then each non-empty
  * half-hour of the day as its slot (0..47) followed by its six sums, slots ascending, all
- * comma-separated in {@link TokenSums} order (input, cached, output, reasoning, total, billable):
+ * comma-separated in {@link TokenCounts} order (input, cached, output, reasoning, total, billable):
  *
  *     120,0,30,0,150,150,20,100,0,20,0,120,120,21,20,0,10,0,30,30
  *
@@ -11,24 +11,24 @@
  * as it is, the read path scans it without allocating (db/queries/day-pieces.ts), and it stays
  * readable in a SQL shell.
  */
-import { isZeroSums, zeroSums, type TokenSums } from './token-sums.js';
+import { isZeroCounts, zeroCounts, type TokenCounts } from './token-counts.js';
 
 /** Half-hour slots in a UTC day. */
 export const SLOTS_PER_DAY = 48;
 
-/** Counts per sum in the text: one per {@link TokenSums} field. */
+/** Counts per sum in the text: one per {@link TokenCounts} field. */
 const WIDTH = 6;
 
 /** A change to one half-hour of a day. */
-export interface SlotDelta extends TokenSums {
+export interface SlotDelta extends TokenCounts {
   readonly slot: number;
 }
 
-function sumsText(s: TokenSums): string {
+function sumsText(s: TokenCounts): string {
   return `${s.input},${s.cached},${s.output},${s.reasoning},${s.total},${s.billable}`;
 }
 
-function sumsAt(parts: readonly string[], at: number): TokenSums {
+function sumsAt(parts: readonly string[], at: number): TokenCounts {
   return {
     input: BigInt(parts[at] as string),
     cached: BigInt(parts[at + 1] as string),
@@ -39,7 +39,7 @@ function sumsAt(parts: readonly string[], at: number): TokenSums {
   };
 }
 
-function added(a: TokenSums, b: TokenSums): TokenSums {
+function added(a: TokenCounts, b: TokenCounts): TokenCounts {
   return {
     input: a.input + b.input,
     cached: a.cached + b.cached,
@@ -57,12 +57,12 @@ function split(text: string): string[] {
 }
 
 /** The day's six sums (the first six numbers of a packed day). */
-export function dayTotalsOf(text: string): TokenSums {
+export function dayTotalsOf(text: string): TokenCounts {
   return sumsAt(split(text), 0);
 }
 
 /** The day's sums and its non-empty half-hours, slots ascending. */
-export function unpackDay(text: string): { totals: TokenSums; slots: SlotDelta[] } {
+export function unpackDay(text: string): { totals: TokenCounts; slots: SlotDelta[] } {
   const parts = split(text);
   const slots: SlotDelta[] = [];
   for (let at = WIDTH; at < parts.length; at += WIDTH + 1) slots.push({ slot: Number(parts[at]), ...sumsAt(parts, at + 1) });
@@ -80,8 +80,8 @@ export function packDay(slots: readonly SlotDelta[]): string {
  * as they are. A half-hour whose sums reach zero is dropped.
  */
 export function addToDay(stored: string | undefined, deltas: readonly SlotDelta[]): string {
-  const bySlot = new Map<number, TokenSums>();
-  let totals = zeroSums();
+  const bySlot = new Map<number, TokenCounts>();
+  let totals = zeroCounts();
   for (const d of deltas) {
     if (!(Number.isInteger(d.slot) && d.slot >= 0 && d.slot < SLOTS_PER_DAY)) throw new RangeError(`slot ${d.slot} is not a half-hour of a day`);
     const seen = bySlot.get(d.slot);
@@ -96,8 +96,8 @@ export function addToDay(stored: string | undefined, deltas: readonly SlotDelta[
   const place = (upTo: number): void => {
     for (; next < slots.length && (slots[next] as number) < upTo; next++) {
       const slot = slots[next] as number;
-      const sums = bySlot.get(slot) as TokenSums;
-      if (!isZeroSums(sums)) out.push(`${slot},${sumsText(sums)}`);
+      const sums = bySlot.get(slot) as TokenCounts;
+      if (!isZeroCounts(sums)) out.push(`${slot},${sumsText(sums)}`);
     }
   };
   if (parts !== undefined) {
@@ -111,7 +111,7 @@ export function addToDay(stored: string | undefined, deltas: readonly SlotDelta[
       }
       next++;
       const sums = added(sumsAt(parts, at + 1), delta);
-      if (!isZeroSums(sums)) out.push(`${slot},${sumsText(sums)}`);
+      if (!isZeroCounts(sums)) out.push(`${slot},${sumsText(sums)}`);
     }
   }
   place(SLOTS_PER_DAY);

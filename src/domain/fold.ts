@@ -20,7 +20,8 @@ import {
   type LocalDate,
 } from './calendar.js';
 import { billableAt, sumByIndex, totalsWireAt, type CountArray, type UsageColumns } from './usage-columns.js';
-import { addInto, toTokenTotalsWire, zeroTotals, type TokenTotals, type TokenTotalsWire, type UsageRow } from './usage-row.js';
+import { addCounts, toTokenCountsWire, zeroCounts, type TokenCounts, type TokenCountsWire } from './token-counts.js';
+import type { UsageRow } from './usage-row.js';
 import { halfHourSlots, offsetTimeline, type OffsetTimeline, type Zone } from './zones.js';
 
 /** Widest offsets in use (UTC−12 … UTC+14) plus slack; bounds the instant window a local range can touch. */
@@ -34,7 +35,7 @@ function timelineForDays(zone: Zone, fromDay: number, toDay: number): OffsetTime
 /** One local day's totals. */
 export interface DayRow {
   readonly day: LocalDate;
-  readonly totals: TokenTotals;
+  readonly totals: TokenCounts;
 }
 
 /**
@@ -73,15 +74,15 @@ export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate
   const fromDay = epochDayOf(from);
   const n = epochDayOf(to) - fromDay + 1;
   if (n <= 0) return [];
-  const buckets: TokenTotals[] = new Array<TokenTotals>(n);
-  for (let i = 0; i < n; i++) buckets[i] = zeroTotals();
+  const buckets: TokenCounts[] = new Array<TokenCounts>(n);
+  for (let i = 0; i < n; i++) buckets[i] = zeroCounts();
   const index = localDayIndexes(rows.map((r) => r.hourStart), zone, from, to);
   for (let r = 0; r < rows.length; r++) {
     const i = index[r] as number;
-    if (i >= 0) addInto(buckets[i] as TokenTotals, rows[r] as UsageRow);
+    if (i >= 0) addCounts(buckets[i] as TokenCounts, rows[r] as UsageRow);
   }
   const out: DayRow[] = new Array<DayRow>(n);
-  for (let i = 0; i < n; i++) out[i] = { day: formatEpochDay(fromDay + i), totals: buckets[i] as TokenTotals };
+  for (let i = 0; i < n; i++) out[i] = { day: formatEpochDay(fromDay + i), totals: buckets[i] as TokenCounts };
   return out;
 }
 
@@ -117,7 +118,7 @@ export function dayColumnsBillable(folded: DayColumns): bigint[] {
 /** One local month's totals (`month` is `YYYY-MM`). */
 export interface MonthRow {
   readonly month: string;
-  readonly totals: TokenTotals;
+  readonly totals: TokenCounts;
 }
 
 /**
@@ -156,15 +157,15 @@ export function localMonthIndexes(hourStarts: readonly number[], zone: Zone, to:
 export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate, months: number): MonthRow[] {
   if (months <= 0) return [];
   const firstMonth = monthIndexOf(to) - (months - 1);
-  const buckets: TokenTotals[] = new Array<TokenTotals>(months);
-  for (let k = 0; k < months; k++) buckets[k] = zeroTotals();
+  const buckets: TokenCounts[] = new Array<TokenCounts>(months);
+  for (let k = 0; k < months; k++) buckets[k] = zeroCounts();
   const index = localMonthIndexes(rows.map((r) => r.hourStart), zone, to, months);
   for (let r = 0; r < rows.length; r++) {
     const k = index[r] as number;
-    if (k >= 0) addInto(buckets[k] as TokenTotals, rows[r] as UsageRow);
+    if (k >= 0) addCounts(buckets[k] as TokenCounts, rows[r] as UsageRow);
   }
   const out: MonthRow[] = new Array<MonthRow>(months);
-  for (let k = 0; k < months; k++) out[k] = { month: formatMonth(firstMonth + k), totals: buckets[k] as TokenTotals };
+  for (let k = 0; k < months; k++) out[k] = { month: formatMonth(firstMonth + k), totals: buckets[k] as TokenCounts };
   return out;
 }
 
@@ -185,7 +186,7 @@ export interface HalfHourRow {
   /** UTC start, `YYYY-MM-DDTHH:MM:SSZ`. */
   readonly hour_start: string;
   readonly hourStartMs: number;
-  readonly totals: TokenTotals;
+  readonly totals: TokenCounts;
 }
 
 /** Folds rows into the half-hour buckets that start inside local day `day` (48, or 46/50 on DST days), zero-filled. */
@@ -193,12 +194,12 @@ export function foldHalfHours(rows: readonly UsageRow[], zone: Zone, day: LocalD
   const slots = halfHourSlots(zone, day);
   const first = slots[0];
   if (first === undefined) return [];
-  const out: HalfHourRow[] = slots.map((s) => ({ hour: s.hour, hour_start: s.hour_start, hourStartMs: s.hourStartMs, totals: zeroTotals() }));
+  const out: HalfHourRow[] = slots.map((s) => ({ hour: s.hour, hour_start: s.hour_start, hourStartMs: s.hourStartMs, totals: zeroCounts() }));
   for (const row of rows) {
     const offset = row.hourStart - first.hourStartMs;
     if (offset < 0 || offset % HALF_HOUR_MS !== 0) continue;
     const slot = out[offset / HALF_HOUR_MS];
-    if (slot !== undefined) addInto(slot.totals, row);
+    if (slot !== undefined) addCounts(slot.totals, row);
   }
   return out;
 }
@@ -211,23 +212,23 @@ export function billableByDay(days: readonly DayRow[]): Map<LocalDate, bigint> {
 }
 
 /** A daily data row as the response carries it: `day` plus the six token fields as decimal strings. */
-export type DayRowWire = { day: LocalDate } & TokenTotalsWire;
+export type DayRowWire = { day: LocalDate } & TokenCountsWire;
 /** A half-hour data row as the response carries it. */
-export type HalfHourRowWire = { hour: string; hour_start: string } & TokenTotalsWire;
+export type HalfHourRowWire = { hour: string; hour_start: string } & TokenCountsWire;
 /** A monthly data row as the response carries it. */
-export type MonthRowWire = { month: string } & TokenTotalsWire;
+export type MonthRowWire = { month: string } & TokenCountsWire;
 
 /** Daily rows in wire form (decimal strings). */
 export function dayRowsToWire(rows: readonly DayRow[]): DayRowWire[] {
-  return rows.map((r) => ({ day: r.day, ...toTokenTotalsWire(r.totals) }));
+  return rows.map((r) => ({ day: r.day, ...toTokenCountsWire(r.totals) }));
 }
 
 /** Half-hour rows in wire form (decimal strings). */
 export function halfHourRowsToWire(rows: readonly HalfHourRow[]): HalfHourRowWire[] {
-  return rows.map((r) => ({ hour: r.hour, hour_start: r.hour_start, ...toTokenTotalsWire(r.totals) }));
+  return rows.map((r) => ({ hour: r.hour, hour_start: r.hour_start, ...toTokenCountsWire(r.totals) }));
 }
 
 /** Monthly rows in wire form (decimal strings). */
 export function monthRowsToWire(rows: readonly MonthRow[]): MonthRowWire[] {
-  return rows.map((r) => ({ month: r.month, ...toTokenTotalsWire(r.totals) }));
+  return rows.map((r) => ({ month: r.month, ...toTokenCountsWire(r.totals) }));
 }

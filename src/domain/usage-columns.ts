@@ -9,11 +9,10 @@
  * strings on the wire are the same either way.
  */
 
-import { toTokenTotalsWire, type TokenTotals, type TokenTotalsWire, type UsageRow } from './usage-row.js';
+import { COUNT_FIELDS, toTokenCountsWire, type TokenCountsWire } from './token-counts.js';
+import type { UsageRow } from './usage-row.js';
 
-/** Counts per row, in this order. */
-export const COUNT_FIELDS = ['input', 'cachedInput', 'output', 'reasoning', 'total', 'billable'] as const satisfies readonly (keyof TokenTotals)[];
-/** Number of counts per row. */
+/** Number of counts per row ({@link COUNT_FIELDS}, in that order). */
 export const COUNT_WIDTH = COUNT_FIELDS.length;
 const INPUT = 0;
 const CACHED = 1;
@@ -43,7 +42,7 @@ export function columnsFromRows(rows: readonly UsageRow[]): UsageColumns {
     const o = i * COUNT_WIDTH;
     hourStarts[i] = r.hourStart;
     counts[o + INPUT] = r.input;
-    counts[o + CACHED] = r.cachedInput;
+    counts[o + CACHED] = r.cached;
     counts[o + OUTPUT] = r.output;
     counts[o + REASONING] = r.reasoning;
     counts[o + TOTAL] = r.total;
@@ -87,7 +86,7 @@ export function billableAt(counts: CountArray, i: number): bigint {
 }
 
 /** Row `i` in wire form (exact decimal strings; a double holding an integer below 2^53 prints the same digits as its bigint). */
-export function totalsWireAt(counts: CountArray, i: number): TokenTotalsWire {
+export function totalsWireAt(counts: CountArray, i: number): TokenCountsWire {
   const o = i * COUNT_WIDTH;
   if (counts instanceof Float64Array) {
     return {
@@ -99,11 +98,11 @@ export function totalsWireAt(counts: CountArray, i: number): TokenTotalsWire {
       reasoning_output_tokens: String(counts[o + REASONING]),
     };
   }
-  return toTokenTotalsWire({
+  return toTokenCountsWire({
     total: counts[o + TOTAL] as bigint,
     billable: counts[o + BILLABLE] as bigint,
     input: counts[o + INPUT] as bigint,
-    cachedInput: counts[o + CACHED] as bigint,
+    cached: counts[o + CACHED] as bigint,
     output: counts[o + OUTPUT] as bigint,
     reasoning: counts[o + REASONING] as bigint,
   });

@@ -12,7 +12,7 @@
  *   half-hours, unless it removes as many as it adds there. Stored reads and the read-model work
  *   of an upload stay proportional to what it touches.
  */
-import { addSums, COUNT_FIELDS_OF_SUMS, type TokenSums } from '../domain/token-sums.js';
+import { addCounts, COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
 import { InvalidInput, type FieldRef } from '../domain/errors.js';
 import type { RollupDelta } from './plan.js';
 import { DAY_MS } from '../domain/calendar.js';
@@ -33,20 +33,20 @@ function beyondBound(detail: string, message: string): InvalidInput {
 }
 
 /** The upload's change to each UTC day's six sums (from its rollup deltas), by epoch day. */
-export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenSums> {
-  const days = new Map<number, TokenSums>();
+export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenCounts> {
+  const days = new Map<number, TokenCounts>();
   for (const r of rollup) {
     const day = Math.floor(r.hourStart / DAY_MS);
     const d = days.get(day);
     if (d === undefined) days.set(day, { input: r.input, cached: r.cached, output: r.output, reasoning: r.reasoning, total: r.total, billable: r.billable });
-    else addSums(d, r);
+    else addCounts(d, r);
   }
   return days;
 }
 
 /** Throws an invalid input when `before + change` passes the bound in a column the change raises. */
-export function checkDayBound(day: number, before: TokenSums | undefined, change: TokenSums, bound: bigint): void {
-  for (const f of COUNT_FIELDS_OF_SUMS) {
+export function checkDayBound(day: number, before: TokenCounts | undefined, change: TokenCounts, bound: bigint): void {
+  for (const f of COUNT_FIELDS) {
     if (change[f] > 0n && (before?.[f] ?? 0n) + change[f] > bound) {
       const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
       throw beyondBound(`This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`, `more than ${bound} tokens on ${date}`);
@@ -63,18 +63,18 @@ export function checkRowBound(hourStart: number, stored: number, growth: number,
 }
 
 /** Adds `change` into the sums kept under `key` (pending changes of a group's earlier uploads). */
-export function addPending<K>(into: Map<K, TokenSums>, key: K, change: TokenSums): void {
+export function addPending<K>(into: Map<K, TokenCounts>, key: K, change: TokenCounts): void {
   const d = into.get(key);
   if (d === undefined) into.set(key, { ...change });
-  else addSums(d, change);
+  else addCounts(d, change);
 }
 
 /** `a + b` (either may be absent). */
-export function sumOf(a: TokenSums | undefined, b: TokenSums | undefined): TokenSums | undefined {
+export function sumOf(a: TokenCounts | undefined, b: TokenCounts | undefined): TokenCounts | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   const out = { ...a };
-  addSums(out, b);
+  addCounts(out, b);
   return out;
 }
 

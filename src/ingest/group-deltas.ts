@@ -9,7 +9,7 @@
  * a whole). Uploads keep their order: a project's reference is the last non-null one and its
  * `updated_at` the last contributing upload's time, as if the uploads had been applied one by one.
  */
-import { addSums } from '../domain/token-sums.js';
+import { addCounts } from '../domain/token-counts.js';
 import { GroupIndex } from './group-index.js';
 import type { ProjectDelta, RollupDelta } from './plan.js';
 
@@ -46,7 +46,7 @@ export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[
     for (const r of upload.rollup) {
       const merged = user.rollup.get(r);
       if (merged === undefined) user.rollup.add(r, r);
-      else addSums(merged, r);
+      else addCounts(merged, r);
     }
     for (const p of upload.projects) {
       const key = `${p.projectKey}\u0000${p.source}`;
@@ -55,7 +55,7 @@ export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[
         user.projects.set(key, Object.assign(p, { updatedAt: upload.now }));
         continue;
       }
-      addSums(merged, p);
+      addCounts(merged, p);
       if (p.projectRef !== null) merged.projectRef = p.projectRef;
       merged.updatedAt = upload.now;
     }

@@ -4,14 +4,14 @@
  * Pure: time comes in as `now`.
  */
 import { billableTokens } from '../domain/billable.js';
-import type { TokenSums } from '../domain/token-sums.js';
+import type { TokenCounts } from '../domain/token-counts.js';
 import { fieldName, InvalidInput, type FieldFault } from '../domain/errors.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
-export interface NormalizedBucket extends TokenSums {
+export interface NormalizedBucket extends TokenCounts {
   hourStart: number;
   source: string;
   model: string;

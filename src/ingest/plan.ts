@@ -7,7 +7,7 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import { addSums as add, isZeroSums as isZero, type TokenSums } from '../domain/token-sums.js';
+import { addCounts as add, isZeroCounts as isZero, type TokenCounts } from '../domain/token-counts.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex, type GroupKey } from './group-index.js';
 import type { NormalizedBucket } from './normalize.js';
@@ -15,15 +15,13 @@ import type { NormalizedBucket } from './normalize.js';
 /** A stored bucket has the same shape as an uploaded one. */
 export type StoredVariant = NormalizedBucket;
 
-export type Delta = TokenSums;
-
-export interface RollupDelta extends Delta {
+export interface RollupDelta extends TokenCounts {
   hourStart: number;
   source: string;
   model: string;
 }
 
-export interface ProjectDelta extends Delta {
+export interface ProjectDelta extends TokenCounts {
   projectKey: string;
   source: string;
   projectRef: string | null;

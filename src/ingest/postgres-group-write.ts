@@ -13,9 +13,10 @@
  */
 import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';
+import { countsOf } from '../db/token-columns.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
-import type { TokenSums } from '../domain/token-sums.js';
+import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
@@ -41,11 +42,11 @@ interface StoredState {
   /** Stored variants by device. */
   variants: Map<string, StoredVariant[]>;
   /** Stored `usage_daily` counts by {@link dailyKey}. */
-  daily: Map<string, TokenSums>;
+  daily: Map<string, TokenCounts>;
   /** Stored rows by (device, half-hour) ({@link ownerKey}), counted up to the bound + 1. */
   rows: Map<string, number>;
   /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
-  days: Map<string, TokenSums>;
+  days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
   packed: Map<string, string>;
 }
@@ -79,8 +80,7 @@ async function loadStored(client: PoolClient, batches: readonly IngestBatch[], b
       state.packed.set(key, packed);
       state.days.set(key, dayTotalsOf(packed));
     } else {
-      const sums: TokenSums = { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
-      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), sums);
+      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
     }
   }
   return state;
@@ -90,7 +90,7 @@ async function loadStored(client: PoolClient, batches: readonly IngestBatch[], b
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
-function planChecked(batch: IngestBatch, stored: StoredState, bounds: IngestBounds): { plan: IngestPlan; changes: Map<number, TokenSums> } {
+function planChecked(batch: IngestBatch, stored: StoredState, bounds: IngestBounds): { plan: IngestPlan; changes: Map<number, TokenCounts> } {
   const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth) {

@@ -12,12 +12,12 @@
  * (docs/architecture.md): one code path decides what changes, the engines only store it.
  */
 import { modelFamily } from '../domain/model-family.js';
-import { addSums, isZeroSums, type TokenSums } from '../domain/token-sums.js';
+import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../domain/token-counts.js';
 import type { SlotDelta } from '../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
 import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
-export interface DailyDelta extends TokenSums {
+export interface DailyDelta extends TokenCounts {
   readonly day: number;
   readonly source: string;
   readonly model: string;
@@ -61,7 +61,7 @@ export function isoWeekOf(epochDay: number): number {
   return Math.floor((epochDay + 3) / 7);
 }
 
-function sumsOf(d: TokenSums): TokenSums {
+function sumsOf(d: TokenCounts): TokenCounts {
   return { input: d.input, cached: d.cached, output: d.output, reasoning: d.reasoning, total: d.total, billable: d.billable };
 }
 
@@ -82,14 +82,14 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
     const dailyKey = `${day}\u0000${r.source}\u0000${r.model}`;
     const d = daily.get(dailyKey);
     if (d === undefined) daily.set(dailyKey, { day, source: r.source, model: r.model, ...sumsOf(r) });
-    else addSums(d, r);
+    else addCounts(d, r);
 
     const slot = Math.floor((r.hourStart - day * DAY_MS) / HALF_HOUR_MS);
     let slots = days.get(day);
     if (slots === undefined) days.set(day, (slots = new Map()));
     const s = slots.get(slot);
     if (s === undefined) slots.set(slot, { slot, ...sumsOf(r) });
-    else addSums(s, r);
+    else addCounts(s, r);
 
     if (r.billable !== 0n) {
       const week = isoWeekOf(day);
@@ -106,9 +106,9 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
 
   const familyMoves = (f: FamilyDelta) => f.gpt !== 0n || f.claude !== 0n || f.other !== 0n;
   return {
-    daily: [...daily.values()].filter((d) => !isZeroSums(d)),
+    daily: [...daily.values()].filter((d) => !isZeroCounts(d)),
     days: [...days].flatMap(([day, slots]) => {
-      const moved = [...slots.values()].filter((s) => !isZeroSums(s));
+      const moved = [...slots.values()].filter((s) => !isZeroCounts(s));
       return moved.length > 0 ? [{ day, slots: moved }] : [];
     }),
     weeks: [...weeks.values()].filter(familyMoves),
@@ -118,7 +118,7 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
 }
 
 /** A `usage_daily` row's new absolute counts and cost after a delta. */
-export interface DailyRow extends TokenSums {
+export interface DailyRow extends TokenCounts {
   readonly costMicros: bigint;
 }
 
@@ -127,12 +127,12 @@ export interface DailyRow extends TokenSums {
  * `costOf` (cost truncates per row, so it is recomputed from the counts rather than added).
  */
 export function nextDailyRow(
-  stored: TokenSums | undefined,
+  stored: TokenCounts | undefined,
   delta: DailyDelta,
-  costOf: (source: string, model: string, utcEpochDay: number, counts: { input: bigint; cachedInput: bigint; output: bigint; reasoning: bigint }) => bigint,
+  costOf: (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint,
 ): DailyRow {
-  const sums: TokenSums = stored ? { ...stored } : { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
-  addSums(sums, delta);
-  const costMicros = costOf(delta.source, delta.model, delta.day, { input: sums.input, cachedInput: sums.cached, output: sums.output, reasoning: sums.reasoning });
+  const sums: TokenCounts = stored ? { ...stored } : zeroCounts();
+  addCounts(sums, delta);
+  const costMicros = costOf(delta.source, delta.model, delta.day, { input: sums.input, cached: sums.cached, output: sums.output, reasoning: sums.reasoning });
   return { ...sums, costMicros };
 }

@@ -22,8 +22,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
+import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
-import type { TokenSums } from '../domain/token-sums.js';
+import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
@@ -69,12 +70,12 @@ interface Stored {
   readonly result: IngestResult;
   readonly deltas: UploadDeltas;
   /** The upload's change to each UTC day's sums. */
-  readonly changes: Map<number, TokenSums>;
+  readonly changes: Map<number, TokenCounts>;
 }
 
 interface DaySums {
-  before(userId: string, day: number): TokenSums | undefined;
-  add(userId: string, changes: Map<number, TokenSums>): void;
+  before(userId: string, day: number): TokenCounts | undefined;
+  add(userId: string, changes: Map<number, TokenCounts>): void;
 }
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
@@ -103,7 +104,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   };
 
   /** The bounds (bounds.ts), checked before anything of the upload is written; `days` holds each day's sums so far. */
-  const checkBounds = (batch: IngestBatch, stored: ReturnType<typeof loadStored>, plan: IngestPlan, days: DaySums): Map<number, TokenSums> => {
+  const checkBounds = (batch: IngestBatch, stored: ReturnType<typeof loadStored>, plan: IngestPlan, days: DaySums): Map<number, TokenCounts> => {
     if (plan.growth) {
       for (const [hourStart, growth] of plan.growth) {
         const rows = stored.complete
@@ -119,7 +120,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
 
   /** Each (user, day)'s sums: stored before the group, plus the changes of the group's uploads stored so far. */
   const daySums = (): DaySums => {
-    const sums = new Map<string, TokenSums | undefined>();
+    const sums = new Map<string, TokenCounts | undefined>();
     return {
       before(userId, day) {
         const key = `${userId}\u0000${day}`;
@@ -172,7 +173,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
       const row = selectDaily.get(userId, d.day, d.source, d.model);
-      const stored: TokenSums | undefined = row && { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
+      const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
       putDaily.run(userId, d.day, d.source, d.model, next.input, next.cached, next.output, next.reasoning, next.total, next.billable, next.costMicros);
     }

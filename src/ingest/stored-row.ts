@@ -1,5 +1,6 @@
 /** @fileoverview A stored bucket as both engines read it back (db/queries/ingest-rows.ts), mapped to the plan's shape. */
 import type { StoredRow, StoredTuple } from '../db/queries/ingest-rows.js';
+import { countsOf } from '../db/token-columns.js';
 import type { StoredVariant } from './plan.js';
 
 export function toStoredVariant(row: StoredRow): StoredVariant {
@@ -9,12 +10,7 @@ export function toStoredVariant(row: StoredRow): StoredVariant {
     model: row.model,
     projectKey: row.project_key,
     projectRef: row.project_ref,
-    input: row.input,
-    cached: row.cached_input,
-    output: row.output,
-    reasoning: row.reasoning,
-    total: row.total,
-    billable: row.billable,
+    ...countsOf(row),
   };
 }
 

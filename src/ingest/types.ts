@@ -2,7 +2,7 @@
  * @fileoverview What an ingest writer takes and answers, shared by the engine writers and their
  * group writers (a leaf module, so the writers and `store.ts`, which picks one, import no cycle).
  */
-import type { TokenCounts } from '../pricing/rates.js';
+import type { PricedCounts } from '../domain/token-counts.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 
@@ -27,4 +27,4 @@ export interface IngestWriter {
 }
 
 /** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
-export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: TokenCounts) => bigint;
+export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint;

@@ -9,10 +9,11 @@
  */
 
 import { DAY_MS, type LocalDate } from '../domain/calendar.js';
+import type { PricedCounts } from '../domain/token-counts.js';
 import type { UsageRow } from '../domain/usage-row.js';
 import { combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
 import type { DayPrice, PriceService } from './price-service.js';
-import { costFemto, femtoToMicros, type TokenCounts, type TokenRates } from './rates.js';
+import { costFemto, femtoToMicros, type TokenRates } from './rates.js';
 
 /** The `pricing` object of summary, daily and model-breakdown responses (open object; extra fields documented in docs/pricing.md). */
 export interface PricingSummary {
@@ -37,12 +38,12 @@ export interface PricingSummary {
  * Cost in micro-dollars of one (source, raw model, UTC day)'s summed counts: the day's price, the
  * source's pricing mode, exact femto-dollars truncated once. What `usage_daily.cost_micros` holds.
  */
-export function rowCostMicros(prices: PriceService, source: string, model: string, utcEpochDay: number, counts: TokenCounts): bigint {
+export function rowCostMicros(prices: PriceService, source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>): bigint {
   return costWithRates(source, prices.priceOn(model, utcEpochDay).rates, counts);
 }
 
 /** {@link rowCostMicros} with the day's rates already looked up (the ingest writer resolves them ahead of its transaction). */
-export function costWithRates(source: string, rates: TokenRates, counts: TokenCounts): bigint {
+export function costWithRates(source: string, rates: TokenRates, counts: Readonly<PricedCounts>): bigint {
   return femtoToMicros(costFemto(counts, pricingModeForSource(source), rates));
 }
 
@@ -79,18 +80,11 @@ export interface CostAccumulatorOptions {
   readonly sourceFilter?: string | undefined;
 }
 
-interface MutableCounts {
-  input: bigint;
-  cachedInput: bigint;
-  output: bigint;
-  reasoning: bigint;
-}
-
 /** Counts of one (source, raw model) per UTC epoch day. */
 interface Group {
   readonly source: string;
   readonly model: string;
-  readonly days: Map<number, MutableCounts>;
+  readonly days: Map<number, PricedCounts>;
 }
 
 interface Computed {
@@ -117,10 +111,10 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
     const day = Math.floor(row.hourStart / DAY_MS);
     const c = group.days.get(day);
     if (c === undefined) {
-      group.days.set(day, { input: row.input, cachedInput: row.cachedInput, output: row.output, reasoning: row.reasoning });
+      group.days.set(day, { input: row.input, cached: row.cached, output: row.output, reasoning: row.reasoning });
     } else {
       c.input += row.input;
-      c.cachedInput += row.cachedInput;
+      c.cached += row.cached;
       c.output += row.output;
       c.reasoning += row.reasoning;
     }

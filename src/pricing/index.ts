@@ -4,7 +4,7 @@
  */
 
 export { createCostAccumulator, rowCostMicros, type CostAccumulator, type CostAccumulatorOptions, type PricedUsage, type PricingSummary } from './cost.js';
-export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenTotalsWithCostWire } from './money.js';
+export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenCountsWithCostWire } from './money.js';
 export { OVERLAP_SOURCES, combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
 export {
   BUNDLED_PRICES_EFFECTIVE_FROM,
@@ -23,6 +23,6 @@ export {
   type PriceServiceOptions,
   type ReplaceDataResult,
 } from './price-service.js';
-export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenCounts, type TokenRates } from './rates.js';
+export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenRates } from './rates.js';
 export { bundledPriceData, withPriceData } from './price-data.js';
 export { isOpenRouterModels, mergeOpenRouterPrices, perTokenToPerMtok, type OpenRouterMerge, type OpenRouterSkipReason } from './openrouter.js';

@@ -3,7 +3,7 @@
  * decimals only at the response edge.
  */
 
-import { toTokenTotalsWire, type TokenTotals, type TokenTotalsWire } from '../domain/usage-row.js';
+import { toTokenCountsWire, type TokenCounts, type TokenCountsWire } from '../domain/token-counts.js';
 
 /** Micro-dollars in one US dollar. */
 export const MICROS_PER_USD = 1_000_000n;
@@ -18,9 +18,9 @@ export function formatMicros(micros: bigint): string {
 }
 
 /** Response `totals`: the six token fields plus `total_cost_usd`, all decimal strings. */
-export type TokenTotalsWithCostWire = TokenTotalsWire & { total_cost_usd: string };
+export type TokenCountsWithCostWire = TokenCountsWire & { total_cost_usd: string };
 
 /** Builds a response `totals` object from token totals and a cost in micro-dollars. */
-export function totalsWithCost(totals: Readonly<TokenTotals>, costMicros: bigint): TokenTotalsWithCostWire {
-  return { ...toTokenTotalsWire(totals), total_cost_usd: formatMicros(costMicros) };
+export function totalsWithCost(totals: Readonly<TokenCounts>, costMicros: bigint): TokenCountsWithCostWire {
+  return { ...toTokenCountsWire(totals), total_cost_usd: formatMicros(costMicros) };
 }

@@ -12,26 +12,14 @@
  */
 
 import type { ModelPrice, TieredPrices, Usage } from '@pydantic/genai-prices';
+import type { PricedCounts } from '../domain/token-counts.js';
 import type { PricingMode } from './modes.js';
 
 /** Femto-dollars per micro-dollar; also femto-dollars per token for a rate of 1 USD per million tokens. */
 export const FEMTO_PER_MICRO = 1_000_000_000n;
 
-/** Per-token rates in integer femto-dollars (10^-15 USD), base tier. */
-export interface TokenRates {
-  readonly input: bigint;
-  readonly cachedInput: bigint;
-  readonly output: bigint;
-  readonly reasoning: bigint;
-}
-
-/** The four counts that get priced. */
-export interface TokenCounts {
-  readonly input: bigint;
-  readonly cachedInput: bigint;
-  readonly output: bigint;
-  readonly reasoning: bigint;
-}
+/** Per-token rates in integer femto-dollars (10^-15 USD), base tier: one per priced count. */
+export type TokenRates = { readonly [K in keyof PricedCounts]: bigint };
 
 /**
  * Converts a price in USD per million tokens to integer femto-dollars per token, exactly for any
@@ -69,7 +57,7 @@ export function ratesFromModelPrice(price: ModelPrice): TokenRates | null {
   const reasoning = baseOf(price['output_reasoning_mtok']);
   return {
     input: inputRate,
-    cachedInput: cacheRead === undefined ? inputRate : usdPerMtokToFemto(cacheRead),
+    cached: cacheRead === undefined ? inputRate : usdPerMtokToFemto(cacheRead),
     output: outputRate,
     reasoning: reasoning === undefined ? outputRate : usdPerMtokToFemto(reasoning),
   };
@@ -82,41 +70,41 @@ const min = (a: bigint, b: bigint): bigint => (a < b ? a : b);
  * and reasoning (cached/reasoning are clamped to them). `add`: the counts are disjoint, so the
  * library's inclusive `input_tokens`/`output_tokens` are the sums.
  */
-export function libraryUsage(counts: TokenCounts, mode: PricingMode): Usage {
+export function libraryUsage(counts: Readonly<PricedCounts>, mode: PricingMode): Usage {
   if (mode === 'overlap') {
     return {
       input_tokens: Number(counts.input),
-      cache_read_tokens: Number(min(counts.cachedInput, counts.input)),
+      cache_read_tokens: Number(min(counts.cached, counts.input)),
       output_tokens: Number(counts.output),
       output_reasoning_tokens: Number(min(counts.reasoning, counts.output)),
     };
   }
   return {
-    input_tokens: Number(counts.input + counts.cachedInput),
-    cache_read_tokens: Number(counts.cachedInput),
+    input_tokens: Number(counts.input + counts.cached),
+    cache_read_tokens: Number(counts.cached),
     output_tokens: Number(counts.output + counts.reasoning),
     output_reasoning_tokens: Number(counts.reasoning),
   };
 }
 
 /** Exact cost in femto-dollars of counts under a mode and rates (same leaves as {@link libraryUsage}); never negative. */
-export function costFemto(counts: TokenCounts, mode: PricingMode, rates: TokenRates): bigint {
+export function costFemto(counts: Readonly<PricedCounts>, mode: PricingMode, rates: TokenRates): bigint {
   let uncached: bigint;
   let cached: bigint;
   let plainOutput: bigint;
   let reasoning: bigint;
   if (mode === 'overlap') {
-    cached = min(counts.cachedInput, counts.input);
+    cached = min(counts.cached, counts.input);
     uncached = counts.input - cached;
     reasoning = min(counts.reasoning, counts.output);
     plainOutput = counts.output - reasoning;
   } else {
     uncached = counts.input;
-    cached = counts.cachedInput;
+    cached = counts.cached;
     plainOutput = counts.output;
     reasoning = counts.reasoning;
   }
-  return uncached * rates.input + cached * rates.cachedInput + plainOutput * rates.output + reasoning * rates.reasoning;
+  return uncached * rates.input + cached * rates.cached + plainOutput * rates.output + reasoning * rates.reasoning;
 }
 
 /** Truncates femto-dollars to whole micro-dollars (toward zero). */

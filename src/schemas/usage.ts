@@ -88,7 +88,7 @@ const tokenFields = {
   reasoning_output_tokens: Type.String(),
 };
 
-export const TokenTotals = Type.Object({ ...tokenFields, total_cost_usd: Type.String() }, { ...open, description: 'exact decimal strings; cost in USD with 6 places' });
+export const TokenCountsWithCost = Type.Object({ ...tokenFields, total_cost_usd: Type.String() }, { ...open, description: 'exact decimal strings; cost in USD with 6 places' });
 
 export const Pricing = Type.Object(
   {
@@ -124,7 +124,7 @@ type Body<T extends TSchema> = Omit<Static<T>, 'debug'>;
 const modelOut = { model_id: Type.Union([Type.String(), Type.Null()]), model: Type.Union([Type.String(), Type.Null()]) };
 
 export const SummaryResponse = Type.Object(
-  { from: DateOut, to: DateOut, days: Type.Integer(), ...modelOut, totals: TokenTotals, pricing: Pricing, ...debugOut },
+  { from: DateOut, to: DateOut, days: Type.Integer(), ...modelOut, totals: TokenCountsWithCost, pricing: Pricing, ...debugOut },
   open,
 );
 export type SummaryBody = Body<typeof SummaryResponse>;
@@ -136,7 +136,7 @@ export const DailyResponse = Type.Object(
     days: Type.Integer(),
     ...modelOut,
     data: Type.Array(Type.Object({ day: DateOut, ...tokenFields }, open)),
-    summary: Type.Object({ totals: TokenTotals, pricing: Pricing }, open),
+    summary: Type.Object({ totals: TokenCountsWithCost, pricing: Pricing }, open),
     ...debugOut,
   },
   open,
@@ -207,14 +207,14 @@ export const BreakdownResponse = Type.Object(
       Type.Object(
         {
           source: Type.String(),
-          totals: TokenTotals,
+          totals: TokenCountsWithCost,
           models: Type.Array(
             Type.Object(
               {
                 model_id: Type.String(),
                 model: Type.String(),
                 priced_as: Type.Optional(Type.String({ description: 'the model whose price prices this one, when it is not its own (docs/pricing.md)' })),
-                totals: TokenTotals,
+                totals: TokenCountsWithCost,
               },
               open,
             ),

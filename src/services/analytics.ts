@@ -36,7 +36,7 @@ import {
 import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues } from '../domain/heatmap.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
-import { sumTotals } from '../domain/usage-row.js';
+import { sumCounts } from '../domain/token-counts.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
 import { createCostAccumulator, totalsWithCost, type PriceService } from '../pricing/index.js';
 import { breakdownBody } from './analytics-breakdown.js';
@@ -154,7 +154,7 @@ export class AnalyticsService {
     const acc = createCostAccumulator(prices, { sourceFilter: f.source });
     acc.addAll(this.keepModel(usage.edgeRows, f.model, prices));
     for (const p of this.keepModel(usage.priced, f.model, prices)) acc.addPriced(p);
-    return { totals: totalsWithCost(sumTotals(this.keepModel(usage.totals, f.model, prices)), acc.totalMicros()), pricing: acc.summary(), pricedBy: usage.pricedBy };
+    return { totals: totalsWithCost(sumCounts(this.keepModel(usage.totals, f.model, prices)), acc.totalMicros()), pricing: acc.summary(), pricedBy: usage.pricedBy };
   }
 
   /**

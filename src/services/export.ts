@@ -21,6 +21,7 @@ import {
 } from '../db/queries/export.js';
 import { DAY_MS, epochDayOf, formatEpochDay, parseLocalDate } from '../domain/calendar.js';
 import { InvalidParamError } from '../domain/param-error.js';
+import type { TokenCounts } from '../domain/token-counts.js';
 import { rowCostMicros } from '../pricing/cost.js';
 import { formatMicros } from '../pricing/money.js';
 import type { CostPrices } from './price-book.js';
@@ -49,8 +50,7 @@ export function parseExportRange(from: string | undefined, to: string | undefine
 }
 
 const COUNT_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens', 'billable_total_tokens'] as const;
-type Counts = Pick<ExportBucket, 'input' | 'cachedInput' | 'output' | 'reasoning' | 'total' | 'billable'>;
-const countsOf = (c: Counts): bigint[] => [c.input, c.cachedInput, c.output, c.reasoning, c.total, c.billable];
+const countsOf = (c: Readonly<TokenCounts>): bigint[] => [c.input, c.cached, c.output, c.reasoning, c.total, c.billable];
 
 const instant = (ms: bigint) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z');
 

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, epochDayOf, formatEpochDay, monthIndexOf } from '../../src/domain/calendar.js';
 import { foldDaily, foldHalfHours, foldMonthly } from '../../src/domain/fold.js';
-import { sumTotals, type UsageRow } from '../../src/domain/usage-row.js';
+import { sumCounts } from '../../src/domain/token-counts.js';
+import type { UsageRow } from '../../src/domain/usage-row.js';
 import { localRangeToInstants, resolveZone } from '../../src/domain/zones.js';
 
 const SEED = 20_261_122;
@@ -28,7 +29,7 @@ const rowsForRange = (startMs: number, endMs: number, maxRows: number): fc.Arbit
       source: fc.constantFrom('codex', 'claude', 'opencode'),
       model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5', 'mystery'),
       input: countArb,
-      cachedInput: countArb,
+      cached: countArb,
       output: countArb,
       reasoning: countArb,
       total: countArb,
@@ -74,7 +75,7 @@ describe('fold properties (seed printed above)', () => {
       fc.property(widerScenarioArb, ({ zone, from, to, window, rows }) => {
         const inWindow = rows.filter((r) => r.hourStart >= window.startMs && r.hourStart < window.endMs);
         const days = foldDaily(rows, zone, from, to);
-        expect(sumTotals(days.map((d) => d.totals))).toEqual(sumTotals(inWindow));
+        expect(sumCounts(days.map((d) => d.totals))).toEqual(sumCounts(inWindow));
       }),
       { seed: SEED, numRuns: 200 },
     );
@@ -83,14 +84,14 @@ describe('fold properties (seed printed above)', () => {
   it('daily rows and monthly rows both add up to the total of the range', () => {
     fc.assert(
       fc.property(scenarioArb(400, 300), ({ zone, from, to, rows }) => {
-        const total = sumTotals(rows);
+        const total = sumCounts(rows);
         const days = foldDaily(rows, zone, from, to);
         expect(days).toHaveLength(epochDayOf(to) - epochDayOf(from) + 1);
-        expect(sumTotals(days.map((d) => d.totals))).toEqual(total);
+        expect(sumCounts(days.map((d) => d.totals))).toEqual(total);
         const months = monthIndexOf(to) - monthIndexOf(from) + 1;
         const monthly = foldMonthly(rows, zone, to, months);
         expect(monthly).toHaveLength(months);
-        expect(sumTotals(monthly.map((m) => m.totals))).toEqual(total);
+        expect(sumCounts(monthly.map((m) => m.totals))).toEqual(total);
       }),
       { seed: SEED, numRuns: 200 },
     );
@@ -103,10 +104,10 @@ describe('fold properties (seed printed above)', () => {
         let grand = 0n;
         for (const d of days) {
           const halfHours = foldHalfHours(rows, zone, d.day);
-          expect(sumTotals(halfHours.map((h) => h.totals))).toEqual(d.totals);
+          expect(sumCounts(halfHours.map((h) => h.totals))).toEqual(d.totals);
           grand += d.totals.total;
         }
-        expect(grand).toBe(sumTotals(rows).total);
+        expect(grand).toBe(sumCounts(rows).total);
       }),
       { seed: SEED, numRuns: 100 },
     );

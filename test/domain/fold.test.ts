@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billableByDay, dayRowsToWire, foldDaily, foldHalfHours, foldMonthly, halfHourRowsToWire, monthRowsToWire } from '../../src/domain/fold.js';
-import { sumTotals, toTokenTotalsWire, zeroTotals, type UsageRow } from '../../src/domain/usage-row.js';
+import { sumCounts, toTokenCountsWire, zeroCounts } from '../../src/domain/token-counts.js';
+import type { UsageRow } from '../../src/domain/usage-row.js';
 import { UTC_ZONE, resolveZone } from '../../src/domain/zones.js';
 import { row } from './helpers.js';
 
@@ -37,7 +38,7 @@ describe('foldDaily', () => {
     const rows = Array.from({ length: 48 * 200 }, (_, i) => ({ ...row('2026-01-01T00:00:00Z', big), hourStart: Date.parse('2026-01-01T00:00:00Z') + (i % 48) * 1_800_000 }));
     const [only] = foldDaily(rows, UTC_ZONE, '2026-01-01', '2026-01-01');
     expect(only?.totals.total).toBe(9_600n * big);
-    expect(toTokenTotalsWire(only?.totals ?? zeroTotals()).total_tokens).toBe('9600000000000000');
+    expect(toTokenCountsWire(only?.totals ?? zeroCounts()).total_tokens).toBe('9600000000000000');
   });
 });
 
@@ -68,7 +69,7 @@ describe('foldHalfHours', () => {
     expect(hours).toHaveLength(46);
     expect(hours.find((h) => h.hour === '2026-03-08T01:30:00-05:00')?.totals.total).toBe(9n);
     expect(hours.find((h) => h.hour === '2026-03-08T03:00:00-04:00')?.totals.total).toBe(1n);
-    expect(sumTotals(hours.map((h) => h.totals)).total).toBe(10n);
+    expect(sumCounts(hours.map((h) => h.totals)).total).toBe(10n);
   });
 
   it('keeps both repeated hours apart on the fall-back day', () => {
@@ -109,7 +110,7 @@ describe('fold speed', () => {
     for (let d = 0; d < 365; d++) {
       for (let h = 0; h < 16; h++) {
         const hourStart = start + d * 86_400_000 + (h + 20) * 1_800_000;
-        rows.push({ hourStart, source: 'codex', model: `m${h % 4}`, input: 900n, cachedInput: 400n, output: 100n, reasoning: 50n, total: 1000n, billable: 1000n });
+        rows.push({ hourStart, source: 'codex', model: `m${h % 4}`, input: 900n, cached: 400n, output: 100n, reasoning: 50n, total: 1000n, billable: 1000n });
       }
     }
     for (let i = 0; i < 50; i++) foldDaily(rows, ny, '2025-01-01', '2025-12-31'); // warm-up

@@ -7,7 +7,7 @@ export function row(iso: string, n: bigint, source = 'codex', model = 'gpt-5'): 
     source,
     model,
     input: n,
-    cachedInput: n / 2n,
+    cached: n / 2n,
     output: n / 4n,
     reasoning: n / 8n,
     total: n,

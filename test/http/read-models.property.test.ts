@@ -139,7 +139,7 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
           expect(asMap(await all(t, 'leaderboard_user_months'), (r) => key(r.user_id, r.month), fams)).toEqual(expected.months);
           expect(asMap(await all(t, 'leaderboard_user_totals'), (r) => key(r.user_id), fams)).toEqual(expected.totals);
           for (const r of daily) {
-            const counts = { input: BigInt(r.input as bigint), cachedInput: BigInt(r.cached_input as bigint), output: BigInt(r.output as bigint), reasoning: BigInt(r.reasoning as bigint) };
+            const counts = { input: BigInt(r.input as bigint), cached: BigInt(r.cached_input as bigint), output: BigInt(r.output as bigint), reasoning: BigInt(r.reasoning as bigint) };
             expect(BigInt(r.cost_micros as bigint), key(r.day, r.source, r.model)).toBe(rowCostMicros(prices, String(r.source), String(r.model), Number(r.day), counts));
           }
         } finally {

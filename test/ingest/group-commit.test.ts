@@ -19,7 +19,7 @@ import { openTestDb } from '../helpers/app.js';
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
 /** 10^6 femto-dollars (a thousandth of a micro-dollar) per token of every kind: n tokens cost ⌊n / 1000⌋ µ$. */
-const RATES: TokenRates = { input: 1_000_000n, cachedInput: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
+const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
 function bucket(model: string, tokens: bigint, project = '', hour = 10): NormalizedBucket {
   return { hourStart: Date.UTC(2026, 10, 1, hour), source: 'claude', model, projectKey: project, projectRef: project || null, input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens };

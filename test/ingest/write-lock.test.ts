@@ -23,7 +23,7 @@ import { capturingLogger, testConfig } from '../helpers/app.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
-const RATES: TokenRates = { input: 1_000_000n, cachedInput: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
+const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
 const bucket = (tokens: bigint): NormalizedBucket => ({
   hourStart: Date.UTC(2026, 10, 1, 10), source: 'claude', model: 'claude-sonnet-4-5', projectKey: '', projectRef: null,

@@ -22,16 +22,16 @@ const rowArb: fc.Arbitrary<UsageRow> = fc
     source: fc.constantFrom('codex', 'claude', 'opencode', 'every-code'),
     model: fc.constantFrom('gpt-5', 'gpt-5-codex', 'o3', 'claude-sonnet-4-5', 'mystery'),
     input: fc.bigInt({ min: 0n, max: 10n ** 12n }),
-    cachedInput: fc.bigInt({ min: 0n, max: 10n ** 12n }),
+    cached: fc.bigInt({ min: 0n, max: 10n ** 12n }),
     output: fc.bigInt({ min: 0n, max: 10n ** 9n }),
     reasoning: fc.bigInt({ min: 0n, max: 10n ** 9n }),
   })
-  .map(({ slot, input, cachedInput, ...rest }) => ({
+  .map(({ slot, input, cached, ...rest }) => ({
     hourStart: BASE + slot * 1_800_000,
-    input: input + cachedInput, // keep codex data consistent: cached ⊂ input
-    cachedInput,
-    total: input + cachedInput,
-    billable: input + cachedInput,
+    input: input + cached, // keep codex data consistent: cached ⊂ input
+    cached,
+    total: input + cached,
+    billable: input + cached,
     ...rest,
     reasoning: rest.reasoning > rest.output ? rest.output : rest.reasoning,
   }));
@@ -53,8 +53,8 @@ describe('cost properties (seed printed above)', () => {
         // splitting every row in two
         const split = rows.flatMap((r) => {
           const half = (x: bigint): bigint => x / 2n;
-          const a = { ...r, input: half(r.input), cachedInput: half(r.cachedInput), output: half(r.output), reasoning: half(r.reasoning) };
-          const b = { ...r, input: r.input - a.input, cachedInput: r.cachedInput - a.cachedInput, output: r.output - a.output, reasoning: r.reasoning - a.reasoning };
+          const a = { ...r, input: half(r.input), cached: half(r.cached), output: half(r.output), reasoning: half(r.reasoning) };
+          const b = { ...r, input: r.input - a.input, cached: r.cached - a.cached, output: r.output - a.output, reasoning: r.reasoning - a.reasoning };
           return [a, b];
         });
         expect(total(split)).toBe(whole);

@@ -6,19 +6,19 @@ import { BUNDLED_PRICES_EFFECTIVE_FROM, PRICE_HISTORY_START, createPriceService 
 
 const prices = createPriceService();
 
-function usage(iso: string, source: string, model: string, counts: Partial<Pick<UsageRow, 'input' | 'cachedInput' | 'output' | 'reasoning'>>): UsageRow {
+function usage(iso: string, source: string, model: string, counts: Partial<Pick<UsageRow, 'input' | 'cached' | 'output' | 'reasoning'>>): UsageRow {
   const input = counts.input ?? 0n;
-  const cachedInput = counts.cachedInput ?? 0n;
+  const cached = counts.cached ?? 0n;
   const output = counts.output ?? 0n;
   const reasoning = counts.reasoning ?? 0n;
-  return { hourStart: Date.parse(iso), source, model, input, cachedInput, output, reasoning, total: input + output, billable: input + output };
+  return { hourStart: Date.parse(iso), source, model, input, cached, output, reasoning, total: input + output, billable: input + output };
 }
 
 describe('createCostAccumulator', () => {
   it('prices a codex row with cached inside input (overlap)', () => {
     const acc = createCostAccumulator(prices);
     // gpt-5-codex, priced as gpt-5: 1.25 / 0.125 / 10 USD per million
-    acc.add(usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5-codex', { input: 1_000_000n, cachedInput: 800_000n, output: 50_000n, reasoning: 20_000n }));
+    acc.add(usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5-codex', { input: 1_000_000n, cached: 800_000n, output: 50_000n, reasoning: 20_000n }));
     // 200k × 1.25 + 800k × 0.125 + 50k × 10 = 0.25 + 0.1 + 0.5
     expect(formatMicros(acc.totalMicros())).toBe('0.850000');
     expect(acc.summary()).toEqual({
@@ -36,7 +36,7 @@ describe('createCostAccumulator', () => {
   it('prices a claude row with disjoint counts (add)', () => {
     const acc = createCostAccumulator(prices);
     // claude-opus-4-1: 15 / 1.5 (cache read) / 75 USD per million
-    acc.add(usage('2026-01-15T10:00:00Z', 'claude', 'claude-opus-4-1-20250805', { input: 10_000n, cachedInput: 100_000n, output: 2_000n }));
+    acc.add(usage('2026-01-15T10:00:00Z', 'claude', 'claude-opus-4-1-20250805', { input: 10_000n, cached: 100_000n, output: 2_000n }));
     // 10k × 15 + 100k × 1.5 + 2k × 75 = 0.15 + 0.15 + 0.15
     expect(formatMicros(acc.totalMicros())).toBe('0.450000');
     expect(acc.summary()).toMatchObject({ model: 'claude-opus-4-1', pricing_mode: 'add' });
@@ -102,7 +102,7 @@ describe('createCostAccumulator', () => {
     for (let d = 0; d < 365; d++) {
       for (let h = 0; h < 16; h++) {
         const model = models[h % 4] as string;
-        rows.push(usage(new Date(start + d * 86_400_000 + h * 1_800_000).toISOString(), model.startsWith('gpt') ? 'codex' : 'claude', model, { input: 50_000n, cachedInput: 30_000n, output: 4_000n, reasoning: 1_000n }));
+        rows.push(usage(new Date(start + d * 86_400_000 + h * 1_800_000).toISOString(), model.startsWith('gpt') ? 'codex' : 'claude', model, { input: 50_000n, cached: 30_000n, output: 4_000n, reasoning: 1_000n }));
       }
     }
     const cold = performance.now();

@@ -67,7 +67,7 @@ describe('mergeOpenRouterPrices', () => {
     expect(svc.source).toBe('openrouter');
     expect(svc.priceOnDate('gpt-5-codex', '2026-11-21').rates.input).toBe(1_250_000_000n);
     const after = svc.priceOnDate('gpt-5-codex', '2026-11-22');
-    expect(after.rates).toEqual({ input: 1_500_000_000n, cachedInput: 150_000_000n, output: 12_000_000_000n, reasoning: 12_000_000_000n });
+    expect(after.rates).toEqual({ input: 1_500_000_000n, cached: 150_000_000n, output: 12_000_000_000n, reasoning: 12_000_000_000n });
     expect(after.effectiveFrom).toBe('2026-11-22');
     expect(svc.identify('gpt-5-codex')).toMatchObject({ model: 'gpt-5-codex', priced_as: 'gpt-5' });
 
@@ -78,7 +78,7 @@ describe('mergeOpenRouterPrices', () => {
     await svc.replaceData(third.providers, { effectiveFrom: '2026-12-01', source: 'openrouter' });
     expect(svc.priceOnDate('gpt-5', '2026-11-30').rates.input).toBe(1_500_000_000n);
     expect(svc.priceOnDate('gpt-5', '2026-12-01').rates.input).toBe(1_000_000_000n);
-    expect(svc.priceOnDate('gpt-5', '2026-12-01').rates.cachedInput).toBe(150_000_000n); // kept from the previous period
+    expect(svc.priceOnDate('gpt-5', '2026-12-01').rates.cached).toBe(150_000_000n); // kept from the previous period
   });
 
   it('keeps future-dated entries in force after their own start', async () => {

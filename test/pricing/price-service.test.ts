@@ -52,7 +52,7 @@ describe('priceOn', () => {
   it('uses the database price with base tiers', () => {
     const p = prices.priceOnDate('gpt-5-codex', '2026-01-15');
     expect(p).toMatchObject({ modelId: 'gpt-5-codex', isDefault: false, pricedAs: 'gpt-5', provider: 'openai', effectiveFrom: PRICE_HISTORY_START });
-    expect(p.rates).toEqual({ input: 1_250_000_000n, cachedInput: 125_000_000n, output: 10_000_000_000n, reasoning: 10_000_000_000n });
+    expect(p.rates).toEqual({ input: 1_250_000_000n, cached: 125_000_000n, output: 10_000_000_000n, reasoning: 10_000_000_000n });
     expect(prices.priceOnDate('claude-sonnet-4-5', '2026-01-15').rates.input).toBe(3_000_000_000n);
   });
 
@@ -68,7 +68,7 @@ describe('priceOn', () => {
   it('prices unknown models with the default profile and says so', () => {
     const p = prices.priceOnDate('my-local-llama', '2026-01-15');
     expect(p).toMatchObject({ modelId: 'my-local-llama', isDefault: true, pricedAs: 'gpt-5.2', provider: 'openai' });
-    expect(p.rates).toEqual({ input: 1_750_000_000n, cachedInput: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n });
+    expect(p.rates).toEqual({ input: 1_750_000_000n, cached: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n });
     expect(prices.defaultIdentity).toMatchObject({ model_id: 'gpt-5.2-codex', priced_as: 'gpt-5.2' });
   });
 
@@ -95,7 +95,7 @@ describe('priceOn', () => {
       fc.property(
         fc.constantFrom(...models),
         fc.constantFrom('overlap' as const, 'add' as const),
-        fc.record({ input: count, cachedInput: count, output: count, reasoning: count }),
+        fc.record({ input: count, cached: count, output: count, reasoning: count }),
         ([model, day], mode, counts) => {
           const price = prices.priceOnDate(model, day);
           const ours = Number(costFemto(counts, mode, price.rates)) / 1e9; // micro-dollars

@@ -33,7 +33,7 @@ describe('replaceData', () => {
     expect(b.identify('gpt-9-test')).toEqual({ model_id: 'gpt-9-test', model: 'GPT 9 Test', known: true, provider: 'openai', priced_as: null });
     expect(b.dataEffectiveFrom).toBe('2026-11-22');
     const acc = createCostAccumulator(b);
-    acc.add({ hourStart: Date.parse('2026-11-20T10:00:00Z'), source: 'codex', model: 'gpt-5', input: 1_000_000n, cachedInput: 0n, output: 0n, reasoning: 0n, total: 1_000_000n, billable: 1_000_000n });
+    acc.add({ hourStart: Date.parse('2026-11-20T10:00:00Z'), source: 'codex', model: 'gpt-5', input: 1_000_000n, cached: 0n, output: 0n, reasoning: 0n, total: 1_000_000n, billable: 1_000_000n });
     expect(acc.totalMicros()).toBe(2_500_000n);
     expect(acc.summary().data_effective_from).toBe('2026-11-22');
   });

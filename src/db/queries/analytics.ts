@@ -14,6 +14,7 @@ import type { UsageRow } from '../../domain/usage-row.js';
 import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
+import { countsAt } from '../token-columns.js';
 import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
 import type { Database } from '../schema.js';
 import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
@@ -26,21 +27,6 @@ type Q = Kysely<Database>;
  * of rows with seven 64-bit columns costs several µs a row in the drivers; one string a group and
  * a split is about three times cheaper. They go through {@link rawRows} (prepared once).
  */
-
-/** counts = [input, cached_input, output, reasoning, total, billable] as unpacked. */
-function countsRow(hourStart: number, source: string, model: string, c: bigint[]): UsageRow {
-  return {
-    hourStart,
-    source,
-    model,
-    input: c[0] as bigint,
-    cachedInput: c[1] as bigint,
-    output: c[2] as bigint,
-    reasoning: c[3] as bigint,
-    total: c[4] as bigint,
-    billable: c[5] as bigint,
-  };
-}
 
 const ROLLUP_SQL = {
   sqlite: `select hour_start, source, model, input, cached_input, output, reasoning, total, billable from usage_rollup
@@ -86,17 +72,7 @@ export async function listRollupRows(db: Db, userId: string, startMs: number, en
   if (filter.models !== undefined && filter.models.length === 0) return [];
   const models = filter.models === undefined ? null : db.dialect === 'sqlite' ? JSON.stringify(filter.models) : [...filter.models];
   const rows = await rawRows(db, ROLLUP_SQL, [userId, BigInt(startMs), BigInt(endMs), filter.source ?? null, models]);
-  return rows.map((r) => ({
-    hourStart: Number(r[0]),
-    source: r[1] as string,
-    model: r[2] as string,
-    input: BigInt(r[3] as bigint),
-    cachedInput: BigInt(r[4] as bigint),
-    output: BigInt(r[5] as bigint),
-    reasoning: BigInt(r[6] as bigint),
-    total: BigInt(r[7] as bigint),
-    billable: BigInt(r[8] as bigint),
-  }));
+  return rows.map((r) => ({ hourStart: Number(r[0]), source: r[1] as string, model: r[2] as string, ...countsAt(r, 3) }));
 }
 
 /** Usage of a window at (UTC day, source, model) grain, split the way its readers need it. */
@@ -139,11 +115,12 @@ export async function listDayModelUsage(db: Db, userId: string, startMs: number,
   const totals: UsageRow[] = [...edgeRows];
   const priced: PricedUsage[] = [];
   let pricedBy: string | null = null;
-  for (const [rowSource, rowModel, input, cached, output, reasoning, total, billable, micros, firstDay, lastDay, fingerprint] of days) {
+  for (const row of days) {
+    const [rowSource, rowModel, , , , , , , micros, firstDay, lastDay, fingerprint] = row;
     pricedBy = (fingerprint as string | null) ?? null;
     const src = rowSource as string;
     const model = rowModel as string;
-    totals.push(countsRow(firstFull * DAY_MS, src, model, [input, cached, output, reasoning, total, billable].map((v) => BigInt(v as bigint))));
+    totals.push({ hourStart: firstFull * DAY_MS, source: src, model, ...countsAt(row, 2) });
     priced.push({ source: src, model, firstDay: Number(firstDay), lastDay: Number(lastDay), micros: BigInt(micros as bigint) });
   }
   // No stored costs read: any data priced nothing here, so the one recorded now.

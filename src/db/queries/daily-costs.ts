@@ -11,7 +11,7 @@
  * its rows with the data the stored costs are priced by when it commits.
  */
 import { sql } from 'kysely';
-import type { TokenCounts } from '../../pricing/rates.js';
+import type { PricedCounts } from '../../domain/token-counts.js';
 import type { Db, SqliteDb } from '../connect.js';
 import { advisoryXactLock, COSTS_LOCK_KEY, REPRICING_LOCK_KEY } from '../dialect.js';
 import { inSqliteTransaction, inTransaction, type Tx } from '../transaction.js';
@@ -33,7 +33,7 @@ export function fingerprintFromResult(result: unknown): string | null {
 }
 
 /** One stored row's key, the counts that get priced, and its cost. */
-export interface DailyCostRow extends TokenCounts {
+export interface DailyCostRow extends Readonly<PricedCounts> {
   readonly userId: string;
   readonly day: number;
   readonly source: string;
@@ -98,7 +98,7 @@ function dailyRow(r: DailyRecord): DailyCostRow {
     source: r.source as string,
     model: r.model as string,
     input: BigInt(r.input as bigint),
-    cachedInput: BigInt(r.cached_input as bigint),
+    cached: BigInt(r.cached_input as bigint),
     output: BigInt(r.output as bigint),
     reasoning: BigInt(r.reasoning as bigint),
     costMicros: BigInt(r.cost_micros as bigint),

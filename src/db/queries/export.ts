@@ -5,7 +5,9 @@
  * into the data it is and memory holds one page at a time.
  */
 import type { Kysely } from 'kysely';
+import type { TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
+import { countsOf } from '../token-columns.js';
 import { COSTS_STATE } from './daily-costs.js';
 
 type Q = Kysely<Database>;
@@ -27,14 +29,8 @@ export interface BucketKey {
   projectKey: string;
 }
 
-export interface ExportBucket extends BucketKey {
+export interface ExportBucket extends BucketKey, TokenCounts {
   projectRef: string | null;
-  input: bigint;
-  cachedInput: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
 }
 
 /** Up to `limit` buckets of a device in [fromMs, toMs), after `after` in key order. */
@@ -61,12 +57,7 @@ export async function listBucketPage(
     model: r.model,
     projectKey: r.project_key,
     projectRef: r.project_ref,
-    input: r.input,
-    cachedInput: r.cached_input,
-    output: r.output,
-    reasoning: r.reasoning,
-    total: r.total,
-    billable: r.billable,
+    ...countsOf(r),
   }));
 }
 
@@ -76,13 +67,7 @@ export interface DailyKey {
   model: string;
 }
 
-export interface ExportDaily extends DailyKey {
-  input: bigint;
-  cachedInput: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
+export interface ExportDaily extends DailyKey, TokenCounts {
   costMicros: bigint;
   /** Fingerprint of the price data that priced `costMicros`, read in the same statement. */
   pricedBy: string | null;
@@ -107,12 +92,7 @@ export async function listDailyPage(
     day: r.day,
     source: r.source,
     model: r.model,
-    input: r.input,
-    cachedInput: r.cached_input,
-    output: r.output,
-    reasoning: r.reasoning,
-    total: r.total,
-    billable: r.billable,
+    ...countsOf(r),
     costMicros: BigInt(r.cost_micros),
     pricedBy: r.priced_by ?? null,
   }));

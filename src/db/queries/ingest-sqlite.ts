@@ -5,6 +5,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { STORED_COLUMNS, type StoredTuple } from './ingest-rows.js';
+import type { CountColumns } from '../token-columns.js';
 
 /** The prepared statements of one connection's ingest writer. */
 export function prepareIngestStatements(s: BetterSqlite3.Database) {
@@ -53,7 +54,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
        total = total + excluded.total, billable = billable + excluded.billable, updated_at = excluded.updated_at
      RETURNING typeof(input + cached_input + output + reasoning + total + billable)`,
   ).pluck(true);
-  const selectDaily = s.prepare<[string, number, string, string], { input: bigint; cached_input: bigint; output: bigint; reasoning: bigint; total: bigint; billable: bigint }>(
+  const selectDaily = s.prepare<[string, number, string, string], CountColumns>(
     `SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily WHERE user_id = ? AND day = ? AND source = ? AND model = ?`,
   );
   const putDaily = s.prepare(

@@ -7,7 +7,7 @@
  * took, is not stored.
  */
 import { sql } from 'kysely';
-import type { TokenCounts } from '../../pricing/rates.js';
+import type { PricedCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { advisoryXactLock, REPRICING_LOCK_KEY } from '../dialect.js';
 import { inSqliteTransaction, inTransaction, type Tx } from '../transaction.js';
@@ -26,7 +26,7 @@ export interface RepricingState {
 }
 
 /** A row's new cost, with the counts it priced. */
-export interface RepricedRow extends TokenCounts {
+export interface RepricedRow extends Readonly<PricedCounts> {
   readonly userId: string;
   readonly day: number;
   readonly source: string;
@@ -134,7 +134,7 @@ export async function saveRepricedBatch(
         .run(q.afterUser, q.rows.length, q.leaseUntil, q.target, q.holder);
       if (moved.changes !== 1) return false;
       const insert = s.prepare(`${UPSERT_SQL} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${ON_CONFLICT_SQL}`);
-      for (const r of q.rows) insert.run(r.userId, r.day, r.source, r.model, r.input, r.cachedInput, r.output, r.reasoning, r.cost);
+      for (const r of q.rows) insert.run(r.userId, r.day, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.cost);
       return true;
     });
   }
@@ -151,7 +151,7 @@ export async function saveRepricedBatch(
     const r = q.rows;
     await sql`${sql.raw(UPSERT_SQL)}
       SELECT * FROM unnest(${r.map((x) => x.userId)}::text[], ${r.map((x) => x.day)}::int8[], ${r.map((x) => x.source)}::text[], ${r.map((x) => x.model)}::text[],
-                           ${r.map((x) => x.input)}::int8[], ${r.map((x) => x.cachedInput)}::int8[], ${r.map((x) => x.output)}::int8[],
+                           ${r.map((x) => x.input)}::int8[], ${r.map((x) => x.cached)}::int8[], ${r.map((x) => x.output)}::int8[],
                            ${r.map((x) => x.reasoning)}::int8[], ${r.map((x) => x.cost)}::int8[])
       ${sql.raw(ON_CONFLICT_SQL)}`.execute(tx);
     return true;

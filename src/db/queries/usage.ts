@@ -1,15 +1,11 @@
 /** @fileoverview Reads of stored usage that several features share. */
 import type { Kysely } from 'kysely';
-import type { TokenSums } from '../../domain/token-sums.js';
+import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
 
-export type UsageTotals = TokenSums;
-
-const ZERO: UsageTotals = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
-
-async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', userId: string): Promise<UsageTotals> {
+async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', userId: string): Promise<TokenCounts> {
   const row = await db
     .selectFrom(table)
     .select((eb) => [
@@ -22,7 +18,7 @@ async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', user
     ])
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) return { ...ZERO };
+  if (!row) return zeroCounts();
   return {
     input: row.input ?? 0n,
     cached: row.cached ?? 0n,
@@ -34,12 +30,12 @@ async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', user
 }
 
 /** All-time totals of a user from the rollup (across devices and projects). */
-export function sumUserUsage(db: Q, userId: string): Promise<UsageTotals> {
+export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
   return sumUserTable(db, 'usage_rollup', userId);
 }
 
 /** Totals recomputed from the raw buckets: the check that the rollup stays in step. */
-export function sumUserBuckets(db: Q, userId: string): Promise<UsageTotals> {
+export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
   return sumUserTable(db, 'usage_buckets', userId);
 }
 
