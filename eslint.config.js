@@ -22,16 +22,48 @@ export default tseslint.config(
   // The layers (docs/architecture.md, src/*/README.md): nothing imports upward. A relative import
   // that climbs into a folder it may not use fails the lint.
   ...layer('src/domain/**', String.raw`^\.\./`, 'domain/ is pure: it imports nothing else in src/'),
-  ...layer('src/badges/**', up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'badges/ only draws SVG'),
-  ...layer('src/schemas/**', up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'pricing'), 'schemas/ describe the wire only'),
-  ...layer('src/pricing/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'pricing/ sits below services and routes'),
-  ...layer('src/db/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'badges'), 'db/ sits below everything that uses it'),
-  ...layer('src/security/**', up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'), 'security/ sits below http/ and services/'),
+  ...layer(
+    'src/badges/**',
+    up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'),
+    'badges/ only draws SVG',
+  ),
+  ...layer(
+    'src/schemas/**',
+    up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'pricing'),
+    'schemas/ describe the wire only',
+  ),
+  ...layer(
+    'src/pricing/**',
+    up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'),
+    'pricing/ sits below services and routes',
+  ),
+  ...layer(
+    'src/db/**',
+    up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'badges'),
+    'db/ sits below everything that uses it',
+  ),
+  ...layer(
+    'src/security/**',
+    up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'),
+    'security/ sits below http/ and services/',
+  ),
   // metrics.ts reports db/sqlite-busy.js's retry counter.
-  ...layer('src/http/**', String.raw`${up('services', 'routes', 'ingest', 'jobs', 'process', 'admin')}|^(\.\./)+db/(?!sqlite-busy\.js)`, 'http/ is the edge: no services, no queries'),
+  ...layer(
+    'src/http/**',
+    String.raw`${up('services', 'routes', 'ingest', 'jobs', 'process', 'admin')}|^(\.\./)+db/(?!sqlite-busy\.js)`,
+    'http/ is the edge: no services, no queries',
+  ),
   // Below the edge, refusals are domain errors (domain/errors.ts); only http/ makes problems of them.
-  ...layer('src/ingest/**', up('http', 'services', 'routes', 'jobs', 'process', 'admin'), 'ingest/ sits below services and routes: raise domain/errors.js, not HTTP problems'),
-  ...layer('src/services/**', up('http', 'routes', 'jobs', 'process', 'admin'), 'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems'),
+  ...layer(
+    'src/ingest/**',
+    up('http', 'services', 'routes', 'jobs', 'process', 'admin'),
+    'ingest/ sits below services and routes: raise domain/errors.js, not HTTP problems',
+  ),
+  ...layer(
+    'src/services/**',
+    up('http', 'routes', 'jobs', 'process', 'admin'),
+    'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems',
+  ),
   ...layer('src/jobs/**', up('routes', 'process', 'admin'), 'jobs/ sit below the process'),
   // routes/admin.ts runs the two operations that are also jobs (jobs/).
   ...layer('src/routes/**', up('process', 'admin'), 'routes/ are registered by app.ts'),
@@ -39,7 +71,18 @@ export default tseslint.config(
   {
     files: ['src/routes/**'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: String.raw`^(\.\./)+db/queries/`, allowTypeImports: true, message: 'routes/ ask services, never a query' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./)+db/queries/`,
+              allowTypeImports: true,
+              message: 'routes/ ask services, never a query',
+            },
+          ],
+        },
+      ],
     },
   },
 );

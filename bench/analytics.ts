@@ -55,7 +55,14 @@ async function insertDevices(db: Db, devices: { id: string; userId: string }[], 
       .execute();
     await db.kysely
       .insertInto('device_tokens')
-      .values(chunk.map((d) => ({ token_hash: randomBytes(32).toString('hex'), device_id: d.id, user_id: d.userId, created_at: now })))
+      .values(
+        chunk.map((d) => ({
+          token_hash: randomBytes(32).toString('hex'),
+          device_id: d.id,
+          user_id: d.userId,
+          created_at: now,
+        })),
+      )
       .execute();
   }
 }
@@ -89,7 +96,15 @@ async function seed(db: Db, now: number): Promise<Seeded> {
         for (let s = 0; s < 16; s++) {
           const slot = (6 + 3 * s) % 48;
           const [source, model] = MODELS[(d + s + k) % 4] as [string, string];
-          buckets.push(benchBucket(day * DAY_MS + slot * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : 'acme/web', 1 + k));
+          buckets.push(
+            benchBucket(
+              day * DAY_MS + slot * HALF_HOUR_MS,
+              source,
+              model,
+              s % 2 === 0 ? 'acme/api' : 'acme/web',
+              1 + k,
+            ),
+          );
         }
       }
       await writer.apply({ userId: heavyUser, deviceId: device.id, now, buckets, subscriptions: undefined });
@@ -100,7 +115,15 @@ async function seed(db: Db, now: number): Promise<Seeded> {
     const buckets: NormalizedBucket[] = [];
     for (let j = 0; j < 20; j++) {
       const [source, model] = MODELS[(i + j) % 4] as [string, string];
-      buckets.push(benchBucket((today - 29 + ((i + j) % 30)) * DAY_MS + ((i * 7 + j * 13) % 48) * HALF_HOUR_MS, source, model, '', 1));
+      buckets.push(
+        benchBucket(
+          (today - 29 + ((i + j) % 30)) * DAY_MS + ((i * 7 + j * 13) % 48) * HALF_HOUR_MS,
+          source,
+          model,
+          '',
+          1,
+        ),
+      );
     }
     await writer.apply({ userId: device.userId, deviceId: device.id, now, buckets, subscriptions: undefined });
   }
@@ -139,7 +162,11 @@ interface Line {
 }
 
 function verdict(l: Line): string {
-  const ok = l.one.p50Ms <= TARGET.p50 && l.one.p99Ms <= TARGET.p99 && l.twenty.requestsPerSecond >= TARGET.rps && l.one.non2xx + l.twenty.non2xx === 0;
+  const ok =
+    l.one.p50Ms <= TARGET.p50 &&
+    l.one.p99Ms <= TARGET.p99 &&
+    l.twenty.requestsPerSecond >= TARGET.rps &&
+    l.one.non2xx + l.twenty.non2xx === 0;
   return ok ? 'ok' : 'MISSED';
 }
 
@@ -154,7 +181,9 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
   } finally {
     await db.close();
   }
-  console.log(`\n${label}: seeded in ${seeded.seconds.toFixed(1)} s (heavy user: ${seeded.heavyRollupRows} rollup rows; ${OTHER_USERS} other users)`);
+  console.log(
+    `\n${label}: seeded in ${seeded.seconds.toFixed(1)} s (heavy user: ${seeded.heavyRollupRows} rollup rows; ${OTHER_USERS} other users)`,
+  );
   const token = await benchAccessToken(seeded.heavyUser, sessionId, now);
   const server = await startServer(env);
   const base = `http://127.0.0.1:${server.port}`;
@@ -184,15 +213,19 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
 
 async function main(): Promise<void> {
   ensureWrk();
-  console.log(`bench:analytics — wrk ${SECONDS}s per run, one-year ranges, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `bench:analytics — wrk ${SECONDS}s per run, one-year ranges, node ${process.version}, ${os.cpus().length} cores`,
+  );
   console.log(`targets (SQLite): c1 p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms; c20 ≥ ${TARGET.rps} req/s`);
   const common = benchServerEnv();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-'));
   let missed = 0;
   if (ENGINES.includes('sqlite')) {
     try {
-      const lines = await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, async () =>
-        openSqlite(path.join(dataDir, 'tokentally.db')),
+      const lines = await benchEngine(
+        'SQLite (embedded, WAL)',
+        { ...common, DATA_DIR: dataDir, DATABASE_URL: '' },
+        async () => openSqlite(path.join(dataDir, 'tokentally.db')),
       );
       missed = lines.filter((l) => verdict(l) !== 'ok').length;
     } finally {
@@ -205,14 +238,20 @@ async function main(): Promise<void> {
     const url = await freshPgDatabase('tokentally_bench_analytics');
     const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-analytics-pg-'));
     try {
-      await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: pgDir, DATABASE_URL: url }, () => openPostgres(url, 10));
+      await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: pgDir, DATABASE_URL: url }, () =>
+        openPostgres(url, 10),
+      );
     } finally {
       fs.rmSync(pgDir, { recursive: true, force: true });
     }
   } else {
     console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
   }
-  console.log(missed === 0 ? '\nSQLite: every endpoint met its targets.' : `\nSQLite: ${missed} endpoint/zone runs missed a target.`);
+  console.log(
+    missed === 0
+      ? '\nSQLite: every endpoint met its targets.'
+      : `\nSQLite: ${missed} endpoint/zone runs missed a target.`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -17,7 +17,9 @@ const server = http.createServer((request, response) => {
       return;
     }
     const payload = JSON.stringify({ success: true, inserted: count, skipped: 0 });
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
+    response
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) })
+      .end(payload);
   });
 });
 

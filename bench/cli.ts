@@ -17,7 +17,22 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ampFile, appendTurns, claudeFile, codexFile, copilotFile, droidFile, geminiFile, gooseDb, kimiFile, opencodeDb, piFile, qwenFile, rand, vscodeTask } from './lib/agent-logs.js';
+import {
+  ampFile,
+  appendTurns,
+  claudeFile,
+  codexFile,
+  copilotFile,
+  droidFile,
+  geminiFile,
+  gooseDb,
+  kimiFile,
+  opencodeDb,
+  piFile,
+  qwenFile,
+  rand,
+  vscodeTask,
+} from './lib/agent-logs.js';
 
 const TARGET_MB = Number(process.env['BENCH_CLI_MB'] ?? 1000);
 const FILES = Number(process.env['BENCH_CLI_FILES'] ?? 2000);
@@ -44,7 +59,9 @@ async function fakeServer(): Promise<{ url: string; stats: Upload; close: () => 
     req.on('end', () => {
       stats.requests += 1;
       if (req.url === '/functions/svc-ingest') {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { hourly: { hour_start: string; source: string; model: string; total_tokens: number }[] };
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          hourly: { hour_start: string; source: string; model: string; total_tokens: number }[];
+        };
         for (const b of body.hourly) stored.set(`${b.hour_start}|${b.source}|${b.model}`, b.total_tokens);
         stats.buckets = stored.size;
         stats.total = [...stored.values()].reduce((a, b) => a + b, 0);
@@ -57,7 +74,11 @@ async function fakeServer(): Promise<{ url: string; stats: Upload; close: () => 
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stats, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stats,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 /** Run the compiled CLI as a child process (async, so the fake server in this process answers). */
@@ -83,7 +104,9 @@ async function main(): Promise<void> {
   const free = freeBytes(os.tmpdir());
   const need = TARGET_MB * 1e6 * 2.5;
   if (free < need) {
-    console.error(`bench:cli needs about ${(need / 1e9).toFixed(1)} GB free in ${os.tmpdir()}, only ${(free / 1e9).toFixed(1)} GB available`);
+    console.error(
+      `bench:cli needs about ${(need / 1e9).toFixed(1)} GB free in ${os.tmpdir()}, only ${(free / 1e9).toFixed(1)} GB available`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -117,7 +140,9 @@ async function main(): Promise<void> {
     bytes += opencodeDb(root, 20_000);
     bytes += gooseDb(root, 2_000);
     files += 2;
-    console.log(`generated ${files} files, ${(bytes / 1e6).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s under ${root}`);
+    console.log(
+      `generated ${files} files, ${(bytes / 1e6).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(1)} s under ${root}`,
+    );
 
     const srv = await fakeServer();
     const env: NodeJS.ProcessEnv = {
@@ -145,7 +170,9 @@ async function main(): Promise<void> {
     };
     const cfgDir = path.join(root, 'xdg-config', 'tokentally');
     fs.mkdirSync(cfgDir, { recursive: true });
-    fs.writeFileSync(path.join(cfgDir, 'config.json'), JSON.stringify({ server: srv.url, token: 'tt_dev_bench' }), { mode: 0o600 });
+    fs.writeFileSync(path.join(cfgDir, 'config.json'), JSON.stringify({ server: srv.url, token: 'tt_dev_bench' }), {
+      mode: 0o600,
+    });
 
     // let the kernel finish writing the generated tree back, then make sure it is all cached
     spawnSync('sync');
@@ -157,17 +184,26 @@ async function main(): Promise<void> {
     // what a hook-triggered sync costs: one new turn in one Claude and one Codex log
     appendTurns(root);
     const third = await timeRun(['sync', '--quiet'], env);
-    const report = JSON.parse((await timeRun(['report', '--json'], env)).stdout) as { totals: { total_tokens: number } };
+    const report = JSON.parse((await timeRun(['report', '--json'], env)).stdout) as {
+      totals: { total_tokens: number };
+    };
     await srv.close();
     const mbps = bytes / 1e6 / (first.ms / 1000);
-    console.log(`first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 150)`);
+    console.log(
+      `first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 150)`,
+    );
     console.log(`no-change sync: ${(second.ms / 1000).toFixed(3)} s (target <= 0.5)`);
-    console.log(`one-turn sync:  ${(third.ms / 1000).toFixed(3)} s (a new turn in one Claude and one Codex log, uploaded)`);
+    console.log(
+      `one-turn sync:  ${(third.ms / 1000).toFixed(3)} s (a new turn in one Claude and one Codex log, uploaded)`,
+    );
     const tgz = fs.readdirSync(path.join(DIST, 'cli')).find((n) => n.endsWith('.tgz'));
     const packed = tgz === undefined ? NaN : fs.statSync(path.join(DIST, 'cli', tgz)).size / 1024;
     console.log(`CLI package:    ${tgz ?? '(not built)'} ${packed.toFixed(1)} KB packed (target <= 300)`);
-    console.log(`uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`);
-    if (mbps < 150 || second.ms > 500 || !(packed <= 300) || srv.stats.total !== report.totals.total_tokens) process.exitCode = 1;
+    console.log(
+      `uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`,
+    );
+    if (mbps < 150 || second.ms > 500 || !(packed <= 300) || srv.stats.total !== report.totals.total_tokens)
+      process.exitCode = 1;
   } finally {
     if (process.env['BENCH_CLI_KEEP'] !== '1') fs.rmSync(root, { recursive: true, force: true });
   }

@@ -45,17 +45,31 @@ async function seed(db: Db, now: number): Promise<{ userId: string; buckets: num
   const out: { userId: string; buckets: number }[] = [];
   for (const size of SIZES) {
     const userId = randomUUID();
-    await db.kysely.insertInto('users').values({ id: userId, email: `${userId}@bench.example`, created_at: now, updated_at: now }).execute();
+    await db.kysely
+      .insertInto('users')
+      .values({ id: userId, email: `${userId}@bench.example`, created_at: now, updated_at: now })
+      .execute();
     let count = 0;
     for (let k = 0; k < size.devices; k++) {
       const deviceId = randomUUID();
-      await db.kysely.insertInto('devices').values({ id: deviceId, user_id: userId, name: `bench-${k}`, platform: 'linux', created_at: now + k }).execute();
+      await db.kysely
+        .insertInto('devices')
+        .values({ id: deviceId, user_id: userId, name: `bench-${k}`, platform: 'linux', created_at: now + k })
+        .execute();
       for (let chunk = 0; chunk < size.days; chunk += 5) {
         const buckets: NormalizedBucket[] = [];
         for (let d = chunk; d < Math.min(chunk + 5, size.days); d++) {
           const day = today - size.days + 1 + d;
           for (let s = 0; s < HALF_HOURS; s++) {
-            for (const [source, model] of MODELS) buckets.push(benchBucket(day * DAY_MS + ((s * 5 + k) % 48) * HALF_HOUR_MS, source, model, s % 2 === 0 ? 'acme/api' : ''));
+            for (const [source, model] of MODELS)
+              buckets.push(
+                benchBucket(
+                  day * DAY_MS + ((s * 5 + k) % 48) * HALF_HOUR_MS,
+                  source,
+                  model,
+                  s % 2 === 0 ? 'acme/api' : '',
+                ),
+              );
           }
         }
         await writer.apply({ userId, deviceId, now, buckets, subscriptions: undefined });
@@ -113,12 +127,16 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:export — node ${process.version}, ${os.cpus().length} cores, ${HALF_HOURS} active half-hours a day × ${MODELS.length} models per device`);
+  console.log(
+    `bench:export — node ${process.version}, ${os.cpus().length} cores, ${HALF_HOURS} active half-hours a day × ${MODELS.length} models per device`,
+  );
   const common = benchServerEnv();
   if (ENGINES.includes('sqlite')) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-export-'));
     try {
-      await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, async () => openSqlite(path.join(dataDir, 'tokentally.db')));
+      await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' }, async () =>
+        openSqlite(path.join(dataDir, 'tokentally.db')),
+      );
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -131,7 +149,9 @@ async function main(): Promise<void> {
   const url = await freshPgDatabase('tokentally_bench_export');
   const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-export-pg-'));
   try {
-    await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: pgDir, DATABASE_URL: url }, () => openPostgres(url, 10));
+    await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: pgDir, DATABASE_URL: url }, () =>
+      openPostgres(url, 10),
+    );
   } finally {
     fs.rmSync(pgDir, { recursive: true, force: true });
   }

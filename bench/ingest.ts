@@ -14,7 +14,16 @@ import path from 'node:path';
 import pg from 'pg';
 import { dayTotalsOf } from '../src/domain/day-slots.js';
 import { BENCH_PG_URL, dropPgDatabase, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, cpuSeconds, peakRssMb, ROOT, startNode, startServer, stopProcess } from './lib/processes.js';
+import {
+  benchServerEnv,
+  BENCH_SERVICE_KEY as SERVICE_KEY,
+  cpuSeconds,
+  peakRssMb,
+  ROOT,
+  startNode,
+  startServer,
+  stopProcess,
+} from './lib/processes.js';
 import { ensureWrk, runWrk, type WrkResult } from './lib/wrk.js';
 
 const BARE = path.join(ROOT, 'dist/bench/bare-server.js');
@@ -66,9 +75,12 @@ const SUMS: Record<string, string> = {
   usage_buckets: 'select user_id, sum(total) t, sum(billable) b from usage_buckets group by user_id',
   usage_rollup: 'select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id',
   usage_daily: 'select user_id, sum(total) t, sum(billable) b from usage_daily group by user_id',
-  leaderboard_user_weeks: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_weeks group by user_id',
-  leaderboard_user_months: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_months group by user_id',
-  leaderboard_user_totals: 'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
+  leaderboard_user_weeks:
+    'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_weeks group by user_id',
+  leaderboard_user_months:
+    'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_months group by user_id',
+  leaderboard_user_totals:
+    'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
 };
 
 /** The packed days' sums per user (summed here: SQL does not read the packed text). */
@@ -86,7 +98,11 @@ function sumDays(rows: readonly { user_id: string; counts: string }[]): { user_i
 
 function compareSums(results: Record<string, { user_id: string; t: unknown; b: unknown }[]>): string[] {
   const key = (rows: { user_id: string; t: unknown; b: unknown }[] | undefined, withTotal: boolean) =>
-    JSON.stringify((rows ?? []).filter((r) => String(r.b) !== '0' || (withTotal && String(r.t) !== '0')).map((r) => [r.user_id, withTotal ? String(r.t) : null, String(r.b)]));
+    JSON.stringify(
+      (rows ?? [])
+        .filter((r) => String(r.b) !== '0' || (withTotal && String(r.t) !== '0'))
+        .map((r) => [r.user_id, withTotal ? String(r.t) : null, String(r.b)]),
+    );
   const differing: string[] = [];
   for (const name of Object.keys(results)) {
     if (name === 'usage_buckets') continue;
@@ -102,15 +118,26 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
     await client.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ'); // one snapshot for every read
-      const events = await client.query<{ n: string; b: string }>('select count(*)::text n, coalesce(sum(inserted),0)::text b from ingest_events');
+      const events = await client.query<{ n: string; b: string }>(
+        'select count(*)::text n, coalesce(sum(inserted),0)::text b from ingest_events',
+      );
       const results: Record<string, { user_id: string; t: unknown; b: unknown }[]> = {};
       for (const [name, sql] of Object.entries(SUMS)) {
-        results[name] = (await client.query<{ user_id: string; t: unknown; b: unknown }>(`select user_id::text, t::text, b::text from (${sql}) x order by user_id`)).rows;
+        results[name] = (
+          await client.query<{ user_id: string; t: unknown; b: unknown }>(
+            `select user_id::text, t::text, b::text from (${sql}) x order by user_id`,
+          )
+        ).rows;
       }
       // A build from before the packed days (BENCH_SERVER) has no usage_days to check.
-      if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t) results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
+      if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t)
+        results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
       await client.query('COMMIT');
-      return { events: Number(events.rows[0]?.n), bucketsInEvents: Number(events.rows[0]?.b), differing: compareSums(results) };
+      return {
+        events: Number(events.rows[0]?.n),
+        bucketsInEvents: Number(events.rows[0]?.b),
+        differing: compareSums(results),
+      };
     } finally {
       await client.end();
     }
@@ -120,12 +147,20 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
   try {
     db.defaultSafeIntegers(true);
     db.exec('BEGIN'); // one snapshot for every read
-    const events = db.prepare('select count(*) n, coalesce(sum(inserted),0) b from ingest_events').get() as { n: bigint; b: bigint };
+    const events = db.prepare('select count(*) n, coalesce(sum(inserted),0) b from ingest_events').get() as {
+      n: bigint;
+      b: bigint;
+    };
     const results: Record<string, { user_id: string; t: unknown; b: unknown }[]> = {};
     for (const [name, sql] of Object.entries(SUMS)) {
-      results[name] = db.prepare(`select * from (${sql}) order by user_id`).all() as { user_id: string; t: unknown; b: unknown }[];
+      results[name] = db.prepare(`select * from (${sql}) order by user_id`).all() as {
+        user_id: string;
+        t: unknown;
+        b: unknown;
+      }[];
     }
-    if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get()) results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
+    if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get())
+      results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
     return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };
   } finally {
     db.close();
@@ -138,7 +173,9 @@ async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]>
   const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
     return rows.map((r) => r.pid);
   } finally {
     await client.end();
@@ -164,7 +201,12 @@ function line(label: string, r: WrkResult, extra = ''): string {
   return `${label.padEnd(22)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${extra}`;
 }
 
-async function benchEngine(name: string, pattern: string, serverEnv: NodeJS.ProcessEnv, ceiling: WrkResult): Promise<void> {
+async function benchEngine(
+  name: string,
+  pattern: string,
+  serverEnv: NodeJS.ProcessEnv,
+  ceiling: WrkResult,
+): Promise<void> {
   const server = await startServer(serverEnv);
   const base = `http://127.0.0.1:${server.port}`;
   const tokensFile = path.join(os.tmpdir(), `tokentally-bench-tokens-${process.pid}.txt`);
@@ -177,7 +219,13 @@ async function benchEngine(name: string, pattern: string, serverEnv: NodeJS.Proc
     const backends = await databaseBackends(serverEnv);
     const cpuBefore = cpuSeconds(server.child.pid);
     const dbCpuBefore = backendsCpuSeconds(backends);
-    const r = runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { ...env, COUNTER_START: '10000000' } });
+    const r = runWrk({
+      url: base,
+      script: LUA,
+      connections: 50,
+      seconds: SECONDS,
+      env: { ...env, COUNTER_START: '10000000' },
+    });
     const cpu = cpuSeconds(server.child.pid) - cpuBefore;
     const dbCpu = backendsCpuSeconds(backends) - dbCpuBefore;
     const rss = peakRssMb(server.child.pid);
@@ -187,15 +235,30 @@ async function benchEngine(name: string, pattern: string, serverEnv: NodeJS.Proc
     const stored = after.events - before.events;
     console.log(`\n${name}, ${pattern} pattern`);
     console.log(line('  tokentally ingest', r, `  peak RSS ${rss.toFixed(0)} MB`));
-    console.log(`  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`);
+    console.log(
+      `  uploads/s ${(accepted / SECONDS).toFixed(0)}, buckets/s ${((accepted * 10) / SECONDS).toFixed(0)}, refused ${r.non2xx}`,
+    );
     // Server CPU per upload is steadier than throughput on a shared machine: it is what a change to the server moves.
-    console.log(`  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`);
-    if (backends.length > 0) console.log(`  database backends' CPU ${((dbCpu / SECONDS) * 100).toFixed(0)}% of a core, ${((dbCpu * 1e6) / accepted).toFixed(0)} µs per upload`);
-    console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`);
-    const ok = stored >= accepted && after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 && after.differing.length === 0;
-    const models = after.differing.length === 0 ? 'every read model equals' : `${after.differing.join(', ')} DIFFER FROM`;
+    console.log(
+      `  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`,
+    );
+    if (backends.length > 0)
+      console.log(
+        `  database backends' CPU ${((dbCpu / SECONDS) * 100).toFixed(0)}% of a core, ${((dbCpu * 1e6) / accepted).toFixed(0)} µs per upload`,
+      );
+    console.log(
+      `  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`,
+    );
+    const ok =
+      stored >= accepted &&
+      after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 &&
+      after.differing.length === 0;
+    const models =
+      after.differing.length === 0 ? 'every read model equals' : `${after.differing.join(', ')} DIFFER FROM`;
     const buckets = after.bucketsInEvents - before.bucketsInEvents;
-    console.log(`  check: ${accepted} accepted uploads, ${stored} upload events stored (${buckets} buckets), ${models} the raw buckets → ${ok ? 'OK' : 'FAILED'}`);
+    console.log(
+      `  check: ${accepted} accepted uploads, ${stored} upload events stored (${buckets} buckets), ${models} the raw buckets → ${ok ? 'OK' : 'FAILED'}`,
+    );
     if (!ok) process.exitCode = 1;
   } finally {
     await stopProcess(server.child);
@@ -205,7 +268,9 @@ async function benchEngine(name: string, pattern: string, serverEnv: NodeJS.Proc
 
 async function main(): Promise<void> {
   ensureWrk();
-  console.log(`bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`,
+  );
   const bare = await startNode(BARE, {}, /listening (\d+)/);
   let ceiling: WrkResult;
   try {
@@ -234,7 +299,12 @@ async function main(): Promise<void> {
       for (const n of PROCESS_COUNTS) {
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-'));
         try {
-          await benchEngine(`SQLite (embedded, WAL), ${label(n)}`, pattern, { ...common, DATA_DIR: dataDir, DATABASE_URL: '', SERVER_PROCESSES: String(n) }, ceiling);
+          await benchEngine(
+            `SQLite (embedded, WAL), ${label(n)}`,
+            pattern,
+            { ...common, DATA_DIR: dataDir, DATABASE_URL: '', SERVER_PROCESSES: String(n) },
+            ceiling,
+          );
         } finally {
           fs.rmSync(dataDir, { recursive: true, force: true });
         }
@@ -252,7 +322,12 @@ async function main(): Promise<void> {
     for (const pattern of PATTERNS) {
       for (const n of PROCESS_COUNTS) {
         const url = await freshPgDatabase(database);
-        await benchEngine(`PostgreSQL (local server), ${label(n)}`, pattern, { ...common, DATA_DIR: os.tmpdir(), DATABASE_URL: url, SERVER_PROCESSES: String(n) }, ceiling);
+        await benchEngine(
+          `PostgreSQL (local server), ${label(n)}`,
+          pattern,
+          { ...common, DATA_DIR: os.tmpdir(), DATABASE_URL: url, SERVER_PROCESSES: String(n) },
+          ceiling,
+        );
       }
     }
   } finally {

@@ -37,7 +37,16 @@ async function seed(db: Db, nowMs: number): Promise<{ rows: number; ms: number }
     await db.kysely.transaction().execute(async (tx) => {
       const users = [];
       for (let u = u0; u < u1; u++) {
-        users.push({ id: userId(u), email: `bench${u}@example.com`, password_hash: null, display_name: u % 10 === 0 ? `Bencher ${u}` : null, avatar_url: null, external_id: null, created_at: nowMs, updated_at: nowMs });
+        users.push({
+          id: userId(u),
+          email: `bench${u}@example.com`,
+          password_hash: null,
+          display_name: u % 10 === 0 ? `Bencher ${u}` : null,
+          avatar_url: null,
+          external_id: null,
+          created_at: nowMs,
+          updated_at: nowMs,
+        });
       }
       await tx.insertInto('users').values(users).execute();
       let batch = [];
@@ -46,8 +55,30 @@ async function seed(db: Db, nowMs: number): Promise<{ rows: number; ms: number }
           for (let h = 0; h < 8; h++) {
             const hourStart = (today - 29 + d) * DAY_MS + (18 + h) * 1_800_000;
             const v = ((u * 7919 + d * 31 + h) % 5000) + 1;
-            batch.push({ user_id: userId(u), hour_start: hourStart, source: 'codex', model: 'gpt-5-codex', input: v * 10, cached_input: v * 5, output: v, reasoning: 0, total: v * 11, billable: v * 11 });
-            batch.push({ user_id: userId(u), hour_start: hourStart, source: 'claude', model: 'claude-sonnet-4-5', input: v, cached_input: v * 20, output: v * 2, reasoning: 0, total: v * 3, billable: v * 23 });
+            batch.push({
+              user_id: userId(u),
+              hour_start: hourStart,
+              source: 'codex',
+              model: 'gpt-5-codex',
+              input: v * 10,
+              cached_input: v * 5,
+              output: v,
+              reasoning: 0,
+              total: v * 11,
+              billable: v * 11,
+            });
+            batch.push({
+              user_id: userId(u),
+              hour_start: hourStart,
+              source: 'claude',
+              model: 'claude-sonnet-4-5',
+              input: v,
+              cached_input: v * 20,
+              output: v * 2,
+              reasoning: 0,
+              total: v * 3,
+              billable: v * 23,
+            });
             if (batch.length >= STATEMENT_ROWS) {
               await tx.insertInto('usage_rollup').values(batch).execute();
               rows += batch.length;
@@ -80,12 +111,30 @@ async function seed(db: Db, nowMs: number): Promise<{ rows: number; ms: number }
 /** Every tenth user turns public visibility on (so names are joined on reads). */
 async function makeEveryTenthPublic(db: Db, nowMs: number): Promise<void> {
   for (let u0 = 0; u0 < USERS; u0 += 10_000) {
-    const rows: { user_id: string; token_hash: string; token_nonce: null; created_at: number; updated_at: number; revoked_at: null }[] = [];
+    const rows: {
+      user_id: string;
+      token_hash: string;
+      token_nonce: null;
+      created_at: number;
+      updated_at: number;
+      revoked_at: null;
+    }[] = [];
     for (let u = u0; u < Math.min(USERS, u0 + 10_000); u += 10) {
-      rows.push({ user_id: userId(u), token_hash: `bench-${u}`, token_nonce: null, created_at: nowMs, updated_at: nowMs, revoked_at: null });
+      rows.push({
+        user_id: userId(u),
+        token_hash: `bench-${u}`,
+        token_nonce: null,
+        created_at: nowMs,
+        updated_at: nowMs,
+        revoked_at: null,
+      });
     }
     await db.kysely.transaction().execute(async (tx) => {
-      for (let i = 0; i < rows.length; i += 1000) await tx.insertInto('public_views').values(rows.slice(i, i + 1000)).execute();
+      for (let i = 0; i < rows.length; i += 1000)
+        await tx
+          .insertInto('public_views')
+          .values(rows.slice(i, i + 1000))
+          .execute();
     });
   }
 }
@@ -106,7 +155,9 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     // which this benchmark does not read, and would make loading 48 million rows take most of an
     // hour); the leaderboard's per-period family totals are then built in bulk from it.
     const seeded = await seed(db, now);
-    console.log(`  seeded ${USERS.toLocaleString('en')} users, ${seeded.rows.toLocaleString('en')} rollup rows in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.rows / (seeded.ms / 1000)).toLocaleString('en')} rows/s)`);
+    console.log(
+      `  seeded ${USERS.toLocaleString('en')} users, ${seeded.rows.toLocaleString('en')} rollup rows in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.rows / (seeded.ms / 1000)).toLocaleString('en')} rows/s)`,
+    );
     const t0 = Date.now();
     await rebuildLeaderboardAggregates(db.kysely, db.dialect);
     console.log(`  per-period family totals built from the rollup in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -122,7 +173,10 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     let answer = '';
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      const res = await fetch(`${base}/functions/svc-leaderboard-refresh`, { method: 'POST', headers: { authorization: `Bearer ${SERVICE_KEY}` } });
+      const res = await fetch(`${base}/functions/svc-leaderboard-refresh`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SERVICE_KEY}` },
+      });
       times.push(performance.now() - t0);
       answer = await res.text();
       if (!res.ok) throw new Error(`refresh → ${res.status} ${answer}`);
@@ -130,15 +184,32 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
     console.log(`  refresh of all periods: ${times.map((t) => `${(t / 1000).toFixed(2)} s`).join(', ')}  ${answer}`);
     const me = USERS - 1;
     const token = await benchAccessToken(userId(me), sessionId, now);
-    const probe = await fetch(`${base}/functions/svc-leaderboard?period=week`, { headers: { authorization: `Bearer ${token}` } });
+    const probe = await fetch(`${base}/functions/svc-leaderboard?period=week`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = (await probe.json()) as { total_entries: number; me: unknown };
     console.log(`  probe: ${probe.status}, ${body.total_entries} entries, me ${JSON.stringify(body.me)}`);
     const wrkEnv = { TOKEN: token };
     runWrk({ url: base, script: LUA, connections: 10, seconds: 2, env: wrkEnv }); // warm-up
-    console.log(line('page reads, 1 connection', runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv })));
-    console.log(line('page reads, 50 connections', runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: wrkEnv })));
+    console.log(
+      line(
+        'page reads, 1 connection',
+        runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv }),
+      ),
+    );
+    console.log(
+      line(
+        'page reads, 50 connections',
+        runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: wrkEnv }),
+      ),
+    );
     // The same pages without a bearer (no JWT check, no `me`): shows what user-token verification costs.
-    console.log(line('anonymous, 50 connections', runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { TOKEN: '' } })));
+    console.log(
+      line(
+        'anonymous, 50 connections',
+        runWrk({ url: base, script: LUA, connections: 50, seconds: SECONDS, env: { TOKEN: '' } }),
+      ),
+    );
   } finally {
     await stopProcess(server.child);
   }
@@ -146,14 +217,22 @@ async function benchEngine(name: string, env: NodeJS.ProcessEnv): Promise<void> 
 
 async function main(): Promise<void> {
   ensureWrk();
-  console.log(`bench:leaderboard — ${USERS.toLocaleString('en')} users × 30 days × 8 half-hours × 2 models; wrk ${SECONDS} s; node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `bench:leaderboard — ${USERS.toLocaleString('en')} users × 30 days × 8 half-hours × 2 models; wrk ${SECONDS} s; node ${process.version}, ${os.cpus().length} cores`,
+  );
   const common = benchServerEnv();
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-lb-'));
   try {
-    if (engines.includes('sqlite')) await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' });
+    if (engines.includes('sqlite'))
+      await benchEngine('SQLite (embedded, WAL)', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' });
     if (engines.includes('postgres')) {
-      if (await pgReachable()) await benchEngine('PostgreSQL (local server)', { ...common, DATA_DIR: dataDir, DATABASE_URL: await freshPgDatabase('tokentally_bench_leaderboard') });
+      if (await pgReachable())
+        await benchEngine('PostgreSQL (local server)', {
+          ...common,
+          DATA_DIR: dataDir,
+          DATABASE_URL: await freshPgDatabase('tokentally_bench_leaderboard'),
+        });
       else console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
     }
   } finally {

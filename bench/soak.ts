@@ -45,11 +45,24 @@ async function call<T>(port: number, method: string, url: string, body: unknown,
 async function provision(port: number): Promise<Actors> {
   const actors: Actors = { devices: [], jwts: [] };
   for (let u = 0; u < USERS; u += 1) {
-    const s = await call<{ access_token: string; user: { id: string } }>(port, 'POST', '/auth/v1/signup', { email: `soak${u}@example.com`, password: 'soak password' });
+    const s = await call<{ access_token: string; user: { id: string } }>(port, 'POST', '/auth/v1/signup', {
+      email: `soak${u}@example.com`,
+      password: 'soak password',
+    });
     actors.jwts.push(s.access_token);
     if (u % 2 === 0) await call(port, 'POST', '/functions/svc-public-visibility', { enabled: true }, s.access_token);
     for (let d = 0; d < DEVICES_PER_USER; d += 1) {
-      actors.devices.push((await call<{ token: string }>(port, 'POST', '/functions/svc-device-token-issue', { user_id: s.user.id, device_name: `soak-${u}-${d}` }, BENCH_SERVICE_KEY)).token);
+      actors.devices.push(
+        (
+          await call<{ token: string }>(
+            port,
+            'POST',
+            '/functions/svc-device-token-issue',
+            { user_id: s.user.id, device_name: `soak-${u}-${d}` },
+            BENCH_SERVICE_KEY,
+          )
+        ).token,
+      );
     }
   }
   return actors;
@@ -61,7 +74,12 @@ function mix(actors: Actors): () => [LoadRequest, string] {
   const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
   const today = new Date().toISOString().slice(0, 10);
   const monthAgo = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-  const models = [['codex', 'gpt-5-codex'], ['claude', 'claude-sonnet-4-5'], ['codex', 'gpt-5'], ['claude', 'claude-opus-4-1']] as const;
+  const models = [
+    ['codex', 'gpt-5-codex'],
+    ['claude', 'claude-sonnet-4-5'],
+    ['codex', 'gpt-5'],
+    ['claude', 'claude-opus-4-1'],
+  ] as const;
   return () => {
     n += 1;
     const slot = n % 10;
@@ -71,13 +89,33 @@ function mix(actors: Actors): () => [LoadRequest, string] {
         const [source, model] = models[k % 4] as readonly [string, string];
         const input = 1000 + n * 3 + k;
         const output = 200 + n * 2 + k;
-        return { hour_start: new Date(baseHour + k * 1_800_000).toISOString(), source, model, input_tokens: input, cached_input_tokens: 400 + k, output_tokens: output, reasoning_output_tokens: 50, total_tokens: input + output };
+        return {
+          hour_start: new Date(baseHour + k * 1_800_000).toISOString(),
+          source,
+          model,
+          input_tokens: input,
+          cached_input_tokens: 400 + k,
+          output_tokens: output,
+          reasoning_output_tokens: 50,
+          total_tokens: input + output,
+        };
       });
-      return [{ method: 'POST', path: '/functions/svc-ingest', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ hourly }) }, 'upload'];
+      return [
+        {
+          method: 'POST',
+          path: '/functions/svc-ingest',
+          headers: { authorization: `Bearer ${token}` },
+          body: JSON.stringify({ hourly }),
+        },
+        'upload',
+      ];
     }
     const jwt = actors.jwts[n % actors.jwts.length] as string;
     if (slot < 9) {
-      const what = slot === 7 ? `svc-usage-daily?from=${monthAgo}&to=${today}&tz=America/New_York` : `svc-usage-summary?from=${monthAgo}&to=${today}`;
+      const what =
+        slot === 7
+          ? `svc-usage-daily?from=${monthAgo}&to=${today}&tz=America/New_York`
+          : `svc-usage-summary?from=${monthAgo}&to=${today}`;
       return [{ method: 'GET', path: `/functions/${what}`, headers: { authorization: `Bearer ${jwt}` } }, 'dashboard'];
     }
     const headers: Record<string, string> = n % 20 === 9 ? { authorization: `Bearer ${jwt}` } : {};
@@ -93,7 +131,9 @@ function rssMb(pid: number | undefined): number {
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number);
+  return sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] as number);
 }
 
 interface Minute {
@@ -113,7 +153,9 @@ async function soak(name: string, serverEnv: NodeJS.ProcessEnv): Promise<boolean
     const next = mix(actors);
     const max = await closedLoop(target, next, CONNECTIONS, 20);
     const rate = Math.round(max.perSecond * LOAD_SHARE);
-    console.log(`\n${name}: maximum ${max.perSecond.toFixed(0)} req/s (${max.errors} errors, 20 s at ${CONNECTIONS} connections); soaking at ${rate} req/s for ${MINUTES} × ${MINUTE_S} s`);
+    console.log(
+      `\n${name}: maximum ${max.perSecond.toFixed(0)} req/s (${max.errors} errors, 20 s at ${CONNECTIONS} connections); soaking at ${rate} req/s for ${MINUTES} × ${MINUTE_S} s`,
+    );
 
     const minutes: Minute[] = [];
     const fresh = (): Minute => ({ ok: 0, errors: 0, latencies: [], statuses: new Map(), rss: 0 });
@@ -132,7 +174,9 @@ async function soak(name: string, serverEnv: NodeJS.ProcessEnv): Promise<boolean
     const report = (m: Minute, i: number) => {
       const sorted = m.latencies.sort((a, b) => a - b);
       const errs = [...m.statuses].map(([k, v]) => `${k}×${v}`).join(' ');
-      console.log(`  minute ${String(i + 1).padStart(2)}: ${String(m.ok).padStart(7)} ok (${(m.ok / MINUTE_S).toFixed(0)}/s), ${m.errors} errors${errs ? ` (${errs})` : ''}, p99 ${percentile(sorted, 99).toFixed(1)} ms, RSS ${m.rss.toFixed(0)} MB`);
+      console.log(
+        `  minute ${String(i + 1).padStart(2)}: ${String(m.ok).padStart(7)} ok (${(m.ok / MINUTE_S).toFixed(0)}/s), ${m.errors} errors${errs ? ` (${errs})` : ''}, p99 ${percentile(sorted, 99).toFixed(1)} ms, RSS ${m.rss.toFixed(0)} MB`,
+      );
     };
     const ticker = setInterval(() => {
       if (elapsed() < (minutes.length + 1) * MINUTE_S) return;
@@ -142,10 +186,19 @@ async function soak(name: string, serverEnv: NodeJS.ProcessEnv): Promise<boolean
       current = fresh();
     }, 200);
     // In the middle: a pricing sync (reprices stored costs) and a leaderboard refresh, asked like any admin would.
-    const middle = setTimeout(() => {
-      const admin = (url: string) => target.send({ method: 'POST', path: url, headers: { authorization: `Bearer ${BENCH_SERVICE_KEY}` } }, `admin ${url}`).then(onOutcome);
-      void admin('/functions/svc-pricing-sync').then(() => admin('/functions/svc-leaderboard-refresh'));
-    }, (MINUTES * MINUTE_S * 1000) / 2);
+    const middle = setTimeout(
+      () => {
+        const admin = (url: string) =>
+          target
+            .send(
+              { method: 'POST', path: url, headers: { authorization: `Bearer ${BENCH_SERVICE_KEY}` } },
+              `admin ${url}`,
+            )
+            .then(onOutcome);
+        void admin('/functions/svc-pricing-sync').then(() => admin('/functions/svc-leaderboard-refresh'));
+      },
+      (MINUTES * MINUTE_S * 1000) / 2,
+    );
     const { behind } = await openLoop(target, next, rate, 1024, onOutcome, () => minutes.length >= MINUTES);
     clearInterval(ticker);
     clearTimeout(middle);
@@ -159,10 +212,19 @@ async function soak(name: string, serverEnv: NodeJS.ProcessEnv): Promise<boolean
     const failures: string[] = [];
     if (errors > 0) failures.push(`${errors} request errors`);
     if (slowest < first * 0.8) failures.push(`throughput fell to ${slowest} from ${first} a minute (more than 20 %)`);
-    if (rssBase !== undefined && minutes.length > 2 && rssPeak > rssBase * 1.15) failures.push(`RSS grew to ${rssPeak.toFixed(0)} MB from ${rssBase.toFixed(0)} MB, its level in the first two minutes (more than 15 %)`);
-    const rssNote = minutes.length > 2 ? `RSS after minute 2 at most ${(((rssPeak - (rssBase ?? rssPeak)) / (rssBase ?? 1)) * 100).toFixed(1)} % above its level in minutes 1–2` : 'RSS growth not judged (fewer than 3 minutes)';
-    if (behind > 0) console.log(`  ${behind} requests were not sent: 1024 were outstanding (the server fell behind the rate)`);
-    console.log(`  ${failures.length === 0 ? 'OK' : `FAILED: ${failures.join('; ')}`} — ${errors} errors, slowest minute ${((slowest / Math.max(first, 1)) * 100).toFixed(1)} % of the first, ${rssNote}`);
+    if (rssBase !== undefined && minutes.length > 2 && rssPeak > rssBase * 1.15)
+      failures.push(
+        `RSS grew to ${rssPeak.toFixed(0)} MB from ${rssBase.toFixed(0)} MB, its level in the first two minutes (more than 15 %)`,
+      );
+    const rssNote =
+      minutes.length > 2
+        ? `RSS after minute 2 at most ${(((rssPeak - (rssBase ?? rssPeak)) / (rssBase ?? 1)) * 100).toFixed(1)} % above its level in minutes 1–2`
+        : 'RSS growth not judged (fewer than 3 minutes)';
+    if (behind > 0)
+      console.log(`  ${behind} requests were not sent: 1024 were outstanding (the server fell behind the rate)`);
+    console.log(
+      `  ${failures.length === 0 ? 'OK' : `FAILED: ${failures.join('; ')}`} — ${errors} errors, slowest minute ${((slowest / Math.max(first, 1)) * 100).toFixed(1)} % of the first, ${rssNote}`,
+    );
     return failures.length === 0;
   } finally {
     target.close();
@@ -181,7 +243,9 @@ async function servePrices(): Promise<{ server: http.Server; url: string }> {
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:soak — ${MINUTES} × ${MINUTE_S} s at ${LOAD_SHARE * 100} % of the measured maximum, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `bench:soak — ${MINUTES} × ${MINUTE_S} s at ${LOAD_SHARE * 100} % of the measured maximum, node ${process.version}, ${os.cpus().length} cores`,
+  );
   const prices = await servePrices();
   const common = benchServerEnv({
     PASSWORD_SCRYPT_COST: '32768',
@@ -200,7 +264,8 @@ async function main(): Promise<void> {
     if (engines.includes('sqlite')) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-soak-'));
       try {
-        ok = (await soak('SQLite (embedded, WAL), one process', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' })) && ok;
+        ok =
+          (await soak('SQLite (embedded, WAL), one process', { ...common, DATA_DIR: dataDir, DATABASE_URL: '' })) && ok;
       } finally {
         fs.rmSync(dataDir, { recursive: true, force: true });
       }
@@ -210,7 +275,12 @@ async function main(): Promise<void> {
         const url = await freshPgDatabase('tokentally_soak');
         const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-soak-pg-'));
         try {
-          ok = (await soak('PostgreSQL (local server), one process', { ...common, DATA_DIR: dataDir, DATABASE_URL: url })) && ok;
+          ok =
+            (await soak('PostgreSQL (local server), one process', {
+              ...common,
+              DATA_DIR: dataDir,
+              DATABASE_URL: url,
+            })) && ok;
         } finally {
           fs.rmSync(dataDir, { recursive: true, force: true });
         }

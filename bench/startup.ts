@@ -40,7 +40,12 @@ async function timeServer(): Promise<number> {
 /** One admin command on a data directory that already holds a database (made by the first call). */
 function timeAdmin(dir: string, args: string[]): number {
   // Nothing listens on port 9: sync-pricing fails fast (and exits 1) instead of reaching the network.
-  const env = { ...process.env, DATA_DIR: dir, LOG_LEVEL: 'warn', PRICING_SOURCE_URL: 'http://127.0.0.1:9/prices.json' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    PRICING_SOURCE_URL: 'http://127.0.0.1:9/prices.json',
+  };
   const started = performance.now();
   const r = spawnSync(process.execPath, [ADMIN, ...args], { env, encoding: 'utf8' });
   const elapsed = performance.now() - started;
@@ -58,7 +63,13 @@ async function main(): Promise<void> {
   const dir = freshDir();
   try {
     timeAdmin(dir, ['create-user', 'bench@example.com', 'a long password']);
-    const commands: string[][] = [['help'], ['keys'], ['grant-pro', 'bench@example.com', '--days', '30'], ['refresh-leaderboard'], ['sync-pricing']];
+    const commands: string[][] = [
+      ['help'],
+      ['keys'],
+      ['grant-pro', 'bench@example.com', '--days', '30'],
+      ['refresh-leaderboard'],
+      ['sync-pricing'],
+    ];
     for (const args of commands) {
       const times = Array.from({ length: RUNS }, () => timeAdmin(dir, args));
       console.log(`admin ${args[0]?.padEnd(20)} (target < 1 s): ${summary(times)}`);

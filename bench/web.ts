@@ -37,7 +37,11 @@ await built.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
 
 async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }
@@ -50,24 +54,47 @@ const seedStart = Date.now();
 const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
 let buckets = 0;
 for (let d = 0; d < 3; d++) {
-  const device = await post('/functions/svc-device-token-issue', { device_name: `machine-${d + 1}`, platform: 'linux' }, access);
+  const device = await post(
+    '/functions/svc-device-token-issue',
+    { device_name: `machine-${d + 1}`, platform: 'linux' },
+    access,
+  );
   const hourly: Array<Record<string, unknown>> = [];
   for (let day = 364; day >= 0; day--) {
     for (let slot = 0; slot < 16; slot++) {
       if ((slot + d) % 3 !== 0) continue; // the three devices share the 16 busy half-hours of a day
       const [source, model] = MODELS[(day + slot) % MODELS.length] as [string, string];
       const input = 20_000 + ((day * 31 + slot * 7) % 9000);
-      hourly.push({ hour_start: new Date(today - day * DAY_MS + (8 * 2 + slot) * 1_800_000).toISOString(), source, model, input_tokens: input, cached_input_tokens: 8000, output_tokens: 3000, total_tokens: input + 3000 });
+      hourly.push({
+        hour_start: new Date(today - day * DAY_MS + (8 * 2 + slot) * 1_800_000).toISOString(),
+        source,
+        model,
+        input_tokens: input,
+        cached_input_tokens: 8000,
+        output_tokens: 3000,
+        total_tokens: input + 3000,
+      });
     }
   }
-  for (let i = 0; i < hourly.length; i += 500) await post('/functions/svc-ingest', { hourly: hourly.slice(i, i + 500) }, device['token'] as string);
+  for (let i = 0; i < hourly.length; i += 500)
+    await post('/functions/svc-ingest', { hourly: hourly.slice(i, i + 500) }, device['token'] as string);
   buckets += hourly.length;
 }
-process.stdout.write(`seeded ${buckets} half-hour buckets (one year, 3 devices, 4 models) in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
+process.stdout.write(
+  `seeded ${buckets} half-hour buckets (one year, 3 devices, 4 models) in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`,
+);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const signIn = await browser.newContext({ baseURL: base });
 const first = await signIn.newPage();
@@ -86,7 +113,13 @@ for (let run = 0; run < RUNS; run++) {
   const page = await ctx.newPage();
   const scripts: Array<Promise<number>> = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(response.request().sizes().then((s) => s.responseBodySize + s.responseHeadersSize));
+    if (response.request().resourceType() === 'script')
+      scripts.push(
+        response
+          .request()
+          .sizes()
+          .then((s) => s.responseBodySize + s.responseHeadersSize),
+      );
   });
   const started = performance.now();
   await page.goto('/?range=year');
@@ -94,8 +127,11 @@ for (let run = 0; run < RUNS; run++) {
   await page.waitForFunction("document.querySelector('[data-testid=stat-tokens]')?.textContent?.length > 0");
   times.push(performance.now() - started);
   if (process.env.BENCH_DEBUG) {
-    const entries = (await page.evaluate("performance.getEntriesByType('resource').map(e => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.duration)])")) as Array<[string, number, number]>;
-    for (const [name, start, duration] of entries) process.stdout.write(`  ${start} +${duration} ms ${name.slice(0, 110)}\n`);
+    const entries = (await page.evaluate(
+      "performance.getEntriesByType('resource').map(e => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.duration)])",
+    )) as Array<[string, number, number]>;
+    for (const [name, start, duration] of entries)
+      process.stdout.write(`  ${start} +${duration} ms ${name.slice(0, 110)}\n`);
   }
   jsBytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
   await ctx.close();
@@ -105,5 +141,9 @@ await built.close();
 fs.rmSync(dir, { recursive: true, force: true });
 
 const sorted = [...times].sort((a, b) => a - b);
-process.stdout.write(`overview "This year", cold cache, ${RUNS} runs: time to first chart ${times.map((t) => `${t.toFixed(0)} ms`).join(', ')}\n`);
-process.stdout.write(`median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} ms (target: usable within 1000 ms); JavaScript transferred ${(jsBytes / 1024).toFixed(1)} KB\n`);
+process.stdout.write(
+  `overview "This year", cold cache, ${RUNS} runs: time to first chart ${times.map((t) => `${t.toFixed(0)} ms`).join(', ')}\n`,
+);
+process.stdout.write(
+  `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} ms (target: usable within 1000 ms); JavaScript transferred ${(jsBytes / 1024).toFixed(1)} KB\n`,
+);

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
     await migrateToLatest(db);
     const secrets = async () => (built ? (await built).secrets : resolveSecrets(config, db, systemClock.now()));
     const result = await runAdminCommand({ app, secrets, db, clock: systemClock }, process.argv.slice(2));
-    (result.exitCode === 0 ? process.stdout : process.stderr).write(result.output.endsWith('\n') ? result.output : `${result.output}\n`);
+    (result.exitCode === 0 ? process.stdout : process.stderr).write(
+      result.output.endsWith('\n') ? result.output : `${result.output}\n`,
+    );
     process.exitCode = result.exitCode;
   } finally {
     // The app closes the database with its server; without one, the database is closed here.

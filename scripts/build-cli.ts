@@ -41,7 +41,8 @@ export async function buildCliPackage(outDir: string, stagingDir: string): Promi
   const manifest = {
     name: 'tokentally',
     version,
-    description: 'Reads your AI coding agents’ local logs and uploads half-hour token counts to your Tokentally server.',
+    description:
+      'Reads your AI coding agents’ local logs and uploads half-hour token counts to your Tokentally server.',
     type: 'module',
     license: 'MIT',
     bin: { tokentally: 'bin/tokentally.js' },
@@ -60,7 +61,12 @@ export async function buildCliPackage(outDir: string, stagingDir: string): Promi
   execFileSync('npm', ['pack', '--silent', '--pack-destination', outDir], {
     cwd: staging,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, npm_config_nodedir: undefined, npm_config_ignore_scripts: 'true', npm_config_loglevel: 'error' },
+    env: {
+      ...process.env,
+      npm_config_nodedir: undefined,
+      npm_config_ignore_scripts: 'true',
+      npm_config_loglevel: 'error',
+    },
   });
   const tgz = path.join(outDir, `tokentally-${version}.tgz`);
   if (!fs.existsSync(tgz)) throw new Error(`npm pack did not produce ${tgz}`);

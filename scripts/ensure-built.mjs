@@ -9,7 +9,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const stamp = path.join(root, 'dist', '.build-stamp');
-const watched = ['src', 'scripts', 'bench', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const watched = [
+  'src',
+  'scripts',
+  'bench',
+  'web',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const skipped = new Set(['node_modules', 'dist']);
 
 function newest(p) {
@@ -37,9 +46,16 @@ if (process.argv.includes('--stamp')) {
   }
   const sources = Math.max(...watched.map((w) => newest(path.join(root, w))));
   if (sources > built) {
-    console.error(built === 0 ? 'tokentally: building (first run)…' : 'tokentally: sources changed since the last build; rebuilding…');
+    console.error(
+      built === 0
+        ? 'tokentally: building (first run)…'
+        : 'tokentally: sources changed since the last build; rebuilding…',
+    );
     // The build talks on stderr only: stdout belongs to the command that asked for it (`npm run admin -- keys | …`).
-    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 2, 2] });
+    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], {
+      cwd: root,
+      stdio: ['ignore', 2, 2],
+    });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }

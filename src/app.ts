@@ -97,7 +97,10 @@ export interface TokentallyApp {
 }
 
 /** A yes/no lookup whose "yes" answers are remembered (a new user works at once). */
-function cachedExists(cache: TtlCache<true>, exists: (key: string) => Promise<boolean>): (key: string) => Promise<boolean> {
+function cachedExists(
+  cache: TtlCache<true>,
+  exists: (key: string) => Promise<boolean>,
+): (key: string) => Promise<boolean> {
   const lookup = cachedLookup(cache, async (key) => ((await exists(key)) ? true : undefined));
   return async (key) => (await lookup(key)) === true;
 }
@@ -106,12 +109,15 @@ function cachedExists(cache: TtlCache<true>, exists: (key: string) => Promise<bo
 function externalJwt(auth: Config['auth']): ExternalJwtOptions | undefined {
   const { jwksUrl, issuer, audience, algorithms } = auth;
   if (jwksUrl === undefined) return undefined;
-  if (issuer === undefined || audience === undefined) throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
+  if (issuer === undefined || audience === undefined)
+    throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
   return { jwksUrl, issuer, audience, algorithms };
 }
 
 /** Fastify's form of TRUST_PROXY: the client is the address the last trusted proxy saw. */
-function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(
+  trust: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (trust === false) return false;
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
   return [...trust];
@@ -151,11 +157,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
 
   // Services. What one process must tell the others (prices switched, an account deleted) goes through `peers`.
   const peers = deps.peers ?? noPeers;
-  const jwt = new JwtService(
-    secrets.jwtSecret,
-    config.auth.accessTokenTtlSeconds,
-    externalJwt(config.auth),
-  );
+  const jwt = new JwtService(secrets.jwtSecret, config.auth.accessTokenTtlSeconds, externalJwt(config.auth));
   // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
   const liveSessions = new TtlCache<string>(clock, 5_000, 50_000);
   const accounts = new AccountService(db, clock, jwt, {
@@ -173,17 +175,25 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // repriced to; answers and uploads price with the data the stored costs are priced by (`book`).
   const prices = createPriceService();
   const book = new PriceBook(db, prices);
-  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes: config.syncMinIntervalMinutes });
+  const analytics = new AnalyticsService({
+    db,
+    clock,
+    prices: book,
+    syncMinIntervalMinutes: config.syncMinIntervalMinutes,
+  });
   const repricer = new CostRepricer({
     db,
     book,
     clock,
     hooks: deps.hooks?.repricing,
     onSwitched: (r) => {
-      logger.info(`pricing: repriced stored daily costs (${r.rows} rows read, ${r.changed} changed, ${r.ms} ms); answers use ${r.fingerprint}`);
+      logger.info(
+        `pricing: repriced stored daily costs (${r.rows} rows read, ${r.changed} changed, ${r.ms} ms); answers use ${r.fingerprint}`,
+      );
       peers.tell({ kind: 'prices-changed' });
     },
-    onError: (error) => logger.error({ err: error }, 'pricing: repricing stored daily costs failed; it is tried again later'),
+    onError: (error) =>
+      logger.error({ err: error }, 'pricing: repricing stored daily costs failed; it is tried again later'),
   });
   // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
   const deviceTokens = new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000);
@@ -245,7 +255,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     // Shared schemas keep their $id as their component name (e.g. #/components/schemas/Problem).
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   app.addSchema(ProblemSchema);
 
@@ -253,7 +265,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
   registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
-  registerDeviceRoutes(app, { onboarding, exchangeLimiter: limiterFor('exchange'), devicesLimiter: limiterFor('devices') });
+  registerDeviceRoutes(app, {
+    onboarding,
+    exchangeLimiter: limiterFor('exchange'),
+    devicesLimiter: limiterFor('devices'),
+  });
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
   const freshness =
@@ -281,7 +297,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
-  registerDiagnosticsRoutes(app, { anonKey: secrets.anonKey, version: packageInfo().version, pricing: () => repricer.status() });
+  registerDiagnosticsRoutes(app, {
+    anonKey: secrets.anonKey,
+    version: packageInfo().version,
+    pricing: () => repricer.status(),
+  });
   registerCliPackageRoutes(app, { dir: config.cliPackageDir, version: packageInfo().version });
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
@@ -310,9 +330,14 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const stopListening = peers.listen((message) => {
     if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
     if (message.kind === 'account-deleted') return forgetAccount(message.userId);
-    void restoreStoredPricing({ prices, store: keptPricing }).then((what) => logger.info(`pricing: another server process switched prices; ${what}`));
+    void restoreStoredPricing({ prices, store: keptPricing }).then((what) =>
+      logger.info(`pricing: another server process switched prices; ${what}`),
+    );
     // The stored costs may have moved to other data, or a repricing started that this process may have to take over.
-    void book.refresh().then(() => repricer.resume(), (error: unknown) => logger.error({ err: error }, 'pricing: could not read the stored costs\' price data'));
+    void book.refresh().then(
+      () => repricer.resume(),
+      (error: unknown) => logger.error({ err: error }, "pricing: could not read the stored costs' price data"),
+    );
   });
   // Stored daily costs follow this process's price data (a new package version, kept synced data, a
   // fresh migration): repriced in the background while answers use the data they were priced by.
@@ -328,9 +353,21 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // claimed in the database, so instances sharing it run each job once an interval in all.
   const schedule = config.jobsEnabled
     ? startSchedule(
-        serverJobs({ db, clock, leaderboard, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl, leaderboardRefreshSeconds: config.leaderboardRefreshSeconds }),
+        serverJobs({
+          db,
+          clock,
+          leaderboard,
+          prices,
+          repricer,
+          pricingStore,
+          pricingSourceUrl: config.pricingSourceUrl,
+          leaderboardRefreshSeconds: config.leaderboardRefreshSeconds,
+        }),
         logger,
-        { claim: databaseJobClaims(db, clock), onRun: (name, seconds, outcome) => metrics.countJobRun(name, seconds, outcome) },
+        {
+          claim: databaseJobClaims(db, clock),
+          onRun: (name, seconds, outcome) => metrics.countJobRun(name, seconds, outcome),
+        },
       )
     : undefined;
   let closed = false;

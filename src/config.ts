@@ -8,7 +8,12 @@ import { packageInfo } from './package-info.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string; readonly busyTimeoutMs: number }
-  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize: number };
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly schema?: string | undefined;
+      readonly poolSize: number;
+    };
 
 export interface Config {
   readonly host: string;
@@ -138,10 +143,15 @@ export function loadConfig(env: Env = process.env): Config {
   let database: DatabaseConfig;
   if (databaseUrl === undefined || databaseUrl.startsWith('sqlite:') || databaseUrl.startsWith('file:')) {
     const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '') : path.join(dataDir, 'tokentally.db');
-    database = { kind: 'sqlite', file, busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', DEFAULT_SQLITE_BUSY_TIMEOUT_MS, 0, 600_000) };
+    database = {
+      kind: 'sqlite',
+      file,
+      busyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', DEFAULT_SQLITE_BUSY_TIMEOUT_MS, 0, 600_000),
+    };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const schema = optional(env, 'DATABASE_SCHEMA');
-    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new ConfigError('DATABASE_SCHEMA must be a plain identifier (letters, digits, _)');
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/i.test(schema))
+      throw new ConfigError('DATABASE_SCHEMA must be a plain identifier (letters, digits, _)');
     database = { kind: 'postgres', url: databaseUrl, schema, poolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
   } else {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite database)');
@@ -178,7 +188,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxBucketsPerUpload: 500,
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
       // 64 bits are refused anyway (checked sums), whatever this is set to.
-      maxTokensPerUserDay: int(env, 'INGEST_MAX_TOKENS_PER_USER_DAY', 10_000_000_000_000, 1_000_000, 9_000_000_000_000_000),
+      maxTokensPerUserDay: int(
+        env,
+        'INGEST_MAX_TOKENS_PER_USER_DAY',
+        10_000_000_000_000,
+        1_000_000,
+        9_000_000_000_000_000,
+      ),
       maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
       bodyLimitBytes: 1_048_576,
     },
@@ -199,10 +215,14 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
   };
-  if (config.rateLimitStore === 'redis' && config.redisUrl === undefined) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
-  if (config.rateLimitStore === 'database' && database.kind !== 'postgres') throw new ConfigError('RATE_LIMIT_STORE=database needs PostgreSQL (DATABASE_URL)');
-  if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
-  if (config.metricsToken !== undefined && config.metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  if (config.rateLimitStore === 'redis' && config.redisUrl === undefined)
+    throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  if (config.rateLimitStore === 'database' && database.kind !== 'postgres')
+    throw new ConfigError('RATE_LIMIT_STORE=database needs PostgreSQL (DATABASE_URL)');
+  if (config.redisUrl !== undefined && !/^rediss?:\/\//.test(config.redisUrl))
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  if (config.metricsToken !== undefined && config.metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const scrypt = config.auth.scryptCost;
   if ((scrypt & (scrypt - 1)) !== 0) throw new ConfigError('PASSWORD_SCRYPT_COST must be a power of two');
   if (config.timeouts.requestMs < config.timeouts.headersMs) {
@@ -210,24 +230,44 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const jwtSecret = config.secrets.jwtSecret;
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret, 'utf8') < MIN_JWT_SECRET_BYTES) {
-    throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (or unset, to have one generated)`);
+    throw new ConfigError(
+      `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes long (or unset, to have one generated)`,
+    );
   }
   const { jwksUrl, issuer, audience } = config.auth;
   if (jwksUrl !== undefined && (issuer === undefined || audience === undefined)) {
     // Without both, a token the provider minted for any other application would sign in here.
-    throw new ConfigError('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE: tokens are accepted only for this issuer and audience');
+    throw new ConfigError(
+      'AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE: tokens are accepted only for this issuer and audience',
+    );
   }
   return deepFreeze(config);
 }
 
-const ASYMMETRIC_ALGORITHMS = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+const ASYMMETRIC_ALGORITHMS = new Set([
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+]);
 
 /** AUTH_ALGORITHMS: a comma-separated list of asymmetric JWS algorithms (a shared secret would let anyone who has it sign). */
 function algorithms(raw: string): string[] {
-  const list = raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
   const wrong = list.find((a) => !ASYMMETRIC_ALGORITHMS.has(a));
   if (list.length === 0 || wrong !== undefined) {
-    throw new ConfigError(`AUTH_ALGORITHMS must list asymmetric JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')}), got "${wrong ?? raw}"`);
+    throw new ConfigError(
+      `AUTH_ALGORITHMS must list asymmetric JWS algorithms (${[...ASYMMETRIC_ALGORITHMS].join(', ')}), got "${wrong ?? raw}"`,
+    );
   }
   return list;
 }
@@ -243,14 +283,19 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     if (hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be between 0 and 10, got ${hops}`);
     return hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address ?? '');
     const named = entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal';
     const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!named && (family === 0 || !bitsOk || extra !== undefined)) {
-      throw new ConfigError(`TRUST_PROXY must be true/false, a hop count or a list of proxy addresses (IP or CIDR), got "${entry}"`);
+      throw new ConfigError(
+        `TRUST_PROXY must be true/false, a hop count or a list of proxy addresses (IP or CIDR), got "${entry}"`,
+      );
     }
   }
   return entries;
@@ -258,9 +303,11 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */
 function rateLimitStore(env: Env, database: DatabaseConfig): Config['rateLimitStore'] {
-  const fallback = optional(env, 'REDIS_URL') !== undefined ? 'redis' : database.kind === 'postgres' ? 'database' : 'local';
+  const fallback =
+    optional(env, 'REDIS_URL') !== undefined ? 'redis' : database.kind === 'postgres' ? 'database' : 'local';
   const value = str(env, 'RATE_LIMIT_STORE', fallback);
-  if (value !== 'local' && value !== 'database' && value !== 'redis') throw new ConfigError(`RATE_LIMIT_STORE must be local, database or redis, got "${value}"`);
+  if (value !== 'local' && value !== 'database' && value !== 'redis')
+    throw new ConfigError(`RATE_LIMIT_STORE must be local, database or redis, got "${value}"`);
   return value;
 }
 

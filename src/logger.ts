@@ -5,7 +5,17 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Credential fields, redacted at the top of a log object and one level down (`*.x` does not match a top-level `x`). */
-const SECRET_FIELDS = ['password', 'token', 'access_token', 'refresh_token', 'link_code', 'share_token', 'serviceRoleKey', 'jwtSecret', 'anonKey'];
+const SECRET_FIELDS = [
+  'password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'link_code',
+  'share_token',
+  'serviceRoleKey',
+  'jwtSecret',
+  'anonKey',
+];
 
 export const REDACT_PATHS = [
   'req.headers.authorization',

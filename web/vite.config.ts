@@ -32,11 +32,15 @@ function sizeReport(): Plugin {
         return { file: name, bytes: Buffer.byteLength(code), gzip: gzipSync(code).length };
       });
       const initialGzip = sizes.reduce((s, x) => s + x.gzip, 0);
-      const lazy = chunks.filter((c) => !seen.has(c.fileName)).map((c) => ({ file: c.fileName, gzip: c.type === 'chunk' ? gzipSync(c.code).length : 0 }));
+      const lazy = chunks
+        .filter((c) => !seen.has(c.fileName))
+        .map((c) => ({ file: c.fileName, gzip: c.type === 'chunk' ? gzipSync(c.code).length : 0 }));
       const report = { initialJsGzipBytes: initialGzip, budgetBytes: 200 * 1024, initial: sizes, lazy };
       this.emitFile({ type: 'asset', fileName: 'build-report.json', source: JSON.stringify(report, null, 2) });
       const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-      process.stdout.write(`\nDashboard first load (signed-in overview): ${kb(initialGzip)} of JavaScript gzipped (budget 200 KB)\n`);
+      process.stdout.write(
+        `\nDashboard first load (signed-in overview): ${kb(initialGzip)} of JavaScript gzipped (budget 200 KB)\n`,
+      );
       for (const s of sizes) process.stdout.write(`  ${s.file}: ${kb(s.bytes)} → ${kb(s.gzip)} gzipped\n`);
     },
   };
@@ -46,6 +50,13 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/',
   plugins: [react(), sizeReport()],
-  build: { outDir, emptyOutDir: true, assetsDir: 'assets', sourcemap: false, target: 'es2022', reportCompressedSize: false },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    sourcemap: false,
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
   server: { proxy: { '/functions': 'http://127.0.0.1:8787', '/auth': 'http://127.0.0.1:8787' } },
 });

@@ -6,7 +6,13 @@
 import { billableTokens } from '../../src/domain/billable.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 
-export function benchBucket(hourStart: number, source: string, model: string, projectKey: string, scale = 1): NormalizedBucket {
+export function benchBucket(
+  hourStart: number,
+  source: string,
+  model: string,
+  projectKey: string,
+  scale = 1,
+): NormalizedBucket {
   const input = BigInt(1000 * scale + (hourStart % 977));
   const cached = BigInt(400 * scale);
   const output = BigInt(200 * scale + (hourStart % 31));

@@ -40,15 +40,20 @@ export class HttpTarget {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(req.body);
       }
-      const r = http.request({ host: '127.0.0.1', port: this.port, method: req.method, path: req.path, headers, agent: this.agent }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          resolve({ ok: status >= 200 && status < 300, status, ms: performance.now() - started, label });
-        });
-      });
+      const r = http.request(
+        { host: '127.0.0.1', port: this.port, method: req.method, path: req.path, headers, agent: this.agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            resolve({ ok: status >= 200 && status < 300, status, ms: performance.now() - started, label });
+          });
+        },
+      );
       r.setTimeout(30_000, () => r.destroy(new Error('timeout')));
-      r.on('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, status: error.code ?? error.message, ms: performance.now() - started, label }));
+      r.on('error', (error: NodeJS.ErrnoException) =>
+        resolve({ ok: false, status: error.code ?? error.message, ms: performance.now() - started, label }),
+      );
       r.end(req.body);
     });
   }
@@ -59,7 +64,12 @@ export class HttpTarget {
 }
 
 /** Sends `next()` requests with `connections` in flight for `seconds`; returns completed requests a second. */
-export async function closedLoop(target: HttpTarget, next: () => [LoadRequest, string], connections: number, seconds: number): Promise<{ perSecond: number; errors: number }> {
+export async function closedLoop(
+  target: HttpTarget,
+  next: () => [LoadRequest, string],
+  connections: number,
+  seconds: number,
+): Promise<{ perSecond: number; errors: number }> {
   const until = performance.now() + seconds * 1000;
   let done = 0;
   let errors = 0;

@@ -32,10 +32,16 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter((a) =>
  * in atomic-sleep). A file takes production logging at the cost it has on a real host.
  */
 export function startNode(script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
-  const logFile = path.join(os.tmpdir(), `tokentally-bench-${process.pid}-${path.basename(script, '.js')}-${Date.now()}.log`);
+  const logFile = path.join(
+    os.tmpdir(),
+    `tokentally-bench-${process.pid}-${path.basename(script, '.js')}-${Date.now()}.log`,
+  );
   const out = fs.openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, script], { env: { ...process.env, ...env }, stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_ARGS, script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', out, 'pipe'],
+    });
     fs.closeSync(out);
     let errors = '';
     child.stderr?.on('data', (c: Buffer) => (errors += c.toString().slice(-10_000)));
@@ -83,7 +89,12 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 function processTree(pid: number): number[] {
   let children: number[] = [];
   try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     // no such file on this kernel: the process alone
   }
@@ -132,7 +143,12 @@ export function benchServerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
     JWT_SECRET: BENCH_JWT_SECRET,
     ANON_KEY: 'bench-anon',
     // BENCH_SERVER_ENV='A=1 B=2' passes settings to the measured server (e.g. INGEST_WRITER_THREAD=false).
-    ...Object.fromEntries((process.env.BENCH_SERVER_ENV ?? '').split(/\s+/).filter((kv) => kv.includes('=')).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+    ...Object.fromEntries(
+      (process.env.BENCH_SERVER_ENV ?? '')
+        .split(/\s+/)
+        .filter((kv) => kv.includes('='))
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    ),
     ...extra,
   };
 }

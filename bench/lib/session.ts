@@ -14,11 +14,18 @@ const DAY_MS = 86_400_000;
 /** Stores a day-long session for `userId`; returns its id. */
 export async function storeBenchSession(db: Db, userId: string, now: number): Promise<string> {
   const sessionId = randomUUID();
-  await insertRefreshToken(db.kysely, { token_hash: randomBytes(32).toString('hex'), user_id: userId, session_id: sessionId, created_at: now, expires_at: now + DAY_MS });
+  await insertRefreshToken(db.kysely, {
+    token_hash: randomBytes(32).toString('hex'),
+    user_id: userId,
+    session_id: sessionId,
+    created_at: now,
+    expires_at: now + DAY_MS,
+  });
   return sessionId;
 }
 
 /** An access token of the session {@link storeBenchSession} stored. */
 export async function benchAccessToken(userId: string, sessionId: string, now: number): Promise<string> {
-  return (await new JwtService(BENCH_JWT_SECRET, DAY_MS / 1000).sign({ sub: userId, email: null, sessionId }, now)).token;
+  return (await new JwtService(BENCH_JWT_SECRET, DAY_MS / 1000).sign({ sub: userId, email: null, sessionId }, now))
+    .token;
 }

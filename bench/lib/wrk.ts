@@ -12,7 +12,9 @@ export interface WrkResult {
 export function ensureWrk(): void {
   if (spawnSync('which', ['wrk']).status === 0) return;
   console.log('wrk is missing; installing Debian package wrk …');
-  const install = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
+  const install = spawnSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], {
+    stdio: 'inherit',
+  });
   if (install.status !== 0) throw new Error('could not install wrk (apt-get install wrk)');
 }
 
@@ -21,8 +23,22 @@ function toMs(value: string, unit: string): number {
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
 }
 
-export function runWrk(options: { url: string; script?: string; connections: number; threads?: number; seconds: number; env?: NodeJS.ProcessEnv }): WrkResult {
-  const args = [`-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, '--latency', '--timeout', '10s'];
+export function runWrk(options: {
+  url: string;
+  script?: string;
+  connections: number;
+  threads?: number;
+  seconds: number;
+  env?: NodeJS.ProcessEnv;
+}): WrkResult {
+  const args = [
+    `-t${options.threads ?? 1}`,
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--latency',
+    '--timeout',
+    '10s',
+  ];
   if (options.script) args.push('-s', options.script);
   args.push(options.url);
   const out = execFileSync('wrk', args, { encoding: 'utf8', env: { ...process.env, ...options.env } });

@@ -15,7 +15,10 @@ export interface BackupResult {
 
 export function backupDatabase(db: Db, file: string): BackupResult {
   if (db.dialect !== 'sqlite') {
-    return { output: 'backup copies the SQLite database; on PostgreSQL use pg_dump (see docs/deploy.md, "Backup and restore")', exitCode: 1 };
+    return {
+      output: 'backup copies the SQLite database; on PostgreSQL use pg_dump (see docs/deploy.md, "Backup and restore")',
+      exitCode: 1,
+    };
   }
   const target = path.resolve(file);
   if (fs.existsSync(target)) return { output: `${target} exists; name a new file`, exitCode: 1 };

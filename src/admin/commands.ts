@@ -70,12 +70,19 @@ class UsageError extends Error {}
 
 async function userIdOf(db: Db, who: string | undefined): Promise<string> {
   if (!who) throw new UsageError('name a user by e-mail address or id');
-  const user = UUID.test(who) ? await findUserById(db.kysely, who.toLowerCase()) : await findUserByEmail(db.kysely, who.trim().toLowerCase());
+  const user = UUID.test(who)
+    ? await findUserById(db.kysely, who.toLowerCase())
+    : await findUserByEmail(db.kysely, who.trim().toLowerCase());
   if (!user) throw new UsageError(`no user ${who}`);
   return user.id;
 }
 
-async function inject(ctx: AdminContext, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>): Promise<CommandResult> {
+async function inject(
+  ctx: AdminContext,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: Record<string, unknown>,
+): Promise<CommandResult> {
   const built = await ctx.app();
   const res = await built.app.inject({
     method,
@@ -85,7 +92,9 @@ async function inject(ctx: AdminContext, method: 'GET' | 'POST', url: string, pa
   });
   const body = res.json<unknown>();
   // An operation that answers 200 with `success: false` (syncPricing with the price source unreachable) still failed.
-  const failed = res.statusCode !== 200 || (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false);
+  const failed =
+    res.statusCode !== 200 ||
+    (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false);
   return { output: JSON.stringify(body, null, 2), exitCode: failed ? 1 : 0 };
 }
 
@@ -107,28 +116,41 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
     switch (command) {
       case 'keys': {
         const s = await ctx.secrets();
-        return { output: `SERVICE_ROLE_KEY=${s.serviceRoleKey}\nJWT_SECRET=${s.jwtSecret}\nANON_KEY=${s.anonKey}`, exitCode: 0 };
+        return {
+          output: `SERVICE_ROLE_KEY=${s.serviceRoleKey}\nJWT_SECRET=${s.jwtSecret}\nANON_KEY=${s.anonKey}`,
+          exitCode: 0,
+        };
       }
       case 'create-user': {
         const [email, password] = positional;
         if (!email || !password) throw new UsageError('create-user needs an e-mail address and a password');
         const name = flags.get('name');
-        const res = await (await ctx.app()).app.inject({
+        const res = await (
+          await ctx.app()
+        ).app.inject({
           method: 'POST',
           url: '/auth/v1/signup',
           payload: { email, password, ...(name ? { data: { display_name: name } } : {}) },
         });
         const body = res.json<{ user?: { id: string; email: string }; msg?: string; detail?: string }>();
-        if (res.statusCode !== 200 || !body.user) return { output: `could not create the user: ${body.detail ?? body.msg ?? res.statusCode}`, exitCode: 1 };
+        if (res.statusCode !== 200 || !body.user)
+          return { output: `could not create the user: ${body.detail ?? body.msg ?? res.statusCode}`, exitCode: 1 };
         return { output: `created user ${body.user.id} <${body.user.email}>`, exitCode: 0 };
       }
       case 'grant-pro': {
         const userId = await userIdOf(ctx.db, positional[0]);
         const days = flags.get('days');
-        if (days !== undefined && !/^[1-9]\d{0,5}$/.test(days)) throw new UsageError('--days must be a whole number of days');
+        if (days !== undefined && !/^[1-9]\d{0,5}$/.test(days))
+          throw new UsageError('--days must be a whole number of days');
         const now = ctx.clock.now();
         const expiresAt = days === undefined ? null : now + Number(days) * 86_400_000;
-        await insertEntitlement(ctx.db.kysely, { id: randomUUID(), userId, source: flags.get('source') ?? 'manual', grantedAt: now, expiresAt });
+        await insertEntitlement(ctx.db.kysely, {
+          id: randomUUID(),
+          userId,
+          source: flags.get('source') ?? 'manual',
+          grantedAt: now,
+          expiresAt,
+        });
         const until = expiresAt === null ? 'with no end' : `until ${new Date(expiresAt).toISOString()}`;
         return { output: `granted pro to ${userId} ${until}`, exitCode: 0 };
       }
@@ -141,7 +163,11 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
       }
       case 'refresh-leaderboard': {
         const period = flags.get('period');
-        return inject(ctx, 'POST', `/functions/svc-leaderboard-refresh${period ? `?period=${encodeURIComponent(period)}` : ''}`);
+        return inject(
+          ctx,
+          'POST',
+          `/functions/svc-leaderboard-refresh${period ? `?period=${encodeURIComponent(period)}` : ''}`,
+        );
       }
       case 'sync-pricing':
         return inject(ctx, 'POST', '/functions/svc-pricing-sync');
@@ -150,9 +176,14 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
         if (!deviceId || !UUID.test(deviceId)) throw new UsageError('revoke-device needs a device id');
         const owner = await findDeviceOwner(ctx.db.kysely, deviceId.toLowerCase());
         if (!owner) throw new UsageError(`no device ${deviceId}`);
-        const revoked = await inTransaction(ctx.db, (tx) => revokeUserDevice(tx, owner, deviceId.toLowerCase(), ctx.clock.now()));
+        const revoked = await inTransaction(ctx.db, (tx) =>
+          revokeUserDevice(tx, owner, deviceId.toLowerCase(), ctx.clock.now()),
+        );
         // A running server forgets its cached copy of the token within 10 s (docs/devices.md).
-        return { output: `revoked device ${deviceId.toLowerCase()} of user ${owner} at ${new Date(revoked?.revokedAt ?? ctx.clock.now()).toISOString()}`, exitCode: 0 };
+        return {
+          output: `revoked device ${deviceId.toLowerCase()} of user ${owner} at ${new Date(revoked?.revokedAt ?? ctx.clock.now()).toISOString()}`,
+          exitCode: 0,
+        };
       }
       case 'backup': {
         const [file] = positional;

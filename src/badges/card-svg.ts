@@ -44,8 +44,13 @@ const FONT = 'font-family="Verdana,Geneva,DejaVu Sans,sans-serif"';
 
 /** Up to two initials of a name ("Ada Lovelace" → "AL", "@octo" → "O"); "?" without letters. */
 export function initials(name: string): string {
-  const words = name.replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
-  const letters = words.length === 1 ? [...(words[0] as string)].slice(0, 1) : words.slice(0, 2).map((w) => [...w][0] as string);
+  const words = name
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const letters =
+    words.length === 1 ? [...(words[0] as string)].slice(0, 1) : words.slice(0, 2).map((w) => [...w][0] as string);
   return letters.join('').toUpperCase() || '?';
 }
 
@@ -95,17 +100,36 @@ export function renderCard(spec: CardSpec): string {
   ];
   if (!p) {
     parts.push(text(84, 66, 12, c.muted, 'This profile is not public.'));
-    parts.push(strip(Array.from({ length: 12 }, () => 0n), c.track, c.track));
+    parts.push(
+      strip(
+        Array.from({ length: 12 }, () => 0n),
+        c.track,
+        c.track,
+      ),
+    );
   } else {
     parts.push(text(84, 66, 12, c.muted, p.caption));
-    parts.push(text(416, 46, 22, c.text, p.rank === null ? '–' : `#${p.rank}`, ' font-weight="bold" text-anchor="end"'));
-    parts.push(text(416, 66, 11, c.muted, p.rank === null ? 'not ranked' : `of ${p.ranked.toLocaleString('en-US')}`, ' text-anchor="end"'));
+    parts.push(
+      text(416, 46, 22, c.text, p.rank === null ? '–' : `#${p.rank}`, ' font-weight="bold" text-anchor="end"'),
+    );
+    parts.push(
+      text(
+        416,
+        66,
+        11,
+        c.muted,
+        p.rank === null ? 'not ranked' : `of ${p.ranked.toLocaleString('en-US')}`,
+        ' text-anchor="end"',
+      ),
+    );
     const figure = compactNumber(p.tokens);
     parts.push(text(24, 108, 28, c.text, figure, ' font-weight="bold"'));
     parts.push(text(24 + Math.ceil(textWidth(figure, 28, true)) + 8, 108, 13, c.muted, 'tokens'));
     if (p.top) {
       const label = `${p.top.percent}% ${FAMILY_NAMES[p.top.family]}`;
-      parts.push(`<circle cx="${416 - Math.ceil(textWidth(label, 12)) - 10}" cy="100" r="4" fill="${FAMILY_COLORS[p.top.family]}"/>`);
+      parts.push(
+        `<circle cx="${416 - Math.ceil(textWidth(label, 12)) - 10}" cy="100" r="4" fill="${FAMILY_COLORS[p.top.family]}"/>`,
+      );
       parts.push(text(416, 104, 12, c.muted, label, ' text-anchor="end"'));
     }
     parts.push(strip(p.weeks, p.accent, c.track));

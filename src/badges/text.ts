@@ -5,8 +5,9 @@
 import measure from 'anafanafo';
 
 /** Characters XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
-// eslint-disable-next-line no-control-regex -- matching the control characters XML forbids is the point
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching the control characters XML forbids is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text safe inside an XML element or a quoted attribute: markup characters escaped, forbidden ones dropped. */
 export function escapeXml(text: string): string {
@@ -21,7 +22,9 @@ export function escapeXml(text: string): string {
 
 /** Width in pixels of `text` in Verdana at `size` px (bold or not), as browsers lay it out. */
 export function textWidth(text: string, size: number, bold = false): number {
-  const base = bold ? measure(text, { font: 'bold 10px Verdana', guess: true }) * 1.1 : measure(text, { font: '11px Verdana', guess: true });
+  const base = bold
+    ? measure(text, { font: 'bold 10px Verdana', guess: true }) * 1.1
+    : measure(text, { font: '11px Verdana', guess: true });
   return (base * size) / 11;
 }
 
@@ -48,7 +51,10 @@ export function compactNumber(n: bigint): string {
     const whole = n / size;
     const decimals = whole >= 100n ? 0 : whole >= 10n ? 1 : 2;
     const scaled = (n * 10n ** BigInt(decimals)) / size;
-    const text = decimals === 0 ? scaled.toString() : `${scaled / 10n ** BigInt(decimals)}.${(scaled % 10n ** BigInt(decimals)).toString().padStart(decimals, '0')}`;
+    const text =
+      decimals === 0
+        ? scaled.toString()
+        : `${scaled / 10n ** BigInt(decimals)}.${(scaled % 10n ** BigInt(decimals)).toString().padStart(decimals, '0')}`;
     return (decimals === 0 ? text : text.replace(/\.?0+$/, '')) + unit;
   }
   return n.toString();

@@ -63,7 +63,12 @@ interface RawResponse {
 }
 
 /** One POST; rejects on network errors and timeouts. */
-function httpPost(url: string, body: string | undefined, headers: Record<string, string>, timeoutMs: number): Promise<RawResponse> {
+function httpPost(
+  url: string,
+  body: string | undefined,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
     const mod = u.protocol === 'https:' ? https : http;
@@ -110,7 +115,8 @@ export function plainHttpWarning(url: string): string | undefined {
   const u = new URL(url);
   if (u.protocol !== 'http:') return undefined;
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)) return undefined;
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host))
+    return undefined;
   return `warning: sending your token over plain http:// to ${u.host}; anyone on the way can read and reuse it. Use an https:// server address.`;
 }
 

@@ -19,7 +19,10 @@ export interface LoopbackLink {
   close(): void;
 }
 
-const page = (title: string, message: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
+const page = (
+  title: string,
+  message: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
 <body style="font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p>${message}</p></body></html>`;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -35,8 +38,16 @@ export async function startLoopbackLink(server: string, deviceName: string, time
     const given = Buffer.from(url.searchParams.get('state') ?? '');
     const expected = Buffer.from(state);
     const linkCode = url.searchParams.get('code') ?? '';
-    if (url.pathname !== '/callback' || given.length !== expected.length || !timingSafeEqual(given, expected) || linkCode === '' || pending) {
-      res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(page('Not linked', 'This request does not match the waiting <code>tokentally link</code> command.'));
+    if (
+      url.pathname !== '/callback' ||
+      given.length !== expected.length ||
+      !timingSafeEqual(given, expected) ||
+      linkCode === '' ||
+      pending
+    ) {
+      res
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+        .end(page('Not linked', 'This request does not match the waiting <code>tokentally link</code> command.'));
       return;
     }
     pending = res;
@@ -70,7 +81,8 @@ export async function startLoopbackLink(server: string, deviceName: string, time
 
 /** Whether a browser can be opened here: not over SSH, not in CI, and (on Linux) with a display. */
 export function canOpenBrowser(env: CliEnv, platform: string): boolean {
-  if (env['TOKENTALLY_NO_BROWSER'] === '1' || env['CI'] === 'true' || env['SSH_CONNECTION'] || env['SSH_TTY']) return false;
+  if (env['TOKENTALLY_NO_BROWSER'] === '1' || env['CI'] === 'true' || env['SSH_CONNECTION'] || env['SSH_TTY'])
+    return false;
   if (env['BROWSER']) return true;
   if (platform === 'linux') return Boolean(env['DISPLAY'] || env['WAYLAND_DISPLAY']);
   return platform === 'darwin' || platform === 'win32';

@@ -74,7 +74,8 @@ const COMMANDS: Record<string, Command> = {
     run: doctorCommand,
     synopsis: '',
     summary: 'check config, server, token, versions and log locations',
-    details: 'Checks the config, the server (and that its version matches this CLI), the device token, the queue and where each agent keeps its logs. Exit 1 when something needed is wrong.',
+    details:
+      'Checks the config, the server (and that its version matches this CLI), the device token, the queue and where each agent keeps its logs. Exit 1 when something needed is wrong.',
   },
   hook: { run: hookCommand, synopsis: '<agent>', summary: 'called by agent hooks', details: '', hidden: true },
 };
@@ -85,7 +86,9 @@ function usage(): string {
   const width = Math.min(Math.max(...heads.map((h) => h.length)), 54);
   const lines = visible.map(([, c], i) => {
     const head = heads[i] as string;
-    return head.length <= width ? `  ${head.padEnd(width)}  ${c.summary}` : `  ${head}\n  ${' '.repeat(width)}  ${c.summary}`;
+    return head.length <= width
+      ? `  ${head.padEnd(width)}  ${c.summary}`
+      : `  ${head}\n  ${' '.repeat(width)}  ${c.summary}`;
   });
   return `Usage: tokentally <command> [options]    (tokentally <command> --help for details)
 

@@ -36,7 +36,8 @@ export function loadConfig(file: string): CliConfig {
     const server = str(p['server']);
     const code = str(p['code']);
     const requestId = str(p['requestId']);
-    if (server !== undefined && code !== undefined && requestId !== undefined) c.pendingLink = { server, code, requestId };
+    if (server !== undefined && code !== undefined && requestId !== undefined)
+      c.pendingLink = { server, code, requestId };
   }
   return c;
 }

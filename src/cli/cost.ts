@@ -25,7 +25,10 @@ export type Pricer = (buckets: Iterable<PricedBucket>) => bigint;
  * nothing (quiet, or nothing new) should not pay for evaluating it at start-up.
  */
 export async function loadPricer(): Promise<Pricer> {
-  const [{ createCostAccumulator }, { createPriceService }] = await Promise.all([import('../pricing/cost.js'), import('../pricing/price-service.js')]);
+  const [{ createCostAccumulator }, { createPriceService }] = await Promise.all([
+    import('../pricing/cost.js'),
+    import('../pricing/price-service.js'),
+  ]);
   const prices = createPriceService();
   return (buckets) => priceWith(createCostAccumulator(prices), buckets);
 }

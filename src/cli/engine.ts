@@ -110,10 +110,20 @@ export function scan(opts: ScanOptions): ScanResult {
         state.projectRefs[project.key] = project.ref;
         state.dirty = true;
       }
-      return bucketKey({ hourStart: halfHourStart(rec.ts), source: rec.source, model: rec.model, project: project?.key ?? '' });
+      return bucketKey({
+        hourStart: halfHourStart(rec.ts),
+        source: rec.source,
+        model: rec.model,
+        project: project?.key ?? '',
+      });
     };
     // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
-    const sameFile = p.cursor !== undefined && (p.cursor.ino === p.stat.ino || p.parser.agent === 'codex' || p.parser.agent === 'every-code' || p.file.keepState === true);
+    const sameFile =
+      p.cursor !== undefined &&
+      (p.cursor.ino === p.stat.ino ||
+        p.parser.agent === 'codex' ||
+        p.parser.agent === 'every-code' ||
+        p.file.keepState === true);
     const resume = p.file.format === 'jsonl' && p.cursor !== undefined && sameFile && p.stat.size >= p.cursor.offset;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
     // What the parser reports is applied only once the whole pass succeeded, so a file that
@@ -160,7 +170,10 @@ export function scan(opts: ScanOptions): ScanResult {
       result = p.parser.parse(
         p.file,
         // documents are re-read whole, but keep their parser state while the file is the same
-        { offset: resume ? (p.cursor?.offset ?? 0) : 0, state: resume || (p.file.format === 'document' && sameFile) ? p.cursor?.state : undefined },
+        {
+          offset: resume ? (p.cursor?.offset ?? 0) : 0,
+          state: resume || (p.file.format === 'document' && sameFile) ? p.cursor?.state : undefined,
+        },
         sink,
         { now, files: p.files },
       );
@@ -180,10 +193,17 @@ export function scan(opts: ScanOptions): ScanResult {
     summary.bytes += bytes;
     done += resume ? p.stat.size - (p.cursor?.offset ?? 0) : p.stat.size;
     opts.onProgress?.(done);
-    const next: Cursor = { agent: p.parser.agent, ino: p.stat.ino, size: p.stat.size, mtimeMs: p.stat.mtimeMs, offset: result.offset };
+    const next: Cursor = {
+      agent: p.parser.agent,
+      ino: p.stat.ino,
+      size: p.stat.size,
+      mtimeMs: p.stat.mtimeMs,
+      offset: result.offset,
+    };
     if (p.companions !== undefined) next.companions = p.companions;
     if (result.state !== null && result.state !== undefined) next.state = result.state;
-    if (Object.keys(contrib).length > 0) next.contrib = contrib as Record<string, [number, number, number, number, number]>;
+    if (Object.keys(contrib).length > 0)
+      next.contrib = contrib as Record<string, [number, number, number, number, number]>;
     state.cursors[p.file.key] = next;
     state.dirty = true;
   }

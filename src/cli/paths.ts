@@ -42,7 +42,11 @@ const VSCODE_EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsu
 
 function vscodeStorageDirs(env: CliEnv, home: string): string[] {
   const override = nonEmpty(env['VSCODE_GLOBAL_STORAGE']);
-  if (override !== undefined) return override.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (override !== undefined)
+    return override
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
   const base =
     process.platform === 'darwin'
       ? path.join(home, 'Library', 'Application Support')
@@ -79,7 +83,10 @@ export function agentRoots(env: CliEnv): AgentRoots {
   const claudeEnv = nonEmpty(env['CLAUDE_CONFIG_DIR']);
   const claudeDirs =
     claudeEnv !== undefined
-      ? claudeEnv.split(',').map((p) => p.trim()).filter((p) => p !== '')
+      ? claudeEnv
+          .split(',')
+          .map((p) => p.trim())
+          .filter((p) => p !== '')
       : [path.join(home, '.claude'), path.join(xdg(env, 'XDG_CONFIG_HOME', '.config'), 'claude')];
   const dataHome = xdg(env, 'XDG_DATA_HOME', path.join('.local', 'share'));
   return {

@@ -38,7 +38,11 @@ export function projectFromRemote(url: string): ProjectRef | undefined {
     repoPath = scp[2];
   }
   if (host === undefined || repoPath === undefined || host === '') return undefined;
-  const parts = repoPath.replace(/\.git\/?$/, '').replace(/\/+$/, '').split('/').filter((p) => p !== '');
+  const parts = repoPath
+    .replace(/\.git\/?$/, '')
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter((p) => p !== '');
   if (parts.length < 2) return undefined;
   const key = parts.slice(-2).join('/');
   if (key.length > 200) return undefined;

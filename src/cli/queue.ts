@@ -47,7 +47,11 @@ function wire(hourStart: number, source: string, model: string, c: Counts): Wire
  * The wire buckets of one group: one per project variant when projects are on, else a single
  * bucket summing the variants (totals are equal either way).
  */
-export function groupToWire(variants: readonly (readonly [string, Counts])[], projects: boolean, refs: ReadonlyMap<string, string>): WireBucket[] {
+export function groupToWire(
+  variants: readonly (readonly [string, Counts])[],
+  projects: boolean,
+  refs: ReadonlyMap<string, string>,
+): WireBucket[] {
   const first = variants[0];
   if (first === undefined) return [];
   const id = parseBucketKey(first[0]);

@@ -23,7 +23,11 @@ export function segmentsOf(saved: unknown): Segment[] {
 export function grow(previous: readonly Segment[], current: Counts, ts: number): Segment[] {
   const seen = zeroCounts();
   for (const s of previous) addInto(seen, unpackCounts(s.c));
-  const grew = current.input >= seen.input && current.cached >= seen.cached && current.output >= seen.output && current.reasoning >= seen.reasoning;
+  const grew =
+    current.input >= seen.input &&
+    current.cached >= seen.cached &&
+    current.output >= seen.output &&
+    current.reasoning >= seen.reasoning;
   const delta = { ...current };
   if (grew) addInto(delta, seen, -1);
   const kept = grew ? [...previous] : [];

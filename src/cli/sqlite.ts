@@ -28,14 +28,20 @@ export class SourceUnavailableError extends Error {
 export const SQLITE_MISSING = `reading it needs Node ≥ 22.5 (built-in node:sqlite; this is Node ${process.versions.node}) or the better-sqlite3 package: upgrade Node (or \`npm install -g better-sqlite3\` beside tokentally) and sync again`;
 
 interface NodeSqliteModule {
-  DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => {
+  DatabaseSync: new (
+    file: string,
+    options?: { readOnly?: boolean },
+  ) => {
     prepare(sql: string): { all(...params: (string | number)[]): unknown[] };
     close(): void;
   };
 }
 
 interface BetterSqliteModule {
-  new (file: string, options?: { readonly?: boolean; fileMustExist?: boolean }): {
+  new (
+    file: string,
+    options?: { readonly?: boolean; fileMustExist?: boolean },
+  ): {
     prepare(sql: string): { all(...params: (string | number)[]): unknown[] };
     close(): void;
   };

@@ -66,7 +66,8 @@ export class LocalState {
     this.gen = typeof obj['gen'] === 'number' ? obj['gen'] : 0;
     this.bucketFiles = stringMap(obj['buckets']);
     this.ledgerFiles = {};
-    if (isRecord(obj['ledgers'])) for (const [agent, files] of Object.entries(obj['ledgers'])) this.ledgerFiles[agent] = stringMap(files);
+    if (isRecord(obj['ledgers']))
+      for (const [agent, files] of Object.entries(obj['ledgers'])) this.ledgerFiles[agent] = stringMap(files);
   }
 
   get buckets(): BucketStore {

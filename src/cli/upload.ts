@@ -102,7 +102,11 @@ export async function drainQueue(
 }
 
 /** Record a sync heartbeat; failures are reported, never fatal. */
-export async function syncPing(server: string, token: string, opts: ApiOptions = defaultApiOptions): Promise<ApiError | undefined> {
+export async function syncPing(
+  server: string,
+  token: string,
+  opts: ApiOptions = defaultApiOptions,
+): Promise<ApiError | undefined> {
   try {
     await postJson(pingUrl(server), undefined, token, { ...opts, attempts: Math.min(opts.attempts, 2) });
     return undefined;

@@ -97,7 +97,9 @@ export function parseInstant(value: unknown): number | undefined {
   if (typeof value === 'string' && value.length > 0) {
     if (/^\d+(\.\d+)?$/.test(value)) return parseInstant(Number(value));
     // a date-time without a zone designator is UTC (never the machine's local time)
-    const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value.replace(' ', 'T')}Z` : value;
+    const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)
+      ? `${value.replace(' ', 'T')}Z`
+      : value;
     const ms = Date.parse(iso);
     return Number.isNaN(ms) ? undefined : ms;
   }

@@ -52,13 +52,24 @@ export async function migrateUpTo(db: Db, name: string): Promise<void> {
 async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<void> {
   // On PostgreSQL the migration tables are looked up in the connection's own schema: without it Kysely
   // takes another schema's kysely_migration_lock for this one's (several apps, one server, in tests).
-  const schema = db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined;
-  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db.dialect), ...(schema ? { migrationTableSchema: schema } : {}) });
+  const schema =
+    db.dialect === 'postgres'
+      ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name
+      : undefined;
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: new InCodeProvider(db.dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   let { error, results } = await run(migrator);
   // Kysely 0.28's migrator finds its own tables by listing the tables of every schema; a schema that
   // another app drops meanwhile (test schemas on one server) fails that listing before any migration
   // ran. Listing again is safe: nothing was applied.
-  for (let attempt = 1; error && results === undefined && schema !== undefined && isDroppedMeanwhile(error, schema) && attempt <= 3; attempt++) {
+  for (
+    let attempt = 1;
+    error && results === undefined && schema !== undefined && isDroppedMeanwhile(error, schema) && attempt <= 3;
+    attempt++
+  ) {
     ({ error, results } = await run(migrator));
   }
   const failed = results?.find((r) => r.status === 'Error');
@@ -72,5 +83,7 @@ async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationRes
 function isDroppedMeanwhile(error: unknown, ownSchema: string): boolean {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : '';
-  return (code === '3F000' || code === '42P01') && !message.includes(`"${ownSchema}"`) && !message.includes(`${ownSchema}.`);
+  return (
+    (code === '3F000' || code === '42P01') && !message.includes(`"${ownSchema}"`) && !message.includes(`${ownSchema}.`)
+  );
 }

@@ -35,6 +35,11 @@ export async function rawRows(db: Db, text: RawStatement, params: Param[]): Prom
     // Named parameters (@p1, @p2, …) so one value may appear twice.
     return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
   }
-  const res = await db.pool.query<unknown[]>({ name: preparedName(text.postgres), text: text.postgres, values: params, rowMode: 'array' });
+  const res = await db.pool.query<unknown[]>({
+    name: preparedName(text.postgres),
+    text: text.postgres,
+    values: params,
+    rowMode: 'array',
+  });
   return res.rows;
 }

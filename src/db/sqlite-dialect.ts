@@ -8,13 +8,22 @@
  * - a statement that finds the lock taken is tried again after a short timer (sqlite-busy.ts), so
  *   waiting never blocks the event loop.
  */
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryResult, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDialectConfig,
+} from 'kysely';
 import { whenUnlocked } from './sqlite-busy.js';
 
 /** The connection, its statements retried while another connection holds the write lock. */
 function waitingConnection(inner: DatabaseConnection, busyTimeoutMs: number): DatabaseConnection {
   return {
-    executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> => whenUnlocked(() => inner.executeQuery<R>(query), busyTimeoutMs),
+    executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+      whenUnlocked(() => inner.executeQuery<R>(query), busyTimeoutMs),
     streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => inner.streamQuery<R>(query, chunkSize),
   };
 }

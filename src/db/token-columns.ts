@@ -11,7 +11,14 @@ export type CountColumns = { readonly [K in keyof TokenColumns]: bigint };
 
 /** The counts of a row selected by column name. */
 export function countsOf(row: CountColumns): TokenCounts {
-  return { input: row.input, cached: row.cached_input, output: row.output, reasoning: row.reasoning, total: row.total, billable: row.billable };
+  return {
+    input: row.input,
+    cached: row.cached_input,
+    output: row.output,
+    reasoning: row.reasoning,
+    total: row.total,
+    billable: row.billable,
+  };
 }
 
 /**

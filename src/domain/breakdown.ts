@@ -33,7 +33,10 @@ export interface SourceGroup {
 }
 
 /** Groups rows by source (sorted by name) and canonical model (billable descending, then `model_id`). */
-export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawModel: string) => ModelName): SourceGroup[] {
+export function groupBySourceAndModel(
+  rows: Iterable<UsageRow>,
+  identify: (rawModel: string) => ModelName,
+): SourceGroup[] {
   const names = new Map<string, ModelName>();
   const sources = new Map<string, { totals: TokenCounts; rows: UsageRow[]; models: Map<string, ModelGroup> }>();
   for (const row of rows) {
@@ -64,7 +67,15 @@ export function groupBySourceAndModel(rows: Iterable<UsageRow>, identify: (rawMo
       totals: g.totals,
       rows: g.rows,
       models: [...g.models.values()].sort((a, b) =>
-        a.totals.billable !== b.totals.billable ? (a.totals.billable > b.totals.billable ? -1 : 1) : a.model_id < b.model_id ? -1 : a.model_id > b.model_id ? 1 : 0,
+        a.totals.billable !== b.totals.billable
+          ? a.totals.billable > b.totals.billable
+            ? -1
+            : 1
+          : a.model_id < b.model_id
+            ? -1
+            : a.model_id > b.model_id
+              ? 1
+              : 0,
       ),
     }));
 }

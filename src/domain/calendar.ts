@@ -66,7 +66,10 @@ export function isValidLocalDate(value: string): boolean {
 /** Validates a date parameter and returns it; throws {@link InvalidParamError} naming `param` when malformed, impossible (e.g. 2025-02-30) or before {@link MIN_YEAR}. */
 export function parseLocalDate(value: string, param: string): LocalDate {
   if (!isValidLocalDate(value)) {
-    throw new InvalidParamError(param, `${param} must be a real calendar date written YYYY-MM-DD, ${MIN_YEAR} or later (got "${value}")`);
+    throw new InvalidParamError(
+      param,
+      `${param} must be a real calendar date written YYYY-MM-DD, ${MIN_YEAR} or later (got "${value}")`,
+    );
   }
   return value;
 }

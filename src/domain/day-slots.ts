@@ -52,7 +52,8 @@ function added(a: TokenCounts, b: TokenCounts): TokenCounts {
 
 function split(text: string): string[] {
   const parts = text.split(',');
-  if (parts.length < WIDTH || (parts.length - WIDTH) % (WIDTH + 1) !== 0) throw new Error(`a packed day has ${parts.length} numbers`);
+  if (parts.length < WIDTH || (parts.length - WIDTH) % (WIDTH + 1) !== 0)
+    throw new Error(`a packed day has ${parts.length} numbers`);
   return parts;
 }
 
@@ -65,7 +66,8 @@ export function dayTotalsOf(text: string): TokenCounts {
 export function unpackDay(text: string): { totals: TokenCounts; slots: SlotDelta[] } {
   const parts = split(text);
   const slots: SlotDelta[] = [];
-  for (let at = WIDTH; at < parts.length; at += WIDTH + 1) slots.push({ slot: Number(parts[at]), ...sumsAt(parts, at + 1) });
+  for (let at = WIDTH; at < parts.length; at += WIDTH + 1)
+    slots.push({ slot: Number(parts[at]), ...sumsAt(parts, at + 1) });
   return { totals: sumsAt(parts, 0), slots };
 }
 
@@ -83,7 +85,8 @@ export function addToDay(stored: string | undefined, deltas: readonly SlotDelta[
   const bySlot = new Map<number, TokenCounts>();
   let totals = zeroCounts();
   for (const d of deltas) {
-    if (!(Number.isInteger(d.slot) && d.slot >= 0 && d.slot < SLOTS_PER_DAY)) throw new RangeError(`slot ${d.slot} is not a half-hour of a day`);
+    if (!(Number.isInteger(d.slot) && d.slot >= 0 && d.slot < SLOTS_PER_DAY))
+      throw new RangeError(`slot ${d.slot} is not a half-hour of a day`);
     const seen = bySlot.get(d.slot);
     bySlot.set(d.slot, seen === undefined ? d : added(seen, d));
     totals = added(totals, d);

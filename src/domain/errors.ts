@@ -5,7 +5,8 @@
  * added here fails the typecheck until the edge answers it.
  */
 
-export type DomainErrorKind = 'invalid' | 'refused' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'busy';
+export type DomainErrorKind =
+  'invalid' | 'refused' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'busy';
 
 /**
  * Where a field of the request is: the body's or the query string's, and its dotted path in it

@@ -76,7 +76,12 @@ export function foldDaily(rows: readonly UsageRow[], zone: Zone, from: LocalDate
   if (n <= 0) return [];
   const buckets: TokenCounts[] = new Array<TokenCounts>(n);
   for (let i = 0; i < n; i++) buckets[i] = zeroCounts();
-  const index = localDayIndexes(rows.map((r) => r.hourStart), zone, from, to);
+  const index = localDayIndexes(
+    rows.map((r) => r.hourStart),
+    zone,
+    from,
+    to,
+  );
   for (let r = 0; r < rows.length; r++) {
     const i = index[r] as number;
     if (i >= 0) addCounts(buckets[i] as TokenCounts, rows[r] as UsageRow);
@@ -125,7 +130,12 @@ export interface MonthRow {
  * Index of the local month (0 = the oldest of `months` ending with `to`'s month) each instant falls
  * on, or −1 outside those months or after `to`.
  */
-export function localMonthIndexes(hourStarts: readonly number[], zone: Zone, to: LocalDate, months: number): Int32Array {
+export function localMonthIndexes(
+  hourStarts: readonly number[],
+  zone: Zone,
+  to: LocalDate,
+  months: number,
+): Int32Array {
   const out = new Int32Array(hourStarts.length).fill(-1);
   if (months <= 0) return out;
   const firstMonth = monthIndexOf(to) - (months - 1);
@@ -159,7 +169,12 @@ export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate
   const firstMonth = monthIndexOf(to) - (months - 1);
   const buckets: TokenCounts[] = new Array<TokenCounts>(months);
   for (let k = 0; k < months; k++) buckets[k] = zeroCounts();
-  const index = localMonthIndexes(rows.map((r) => r.hourStart), zone, to, months);
+  const index = localMonthIndexes(
+    rows.map((r) => r.hourStart),
+    zone,
+    to,
+    months,
+  );
   for (let r = 0; r < rows.length; r++) {
     const k = index[r] as number;
     if (k >= 0) addCounts(buckets[k] as TokenCounts, rows[r] as UsageRow);
@@ -170,7 +185,12 @@ export function foldMonthly(rows: readonly UsageRow[], zone: Zone, to: LocalDate
 }
 
 /** {@link foldMonthly} for rows in columns, straight to wire form. */
-export function foldMonthlyColumnsToWire(rows: UsageColumns, zone: Zone, to: LocalDate, months: number): MonthRowWire[] {
+export function foldMonthlyColumnsToWire(
+  rows: UsageColumns,
+  zone: Zone,
+  to: LocalDate,
+  months: number,
+): MonthRowWire[] {
   if (months <= 0) return [];
   const firstMonth = monthIndexOf(to) - (months - 1);
   const counts = sumByIndex(rows.counts, localMonthIndexes(rows.hourStarts, zone, to, months), months);
@@ -194,7 +214,12 @@ export function foldHalfHours(rows: readonly UsageRow[], zone: Zone, day: LocalD
   const slots = halfHourSlots(zone, day);
   const first = slots[0];
   if (first === undefined) return [];
-  const out: HalfHourRow[] = slots.map((s) => ({ hour: s.hour, hour_start: s.hour_start, hourStartMs: s.hourStartMs, totals: zeroCounts() }));
+  const out: HalfHourRow[] = slots.map((s) => ({
+    hour: s.hour,
+    hour_start: s.hour_start,
+    hourStartMs: s.hourStartMs,
+    totals: zeroCounts(),
+  }));
   for (const row of rows) {
     const offset = row.hourStart - first.hourStartMs;
     if (offset < 0 || offset % HALF_HOUR_MS !== 0) continue;

@@ -4,7 +4,15 @@
  * local day, levels from percentile thresholds of the active days, plus active and streak counts.
  */
 
-import { addDays, dayOfWeek, epochDayOf, formatEpochDay, formatEpochDays, parseLocalDate, type LocalDate } from './calendar.js';
+import {
+  addDays,
+  dayOfWeek,
+  epochDayOf,
+  formatEpochDay,
+  formatEpochDays,
+  parseLocalDate,
+  type LocalDate,
+} from './calendar.js';
 import { InvalidParamError } from './param-error.js';
 import { todayIn, type Zone } from './zones.js';
 
@@ -50,10 +58,14 @@ export function parseWeekStartsOn(value: string | null | undefined): WeekStartsO
 
 /** Validates `weeks` (whole number 1..104, default 52); anything else throws {@link InvalidParamError}. */
 export function parseWeeks(value: number | string | null | undefined): number {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return WEEKS_LIMITS.default;
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+    return WEEKS_LIMITS.default;
   const n = typeof value === 'number' ? value : /^\+?\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isInteger(n) || n < WEEKS_LIMITS.min || n > WEEKS_LIMITS.max) {
-    throw new InvalidParamError('weeks', `weeks must be a whole number from ${WEEKS_LIMITS.min} to ${WEEKS_LIMITS.max} (got ${String(value)})`);
+    throw new InvalidParamError(
+      'weeks',
+      `weeks must be a whole number from ${WEEKS_LIMITS.min} to ${WEEKS_LIMITS.max} (got ${String(value)})`,
+    );
   }
   return n;
 }
@@ -127,10 +139,7 @@ export function streakDays(billableByDay: ReadonlyMap<LocalDate, bigint>, to: Lo
  * `active_days` and the thresholds use the grid days up to `to`; the streak counts back from `to`
  * through every day the map holds (supply days before the grid for streaks longer than the grid).
  */
-export function buildHeatmap(
-  range: HeatmapRange,
-  billableByDay: ReadonlyMap<LocalDate, bigint>,
-): Heatmap {
+export function buildHeatmap(range: HeatmapRange, billableByDay: ReadonlyMap<LocalDate, bigint>): Heatmap {
   return heatmapGrid(range, (day) => billableByDay.get(formatEpochDay(day)) ?? 0n, streakDays(billableByDay, range.to));
 }
 

@@ -3,7 +3,14 @@
  * per metric (dense ranks by billable tokens, ties ordered by user id, only users with usage in
  * the metric ranked).
  */
-import { DAY_MS, dayOfWeek, firstEpochDayOfMonth, formatEpochDay, monthIndexOfEpochDay, type LocalDate } from './calendar.js';
+import {
+  DAY_MS,
+  dayOfWeek,
+  firstEpochDayOfMonth,
+  formatEpochDay,
+  monthIndexOfEpochDay,
+  type LocalDate,
+} from './calendar.js';
 
 export const PERIODS = ['week', 'month', 'total'] as const;
 /** Paging bounds of getLeaderboard (interface): pages never reach past place MAX_OFFSET + MAX_LIMIT. */
@@ -36,14 +43,35 @@ export function periodWindow(period: Period, nowMs: number): PeriodWindow {
   const keys = { weekKey: Math.floor((today + 3) / 7), monthKey: monthIndexOfEpochDay(today) };
   if (period === 'week') {
     const monday = today - ((dayOfWeek(today) + 6) % 7);
-    return { period, fromDay: formatEpochDay(monday), toDay: formatEpochDay(monday + 6), startMs: monday * DAY_MS, endMs: (monday + 7) * DAY_MS, ...keys };
+    return {
+      period,
+      fromDay: formatEpochDay(monday),
+      toDay: formatEpochDay(monday + 6),
+      startMs: monday * DAY_MS,
+      endMs: (monday + 7) * DAY_MS,
+      ...keys,
+    };
   }
   if (period === 'month') {
     const first = firstEpochDayOfMonth(keys.monthKey);
     const next = firstEpochDayOfMonth(keys.monthKey + 1);
-    return { period, fromDay: formatEpochDay(first), toDay: formatEpochDay(next - 1), startMs: first * DAY_MS, endMs: next * DAY_MS, ...keys };
+    return {
+      period,
+      fromDay: formatEpochDay(first),
+      toDay: formatEpochDay(next - 1),
+      startMs: first * DAY_MS,
+      endMs: next * DAY_MS,
+      ...keys,
+    };
   }
-  return { period, fromDay: TOTAL_FROM, toDay: TOTAL_TO, startMs: Number.MIN_SAFE_INTEGER, endMs: Number.MAX_SAFE_INTEGER, ...keys };
+  return {
+    period,
+    fromDay: TOTAL_FROM,
+    toDay: TOTAL_TO,
+    startMs: Number.MIN_SAFE_INTEGER,
+    endMs: Number.MAX_SAFE_INTEGER,
+    ...keys,
+  };
 }
 
 /** Billable tokens of one user in one period, per family. */
@@ -65,7 +93,10 @@ export interface RankedRow {
   pos: Record<Metric, number | null>;
 }
 
-export function metricValue(row: { total: bigint; gpt: bigint; claude: bigint; other: bigint }, metric: Metric): bigint {
+export function metricValue(
+  row: { total: bigint; gpt: bigint; claude: bigint; other: bigint },
+  metric: Metric,
+): bigint {
   return metric === 'all' ? row.total : row[metric];
 }
 
@@ -88,7 +119,9 @@ export function rankUsers(users: readonly UserTotals[]): RankedRow[] {
   // Sums below 2^53 sort as numbers (several times faster than bigint comparisons); larger ones as bigints.
   const exact = rows.every((r) => r.total <= BigInt(Number.MAX_SAFE_INTEGER));
   for (const metric of METRICS) {
-    const ranked = rows.filter((r) => metricValue(r, metric) > 0n).map((row) => ({ row, value: metricValue(row, metric), key: Number(metricValue(row, metric)) }));
+    const ranked = rows
+      .filter((r) => metricValue(r, metric) > 0n)
+      .map((row) => ({ row, value: metricValue(row, metric), key: Number(metricValue(row, metric)) }));
     ranked.sort((a, b) => {
       if (exact ? a.key !== b.key : a.value !== b.value) return (exact ? a.key > b.key : a.value > b.value) ? -1 : 1;
       return a.row.userId < b.row.userId ? -1 : a.row.userId > b.row.userId ? 1 : 0;

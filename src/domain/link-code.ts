@@ -20,11 +20,7 @@ export function generateLinkCode(): string {
 
 /** The canonical form of a typed code, or undefined when it cannot be one of ours. */
 export function normalizeLinkCode(input: string): string | undefined {
-  const cleaned = input
-    .toUpperCase()
-    .replace(/[\s-]/g, '')
-    .replace(/[IL]/g, '1')
-    .replace(/O/g, '0');
+  const cleaned = input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
   if (cleaned.length !== LENGTH) return undefined;
   for (const ch of cleaned) if (!ALPHABET.includes(ch)) return undefined;
   return cleaned;

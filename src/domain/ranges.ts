@@ -86,10 +86,14 @@ export interface ResolvedMonthRange extends InstantRange {
 
 /** Validates `months` (whole number 1..24, default 24); anything else throws {@link InvalidParamError} naming `months`. */
 export function parseMonths(value: number | string | null | undefined): number {
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return MONTHS_LIMITS.default;
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+    return MONTHS_LIMITS.default;
   const n = typeof value === 'number' ? value : /^\+?\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!Number.isInteger(n) || n < MONTHS_LIMITS.min || n > MONTHS_LIMITS.max) {
-    throw new InvalidParamError('months', `months must be a whole number from ${MONTHS_LIMITS.min} to ${MONTHS_LIMITS.max} (got ${String(value)})`);
+    throw new InvalidParamError(
+      'months',
+      `months must be a whole number from ${MONTHS_LIMITS.min} to ${MONTHS_LIMITS.max} (got ${String(value)})`,
+    );
   }
   return n;
 }

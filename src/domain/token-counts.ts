@@ -19,7 +19,14 @@ export interface TokenCounts {
 export type PricedCounts = Pick<TokenCounts, 'input' | 'cached' | 'output' | 'reasoning'>;
 
 /** The six fields of a {@link TokenCounts}, in the order packed forms use, for code that treats them alike. */
-export const COUNT_FIELDS = ['input', 'cached', 'output', 'reasoning', 'total', 'billable'] as const satisfies readonly (keyof TokenCounts)[];
+export const COUNT_FIELDS = [
+  'input',
+  'cached',
+  'output',
+  'reasoning',
+  'total',
+  'billable',
+] as const satisfies readonly (keyof TokenCounts)[];
 
 /** A fresh all-zero {@link TokenCounts}. */
 export function zeroCounts(): TokenCounts {
@@ -56,7 +63,9 @@ export function sumCounts(rows: Iterable<Readonly<TokenCounts>>): TokenCounts {
 
 /** True when every count is zero. */
 export function isZeroCounts(c: Readonly<TokenCounts>): boolean {
-  return c.input === 0n && c.cached === 0n && c.output === 0n && c.reasoning === 0n && c.total === 0n && c.billable === 0n;
+  return (
+    c.input === 0n && c.cached === 0n && c.output === 0n && c.reasoning === 0n && c.total === 0n && c.billable === 0n
+  );
 }
 
 /** The counts of every daily/hourly/monthly row and of `totals` as they go on the wire. */

@@ -9,14 +9,7 @@
  */
 
 import { Temporal } from 'temporal-polyfill';
-import {
-  DAY_MS,
-  HALF_HOUR_MS,
-  civilFromDays,
-  epochDayOf,
-  formatEpochDay,
-  type LocalDate,
-} from './calendar.js';
+import { DAY_MS, HALF_HOUR_MS, civilFromDays, epochDayOf, formatEpochDay, type LocalDate } from './calendar.js';
 import { InvalidParamError } from './param-error.js';
 
 /** A resolved request zone: UTC, a fixed offset (from `tz_offset_minutes`) or an IANA zone (from `tz`). */
@@ -59,7 +52,10 @@ function parseOffsetMinutes(raw: number | string): number {
   } else {
     const text = raw.trim();
     if (!/^[+-]?\d{1,6}$/.test(text)) {
-      throw new InvalidParamError('tz_offset_minutes', `tz_offset_minutes must be a whole number of minutes east of UTC (got "${raw}")`);
+      throw new InvalidParamError(
+        'tz_offset_minutes',
+        `tz_offset_minutes must be a whole number of minutes east of UTC (got "${raw}")`,
+      );
     }
     value = Number(text);
   }
@@ -262,7 +258,8 @@ export function startOfLocalEpochDay(zone: Zone, epochDay: number): number {
   if (zone.kind === 'utc') return epochDay * DAY_MS;
   if (zone.kind === 'offset') return epochDay * DAY_MS - zone.offsetMinutes * 60_000;
   const { y, m, d } = civilFromDays(epochDay);
-  return Temporal.PlainDate.from({ year: y, month: m, day: d }).toZonedDateTime({ timeZone: zone.id }).epochMilliseconds;
+  return Temporal.PlainDate.from({ year: y, month: m, day: d }).toZonedDateTime({ timeZone: zone.id })
+    .epochMilliseconds;
 }
 
 /** First instant (epoch ms) of a local date in `zone`; when midnight falls in a DST gap the day starts at the first valid local time. */
@@ -319,7 +316,11 @@ export function halfHourSlots(zone: Zone, day: LocalDate): HalfHourSlot[] {
   const timeline = offsetTimeline(zone, startMs, endMs);
   const slots: HalfHourSlot[] = [];
   for (let t = Math.ceil(startMs / HALF_HOUR_MS) * HALF_HOUR_MS; t < endMs; t += HALF_HOUR_MS) {
-    slots.push({ hourStartMs: t, hour_start: formatUtcInstant(t), hour: formatLocalTimestamp(t, timeline.offsetMsAt(t)) });
+    slots.push({
+      hourStartMs: t,
+      hour_start: formatUtcInstant(t),
+      hour: formatLocalTimestamp(t, timeline.offsetMsAt(t)),
+    });
   }
   return slots;
 }

@@ -69,7 +69,9 @@ function accessHook(access: RouteAccess, resolver: PrincipalResolver, clock: Clo
 function decide(access: RouteAccess, resolution: Resolution): void {
   if (resolution.kind === 'ok') {
     if (!access.roles.includes(resolution.principal.role as Role)) {
-      throw problems.forbidden(`A ${resolution.principal.role.replace('_', ' ')} credential may not perform this operation.`);
+      throw problems.forbidden(
+        `A ${resolution.principal.role.replace('_', ' ')} credential may not perform this operation.`,
+      );
     }
     return;
   }
@@ -82,7 +84,10 @@ function decide(access: RouteAccess, resolution: Resolution): void {
 }
 
 /** Narrows the request's principal to a role the route's access config guarantees. */
-export function principalOf<R extends Principal['role']>(request: FastifyRequest, role: R): Extract<Principal, { role: R }> {
+export function principalOf<R extends Principal['role']>(
+  request: FastifyRequest,
+  role: R,
+): Extract<Principal, { role: R }> {
   const principal = request.principal;
   if (principal.role !== role) throw problems.forbidden();
   return principal as Extract<Principal, { role: R }>;

@@ -31,7 +31,9 @@ export function registerBodyParsing(app: FastifyInstance): void {
       return;
     }
     // Only this parser's failures are "not valid JSON" (a SyntaxError elsewhere is the server's own fault).
-    defaultJson(request, text, (error, parsed) => (error ? done(problems.invalid('The body is not valid JSON.'), undefined) : done(null, parsed)));
+    defaultJson(request, text, (error, parsed) =>
+      error ? done(problems.invalid('The body is not valid JSON.'), undefined) : done(null, parsed),
+    );
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : UNSUPPORTED_BODY);
@@ -43,7 +45,10 @@ export function registerBodyParsing(app: FastifyInstance): void {
     const optionalBody = route.config?.optionalBody === true;
     const bodyRule: preValidationHookHandler = (request, _reply, done) => {
       if ((request.body as unknown) === UNSUPPORTED_BODY) {
-        if (takesBody) return done(new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'));
+        if (takesBody)
+          return done(
+            new AppError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'),
+          );
         request.body = undefined;
       }
       if (optionalBody && takesBody && request.body === undefined) request.body = {};

@@ -11,9 +11,15 @@ import { sendProblem } from './error-handler.js';
 export const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
 
 /** Fastify's framework errors (a URL that cannot be decoded, …), answered before any hook runs. */
-export function answerFrameworkError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+export function answerFrameworkError(
+  error: Error & { code?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   reply.headers(NOSNIFF);
   const problem =
-    error.code === 'FST_ERR_BAD_URL' ? problems.invalid('The URL is malformed: it has an invalid percent-encoding.') : problems.invalid('The request is invalid.');
+    error.code === 'FST_ERR_BAD_URL'
+      ? problems.invalid('The URL is malformed: it has an invalid percent-encoding.')
+      : problems.invalid('The request is invalid.');
   void sendProblem(request, reply, problem);
 }

@@ -51,7 +51,8 @@ function clientProblem(code: string | undefined): AppError {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return new AppError(408, 'request_timeout', 'The request did not arrive in time; the connection is closed.');
   }
-  if (code === 'HPE_HEADER_OVERFLOW') return new AppError(431, 'headers_too_large', 'The request headers are too large.');
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return new AppError(431, 'headers_too_large', 'The request headers are too large.');
   return problems.invalid('The request is not valid HTTP/1.1.');
 }
 

@@ -3,7 +3,14 @@
  * has its status, problem code and fixed headers here, and an invalid field's location becomes the
  * JSON pointer of `errors[].path` (`{ in: 'body', field: 'link_code' }` → `/body/link_code`).
  */
-import { Busy, fieldName, InvalidInput, type DomainError, type DomainErrorKind, type FieldRef } from '../domain/errors.js';
+import {
+  Busy,
+  fieldName,
+  InvalidInput,
+  type DomainError,
+  type DomainErrorKind,
+  type FieldRef,
+} from '../domain/errors.js';
 import { AppError, type FieldError, type ProblemCode } from './problem.js';
 
 interface Answer {
@@ -44,7 +51,8 @@ function invalidDetail(error: InvalidInput): string {
 export function problemOf(error: DomainError): AppError {
   const answer = ANSWERS[error.kind];
   const headers: Record<string, string> = { ...answer.headers };
-  if (error instanceof Busy && error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error instanceof Busy && error.retryAfterSeconds !== undefined)
+    headers['Retry-After'] = String(error.retryAfterSeconds);
   const invalid = error instanceof InvalidInput ? error : undefined;
   return new AppError(answer.status, answer.code, invalid ? invalidDetail(invalid) : error.message, {
     errors: invalid ? fieldErrors(invalid) : undefined,

@@ -20,20 +20,25 @@ const PARSER_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: () => problems.invalid('The body is not valid JSON.'),
 };
 
-function toAppError(error: FastifyError & { validation?: ErrorObject[]; validationContext?: string }): AppError | undefined {
+function toAppError(
+  error: FastifyError & { validation?: ErrorObject[]; validationContext?: string },
+): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error instanceof DomainError) return problemOf(error);
   if (error.validation) {
     const errors = toFieldErrors(error.validation, error.validationContext ?? 'body');
     const first = errors[0];
-    const detail = first ? `${first.path.replace(/^\//, '').replaceAll('/', '.')} ${first.message}` : 'The request is invalid.';
+    const detail = first
+      ? `${first.path.replace(/^\//, '').replaceAll('/', '.')} ${first.message}`
+      : 'The request is invalid.';
     return problems.invalid(detail, errors);
   }
   const mapped = error.code ? PARSER_ERRORS[error.code] : undefined;
   if (mapped) return mapped();
   if (error.statusCode === 413) return problems.tooLarge('The request body is too large.');
   if (error.statusCode === 415) return PARSER_ERRORS.FST_ERR_CTP_INVALID_MEDIA_TYPE?.();
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return problems.invalid('The request is invalid.');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return problems.invalid('The request is invalid.');
   return undefined;
 }
 
@@ -52,16 +57,25 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: (pat
     const appError = toAppError(error);
     if (appError) return sendProblem(request, reply, appError);
     request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(request, reply, new AppError(500, 'internal', 'Something went wrong on our side; it has been logged.'));
+    return sendProblem(
+      request,
+      reply,
+      new AppError(500, 'internal', 'Something went wrong on our side; it has been logged.'),
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url;
     const methods = allowedMethods(path);
     if (methods.length > 0) {
-      const error = new AppError(405, 'method_not_allowed', `${request.method} is not allowed here; use ${methods.join(' or ')}.`, {
-        headers: { Allow: methods.join(', ') },
-      });
+      const error = new AppError(
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${methods.join(' or ')}.`,
+        {
+          headers: { Allow: methods.join(', ') },
+        },
+      );
       return sendProblem(request, reply, error);
     }
     return sendProblem(request, reply, problems.notFound(`There is nothing at ${path}.`));

@@ -69,6 +69,10 @@ export class LazyChildLogger implements FastifyBaseLogger {
 }
 
 /** Fastify's `childLoggerFactory`: a lazy child per request. */
-export function lazyChildLoggers(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLoggers(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger, bindings, options);
 }

@@ -94,7 +94,8 @@ export class Metrics {
       }
       child.observe(reply.elapsedTime / 1000);
       if (status === 429) this.rateLimited.inc({ operation });
-      if (operation === 'ingestUsage') this.uploads.inc({ outcome: status < 300 ? 'accepted' : status === 429 ? 'refused' : 'rejected' });
+      if (operation === 'ingestUsage')
+        this.uploads.inc({ outcome: status < 300 ? 'accepted' : status === 429 ? 'refused' : 'rejected' });
       done();
     });
   }

@@ -66,11 +66,15 @@ export class PrincipalResolver {
     if (timingSafeEqual(digest, this.serviceKeyDigest)) return { kind: 'ok', principal: { role: 'service_role' } };
     if (token.startsWith(DEVICE_TOKEN_PREFIX)) {
       const found = await this.store.findDeviceToken(digest.toString('hex'));
-      return found ? { kind: 'ok', principal: { role: 'device', ...found } } : { kind: 'invalid', reason: 'unknown or revoked device token' };
+      return found
+        ? { kind: 'ok', principal: { role: 'device', ...found } }
+        : { kind: 'invalid', reason: 'unknown or revoked device token' };
     }
     if (token.startsWith(SHARE_TOKEN_PREFIX)) {
       const found = await this.store.findShareToken(digest.toString('hex'));
-      return found ? { kind: 'ok', principal: { role: 'share', ...found } } : { kind: 'invalid', reason: 'unknown or revoked share token' };
+      return found
+        ? { kind: 'ok', principal: { role: 'share', ...found } }
+        : { kind: 'invalid', reason: 'unknown or revoked share token' };
     }
     if (!JWT_SHAPE.test(token)) return { kind: 'invalid', reason: 'unrecognised token' };
     try {
@@ -82,7 +86,8 @@ export class PrincipalResolver {
       // A token of an ended session stops working (within the session cache's few seconds), not at its
       // exp; one whose subject names no user (a deleted account) is as unknown as a revoked device token.
       if (verified.sessionId !== undefined) {
-        if ((await this.store.liveSessionOwner(verified.sessionId)) !== verified.sub) return { kind: 'invalid', reason: 'the session has ended' };
+        if ((await this.store.liveSessionOwner(verified.sessionId)) !== verified.sub)
+          return { kind: 'invalid', reason: 'the session has ended' };
       } else if (!(await this.store.userExists(verified.sub))) {
         return { kind: 'invalid', reason: 'the token names no user' };
       }

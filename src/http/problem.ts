@@ -97,7 +97,8 @@ export class AppError extends Error {
 
 /** Helpers for the errors thrown most often, so call sites read as sentences. */
 export const problems = {
-  invalid: (detail: string, errors?: FieldError[]) => new AppError(400, 'invalid_request', detail, { errors: errors ?? [] }),
+  invalid: (detail: string, errors?: FieldError[]) =>
+    new AppError(400, 'invalid_request', detail, { errors: errors ?? [] }),
   invalidField: (path: string, message: string) =>
     new AppError(400, 'invalid_request', `${path.replace(/^\//, '').replaceAll('/', '.')}: ${message}`, {
       errors: [{ path, message }],
@@ -109,5 +110,7 @@ export const problems = {
   conflict: (detail: string) => new AppError(409, 'conflict', detail),
   tooLarge: (detail: string) => new AppError(413, 'payload_too_large', detail),
   rateLimited: (retryAfterSeconds: number, detail = 'Too many requests; retry later.') =>
-    new AppError(429, 'rate_limited', detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+    new AppError(429, 'rate_limited', detail, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    }),
 };

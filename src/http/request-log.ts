@@ -20,7 +20,12 @@ export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 };
+    const line = {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else this.lines.info({ reqId: request.id, ...line }, 'request completed');
   }

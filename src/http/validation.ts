@@ -13,7 +13,8 @@ import { textReaderOf, type TextReader } from '../schemas/text-params.js';
 import { problems, type FieldError } from './problem.js';
 
 type FormatsPlugin = (ajv: Ajv) => Ajv;
-const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
+  formatsModule) as FormatsPlugin;
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: true, strict: false, ...options });
@@ -61,7 +62,15 @@ function refusingControlCharacters(validate: ValidateFunction): Validator {
       checked.errors = null;
       return true;
     }
-    checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'controlCharacter', params: {}, message: 'must not contain control characters' }];
+    checked.errors = [
+      {
+        instancePath: at,
+        schemaPath: '#',
+        keyword: 'controlCharacter',
+        params: {},
+        message: 'must not contain control characters',
+      },
+    ];
     return false;
   };
   return checked;
@@ -75,7 +84,10 @@ function refusingControlCharacters(validate: ValidateFunction): Validator {
  * The first refusal is a 400 naming its parameter, in the domain's words.
  */
 function queryValidator(schema: object): ReturnType<FastifySchemaCompiler<unknown>> {
-  const properties: Record<string, unknown> = 'properties' in schema && typeof schema.properties === 'object' && schema.properties !== null ? { ...schema.properties } : {};
+  const properties: Record<string, unknown> =
+    'properties' in schema && typeof schema.properties === 'object' && schema.properties !== null
+      ? { ...schema.properties }
+      : {};
   const readers: [string, TextReader][] = [];
   for (const [name, property] of Object.entries(properties)) {
     const reader = textReaderOf(property);
@@ -94,7 +106,8 @@ function queryValidator(schema: object): ReturnType<FastifySchemaCompiler<unknow
       const text: unknown = Reflect.get(query, name);
       if (typeof text !== 'string') continue;
       const reading = reader.read(text);
-      if ('refused' in reading) return { error: problems.invalidField(`/querystring/${reading.refused.param}`, reading.refused.message) };
+      if ('refused' in reading)
+        return { error: problems.invalidField(`/querystring/${reading.refused.param}`, reading.refused.message) };
       if (reading.value === undefined) Reflect.deleteProperty(query, name);
       else Reflect.set(query, name, reading.value);
     }
@@ -113,7 +126,8 @@ export function toFieldErrors(errors: readonly ErrorObject[], context: string): 
   return errors.map((error) => {
     let path = `/${context}${error.instancePath}`;
     const params = error.params as Record<string, unknown>;
-    if (error.keyword === 'required' && typeof params.missingProperty === 'string') path += `/${params.missingProperty}`;
+    if (error.keyword === 'required' && typeof params.missingProperty === 'string')
+      path += `/${params.missingProperty}`;
     if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
       return { path: `${path}/${params.additionalProperty}`, message: 'is not an allowed field' };
     }

@@ -38,7 +38,15 @@ export function dayChanges(rollup: readonly RollupDelta[]): Map<number, TokenCou
   for (const r of rollup) {
     const day = Math.floor(r.hourStart / DAY_MS);
     const d = days.get(day);
-    if (d === undefined) days.set(day, { input: r.input, cached: r.cached, output: r.output, reasoning: r.reasoning, total: r.total, billable: r.billable });
+    if (d === undefined)
+      days.set(day, {
+        input: r.input,
+        cached: r.cached,
+        output: r.output,
+        reasoning: r.reasoning,
+        total: r.total,
+        billable: r.billable,
+      });
     else addCounts(d, r);
   }
   return days;
@@ -49,7 +57,10 @@ export function checkDayBound(day: number, before: TokenCounts | undefined, chan
   for (const f of COUNT_FIELDS) {
     if (change[f] > 0n && (before?.[f] ?? 0n) + change[f] > bound) {
       const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
-      throw beyondBound(`This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`, `more than ${bound} tokens on ${date}`);
+      throw beyondBound(
+        `This upload would bring the account's tokens on ${date} (UTC) past ${bound}, the most one account may record in a day.`,
+        `more than ${bound} tokens on ${date}`,
+      );
     }
   }
 }
@@ -58,7 +69,10 @@ export function checkDayBound(day: number, before: TokenCounts | undefined, chan
 export function checkRowBound(hourStart: number, stored: number, growth: number, bound: number): void {
   if (growth > 0 && stored + growth > bound) {
     const at = new Date(hourStart).toISOString();
-    throw beyondBound(`This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`, `more than ${bound} buckets for ${at}`);
+    throw beyondBound(
+      `This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`,
+      `more than ${bound} buckets for ${at}`,
+    );
   }
 }
 

@@ -60,5 +60,9 @@ export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[
       merged.updatedAt = upload.now;
     }
   }
-  return [...byUser].map(([userId, user]) => ({ userId, rollup: [...user.rollup.values()], projects: [...user.projects.values()] }));
+  return [...byUser].map(([userId, user]) => ({
+    userId,
+    rollup: [...user.rollup.values()],
+    projects: [...user.projects.values()],
+  }));
 }

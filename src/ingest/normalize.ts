@@ -43,7 +43,16 @@ function twoDigits(text: string, i: number): number {
  * time on the ingest path. Undefined for anything else (the general parser then decides).
  */
 export function parseCanonicalUtc(text: string): number | undefined {
-  if (text.length !== 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== 'Z') return undefined;
+  if (
+    text.length !== 20 ||
+    text[4] !== '-' ||
+    text[7] !== '-' ||
+    text[10] !== 'T' ||
+    text[13] !== ':' ||
+    text[16] !== ':' ||
+    text[19] !== 'Z'
+  )
+    return undefined;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
@@ -62,7 +71,13 @@ export function parseCanonicalUtc(text: string): number | undefined {
 export function parseAnyZoned(text: string): number | undefined {
   const m = ISO_WITH_ZONE.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const second = m[6] ? Number(m[6]) : 0;
   const fraction = m[7] ? Number(m[7]) : 0;
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;

@@ -43,7 +43,8 @@ export interface IngestPlan {
 /** The distinct groups an upload touches, in first-seen order. */
 export function groupsOf(buckets: readonly NormalizedBucket[]): GroupKey[] {
   const seen = new GroupIndex<GroupKey>();
-  for (const b of buckets) if (seen.get(b) === undefined) seen.add(b, { hourStart: b.hourStart, source: b.source, model: b.model });
+  for (const b of buckets)
+    if (seen.get(b) === undefined) seen.add(b, { hourStart: b.hourStart, source: b.source, model: b.model });
   return [...seen.values()];
 }
 
@@ -89,7 +90,21 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
   const projectDelta = (projectKey: string, source: string, projectRef: string | null): ProjectDelta => {
     const key = `${projectKey}\u0000${source}`;
     let delta = projects.get(key);
-    if (!delta) projects.set(key, (delta = { projectKey, source, projectRef, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n }));
+    if (!delta)
+      projects.set(
+        key,
+        (delta = {
+          projectKey,
+          source,
+          projectRef,
+          input: 0n,
+          cached: 0n,
+          output: 0n,
+          reasoning: 0n,
+          total: 0n,
+          billable: 0n,
+        }),
+      );
     if (projectRef !== null) delta.projectRef = projectRef;
     return delta;
   };
@@ -98,7 +113,17 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     const first = uploaded[0] as NormalizedBucket;
     const storedList = storedByGroup.get(first) ?? [];
     const before = new ByProject(storedList);
-    const delta: RollupDelta = { hourStart: first.hourStart, source: first.source, model: first.model, input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
+    const delta: RollupDelta = {
+      hourStart: first.hourStart,
+      source: first.source,
+      model: first.model,
+      input: 0n,
+      cached: 0n,
+      output: 0n,
+      reasoning: 0n,
+      total: 0n,
+      billable: 0n,
+    };
     let rows = 0; // stored rows of this group after the upload, minus before
     for (const bucket of uploaded) {
       const old = before.find(bucket.projectKey);

@@ -13,92 +13,55 @@
  */
 import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';
-import { countsOf } from '../db/token-columns.js';
-import { DAY_MS } from '../domain/calendar.js';
-import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
+import { addToDay } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
-import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
+import { planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
 import type { IngestBatch, IngestResult, RowCoster } from './types.js';
-import type { StoredRow } from '../db/queries/ingest-rows.js';
 import {
-  ADD_MONTHS, ADD_PROJECTS, ADD_ROLLUP, ADD_TOTALS, ADD_WEEKS, CLEAR_SUBSCRIPTIONS, combineWrites, DELETE_VARIANTS, INSERT_EVENTS,
-  INSERT_SUBSCRIPTIONS, PUT_DAILY, PUT_DAYS, SELECT_STORED, TOUCH_DEVICES, UPSERT_BUCKETS, type Piece,
+  ADD_MONTHS,
+  ADD_PROJECTS,
+  ADD_ROLLUP,
+  ADD_TOTALS,
+  ADD_WEEKS,
+  CLEAR_SUBSCRIPTIONS,
+  combineWrites,
+  DELETE_VARIANTS,
+  INSERT_EVENTS,
+  INSERT_SUBSCRIPTIONS,
+  PUT_DAILY,
+  PUT_DAYS,
+  TOUCH_DEVICES,
+  UPSERT_BUCKETS,
+  type Piece,
 } from '../db/queries/ingest-postgres.js';
-import { toStoredVariant } from './stored-row.js';
-
-/** Column arrays of `rows`, one per getter (what `unnest` takes). */
-function columns<T>(rows: readonly T[], ...getters: ((row: T) => unknown)[]): unknown[][] {
-  return getters.map((get) => rows.map(get));
-}
-
-const dailyKey = (userId: string, day: number, source: string, model: string) => `${userId}\u0000${day}\u0000${source}\u0000${model}`;
-
-const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
-
-interface StoredState {
-  /** Stored variants by device. */
-  variants: Map<string, StoredVariant[]>;
-  /** Stored `usage_daily` counts by {@link dailyKey}. */
-  daily: Map<string, TokenCounts>;
-  /** Stored rows by (device, half-hour) ({@link ownerKey}), counted up to the bound + 1. */
-  rows: Map<string, number>;
-  /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
-  days: Map<string, TokenCounts>;
-  /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
-  packed: Map<string, string>;
-}
-
-async function loadStored(client: PoolClient, batches: readonly IngestBatch[], bounds: IngestBounds): Promise<StoredState> {
-  const groups: { deviceId: string; userId: string; hourStart: number; source: string; model: string }[] = [];
-  for (const batch of batches) {
-    for (const g of groupsOf(batch.buckets)) groups.push({ deviceId: batch.deviceId, userId: batch.userId, ...g });
-  }
-  const state: StoredState = { variants: new Map(), daily: new Map(), rows: new Map(), days: new Map(), packed: new Map() };
-  if (groups.length === 0) return state;
-  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'c' | 'p'; owner: string }>({
-    name: preparedName(SELECT_STORED),
-    text: SELECT_STORED,
-    values: [
-      ...columns(groups, (g) => g.deviceId, (g) => g.hourStart, (g) => g.source, (g) => g.model),
-      ...columns(groups, (g) => g.userId, (g) => Math.floor(g.hourStart / DAY_MS), (g) => g.source, (g) => g.model),
-      bounds.maxRowsPerHalfHour + 1,
-    ],
-  });
-  for (const row of rows) {
-    if (row.kind === 'b') {
-      let list = state.variants.get(row.owner);
-      if (list === undefined) state.variants.set(row.owner, (list = []));
-      list.push(toStoredVariant(row));
-    } else if (row.kind === 'c') {
-      state.rows.set(ownerKey(row.owner, Number(row.hour_start)), Number(row.input));
-    } else if (row.kind === 'p') {
-      const key = ownerKey(row.owner, Number(row.hour_start));
-      const packed = row.project_ref as string;
-      state.packed.set(key, packed);
-      state.days.set(key, dayTotalsOf(packed));
-    } else {
-      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
-    }
-  }
-  return state;
-}
+import { columns, dailyKey, loadStored, ownerKey, type StoredState } from './postgres-stored-state.js';
 
 /** How one upload of a group ended. */
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
-function planChecked(batch: IngestBatch, stored: StoredState, bounds: IngestBounds): { plan: IngestPlan; changes: Map<number, TokenCounts> } {
+function planChecked(
+  batch: IngestBatch,
+  stored: StoredState,
+  bounds: IngestBounds,
+): { plan: IngestPlan; changes: Map<number, TokenCounts> } {
   const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth) {
-      checkRowBound(hourStart, stored.rows.get(ownerKey(batch.deviceId, hourStart)) ?? 0, growth, bounds.maxRowsPerHalfHour);
+      checkRowBound(
+        hourStart,
+        stored.rows.get(ownerKey(batch.deviceId, hourStart)) ?? 0,
+        growth,
+        bounds.maxRowsPerHalfHour,
+      );
     }
   }
   const changes = dayChanges(plan.rollup);
-  for (const [day, change] of changes) checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
+  for (const [day, change] of changes)
+    checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
   return { plan, changes };
 }
 
@@ -107,7 +70,12 @@ function planChecked(batch: IngestBatch, stored: StoredState, bounds: IngestBoun
  * locks. The uploads' devices must be distinct (a device's second upload must see its first). An
  * upload past a bound fails alone, nothing of it written.
  */
-export async function writeGroup(client: PoolClient, batches: readonly IngestBatch[], costOf: RowCoster, bounds: IngestBounds): Promise<Outcome[]> {
+export async function writeGroup(
+  client: PoolClient,
+  batches: readonly IngestBatch[],
+  costOf: RowCoster,
+  bounds: IngestBounds,
+): Promise<Outcome[]> {
   const stored = await loadStored(client, batches, bounds);
   const outcomes: Outcome[] = [];
   const written: { batch: IngestBatch; result: IngestResult }[] = [];
@@ -133,22 +101,44 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
   if (written.length === 0) return outcomes;
   const pieces: Piece[] = [];
   if (deletes.length > 0) {
-    pieces.push({ sql: DELETE_VARIANTS, params: columns(deletes, (d) => d.deviceId, (d) => d.hourStart, (d) => d.source, (d) => d.model, (d) => d.projectKey) });
+    pieces.push({
+      sql: DELETE_VARIANTS,
+      params: columns(
+        deletes,
+        (d) => d.deviceId,
+        (d) => d.hourStart,
+        (d) => d.source,
+        (d) => d.model,
+        (d) => d.projectKey,
+      ),
+    });
   }
   if (upserts.length > 0) {
     pieces.push({
       sql: UPSERT_BUCKETS,
       params: columns(
         upserts,
-        (u) => u.batch.deviceId, (u) => u.batch.userId, (u) => u.batch.now,
-        (u) => u.bucket.hourStart, (u) => u.bucket.source, (u) => u.bucket.model, (u) => u.bucket.projectKey, (u) => u.bucket.projectRef,
-        (u) => u.bucket.input, (u) => u.bucket.cached, (u) => u.bucket.output, (u) => u.bucket.reasoning, (u) => u.bucket.total, (u) => u.bucket.billable,
+        (u) => u.batch.deviceId,
+        (u) => u.batch.userId,
+        (u) => u.batch.now,
+        (u) => u.bucket.hourStart,
+        (u) => u.bucket.source,
+        (u) => u.bucket.model,
+        (u) => u.bucket.projectKey,
+        (u) => u.bucket.projectRef,
+        (u) => u.bucket.input,
+        (u) => u.bucket.cached,
+        (u) => u.bucket.output,
+        (u) => u.bucket.reasoning,
+        (u) => u.bucket.total,
+        (u) => u.bucket.billable,
       ),
     });
   }
   const rollup: { userId: string; r: UploadDeltas['rollup'][number] }[] = [];
   const projects: { userId: string; p: ReturnType<typeof mergeUploadDeltas>[number]['projects'][number] }[] = [];
-  const daily: { userId: string; day: number; source: string; model: string; next: ReturnType<typeof nextDailyRow> }[] = [];
+  const daily: { userId: string; day: number; source: string; model: string; next: ReturnType<typeof nextDailyRow> }[] =
+    [];
   const days: { userId: string; day: number; packed: string }[] = [];
   const weeks: { userId: string; p: PeriodDelta }[] = [];
   const months: { userId: string; p: PeriodDelta }[] = [];
@@ -159,9 +149,16 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
     for (const p of user.projects) projects.push({ userId, p });
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
-      daily.push({ userId, day: d.day, source: d.source, model: d.model, next: nextDailyRow(stored.daily.get(dailyKey(userId, d.day, d.source, d.model)), d, costOf) });
+      daily.push({
+        userId,
+        day: d.day,
+        source: d.source,
+        model: d.model,
+        next: nextDailyRow(stored.daily.get(dailyKey(userId, d.day, d.source, d.model)), d, costOf),
+      });
     }
-    for (const d of derived.days) days.push({ userId, day: d.day, packed: addToDay(stored.packed.get(ownerKey(userId, d.day)), d.slots) });
+    for (const d of derived.days)
+      days.push({ userId, day: d.day, packed: addToDay(stored.packed.get(ownerKey(userId, d.day)), d.slots) });
     for (const p of derived.weeks) weeks.push({ userId, p });
     for (const p of derived.months) months.push({ userId, p });
     if (derived.total) totals.push({ userId, p: derived.total });
@@ -169,36 +166,130 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
   if (rollup.length > 0) {
     pieces.push({
       sql: ADD_ROLLUP,
-      params: columns(rollup, (x) => x.userId, (x) => x.r.hourStart, (x) => x.r.source, (x) => x.r.model,
-        (x) => x.r.input, (x) => x.r.cached, (x) => x.r.output, (x) => x.r.reasoning, (x) => x.r.total, (x) => x.r.billable),
+      params: columns(
+        rollup,
+        (x) => x.userId,
+        (x) => x.r.hourStart,
+        (x) => x.r.source,
+        (x) => x.r.model,
+        (x) => x.r.input,
+        (x) => x.r.cached,
+        (x) => x.r.output,
+        (x) => x.r.reasoning,
+        (x) => x.r.total,
+        (x) => x.r.billable,
+      ),
     });
   }
   if (projects.length > 0) {
     pieces.push({
       sql: ADD_PROJECTS,
-      params: columns(projects, (x) => x.userId, (x) => x.p.updatedAt, (x) => x.p.projectKey, (x) => x.p.source, (x) => x.p.projectRef,
-        (x) => x.p.input, (x) => x.p.cached, (x) => x.p.output, (x) => x.p.reasoning, (x) => x.p.total, (x) => x.p.billable),
+      params: columns(
+        projects,
+        (x) => x.userId,
+        (x) => x.p.updatedAt,
+        (x) => x.p.projectKey,
+        (x) => x.p.source,
+        (x) => x.p.projectRef,
+        (x) => x.p.input,
+        (x) => x.p.cached,
+        (x) => x.p.output,
+        (x) => x.p.reasoning,
+        (x) => x.p.total,
+        (x) => x.p.billable,
+      ),
     });
   }
   if (daily.length > 0) {
     pieces.push({
       sql: PUT_DAILY,
-      params: columns(daily, (x) => x.userId, (x) => x.day, (x) => x.source, (x) => x.model,
-        (x) => x.next.input, (x) => x.next.cached, (x) => x.next.output, (x) => x.next.reasoning, (x) => x.next.total, (x) => x.next.billable, (x) => x.next.costMicros),
+      params: columns(
+        daily,
+        (x) => x.userId,
+        (x) => x.day,
+        (x) => x.source,
+        (x) => x.model,
+        (x) => x.next.input,
+        (x) => x.next.cached,
+        (x) => x.next.output,
+        (x) => x.next.reasoning,
+        (x) => x.next.total,
+        (x) => x.next.billable,
+        (x) => x.next.costMicros,
+      ),
     });
   }
-  if (days.length > 0) pieces.push({ sql: PUT_DAYS, params: columns(days, (x) => x.userId, (x) => x.day, (x) => x.packed) });
-  if (weeks.length > 0) pieces.push({ sql: ADD_WEEKS, params: columns(weeks, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
-  if (months.length > 0) pieces.push({ sql: ADD_MONTHS, params: columns(months, (x) => x.userId, (x) => x.p.period, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
-  if (totals.length > 0) pieces.push({ sql: ADD_TOTALS, params: columns(totals, (x) => x.userId, (x) => x.p.gpt, (x) => x.p.claude, (x) => x.p.other) });
-  pieces.push({ sql: TOUCH_DEVICES, params: columns(written, (x) => x.batch.deviceId, (x) => x.batch.now) });
+  if (days.length > 0)
+    pieces.push({
+      sql: PUT_DAYS,
+      params: columns(
+        days,
+        (x) => x.userId,
+        (x) => x.day,
+        (x) => x.packed,
+      ),
+    });
+  if (weeks.length > 0)
+    pieces.push({
+      sql: ADD_WEEKS,
+      params: columns(
+        weeks,
+        (x) => x.userId,
+        (x) => x.p.period,
+        (x) => x.p.gpt,
+        (x) => x.p.claude,
+        (x) => x.p.other,
+      ),
+    });
+  if (months.length > 0)
+    pieces.push({
+      sql: ADD_MONTHS,
+      params: columns(
+        months,
+        (x) => x.userId,
+        (x) => x.p.period,
+        (x) => x.p.gpt,
+        (x) => x.p.claude,
+        (x) => x.p.other,
+      ),
+    });
+  if (totals.length > 0)
+    pieces.push({
+      sql: ADD_TOTALS,
+      params: columns(
+        totals,
+        (x) => x.userId,
+        (x) => x.p.gpt,
+        (x) => x.p.claude,
+        (x) => x.p.other,
+      ),
+    });
+  pieces.push({
+    sql: TOUCH_DEVICES,
+    params: columns(
+      written,
+      (x) => x.batch.deviceId,
+      (x) => x.batch.now,
+    ),
+  });
   const events: Piece = {
     sql: INSERT_EVENTS,
-    params: columns(written, (x) => x.batch.deviceId, (x) => x.batch.userId, (x) => x.batch.buckets.length, (x) => x.result.inserted, (x) => x.result.skipped, (x) => x.batch.now),
+    params: columns(
+      written,
+      (x) => x.batch.deviceId,
+      (x) => x.batch.userId,
+      (x) => x.batch.buckets.length,
+      (x) => x.result.inserted,
+      (x) => x.result.skipped,
+      (x) => x.batch.now,
+    ),
   };
   const combined = combineWrites(pieces, events);
   await client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params });
-  await writeSubscriptions(client, written.map((x) => x.batch));
+  await writeSubscriptions(
+    client,
+    written.map((x) => x.batch),
+  );
   return outcomes;
 }
 
@@ -206,13 +297,28 @@ export async function writeGroup(client: PoolClient, batches: readonly IngestBat
 async function writeSubscriptions(client: PoolClient, batches: readonly IngestBatch[]): Promise<void> {
   const mentioning = batches.filter((b) => b.subscriptions !== undefined);
   if (mentioning.length === 0) return;
-  await client.query({ name: preparedName(CLEAR_SUBSCRIPTIONS), text: CLEAR_SUBSCRIPTIONS, values: [mentioning.map((b) => b.deviceId)] });
+  await client.query({
+    name: preparedName(CLEAR_SUBSCRIPTIONS),
+    text: CLEAR_SUBSCRIPTIONS,
+    values: [mentioning.map((b) => b.deviceId)],
+  });
   const rows = mentioning.flatMap((b) => (b.subscriptions ?? []).map((s, position) => ({ b, s, position })));
   if (rows.length === 0) return;
   await client.query({
     name: preparedName(INSERT_SUBSCRIPTIONS),
     text: INSERT_SUBSCRIPTIONS,
-    values: columns(rows, (x) => x.b.deviceId, (x) => x.b.userId, (x) => x.b.now, (x) => x.position, (x) => x.s.tool, (x) => x.s.provider,
-      (x) => x.s.product, (x) => x.s.planType, (x) => x.s.rateLimitTier, (x) => x.s.details),
+    values: columns(
+      rows,
+      (x) => x.b.deviceId,
+      (x) => x.b.userId,
+      (x) => x.b.now,
+      (x) => x.position,
+      (x) => x.s.tool,
+      (x) => x.s.provider,
+      (x) => x.s.product,
+      (x) => x.s.planType,
+      (x) => x.s.rateLimitTier,
+      (x) => x.s.details,
+    ),
   });
 }

@@ -62,7 +62,14 @@ export function isoWeekOf(epochDay: number): number {
 }
 
 function sumsOf(d: TokenCounts): TokenCounts {
-  return { input: d.input, cached: d.cached, output: d.output, reasoning: d.reasoning, total: d.total, billable: d.billable };
+  return {
+    input: d.input,
+    cached: d.cached,
+    output: d.output,
+    reasoning: d.reasoning,
+    total: d.total,
+    billable: d.billable,
+  };
 }
 
 function addFamily(into: FamilyDelta, model: string, billable: bigint): void {
@@ -133,6 +140,11 @@ export function nextDailyRow(
 ): DailyRow {
   const sums: TokenCounts = stored ? { ...stored } : zeroCounts();
   addCounts(sums, delta);
-  const costMicros = costOf(delta.source, delta.model, delta.day, { input: sums.input, cached: sums.cached, output: sums.output, reasoning: sums.reasoning });
+  const costMicros = costOf(delta.source, delta.model, delta.day, {
+    input: sums.input,
+    cached: sums.cached,
+    output: sums.output,
+    reasoning: sums.reasoning,
+  });
   return { ...sums, costMicros };
 }

@@ -79,7 +79,29 @@ interface DaySums {
 }
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
-  const { selectRange, countHalfHour, selectDay, selectVariants, upsertBucket, deleteBucket, addRollup, addProject, selectDaily, putDaily, putDay, addWeek, addMonth, addTotal, touchDevice, clearSubscriptions, insertSubscription, insertEvent, begin, commit, rollback } = prepareIngestStatements(s);
+  const {
+    selectRange,
+    countHalfHour,
+    selectDay,
+    selectVariants,
+    upsertBucket,
+    deleteBucket,
+    addRollup,
+    addProject,
+    selectDaily,
+    putDaily,
+    putDay,
+    addWeek,
+    addMonth,
+    addTotal,
+    touchDevice,
+    clearSubscriptions,
+    insertSubscription,
+    insertEvent,
+    begin,
+    commit,
+    rollback,
+  } = prepareIngestStatements(s);
 
   /**
    * What is stored for the groups an upload mentions. A narrow upload is read back in one range
@@ -98,13 +120,19 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     // A wide span (a backfill), or a range holding many more rows than the upload, is read group by group.
     const limit = 2 * buckets.length + 16;
     const range = max - min <= RANGE_READ_SPAN_MS ? selectRange.all(deviceId, min, max, limit) : undefined;
-    if (range !== undefined && range.length < limit) return { variants: range.map(tupleToStoredVariant), complete: true };
+    if (range !== undefined && range.length < limit)
+      return { variants: range.map(tupleToStoredVariant), complete: true };
     const rows = groupsOf(buckets).flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
     return { variants: rows.map(tupleToStoredVariant), complete: false };
   };
 
   /** The bounds (bounds.ts), checked before anything of the upload is written; `days` holds each day's sums so far. */
-  const checkBounds = (batch: IngestBatch, stored: ReturnType<typeof loadStored>, plan: IngestPlan, days: DaySums): Map<number, TokenCounts> => {
+  const checkBounds = (
+    batch: IngestBatch,
+    stored: ReturnType<typeof loadStored>,
+    plan: IngestPlan,
+    days: DaySums,
+  ): Map<number, TokenCounts> => {
     if (plan.growth) {
       for (const [hourStart, growth] of plan.growth) {
         const rows = stored.complete
@@ -114,7 +142,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       }
     }
     const changes = dayChanges(plan.rollup);
-    for (const [day, change] of changes) checkDayBound(day, days.before(batch.userId, day), change, bounds.maxTokensPerUserDay);
+    for (const [day, change] of changes)
+      checkDayBound(day, days.before(batch.userId, day), change, bounds.maxTokensPerUserDay);
     return changes;
   };
 
@@ -147,14 +176,39 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const changes = checkBounds(batch, stored, plan, days);
     for (const d of plan.deletes) deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
     for (const b of plan.upserts) {
-      upsertBucket.run(deviceId, b.hourStart, b.source, b.model, b.projectKey, userId, b.projectRef,
-        b.input, b.cached, b.output, b.reasoning, b.total, b.billable, now);
+      upsertBucket.run(
+        deviceId,
+        b.hourStart,
+        b.source,
+        b.model,
+        b.projectKey,
+        userId,
+        b.projectRef,
+        b.input,
+        b.cached,
+        b.output,
+        b.reasoning,
+        b.total,
+        b.billable,
+        now,
+      );
     }
     touchDevice.run(now, now, deviceId);
     if (batch.subscriptions) {
       clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {
-        insertSubscription.run(deviceId, position, userId, sub.tool, sub.provider, sub.product, sub.planType, sub.rateLimitTier, sub.details, now);
+        insertSubscription.run(
+          deviceId,
+          position,
+          userId,
+          sub.tool,
+          sub.provider,
+          sub.product,
+          sub.planType,
+          sub.rateLimitTier,
+          sub.details,
+          now,
+        );
       });
     }
     insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
@@ -165,17 +219,54 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   const applyUserDeltas = (user: UserDeltas, costOf: RowCoster): void => {
     const { userId } = user;
     for (const r of user.rollup) {
-      addRollup.run(userId, r.hourStart, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.total, r.billable);
+      addRollup.run(
+        userId,
+        r.hourStart,
+        r.source,
+        r.model,
+        r.input,
+        r.cached,
+        r.output,
+        r.reasoning,
+        r.total,
+        r.billable,
+      );
     }
     for (const p of user.projects) {
-      checked(addProject.get(userId, p.projectKey, p.source, p.projectRef, p.input, p.cached, p.output, p.reasoning, p.total, p.billable, p.updatedAt));
+      checked(
+        addProject.get(
+          userId,
+          p.projectKey,
+          p.source,
+          p.projectRef,
+          p.input,
+          p.cached,
+          p.output,
+          p.reasoning,
+          p.total,
+          p.billable,
+          p.updatedAt,
+        ),
+      );
     }
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
       const row = selectDaily.get(userId, d.day, d.source, d.model);
       const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
-      putDaily.run(userId, d.day, d.source, d.model, next.input, next.cached, next.output, next.reasoning, next.total, next.billable, next.costMicros);
+      putDaily.run(
+        userId,
+        d.day,
+        d.source,
+        d.model,
+        next.input,
+        next.cached,
+        next.output,
+        next.reasoning,
+        next.total,
+        next.billable,
+        next.costMicros,
+      );
     }
     for (const d of derived.days) putDay.run(userId, d.day, addToDay(selectDay.get(userId, d.day), d.slots));
     const families = (f: FamilyDelta): [bigint, bigint, bigint] => [f.gpt, f.claude, f.other];

@@ -13,7 +13,11 @@ import type { IngestWriter } from './types.js';
 import { SqliteIngestWriter } from './writer-sqlite.js';
 
 /** The writer for the database's engine; `prices` prices the rows it writes (fixed day rates, or the stored costs' data). */
-export function createIngestWriter(db: Db, prices: WritePrices | RatesOf, bounds: IngestBounds = DEFAULT_INGEST_BOUNDS): IngestWriter {
+export function createIngestWriter(
+  db: Db,
+  prices: WritePrices | RatesOf,
+  bounds: IngestBounds = DEFAULT_INGEST_BOUNDS,
+): IngestWriter {
   const writePrices = typeof prices === 'function' ? fixedPrices(prices) : prices;
   if (db.dialect === 'sqlite') return new SqliteIngestWriter(db, writePrices, bounds);
   return new PostgresIngestWriter(db, writePrices, bounds);

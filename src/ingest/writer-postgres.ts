@@ -135,7 +135,10 @@ export class PostgresIngestWriter implements IngestWriter {
     }
     if (ready.length === 0) return;
     try {
-      const outcomes = await this.attempt(ready.map((p) => p.batch), rates);
+      const outcomes = await this.attempt(
+        ready.map((p) => p.batch),
+        rates,
+      );
       ready.forEach((p, i) => settle(p, outcomes[i] as Outcome));
     } catch (error) {
       if (ready.length === 1) {
@@ -172,8 +175,13 @@ export class PostgresIngestWriter implements IngestWriter {
       // Priced rates also read which data priced the stored costs, and are resolved again with it
       // when another process switched meanwhile.
       const checked = rates.fingerprint !== null;
-      const inForce = await beginLockingUsers(client, batches.map((b) => b.userId), checked);
-      const table = inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
+      const inForce = await beginLockingUsers(
+        client,
+        batches.map((b) => b.userId),
+        checked,
+      );
+      const table =
+        inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
       const results = await writeGroup(client, batches, costerOf(table), this.bounds);
       await client.query('COMMIT');
       return results;

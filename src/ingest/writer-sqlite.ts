@@ -69,7 +69,8 @@ export class SqliteIngestWriter implements IngestWriter {
     const group = this.queue.splice(0, MAX_GROUP);
     if (this.queue.length > 0) this.schedule();
     const lock = this.db.writeLock;
-    if (lock.isFree) this.writeGroup(group); // synchronous: nothing can interleave
+    if (lock.isFree)
+      this.writeGroup(group); // synchronous: nothing can interleave
     else void lock.run(() => this.writeGroup(group));
   }
 

@@ -11,7 +11,6 @@ import { DEFAULT_RETENTION_DAYS, purgeEvents } from './purge-events.js';
 import type { ScheduledJob } from './schedule.js';
 import { DAY_MS } from '../domain/calendar.js';
 
-
 export interface JobDeps {
   db: Db;
   clock: Clock;
@@ -31,7 +30,10 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
       everyMs: deps.leaderboardRefreshSeconds * 1000,
       run: async () => {
         const result = await deps.leaderboard.refresh();
-        return { summary: result.results.map((r) => `${r.period} ${r.rows} rows`).join(', '), details: { results: result.results } };
+        return {
+          summary: result.results.map((r) => `${r.period} ${r.rows} rows`).join(', '),
+          details: { results: result.results },
+        };
       },
     },
     {
@@ -49,7 +51,10 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
         const summary = r.updated
           ? `${r.format} data: ${r.models_seen} models seen, ${r.models_updated} updated, ${r.models_skipped} skipped; ${r.costs_repriced ?? 0} stored daily costs changed`
           : `not updated: ${r.reason ?? 'unknown reason'}`;
-        return { summary, details: { updated: r.updated, models_seen: r.models_seen, models_updated: r.models_updated } };
+        return {
+          summary,
+          details: { updated: r.updated, models_seen: r.models_seen, models_updated: r.models_updated },
+        };
       },
     },
     {
@@ -67,7 +72,10 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
       everyMs: DAY_MS,
       run: async () => {
         const r = await purgeSpentCredentials(deps, { days: DEFAULT_RETENTION_DAYS });
-        return { summary: `deleted ${r.linkCodes} expired link codes and ${r.refreshTokens} spent refresh tokens`, details: { ...r } };
+        return {
+          summary: `deleted ${r.linkCodes} expired link codes and ${r.refreshTokens} spent refresh tokens`,
+          details: { ...r },
+        };
       },
     },
   ];

@@ -17,7 +17,11 @@ export interface PricingStore {
 
 export function createPricingStore(db: Db, dataDir: string): PricingStore {
   if (db.dialect === 'postgres') {
-    return { location: 'database table pricing_data', save: (p) => upsertPricingData(db.kysely, p), load: () => findPricingData(db.kysely) };
+    return {
+      location: 'database table pricing_data',
+      save: (p) => upsertPricingData(db.kysely, p),
+      load: () => findPricingData(db.kysely),
+    };
   }
   const file = path.join(dataDir, 'pricing.json');
   return {

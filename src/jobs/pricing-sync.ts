@@ -8,7 +8,13 @@
 import type { Provider } from '@pydantic/genai-prices';
 import type { Clock } from '../clock.js';
 import { DAY_MS, formatEpochDay } from '../domain/calendar.js';
-import { isOpenRouterModels, mergeOpenRouterPrices, PriceDataError, withPriceData, type PriceService } from '../pricing/index.js';
+import {
+  isOpenRouterModels,
+  mergeOpenRouterPrices,
+  PriceDataError,
+  withPriceData,
+  type PriceService,
+} from '../pricing/index.js';
 import type { RepriceResult } from '../services/repricing.js';
 import type { PricingStore } from './pricing-store.js';
 
@@ -56,9 +62,12 @@ async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw new SyncError(`the price source did not answer within ${timeoutMs / 1000} s`);
+    if (name === 'TimeoutError' || name === 'AbortError')
+      throw new SyncError(`the price source did not answer within ${timeoutMs / 1000} s`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new SyncError(`the price source is unreachable (${cause?.code ?? cause?.message ?? (error as Error).message})`);
+    throw new SyncError(
+      `the price source is unreachable (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+    );
   }
   if (!response.ok) throw new SyncError(`the price source answered HTTP ${response.status}`);
   const text = await response.text();
@@ -111,8 +120,14 @@ export async function syncPricing(deps: PricingSyncDeps): Promise<PricingSyncRes
     format = 'openrouter';
     const merge = withPriceData(deps.prices.data, () => mergeOpenRouterPrices(current, json, today));
     data = merge.providers;
-    counts = { seen: merge.seen, updated: merge.updated.length, unchanged: merge.unchanged.length, skipped: merge.skipped.map((s) => ({ id: s.id, reason: s.reason })) };
-    if (merge.updated.length === 0 && merge.unchanged.length === 0) return failed('no OpenRouter entry matched a known model', format);
+    counts = {
+      seen: merge.seen,
+      updated: merge.updated.length,
+      unchanged: merge.unchanged.length,
+      skipped: merge.skipped.map((s) => ({ id: s.id, reason: s.reason })),
+    };
+    if (merge.updated.length === 0 && merge.unchanged.length === 0)
+      return failed('no OpenRouter entry matched a known model', format);
   } else if (Array.isArray(json)) {
     format = 'genai-prices';
     data = json;
@@ -127,7 +142,9 @@ export async function syncPricing(deps: PricingSyncDeps): Promise<PricingSyncRes
     }
     counts = { seen, updated, unchanged: seen - updated, skipped: [] };
   } else {
-    return failed('the price data is neither genai-prices data (an array of providers) nor an OpenRouter /models answer');
+    return failed(
+      'the price data is neither genai-prices data (an array of providers) nor an OpenRouter /models answer',
+    );
   }
 
   let effectiveFrom: string;

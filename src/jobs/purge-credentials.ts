@@ -15,7 +15,10 @@ export interface CredentialPurge {
   refreshTokens: number;
 }
 
-export async function purgeSpentCredentials(deps: { db: Db; clock: Clock }, options: { days: number }): Promise<CredentialPurge> {
+export async function purgeSpentCredentials(
+  deps: { db: Db; clock: Clock },
+  options: { days: number },
+): Promise<CredentialPurge> {
   const now = deps.clock.now();
   return inTransaction(deps.db, async (tx) => ({
     linkCodes: await deleteLinkCodesExpiredBefore(tx, now - DAY_MS),

@@ -16,10 +16,19 @@ export interface PurgeResult {
   deleted: number;
 }
 
-export async function purgeEvents(deps: { db: Db; clock: Clock }, options: { days: number; dryRun: boolean }): Promise<PurgeResult> {
+export async function purgeEvents(
+  deps: { db: Db; clock: Clock },
+  options: { days: number; dryRun: boolean },
+): Promise<PurgeResult> {
   const cutoff = deps.clock.now() - options.days * DAY_MS;
   const deleted = options.dryRun
     ? await countIngestEventsBefore(deps.db.kysely, cutoff)
     : await inTransaction(deps.db, (tx) => deleteIngestEventsBefore(tx, cutoff));
-  return { success: true, dry_run: options.dryRun, days: options.days, cutoff: new Date(cutoff).toISOString(), deleted };
+  return {
+    success: true,
+    dry_run: options.dryRun,
+    days: options.days,
+    cutoff: new Date(cutoff).toISOString(),
+    deleted,
+  };
 }

@@ -52,11 +52,19 @@ export function startSchedule(jobs: readonly ScheduledJob[], logger: Logger, opt
             },
             (error: unknown) => {
               options.onRun?.(job.name, elapsed() / 1000, 'failed');
-              logger.error({ job: job.name, ms: elapsed(), err: error }, `job ${job.name} failed: ${(error as Error).message}`);
+              logger.error(
+                { job: job.name, ms: elapsed(), err: error },
+                `job ${job.name} failed: ${(error as Error).message}`,
+              );
             },
           );
         })
-        .catch((error: unknown) => logger.error({ job: job.name, err: error }, `job ${job.name}: could not claim the run: ${(error as Error).message}`))
+        .catch((error: unknown) =>
+          logger.error(
+            { job: job.name, err: error },
+            `job ${job.name}: could not claim the run: ${(error as Error).message}`,
+          ),
+        )
         .finally(() => {
           running.delete(run);
           plan(job, job.everyMs);

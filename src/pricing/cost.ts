@@ -38,7 +38,13 @@ export interface PricingSummary {
  * Cost in micro-dollars of one (source, raw model, UTC day)'s summed counts: the day's price, the
  * source's pricing mode, exact femto-dollars truncated once. What `usage_daily.cost_micros` holds.
  */
-export function rowCostMicros(prices: PriceService, source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>): bigint {
+export function rowCostMicros(
+  prices: PriceService,
+  source: string,
+  model: string,
+  utcEpochDay: number,
+  counts: Readonly<PricedCounts>,
+): bigint {
   return costWithRates(source, prices.priceOn(model, utcEpochDay).rates, counts);
 }
 
@@ -150,7 +156,10 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
       micros,
       summary: {
         model: ids.length === 1 ? (ids[0] as string) : null,
-        pricing_mode: modes.size === 0 && options.sourceFilter !== undefined ? modeFor(options.sourceFilter) : combinePricingModes(modes),
+        pricing_mode:
+          modes.size === 0 && options.sourceFilter !== undefined
+            ? modeFor(options.sourceFilter)
+            : combinePricingModes(modes),
         source: prices.source,
         effective_from: effectiveFrom ?? prices.dataEffectiveFrom,
         data_effective_from: prices.dataEffectiveFrom,

@@ -3,9 +3,22 @@
  * `@pydantic/genai-prices`, exact cost arithmetic, pricing modes and money formatting.
  */
 
-export { createCostAccumulator, rowCostMicros, type CostAccumulator, type CostAccumulatorOptions, type PricedUsage, type PricingSummary } from './cost.js';
+export {
+  createCostAccumulator,
+  rowCostMicros,
+  type CostAccumulator,
+  type CostAccumulatorOptions,
+  type PricedUsage,
+  type PricingSummary,
+} from './cost.js';
 export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenCountsWithCostWire } from './money.js';
-export { OVERLAP_SOURCES, combinePricingModes, pricingModeForSource, type PricingMode, type PricingModeSummary } from './modes.js';
+export {
+  OVERLAP_SOURCES,
+  combinePricingModes,
+  pricingModeForSource,
+  type PricingMode,
+  type PricingModeSummary,
+} from './modes.js';
 export {
   BUNDLED_PRICES_EFFECTIVE_FROM,
   BUNDLED_PRICES_VERSION,
@@ -23,6 +36,20 @@ export {
   type PriceServiceOptions,
   type ReplaceDataResult,
 } from './price-service.js';
-export { FEMTO_PER_MICRO, costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto, type TokenRates } from './rates.js';
+export {
+  FEMTO_PER_MICRO,
+  costFemto,
+  femtoToMicros,
+  libraryUsage,
+  ratesFromModelPrice,
+  usdPerMtokToFemto,
+  type TokenRates,
+} from './rates.js';
 export { bundledPriceData, withPriceData } from './price-data.js';
-export { isOpenRouterModels, mergeOpenRouterPrices, perTokenToPerMtok, type OpenRouterMerge, type OpenRouterSkipReason } from './openrouter.js';
+export {
+  isOpenRouterModels,
+  mergeOpenRouterPrices,
+  perTokenToPerMtok,
+  type OpenRouterMerge,
+  type OpenRouterSkipReason,
+} from './openrouter.js';

@@ -12,7 +12,13 @@
  * `await waitForUpdate()`) and then hands the result to `PriceService.replaceData`.
  */
 
-import { calcPrice, type ConditionalPrice, type ModelInfo, type ModelPrice, type Provider } from '@pydantic/genai-prices';
+import {
+  calcPrice,
+  type ConditionalPrice,
+  type ModelInfo,
+  type ModelPrice,
+  type Provider,
+} from '@pydantic/genai-prices';
 import { DAY_MS, epochDayOf, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
 
 /** OpenRouter vendor slugs whose genai-prices provider id differs (naming only, no prices). */
@@ -27,7 +33,8 @@ const PRICE_FIELDS: readonly (readonly [keyof ModelPrice & string, string])[] = 
 ];
 
 /** Why an OpenRouter entry was not used. */
-export type OpenRouterSkipReason = 'variant' | 'unknown_vendor' | 'unmatched' | 'ambiguous' | 'no_token_prices' | 'malformed';
+export type OpenRouterSkipReason =
+  'variant' | 'unknown_vendor' | 'unmatched' | 'ambiguous' | 'no_token_prices' | 'malformed';
 
 /** Outcome of {@link mergeOpenRouterPrices}. */
 export interface OpenRouterMerge {
@@ -45,7 +52,12 @@ export interface OpenRouterMerge {
 
 /** True when `json` looks like an OpenRouter `/models` answer (`{data: [...]}`) rather than genai-prices data (an array). */
 export function isOpenRouterModels(json: unknown): json is { data: unknown[] } {
-  return typeof json === 'object' && json !== null && !Array.isArray(json) && Array.isArray((json as { data?: unknown }).data);
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    !Array.isArray(json) &&
+    Array.isArray((json as { data?: unknown }).data)
+  );
 }
 
 /** USD per token as OpenRouter writes it (`"0.00000125"`) → USD per million tokens (`1.25`), shifting decimal digits so no float error creeps in; null when not a non-negative decimal. */
@@ -77,7 +89,11 @@ interface Candidate {
  * Adds OpenRouter prices to `current` as entries starting on `effectiveFrom` (see the module
  * comment). Never mutates `current`; throws only when `effectiveFrom` is not a valid date.
  */
-export function mergeOpenRouterPrices(current: readonly Provider[], openRouter: { data: unknown[] }, effectiveFrom: LocalDate): OpenRouterMerge {
+export function mergeOpenRouterPrices(
+  current: readonly Provider[],
+  openRouter: { data: unknown[] },
+  effectiveFrom: LocalDate,
+): OpenRouterMerge {
   if (!isValidLocalDate(effectiveFrom)) throw new RangeError(`effectiveFrom must be YYYY-MM-DD (got ${effectiveFrom})`);
   const providers = JSON.parse(JSON.stringify(current)) as Provider[];
   const at = new Date(epochDayOf(effectiveFrom) * DAY_MS + 12 * 3_600_000);
@@ -86,7 +102,13 @@ export function mergeOpenRouterPrices(current: readonly Provider[], openRouter: 
 
   for (const entry of openRouter.data) {
     const e = entry as { id?: unknown; pricing?: Record<string, unknown> } | null;
-    if (typeof e !== 'object' || e === null || typeof e.id !== 'string' || typeof e.pricing !== 'object' || e.pricing === null) {
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      typeof e.id !== 'string' ||
+      typeof e.pricing !== 'object' ||
+      e.pricing === null
+    ) {
       skipped.push({ id: typeof e?.id === 'string' ? e.id : '?', reason: 'malformed' });
       continue;
     }
@@ -123,7 +145,10 @@ export function mergeOpenRouterPrices(current: readonly Provider[], openRouter: 
       continue;
     }
     const key = `${provider.id}/${hit.model.id}`;
-    byModel.set(key, [...(byModel.get(key) ?? []), { id, bare, providerId: provider.id, modelId: hit.model.id, prices }]);
+    byModel.set(key, [
+      ...(byModel.get(key) ?? []),
+      { id, bare, providerId: provider.id, modelId: hit.model.id, prices },
+    ]);
   }
 
   const updated: string[] = [];
@@ -138,7 +163,11 @@ export function mergeOpenRouterPrices(current: readonly Provider[], openRouter: 
     for (const c of candidates) if (c !== chosen) skipped.push({ id: c.id, reason: 'ambiguous' });
     const model = providers.find((p) => p.id === chosen.providerId)?.models.find((m) => m.id === chosen.modelId);
     if (model === undefined) continue;
-    const inForce = calcPrice({}, chosen.bare, { provider: providers.find((p) => p.id === chosen.providerId) as Provider, timestamp: at })?.model_price ?? {};
+    const inForce =
+      calcPrice({}, chosen.bare, {
+        provider: providers.find((p) => p.id === chosen.providerId) as Provider,
+        timestamp: at,
+      })?.model_price ?? {};
     const same = PRICE_FIELDS.every(([k]) => chosen.prices[k] === undefined || baseOf(inForce[k]) === chosen.prices[k]);
     if (same) {
       unchanged.push(key);
@@ -154,7 +183,8 @@ export function mergeOpenRouterPrices(current: readonly Provider[], openRouter: 
 function addDatedPrice(model: ModelInfo, prices: ModelPrice, day: LocalDate): void {
   const entries: ConditionalPrice[] = Array.isArray(model.prices) ? [...model.prices] : [{ prices: model.prices }];
   const entry: ConditionalPrice = { constraint: { type: 'start_date', start_date: day }, prices };
-  const startOf = (c: ConditionalPrice): string | null => (c.constraint?.type === 'start_date' ? c.constraint.start_date : null);
+  const startOf = (c: ConditionalPrice): string | null =>
+    c.constraint?.type === 'start_date' ? c.constraint.start_date : null;
   const same = entries.findIndex((c) => startOf(c) === day);
   if (same >= 0) {
     entries[same] = entry;

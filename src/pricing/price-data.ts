@@ -53,7 +53,8 @@ const captured = waitForUpdate().then((providers) => {
 /** The bundled data. Its providers are known once {@link priceDataReady} resolved (needed only to install it again). */
 const BUNDLED: PriceData = {
   get providers(): readonly Provider[] {
-    if (bundledProviders === undefined) throw new Error('the bundled price data is not read yet (await priceDataReady())');
+    if (bundledProviders === undefined)
+      throw new Error('the bundled price data is not read yet (await priceDataReady())');
     return bundledProviders;
   },
   source: PRICING_SOURCE,
@@ -97,16 +98,30 @@ export function validateProviders(data: unknown): Provider[] {
       throw new PriceDataError(`price data is not JSON: ${(err as Error).message}`);
     }
   }
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new PriceDataError('price data must be a non-empty array of providers');
+  if (!Array.isArray(parsed) || parsed.length === 0)
+    throw new PriceDataError('price data must be a non-empty array of providers');
   parsed.forEach((p: unknown, i) => {
     const provider = p as Partial<Record<keyof Provider, unknown>> | null;
     if (typeof provider !== 'object' || provider === null) throw new PriceDataError(`provider ${i} is not an object`);
-    if (typeof provider.id !== 'string' || typeof provider.name !== 'string' || typeof provider.api_pattern !== 'string' || !Array.isArray(provider.models)) {
+    if (
+      typeof provider.id !== 'string' ||
+      typeof provider.name !== 'string' ||
+      typeof provider.api_pattern !== 'string' ||
+      !Array.isArray(provider.models)
+    ) {
       throw new PriceDataError(`provider ${i} lacks id, name, api_pattern or models`);
     }
     provider.models.forEach((m: unknown, j) => {
       const model = m as Partial<Record<string, unknown>> | null;
-      if (typeof model !== 'object' || model === null || typeof model.id !== 'string' || typeof model.match !== 'object' || model.match === null || typeof model.prices !== 'object' || model.prices === null) {
+      if (
+        typeof model !== 'object' ||
+        model === null ||
+        typeof model.id !== 'string' ||
+        typeof model.match !== 'object' ||
+        model.match === null ||
+        typeof model.prices !== 'object' ||
+        model.prices === null
+      ) {
         throw new PriceDataError(`model ${j} of provider ${provider.id as string} lacks id, match or prices`);
       }
     });
@@ -124,10 +139,15 @@ export function makePriceData(
   info: { readonly effectiveFrom: LocalDate; readonly source: string; readonly fingerprint?: string },
   check: (data: PriceData) => string | null,
 ): PriceData {
-  if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
+  if (!isValidLocalDate(info.effectiveFrom))
+    throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
   // Installing another data set replaces the library's; the one it held must be installable again.
-  if (bundledProviders === undefined) throw new Error('the bundled price data is not read yet (await priceDataReady())');
-  const digest = info.fingerprint === undefined ? createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 22) : '';
+  if (bundledProviders === undefined)
+    throw new Error('the bundled price data is not read yet (await priceDataReady())');
+  const digest =
+    info.fingerprint === undefined
+      ? createHash('sha256').update(JSON.stringify(providers)).digest('base64url').slice(0, 22)
+      : '';
   const data: PriceData = {
     providers,
     source: info.source,

@@ -21,10 +21,26 @@
 import { calcPrice, type ModelInfo, type ModelPrice, type PriceOptions } from '@pydantic/genai-prices';
 import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } from '../domain/calendar.js';
 import { ownModelId, sameModel } from './model-names.js';
-import { bundledPriceData, makePriceData, PriceDataError, priceDataReady, PRICING_SOURCE, validateProviders, withPriceData, type PriceData } from './price-data.js';
+import {
+  bundledPriceData,
+  makePriceData,
+  PriceDataError,
+  priceDataReady,
+  PRICING_SOURCE,
+  validateProviders,
+  withPriceData,
+  type PriceData,
+} from './price-data.js';
 import { ratesFromModelPrice, type TokenRates } from './rates.js';
 
-export { BUNDLED_PRICES_EFFECTIVE_FROM, BUNDLED_PRICES_VERSION, PriceDataError, PRICING_SOURCE, priceDataReady, type PriceData } from './price-data.js';
+export {
+  BUNDLED_PRICES_EFFECTIVE_FROM,
+  BUNDLED_PRICES_VERSION,
+  PriceDataError,
+  PRICING_SOURCE,
+  priceDataReady,
+  type PriceData,
+} from './price-data.js';
 
 /** Raw model priced when the database does not know a model (the original service's default profile). */
 export const DEFAULT_PRICING_MODEL = 'gpt-5.2-codex';
@@ -112,7 +128,10 @@ export interface PriceService {
    * can still be priced, and clears caches; throws {@link PriceDataError} and keeps the old data otherwise.
    * A service pinned to a data set keeps pricing with it.
    */
-  replaceData(data: unknown, info: { readonly effectiveFrom: LocalDate; readonly source?: string }): Promise<ReplaceDataResult>;
+  replaceData(
+    data: unknown,
+    info: { readonly effectiveFrom: LocalDate; readonly source?: string },
+  ): Promise<ReplaceDataResult>;
 }
 
 interface Resolution {
@@ -138,7 +157,11 @@ function safeCalc(data: PriceData, name: string, options: PriceOptions): ReturnT
 function resolveName(data: PriceData, raw: string, at: Date): Resolution {
   const name = raw.trim().toLowerCase();
   const own = ownModelId(name);
-  const unknown: Resolution = { identity: { model_id: own, model: own, known: false, provider: null, priced_as: null }, query: null, info: null };
+  const unknown: Resolution = {
+    identity: { model_id: own, model: own, known: false, provider: null, priced_as: null },
+    query: null,
+    info: null,
+  };
   if (name === '' || name === 'unknown') return unknown;
   const attempts: { name: string; options: PriceOptions }[] = [{ name, options: {} }];
   const slash = name.lastIndexOf('/');
@@ -153,7 +176,13 @@ function resolveName(data: PriceData, raw: string, at: Date): Resolution {
     if (hit) {
       // The entry that prices a name is its identity only when it is a spelling of the same model.
       const identity = sameModel(name, hit.model.id)
-        ? { model_id: hit.model.id, model: hit.model.name ?? hit.model.id, known: true, provider: hit.provider.id, priced_as: null }
+        ? {
+            model_id: hit.model.id,
+            model: hit.model.name ?? hit.model.id,
+            known: true,
+            provider: hit.provider.id,
+            priced_as: null,
+          }
         : { model_id: own, model: own, known: true, provider: hit.provider.id, priced_as: hit.model.id };
       return { identity, query: attempt, info: hit.model };
     }
@@ -165,7 +194,9 @@ function effectiveFromOf(info: ModelInfo, price: ModelPrice): LocalDate | null {
   if (!Array.isArray(info.prices)) return null;
   const entry = info.prices.find((p) => p.prices === price);
   const constraint = entry?.constraint;
-  return constraint !== undefined && constraint.type === 'start_date' && isValidLocalDate(constraint.start_date) ? constraint.start_date : null;
+  return constraint !== undefined && constraint.type === 'start_date' && isValidLocalDate(constraint.start_date)
+    ? constraint.start_date
+    : null;
 }
 
 /** Start dates (as epoch days, ascending) at which a database entry's price changes. */
@@ -174,7 +205,8 @@ function breakpointsOf(info: ModelInfo | null): number[] {
   const days: number[] = [];
   for (const p of info.prices) {
     const c = p.constraint;
-    if (c !== undefined && c.type === 'start_date' && isValidLocalDate(c.start_date)) days.push(epochDayOf(c.start_date));
+    if (c !== undefined && c.type === 'start_date' && isValidLocalDate(c.start_date))
+      days.push(epochDayOf(c.start_date));
   }
   return [...new Set(days)].sort((a, b) => a - b);
 }
@@ -210,7 +242,8 @@ export function createPriceData(
   info: { readonly effectiveFrom: LocalDate; readonly source?: string; readonly fingerprint?: string },
   defaultModel: string = DEFAULT_PRICING_MODEL,
 ): PriceData {
-  if (!isValidLocalDate(info.effectiveFrom)) throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
+  if (!isValidLocalDate(info.effectiveFrom))
+    throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
   const providers = validateProviders(data);
   const source = info.source ?? PRICING_SOURCE;
   return makePriceData(providers, { ...info, source }, (candidate) => defaultModelProblem(candidate, defaultModel));
@@ -268,7 +301,9 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
     let entry = entries.get(raw);
     if (entry === undefined) {
       const resolution = resolve(raw);
-      const breakpoints = [...new Set([...breakpointsOf(resolution.info), ...defaultBreakpoints])].sort((a, b) => a - b);
+      const breakpoints = [...new Set([...breakpointsOf(resolution.info), ...defaultBreakpoints])].sort(
+        (a, b) => a - b,
+      );
       entry = { resolution, breakpoints, byPeriod: new Map() };
       if (entries.size >= maxModels) entries = new Map();
       entries.set(raw, entry);
@@ -291,7 +326,10 @@ export function createPriceService(options: PriceServiceOptions = {}): PriceServ
       price = { modelId: r.identity.model_id, isDefault: false, ...own };
     } else {
       const fallback = databasePrice(defaultResolution, utcEpochDay);
-      if (fallback === null) throw new PriceDataError(`the default pricing model ${defaultModel} has no price on ${formatEpochDay(utcEpochDay)}`);
+      if (fallback === null)
+        throw new PriceDataError(
+          `the default pricing model ${defaultModel} has no price on ${formatEpochDay(utcEpochDay)}`,
+        );
       price = { modelId: r.identity.model_id, isDefault: true, ...fallback };
     }
     entry.byPeriod.set(period, price);

@@ -43,7 +43,10 @@ export function runPrimary(config: Config, logger: Logger): void {
       if (ready === count) {
         up = true;
         const host = address.address ?? config.host;
-        logger.info({ database: config.database.kind, processes: count }, `Tokentally listening on http://${host}:${address.port} (${count} processes)`);
+        logger.info(
+          { database: config.database.kind, processes: count },
+          `Tokentally listening on http://${host}:${address.port} (${count} processes)`,
+        );
       }
     });
     worker.once('exit', (code, signal) => {

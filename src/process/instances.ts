@@ -28,7 +28,12 @@ export interface InstanceSharing {
   close(): Promise<void>;
 }
 
-export async function shareWithOtherInstances(config: Config, db: Db, logger: Logger, inCluster: boolean): Promise<InstanceSharing> {
+export async function shareWithOtherInstances(
+  config: Config,
+  db: Db,
+  logger: Logger,
+  inCluster: boolean,
+): Promise<InstanceSharing> {
   const closers: Array<() => Promise<void>> = [];
   let limiters: InstanceSharing['limiters'];
   let peers: Peers = inCluster ? clusterPeers() : noPeers;
@@ -57,7 +62,10 @@ export async function shareWithOtherInstances(config: Config, db: Db, logger: Lo
 
 /** Keeps one service's buckets apart from another's on a shared Redis: its database and schema. */
 async function redisPrefix(db: Db, config: Config): Promise<string> {
-  if (db.dialect === 'sqlite') return `tokentally:sqlite:${config.database.kind === 'sqlite' ? config.database.file : ''}`;
-  const row = (await db.pool.query<{ db: string; schema: string }>('select current_database() as db, current_schema() as schema')).rows[0];
+  if (db.dialect === 'sqlite')
+    return `tokentally:sqlite:${config.database.kind === 'sqlite' ? config.database.file : ''}`;
+  const row = (
+    await db.pool.query<{ db: string; schema: string }>('select current_database() as db, current_schema() as schema')
+  ).rows[0];
   return `tokentally:pg:${row?.db ?? ''}:${row?.schema ?? ''}`;
 }

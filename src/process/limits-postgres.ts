@@ -13,7 +13,13 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { PostgresDb } from '../db/connect.js';
 import { sweepFullBuckets, takeTokens } from '../db/queries/rate-limits.js';
-import { limitSettings, localLimiters, type LimitName, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
+import {
+  limitSettings,
+  localLimiters,
+  type LimitName,
+  type RateDecision,
+  type RateLimiter,
+} from '../http/rate-limit.js';
 import { batchPerTurn } from './turn-batch.js';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -23,13 +29,22 @@ interface Question {
   readonly key: string;
 }
 
-export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['limits'], logger: Logger): (name: LimitName) => RateLimiter {
+export function postgresLimiters(
+  db: PostgresDb,
+  clock: Clock,
+  limits: Config['limits'],
+  logger: Logger,
+): (name: LimitName) => RateLimiter {
   const settings = limitSettings(limits);
   const local = localLimiters(clock, limits);
   let warnedAt = -Infinity;
   let sweptAt = clock.now();
 
-  const takeAll = async (name: LimitName, keys: readonly string[], now: number): Promise<Map<string, RateDecision[]>> => {
+  const takeAll = async (
+    name: LimitName,
+    keys: readonly string[],
+    now: number,
+  ): Promise<Map<string, RateDecision[]>> => {
     const { perMinute, burst } = settings[name];
     const refillPerMs = perMinute / 60_000;
     const counts = new Map<string, number>();
@@ -41,7 +56,8 @@ export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['l
       const granted = Number(row.granted);
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - Number(row.tokens)) / refillPerMs / 1000));
       const list: RateDecision[] = [];
-      for (let i = 0; i < asked; i++) list.push(i < granted ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds });
+      for (let i = 0; i < asked; i++)
+        list.push(i < granted ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds });
       decisions.set(row.key, list);
     }
     return decisions;
@@ -59,7 +75,21 @@ export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['l
     const now = clock.now();
     sweep(now);
     const names = [...new Set(questions.map((q) => q.name))];
-    const byName = new Map(await Promise.all(names.map(async (name) => [name, await takeAll(name, questions.filter((q) => q.name === name).map((q) => q.key), now)] as const)));
+    const byName = new Map(
+      await Promise.all(
+        names.map(
+          async (name) =>
+            [
+              name,
+              await takeAll(
+                name,
+                questions.filter((q) => q.name === name).map((q) => q.key),
+                now,
+              ),
+            ] as const,
+        ),
+      ),
+    );
     return questions.map((q) => byName.get(q.name)?.get(q.key)?.shift() ?? { allowed: true, retryAfterSeconds: 0 });
   });
 
@@ -71,7 +101,10 @@ export function postgresLimiters(db: PostgresDb, clock: Clock, limits: Config['l
           const now = clock.now();
           if (now - warnedAt >= 60_000) {
             warnedAt = now;
-            logger.warn({ err: error }, 'rate limits: the database did not answer; this process decides alone meanwhile');
+            logger.warn(
+              { err: error },
+              'rate limits: the database did not answer; this process decides alone meanwhile',
+            );
           }
           return fallback.take(key);
         }),

@@ -39,8 +39,19 @@ export interface RedisLimiters {
 }
 
 /** `prefix` keeps the keys of one service (database) apart from another's on a shared Redis. */
-export function redisLimiters(url: string, prefix: string, clock: Clock, limits: Config['limits'], logger: Logger): RedisLimiters {
-  const redis = new Redis(url, { enableAutoPipelining: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+export function redisLimiters(
+  url: string,
+  prefix: string,
+  clock: Clock,
+  limits: Config['limits'],
+  logger: Logger,
+): RedisLimiters {
+  const redis = new Redis(url, {
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+  });
   redis.on('error', () => undefined); // reported by the takes that fail, once a minute
   redis.defineCommand('tokentallyTake', { numberOfKeys: 1, lua: TAKE });
   const take = (redis as unknown as { tokentallyTake: TakeCommand }).tokentallyTake.bind(redis);
@@ -57,7 +68,10 @@ export function redisLimiters(url: string, prefix: string, clock: Clock, limits:
           try {
             const [allowed, tokens] = await take(`${prefix}:rl:${name}:${key}`, burst, refillPerMs, clock.now());
             if (allowed === 1) return { allowed: true, retryAfterSeconds: 0 };
-            return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(tokens)) / refillPerMs / 1000)) };
+            return {
+              allowed: false,
+              retryAfterSeconds: Math.max(1, Math.ceil((1 - Number(tokens)) / refillPerMs / 1000)),
+            };
           } catch (error) {
             const now = clock.now();
             if (now - warnedAt >= 60_000) {

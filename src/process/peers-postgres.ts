@@ -71,7 +71,9 @@ export async function postgresPeers(db: PostgresDb, url: string, logger: Logger)
   return {
     tell(message) {
       const payload = JSON.stringify({ from: self, message } satisfies Notice);
-      notifyOn(db, channel, payload).catch((error: unknown) => logger.warn({ err: error }, 'peers: could not tell the other instances'));
+      notifyOn(db, channel, payload).catch((error: unknown) =>
+        logger.warn({ err: error }, 'peers: could not tell the other instances'),
+      );
     },
     listen(handler) {
       handlers.add(handler);

@@ -31,7 +31,8 @@ interface Envelope {
 }
 
 function isEnvelope(value: unknown): value is Envelope {
-  const message = (value as { tokentallyPeer?: { kind?: unknown; userId?: unknown; deviceId?: unknown } } | null)?.tokentallyPeer;
+  const message = (value as { tokentallyPeer?: { kind?: unknown; userId?: unknown; deviceId?: unknown } } | null)
+    ?.tokentallyPeer;
   return (
     message?.kind === 'prices-changed' ||
     (message?.kind === 'account-deleted' && typeof message.userId === 'string') ||

@@ -18,7 +18,13 @@ import { shareWithOtherInstances } from './instances.js';
 export async function serve(config: Config, logger: Logger, role: 'server' | 'cluster-worker'): Promise<void> {
   const db = await openDatabase(config.database);
   const sharing = await shareWithOtherInstances(config, db, logger, role === 'cluster-worker');
-  const { app, close } = await createApp({ config, db, logger, peers: sharing.peers, ...(sharing.limiters ? { limiters: sharing.limiters } : {}) });
+  const { app, close } = await createApp({
+    config,
+    db,
+    logger,
+    peers: sharing.peers,
+    ...(sharing.limiters ? { limiters: sharing.limiters } : {}),
+  });
   const address = await app.listen({ host: config.host, port: config.port });
   if (role === 'server') logger.info({ database: config.database.kind }, `Tokentally listening on ${address}`);
   else logger.info({ database: config.database.kind }, 'server process ready');
@@ -29,7 +35,10 @@ export async function serve(config: Config, logger: Logger, role: 'server' | 'cl
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
-      logger.warn({ graceMs: config.timeouts.shutdownGraceMs }, 'closing the connections still open after the shutdown grace period');
+      logger.warn(
+        { graceMs: config.timeouts.shutdownGraceMs },
+        'closing the connections still open after the shutdown grace period',
+      );
       app.server.closeAllConnections();
     }, config.timeouts.shutdownGraceMs);
     close()

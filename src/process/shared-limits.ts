@@ -25,18 +25,31 @@ const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ing
 
 function isQuestions(value: unknown): value is Questions {
   const list = (value as Partial<Questions> | null)?.tokentallyLimits;
-  return Array.isArray(list) && list.every((q) => Array.isArray(q) && typeof q[0] === 'number' && NAMES.has(q[1]) && typeof q[2] === 'string');
+  return (
+    Array.isArray(list) &&
+    list.every((q) => Array.isArray(q) && typeof q[0] === 'number' && NAMES.has(q[1]) && typeof q[2] === 'string')
+  );
 }
 
 function isAnswers(value: unknown): value is Answers {
   const list = (value as Partial<Answers> | null)?.tokentallyLimitAnswers;
-  return Array.isArray(list) && list.every((a) => Array.isArray(a) && typeof a[0] === 'number' && typeof a[1] === 'boolean' && typeof a[2] === 'number');
+  return (
+    Array.isArray(list) &&
+    list.every(
+      (a) => Array.isArray(a) && typeof a[0] === 'number' && typeof a[1] === 'boolean' && typeof a[2] === 'number',
+    )
+  );
 }
 
 /** In the primary: keeps the buckets and answers every server process's questions. */
 export function keepSharedLimits(limits: Config['limits']): void {
   const limiterOf = localLimiters(systemClock, limits);
-  const limiters = { auth: limiterOf('auth'), exchange: limiterOf('exchange'), ingest: limiterOf('ingest'), devices: limiterOf('devices') };
+  const limiters = {
+    auth: limiterOf('auth'),
+    exchange: limiterOf('exchange'),
+    ingest: limiterOf('ingest'),
+    devices: limiterOf('devices'),
+  };
   cluster.on('message', (worker, value: unknown) => {
     if (!isQuestions(value)) return;
     const answers = value.tokentallyLimits.map(([id, name, key]): [number, boolean, number] => {

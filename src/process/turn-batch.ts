@@ -5,7 +5,9 @@
  */
 
 /** Returns `ask`: each call joins the current turn's batch; `flush` answers a batch in order. */
-export function batchPerTurn<Q, A>(flush: (questions: readonly Q[]) => Promise<readonly A[]>): (question: Q) => Promise<A> {
+export function batchPerTurn<Q, A>(
+  flush: (questions: readonly Q[]) => Promise<readonly A[]>,
+): (question: Q) => Promise<A> {
   let pending: Array<{ question: Q; resolve: (answer: A) => void; reject: (error: unknown) => void }> = [];
   const send = () => {
     const batch = pending;

@@ -16,12 +16,25 @@ import { operation } from './operation.js';
 const EXPORT_OK = {
   description: 'The export, streamed as an attachment (docs/sharing.md, "Export").',
   content: {
-    'application/json': { schema: { type: 'object', description: '{user_id, from, to, generated_at, buckets: [...], daily: [...], totals}' } },
-    'text/csv': { schema: { type: 'string', description: 'record,hour_start,day,device,source,model,project,project_ref,<counts>,cost_usd' } },
+    'application/json': {
+      schema: {
+        type: 'object',
+        description: '{user_id, from, to, generated_at, buckets: [...], daily: [...], totals}',
+      },
+    },
+    'text/csv': {
+      schema: {
+        type: 'string',
+        description: 'record,hour_start,day,device,source,model,project,project_ref,<counts>,cost_usd',
+      },
+    },
   },
 };
 
-export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; deletion: AccountDeletionService; limiter: RateLimiter; prices: CostPrices }): void {
+export function registerAccountRoutes(
+  app: App,
+  deps: { db: Db; clock: Clock; deletion: AccountDeletionService; limiter: RateLimiter; prices: CostPrices },
+): void {
   const { db, clock, deletion, limiter, prices } = deps;
 
   app.get(
@@ -31,7 +44,7 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
         operationId: 'exportUsage',
         summary: 'Download all of your usage: half-hour buckets and daily totals with cost',
         description:
-          'Streams the caller\'s half-hour buckets (device, source, model, project, the five counts and billable tokens, the UTC half-hour) ' +
+          "Streams the caller's half-hour buckets (device, source, model, project, the five counts and billable tokens, the UTC half-hour) " +
           'and daily totals with cost, as JSON or CSV, for UTC days `from`…`to` (inclusive; all time by default).',
         tags: ['account'],
         access: { roles: ['user'] },
@@ -48,14 +61,17 @@ export function registerAccountRoutes(app: App, deps: { db: Db; clock: Clock; de
         .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store');
-      return reply.send(Readable.from(exportChunks(db, { userId, range, format, generatedAt: now, prices }), { objectMode: false }));
+      return reply.send(
+        Readable.from(exportChunks(db, { userId, range, format, generatedAt: now, prices }), { objectMode: false }),
+      );
     },
   );
 
   // A password check: limited per client address like sign-in, so a stolen JWT cannot guess passwords fast.
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${request.ip}`);
-    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many attempts from this address; retry later.');
+    if (!decision.allowed)
+      throw problems.rateLimited(decision.retryAfterSeconds, 'Too many attempts from this address; retry later.');
   };
 
   app.post(

@@ -55,6 +55,12 @@ export function registerAdminRoutes(app: App, deps: AdminDeps): void {
       { response: responses(PricingSyncResponse, 403) },
     ),
     async () =>
-      syncPricing({ prices: deps.prices, store: deps.pricingStore, clock: deps.clock, sourceUrl: deps.pricingSourceUrl, reprice: () => deps.repricer.repriceTo(deps.prices.data) }),
+      syncPricing({
+        prices: deps.prices,
+        store: deps.pricingStore,
+        clock: deps.clock,
+        sourceUrl: deps.pricingSourceUrl,
+        reprice: () => deps.repricer.repriceTo(deps.prices.data),
+      }),
   );
 }

@@ -35,7 +35,10 @@ const TokenQuery = Type.Object({ grant_type: Type.Union([Type.Literal('password'
 const LogoutQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Literal('global'), Type.Literal('local'), Type.Literal('others')])),
 });
-const UpdateUserBody = Type.Object({ data: Type.Optional(Profile), password: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
+const UpdateUserBody = Type.Object(
+  { data: Type.Optional(Profile), password: Type.Optional(Type.String({ maxLength: 1024 })) },
+  { additionalProperties: true },
+);
 
 const hidden = { hide: true, tags: ['auth'] };
 
@@ -43,7 +46,11 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
   const { accounts, limiter } = deps;
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
-    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many sign-in attempts from this address; retry later.');
+    if (!decision.allowed)
+      throw problems.rateLimited(
+        decision.retryAfterSeconds,
+        'Too many sign-in attempts from this address; retry later.',
+      );
   };
 
   app.post('/auth/v1/signup', { schema: { ...hidden, body: SignUpBody }, onRequest: rateLimited }, async (request) => {
@@ -51,28 +58,37 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     return accounts.signUp(email, password, data ?? {});
   });
 
-  app.post('/auth/v1/token', { schema: { ...hidden, body: TokenBody, querystring: TokenQuery }, onRequest: rateLimited }, async (request) => {
-    const body = request.body;
-    if (request.query.grant_type === 'password') {
-      if (body.email === undefined || body.password === undefined) {
-        throw problems.invalid('email and password are required for grant_type=password.');
+  app.post(
+    '/auth/v1/token',
+    { schema: { ...hidden, body: TokenBody, querystring: TokenQuery }, onRequest: rateLimited },
+    async (request) => {
+      const body = request.body;
+      if (request.query.grant_type === 'password') {
+        if (body.email === undefined || body.password === undefined) {
+          throw problems.invalid('email and password are required for grant_type=password.');
+        }
+        return accounts.signInWithPassword(body.email, body.password);
       }
-      return accounts.signInWithPassword(body.email, body.password);
-    }
-    if (body.refresh_token === undefined) throw problems.invalid('refresh_token is required for grant_type=refresh_token.');
-    return accounts.refresh(body.refresh_token);
-  });
+      if (body.refresh_token === undefined)
+        throw problems.invalid('refresh_token is required for grant_type=refresh_token.');
+      return accounts.refresh(body.refresh_token);
+    },
+  );
 
   app.get('/auth/v1/user', { schema: hidden, config: { access: { roles: ['user'] } } }, async (request) =>
     accounts.getUser(principalOf(request, 'user').userId),
   );
 
   // Limited like sign-in: a password change costs two password hashes.
-  app.put('/auth/v1/user', { schema: { ...hidden, body: UpdateUserBody }, config: { access: { roles: ['user'] } }, onRequest: rateLimited }, async (request) => {
-    const { userId, sessionId } = principalOf(request, 'user');
-    if (request.body.password !== undefined) await accounts.changePassword(userId, sessionId, request.body.password);
-    return accounts.updateProfile(userId, request.body.data ?? {});
-  });
+  app.put(
+    '/auth/v1/user',
+    { schema: { ...hidden, body: UpdateUserBody }, config: { access: { roles: ['user'] } }, onRequest: rateLimited },
+    async (request) => {
+      const { userId, sessionId } = principalOf(request, 'user');
+      if (request.body.password !== undefined) await accounts.changePassword(userId, sessionId, request.body.password);
+      return accounts.updateProfile(userId, request.body.data ?? {});
+    },
+  );
 
   app.post(
     '/auth/v1/logout',
@@ -91,5 +107,8 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     phone_autoconfirm: false,
   }));
 
-  app.get('/auth/v1/health', { schema: hidden }, async () => ({ name: 'tokentally-auth', description: 'GoTrue-compatible sign-in API' }));
+  app.get('/auth/v1/health', { schema: hidden }, async () => ({
+    name: 'tokentally-auth',
+    description: 'GoTrue-compatible sign-in API',
+  }));
 }

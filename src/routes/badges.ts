@@ -11,7 +11,10 @@ import { rawResponses } from '../schemas/common.js';
 import type { BadgeService, Image } from '../services/badges.js';
 import { operation } from './operation.js';
 
-const SVG_OK = { description: 'An SVG image (a neutral "not public" one for anyone who is not public).', content: { 'image/svg+xml': { schema: { type: 'string' } } } };
+const SVG_OK = {
+  description: 'An SVG image (a neutral "not public" one for anyone who is not public).',
+  content: { 'image/svg+xml': { schema: { type: 'string' } } },
+};
 
 /** The user id of `<user_id>.svg`; anything else is not an image of ours (404). */
 function userIdOf(file: string): string {
@@ -43,24 +46,40 @@ export function registerBadgeRoutes(app: App, deps: { badges: BadgeService; maxA
   app.get(
     '/badge/:file',
     operation(
-      { operationId: 'getBadge', summary: 'A README badge of a public user\'s tokens ("AI tokens · 12.4M this week")', tags: ['sharing'] },
+      {
+        operationId: 'getBadge',
+        summary: 'A README badge of a public user\'s tokens ("AI tokens · 12.4M this week")',
+        tags: ['sharing'],
+      },
       { params: BadgeParams, querystring: BadgeQuery, response: rawResponses(SVG_OK, 400, 404) },
     ),
     async (request, reply) => {
       const q = request.query;
-      return send(request, reply, await badges.badge(userIdOf(request.params.file), q.period ?? 'week', q.metric ?? 'all'));
+      return send(
+        request,
+        reply,
+        await badges.badge(userIdOf(request.params.file), q.period ?? 'week', q.metric ?? 'all'),
+      );
     },
   );
 
   app.get(
     '/card/:file',
     operation(
-      { operationId: 'getCard', summary: 'A profile card of a public user: tokens, rank, top model family, 12 weeks', tags: ['sharing'] },
+      {
+        operationId: 'getCard',
+        summary: 'A profile card of a public user: tokens, rank, top model family, 12 weeks',
+        tags: ['sharing'],
+      },
       { params: BadgeParams, querystring: CardQuery, response: rawResponses(SVG_OK, 400, 404) },
     ),
     async (request, reply) => {
       const q = request.query;
-      return send(request, reply, await badges.card(userIdOf(request.params.file), q.period ?? 'week', q.metric ?? 'all', q.theme ?? 'light'));
+      return send(
+        request,
+        reply,
+        await badges.card(userIdOf(request.params.file), q.period ?? 'week', q.metric ?? 'all', q.theme ?? 'light'),
+      );
     },
   );
 }

@@ -18,7 +18,9 @@ export function registerCliPackageRoutes(app: App, deps: { dir: string; version:
     try {
       data = await fs.promises.readFile(file);
     } catch {
-      throw problems.notFound(`the CLI package of version ${deps.version} has not been built on this server (run \`npm run build\`)`);
+      throw problems.notFound(
+        `the CLI package of version ${deps.version} has not been built on this server (run \`npm run build\`)`,
+      );
     }
     return reply
       .header('content-type', 'application/gzip')
@@ -29,7 +31,9 @@ export function registerCliPackageRoutes(app: App, deps: { dir: string; version:
   app.get('/cli/tokentally.tgz', { schema: { hide: true } }, async (_request, reply) => send(reply));
   app.get<{ Params: { name: string } }>('/cli/:name', { schema: { hide: true } }, async (request, reply) => {
     if (request.params.name !== `tokentally-${deps.version}.tgz`) {
-      throw problems.notFound(`this server hands out tokentally ${deps.version} only: /cli/tokentally-${deps.version}.tgz (or /cli/tokentally.tgz)`);
+      throw problems.notFound(
+        `this server hands out tokentally ${deps.version} only: /cli/tokentally-${deps.version}.tgz (or /cli/tokentally.tgz)`,
+      );
     }
     return send(reply);
   });

@@ -17,7 +17,17 @@ export const DASHBOARD_CSP =
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 /** The paths the app answers itself (anything else stays a 404 problem document). */
-export const APP_ROUTES = ['/', '/sign-in', '/sign-up', '/devices', '/link', '/leaderboard', '/settings', '/share', '/u/:userId'];
+export const APP_ROUTES = [
+  '/',
+  '/sign-in',
+  '/sign-up',
+  '/devices',
+  '/link',
+  '/leaderboard',
+  '/settings',
+  '/share',
+  '/u/:userId',
+];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,7 +48,8 @@ interface StaticFile {
 function load(path: string): StaticFile {
   const body = readFileSync(path);
   const type = TYPES[extname(path)] ?? 'application/octet-stream';
-  const gzip = /^(text|application\/json|image\/svg)/.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : undefined;
+  const gzip =
+    /^(text|application\/json|image\/svg)/.test(type) && body.length > 512 ? gzipSync(body, { level: 9 }) : undefined;
   return { type, body, gzip };
 }
 
@@ -57,7 +68,8 @@ export function findWebDir(start = dirname(fileURLToPath(import.meta.url))): str
 
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cache: string) {
   reply.header('cache-control', cache).header('vary', 'accept-encoding').type(file.type);
-  if (file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
+  if (file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+    return reply.header('content-encoding', 'gzip').send(file.gzip);
   return reply.send(file.body);
 }
 
@@ -74,7 +86,9 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
   const webDir = options.webDir ?? findWebDir();
   const hidden = { schema: { hide: true } };
   if (!webDir) {
-    app.get('/', hidden, async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT));
+    app.get('/', hidden, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT),
+    );
     return;
   }
   const index = load(join(webDir, 'index.html'));
@@ -84,7 +98,10 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
   const favicon = existsSync(join(webDir, 'favicon.svg')) ? load(join(webDir, 'favicon.svg')) : undefined;
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('content-security-policy', DASHBOARD_CSP).header('referrer-policy', 'no-referrer').header('x-frame-options', 'DENY');
+    reply
+      .header('content-security-policy', DASHBOARD_CSP)
+      .header('referrer-policy', 'no-referrer')
+      .header('x-frame-options', 'DENY');
     return send(request, reply, index, 'no-cache');
   };
   for (const route of APP_ROUTES) app.get(route, hidden, page);
@@ -93,5 +110,6 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     return send(request, reply, file, 'public, max-age=31536000, immutable');
   });
-  if (favicon) app.get('/favicon.svg', hidden, async (request, reply) => send(request, reply, favicon, 'public, max-age=86400'));
+  if (favicon)
+    app.get('/favicon.svg', hidden, async (request, reply) => send(request, reply, favicon, 'public, max-age=86400'));
 }

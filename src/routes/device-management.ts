@@ -37,24 +37,36 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
       {
         operationId: 'listDevices',
         summary: "List the caller's devices",
-        description: 'Newest first; revoked devices only with include_revoked=1. last_upload_at is the latest kept upload record.',
+        description:
+          'Newest first; revoked devices only with include_revoked=1. last_upload_at is the latest kept upload record.',
         tags: ['devices'],
         access: { roles: ['user'] },
       },
       { querystring: DeviceListQuery, response: responses(DeviceListResponse, 400, 401, 403) },
     ),
     async (request) => ({
-      devices: (await devices.list(principalOf(request, 'user').userId, request.query.include_revoked === '1')).map(deviceWire),
+      devices: (await devices.list(principalOf(request, 'user').userId, request.query.include_revoked === '1')).map(
+        deviceWire,
+      ),
     }),
   );
 
   app.post(
     '/functions/svc-device-rename',
     operation(
-      { operationId: 'renameDevice', summary: 'Rename one of the caller\'s devices', tags: ['devices'], access: { roles: ['user'] } },
+      {
+        operationId: 'renameDevice',
+        summary: "Rename one of the caller's devices",
+        tags: ['devices'],
+        access: { roles: ['user'] },
+      },
       { body: DeviceRenameRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
     ),
-    async (request) => ({ device: deviceWire(await devices.rename(principalOf(request, 'user').userId, request.body.device_id, request.body.name)) }),
+    async (request) => ({
+      device: deviceWire(
+        await devices.rename(principalOf(request, 'user').userId, request.body.device_id, request.body.name),
+      ),
+    }),
   );
 
   app.post(
@@ -62,13 +74,16 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
     operation(
       {
         operationId: 'revokeDevice',
-        summary: 'Revoke one of the caller\'s devices',
-        description: 'Its token is refused (401) from the next request on; its uploads stay. Revoking again changes nothing.',
+        summary: "Revoke one of the caller's devices",
+        description:
+          'Its token is refused (401) from the next request on; its uploads stay. Revoking again changes nothing.',
         tags: ['devices'],
         access: { roles: ['user'] },
       },
       { body: DeviceRevokeRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
     ),
-    async (request) => ({ device: deviceWire(await devices.revoke(principalOf(request, 'user').userId, request.body.device_id)) }),
+    async (request) => ({
+      device: deviceWire(await devices.revoke(principalOf(request, 'user').userId, request.body.device_id)),
+    }),
   );
 }

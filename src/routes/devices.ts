@@ -29,33 +29,55 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
   const perUser = async (request: FastifyRequest) => {
     if (request.principal.role !== 'user') return;
     const decision = await devicesLimiter.take(`devices:${request.principal.userId}`);
-    if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds, 'Too many new devices or link codes for this account; retry later.');
+    if (!decision.allowed)
+      throw problems.rateLimited(
+        decision.retryAfterSeconds,
+        'Too many new devices or link codes for this account; retry later.',
+      );
   };
 
   const issue = operation(
-    { operationId: 'issueDeviceToken', summary: 'Issue a device token', tags: ['devices'], access: { roles: ['user', 'service_role'] } },
+    {
+      operationId: 'issueDeviceToken',
+      summary: 'Issue a device token',
+      tags: ['devices'],
+      access: { roles: ['user', 'service_role'] },
+    },
     { body: DeviceTokenIssueRequest, response: responses(DeviceTokenIssueResponse, 400, 401, 403, 409, 415, 429) },
   );
-  app.post('/functions/svc-device-token-issue', { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser }, async (request): Promise<DeviceTokenIssueResponse> => {
-    const body = request.body;
-    const principal = request.principal;
-    let userId: string;
-    if (principal.role === 'service_role') {
-      if (!body.user_id) throw problems.invalidField('/body/user_id', 'is required with the service role key');
-      userId = body.user_id;
-    } else {
-      userId = principalOf(request, 'user').userId;
-      if (body.user_id && body.user_id !== userId) throw problems.forbidden('A user may issue device tokens only for themselves.');
-    }
-    const issued = await onboarding.issueDeviceToken(userId, { deviceName: body.device_name, platform: body.platform });
-    return { device_id: issued.deviceId, token: issued.token, created_at: new Date(issued.createdAt).toISOString() };
-  });
+  app.post(
+    '/functions/svc-device-token-issue',
+    { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser },
+    async (request): Promise<DeviceTokenIssueResponse> => {
+      const body = request.body;
+      const principal = request.principal;
+      let userId: string;
+      if (principal.role === 'service_role') {
+        if (!body.user_id) throw problems.invalidField('/body/user_id', 'is required with the service role key');
+        userId = body.user_id;
+      } else {
+        userId = principalOf(request, 'user').userId;
+        if (body.user_id && body.user_id !== userId)
+          throw problems.forbidden('A user may issue device tokens only for themselves.');
+      }
+      const issued = await onboarding.issueDeviceToken(userId, {
+        deviceName: body.device_name,
+        platform: body.platform,
+      });
+      return { device_id: issued.deviceId, token: issued.token, created_at: new Date(issued.createdAt).toISOString() };
+    },
+  );
 
   app.post(
     '/functions/svc-link-code-init',
     {
       ...operation(
-        { operationId: 'initLinkCode', summary: 'Create a short-lived link code', tags: ['devices'], access: { roles: ['user'] } },
+        {
+          operationId: 'initLinkCode',
+          summary: 'Create a short-lived link code',
+          tags: ['devices'],
+          access: { roles: ['user'] },
+        },
         { response: responses(LinkCodeInitResponse, 401, 403, 409, 429) },
       ),
       onRequest: perUser,
@@ -87,7 +109,10 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
     },
     async (request): Promise<LinkCodeExchangeResponse> => {
       const body = request.body;
-      const result = await onboarding.exchange(body.link_code, body.request_id, { deviceName: body.device_name, platform: body.platform });
+      const result = await onboarding.exchange(body.link_code, body.request_id, {
+        deviceName: body.device_name,
+        platform: body.platform,
+      });
       return { token: result.token, device_id: result.deviceId, user_id: result.userId };
     },
   );

@@ -18,7 +18,10 @@ const DebugAuthResponse = Type.Object({
   error: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 
-export function registerDiagnosticsRoutes(app: App, deps: { anonKey: string; version: string; pricing: () => Promise<PricingStatus> }): void {
+export function registerDiagnosticsRoutes(
+  app: App,
+  deps: { anonKey: string; version: string; pricing: () => Promise<PricingStatus> },
+): void {
   app.get(
     '/functions/svc-debug-auth',
     operation(
@@ -34,10 +37,18 @@ export function registerDiagnosticsRoutes(app: App, deps: { anonKey: string; ver
       const apikey = request.headers.apikey;
       const hasAnonKey = typeof apikey === 'string' && safeEqual(apikey, deps.anonKey);
       const resolution = request.authResolution;
-      if (resolution.kind === 'none') return { hasAnonKey, hasBearer: false, authOk: false, userId: null, error: 'no bearer token sent' };
-      if (resolution.kind === 'invalid') return { hasAnonKey, hasBearer: true, authOk: false, userId: null, error: resolution.reason };
+      if (resolution.kind === 'none')
+        return { hasAnonKey, hasBearer: false, authOk: false, userId: null, error: 'no bearer token sent' };
+      if (resolution.kind === 'invalid')
+        return { hasAnonKey, hasBearer: true, authOk: false, userId: null, error: resolution.reason };
       if (resolution.principal.role !== 'user') {
-        return { hasAnonKey, hasBearer: true, authOk: false, userId: null, error: `a ${resolution.principal.role.replace('_', ' ')} credential is not a user token` };
+        return {
+          hasAnonKey,
+          hasBearer: true,
+          authOk: false,
+          userId: null,
+          error: `a ${resolution.principal.role.replace('_', ' ')} credential is not a user token`,
+        };
       }
       return { hasAnonKey, hasBearer: true, authOk: true, userId: resolution.principal.userId, error: null };
     },

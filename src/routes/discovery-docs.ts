@@ -122,6 +122,8 @@ export function registerDiscoveryDocRoutes(app: App): void {
   const hide = { schema: { hide: true } };
   app.get('/docs/auth', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(AUTH));
   app.get('/docs/webhooks', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(WEBHOOKS));
-  app.get('/llms.txt', hide, async (request, reply) => reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))));
+  app.get('/llms.txt', hide, async (request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))),
+  );
   app.get('/.well-known/ai-plugin.json', hide, async (request) => pluginManifest(origin(request)));
 }

@@ -4,4 +4,3 @@ import type { App } from '../app-types.js';
 export function registerDiscoveryRoutes(app: App): void {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
-

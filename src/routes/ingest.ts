@@ -54,7 +54,8 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
     async (request) => {
       // The in-flight slot is taken only now, with the whole body here: a client that sends its
       // body slowly (or never) holds no slot, only its connection, until the request timeout.
-      if (!deps.inflight.tryEnter()) throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
+      if (!deps.inflight.tryEnter())
+        throw problems.rateLimited(1, 'The server is busy with other uploads; retry shortly.');
       try {
         return await ingest(request.body, principalOf(request, 'device'), deps);
       } finally {
@@ -66,26 +67,43 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
   app.post(
     '/functions/svc-sync-ping',
     operation(
-      { operationId: 'recordSyncPing', summary: 'Record a sync heartbeat', tags: ['ingest'], access: { roles: ['device'] } },
+      {
+        operationId: 'recordSyncPing',
+        summary: 'Record a sync heartbeat',
+        tags: ['ingest'],
+        access: { roles: ['device'] },
+      },
       { response: responses(SyncPingResponse, 401, 403) },
     ),
     async (request) => {
       const { deviceId } = principalOf(request, 'device');
       const minutes = deps.syncMinIntervalMinutes;
       const result = await deps.devices.recordSyncPing(deviceId, minutes * 60_000);
-      return { success: true, updated: result.updated, last_sync_at: new Date(result.lastSyncAt).toISOString(), min_interval_minutes: minutes };
+      return {
+        success: true,
+        updated: result.updated,
+        last_sync_at: new Date(result.lastSyncAt).toISOString(),
+        min_interval_minutes: minutes,
+      };
     },
   );
 }
 
 /** Lets an upload's body be read, or refuses it with 429 when its device is over its rate. */
 function admit(decision: RateDecision, done: (error?: Error) => void): void {
-  if (!decision.allowed) return done(problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'));
+  if (!decision.allowed)
+    return done(
+      problems.rateLimited(decision.retryAfterSeconds, 'Upload rate limit reached for this device; retry later.'),
+    );
   done();
 }
 
 /** Normalizes and stores one upload. */
-async function ingest(body: Static<typeof IngestRequest>, device: { userId: string; deviceId: string }, deps: IngestDeps) {
+async function ingest(
+  body: Static<typeof IngestRequest>,
+  device: { userId: string; deviceId: string },
+  deps: IngestDeps,
+) {
   const count = bucketCount(body);
   if (count > deps.maxBuckets) {
     deps.countBuckets(0, 0, count);
@@ -94,7 +112,13 @@ async function ingest(body: Static<typeof IngestRequest>, device: { userId: stri
   const now = deps.clock.now();
   const buckets = normalizeBuckets(body, now);
   const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;
-  const result = await deps.writer.apply({ userId: device.userId, deviceId: device.deviceId, now, buckets, subscriptions });
+  const result = await deps.writer.apply({
+    userId: device.userId,
+    deviceId: device.deviceId,
+    now,
+    buckets,
+    subscriptions,
+  });
   deps.countBuckets(result.inserted, result.skipped, 0);
   if (result.inserted > 0) deps.onUsageChanged?.();
   return {

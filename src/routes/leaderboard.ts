@@ -14,7 +14,8 @@ import { operation } from './operation.js';
 
 export function registerLeaderboardRoutes(app: App, deps: { leaderboard: LeaderboardService }): void {
   const { leaderboard } = deps;
-  const callerOf = (principal: { role: string; userId?: string }) => (principal.role === 'user' ? principal.userId : undefined);
+  const callerOf = (principal: { role: string; userId?: string }) =>
+    principal.role === 'user' ? principal.userId : undefined;
 
   app.get(
     '/functions/svc-leaderboard',
@@ -22,7 +23,8 @@ export function registerLeaderboardRoutes(app: App, deps: { leaderboard: Leaderb
       {
         operationId: 'getLeaderboard',
         summary: 'Read a page of the leaderboard',
-        description: 'Users who are not public appear with user_id, display_name and avatar_url null. Signed-in callers also get `me`.',
+        description:
+          'Users who are not public appear with user_id, display_name and avatar_url null. Signed-in callers also get `me`.',
         tags: ['leaderboard'],
         access: { roles: ['user'], anonymous: true },
       },
@@ -46,14 +48,18 @@ export function registerLeaderboardRoutes(app: App, deps: { leaderboard: Leaderb
       {
         operationId: 'getLeaderboardProfile',
         summary: "Read one user's leaderboard row",
-        description: 'Public users for anyone; the caller\'s own always; everyone else 403.',
+        description: "Public users for anyone; the caller's own always; everyone else 403.",
         tags: ['leaderboard'],
         access: { roles: ['user'], anonymous: true },
       },
       { querystring: LeaderboardProfileQuery, response: responses(LeaderboardProfileResponse, 400, 401, 403) },
     ),
     async (request) =>
-      leaderboard.profile({ userId: request.query.user_id.toLowerCase(), period: request.query.period ?? 'week', callerId: callerOf(request.principal) }),
+      leaderboard.profile({
+        userId: request.query.user_id.toLowerCase(),
+        period: request.query.period ?? 'week',
+        callerId: callerOf(request.principal),
+      }),
   );
 
   app.post(
@@ -62,7 +68,8 @@ export function registerLeaderboardRoutes(app: App, deps: { leaderboard: Leaderb
       {
         operationId: 'refreshLeaderboard',
         summary: 'Refresh leaderboard snapshots now',
-        description: 'All periods, or the one named. A refresh asked for while one runs waits for it and answers its result.',
+        description:
+          'All periods, or the one named. A refresh asked for while one runs waits for it and answers its result.',
         tags: ['admin'],
         access: { roles: ['service_role'] },
       },

@@ -42,8 +42,25 @@ export function operation<S extends FastifySchema>(spec: OperationSpec, schema: 
 }
 
 export const SECURITY_SCHEMES = {
-  UserJWT: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth/v1/token (role user).' },
-  DeviceToken: { type: 'http', scheme: 'bearer', description: 'Opaque device token (tt_dev_…) from issueDeviceToken or exchangeLinkCode.' },
-  ShareToken: { type: 'http', scheme: 'bearer', description: 'Opaque share token (tt_share_…) from setPublicVisibility.' },
-  ServiceRoleKey: { type: 'http', scheme: 'bearer', description: 'The server\'s SERVICE_ROLE_KEY. Never expose it to browsers or agents.' },
+  UserJWT: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from POST /auth/v1/token (role user).',
+  },
+  DeviceToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Opaque device token (tt_dev_…) from issueDeviceToken or exchangeLinkCode.',
+  },
+  ShareToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Opaque share token (tt_share_…) from setPublicVisibility.',
+  },
+  ServiceRoleKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The server's SERVICE_ROLE_KEY. Never expose it to browsers or agents.",
+  },
 } as const;

@@ -20,7 +20,12 @@ export function registerSharingRoutes(app: App, deps: { sharing: SharingService 
   app.get(
     '/functions/svc-public-visibility',
     operation(
-      { operationId: 'getPublicVisibility', summary: 'Read public visibility and the share token', tags: ['sharing'], access: { roles: ['user'] } },
+      {
+        operationId: 'getPublicVisibility',
+        summary: 'Read public visibility and the share token',
+        tags: ['sharing'],
+        access: { roles: ['user'] },
+      },
       { response: responses(PublicVisibilityResponse, 401, 403) },
     ),
     async (request) => visibilityWire(await sharing.get(principalOf(request, 'user').userId)),
@@ -32,7 +37,8 @@ export function registerSharingRoutes(app: App, deps: { sharing: SharingService 
       {
         operationId: 'setPublicVisibility',
         summary: 'Turn public visibility on or off',
-        description: 'On: a share token is issued (an existing live one is kept). Off: the token is revoked at once. Re-enabling issues a new token.',
+        description:
+          'On: a share token is issued (an existing live one is kept). Off: the token is revoked at once. Re-enabling issues a new token.',
         tags: ['sharing'],
         access: { roles: ['user'] },
       },
@@ -44,7 +50,12 @@ export function registerSharingRoutes(app: App, deps: { sharing: SharingService 
   app.get(
     '/functions/svc-public-view-profile',
     operation(
-      { operationId: 'getPublicViewProfile', summary: 'Read the privacy-safe public profile behind a share token', tags: ['sharing'], access: { roles: ['share'] } },
+      {
+        operationId: 'getPublicViewProfile',
+        summary: 'Read the privacy-safe public profile behind a share token',
+        tags: ['sharing'],
+        access: { roles: ['share'] },
+      },
       { response: responses(PublicProfileResponse, 401, 403) },
     ),
     async (request): Promise<PublicProfileResponse> => {

@@ -35,7 +35,11 @@ import { RequestTimer } from '../services/request-timer.js';
 import { operation } from './operation.js';
 
 /** The service's answer, with the timing block when the query asked for `debug=1`. */
-async function answer<B extends object>(request: FastifyRequest, debug: '1' | undefined, run: (userId: string) => Promise<B>): Promise<B & { debug?: Debug }> {
+async function answer<B extends object>(
+  request: FastifyRequest,
+  debug: '1' | undefined,
+  run: (userId: string) => Promise<B>,
+): Promise<B & { debug?: Debug }> {
   const userId = principalOf(request, 'user').userId;
   if (debug !== '1') return await run(userId);
   const timer = new RequestTimer();
@@ -54,17 +58,25 @@ function read<Q extends TObject, R extends TSchema>(operationId: string, summary
 export function registerUsageRoutes(app: App, deps: { analytics: AnalyticsService }): void {
   const { analytics } = deps;
 
-  app.get('/functions/svc-usage-summary', read('getUsageSummary', 'Token totals and cost for a date range', SummaryQuery, SummaryResponse), (request) =>
-    answer(request, request.query.debug, (userId) => analytics.summary(userId, request.query)),
+  app.get(
+    '/functions/svc-usage-summary',
+    read('getUsageSummary', 'Token totals and cost for a date range', SummaryQuery, SummaryResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.summary(userId, request.query)),
   );
-  app.get('/functions/svc-usage-daily', read('getUsageDaily', 'One row per local day, zero-filled, with totals', DailyQuery, DailyResponse), (request) =>
-    answer(request, request.query.debug, (userId) => analytics.daily(userId, request.query)),
+  app.get(
+    '/functions/svc-usage-daily',
+    read('getUsageDaily', 'One row per local day, zero-filled, with totals', DailyQuery, DailyResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.daily(userId, request.query)),
   );
-  app.get('/functions/svc-usage-hourly', read('getUsageHourly', 'The half-hour buckets of one local day', HourlyQuery, HourlyResponse), (request) =>
-    answer(request, request.query.debug, (userId) => analytics.hourly(userId, request.query)),
+  app.get(
+    '/functions/svc-usage-hourly',
+    read('getUsageHourly', 'The half-hour buckets of one local day', HourlyQuery, HourlyResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.hourly(userId, request.query)),
   );
-  app.get('/functions/svc-usage-monthly', read('getUsageMonthly', 'One row per local month, zero-filled', MonthlyQuery, MonthlyResponse), (request) =>
-    answer(request, request.query.debug, (userId) => analytics.monthly(userId, request.query)),
+  app.get(
+    '/functions/svc-usage-monthly',
+    read('getUsageMonthly', 'One row per local month, zero-filled', MonthlyQuery, MonthlyResponse),
+    (request) => answer(request, request.query.debug, (userId) => analytics.monthly(userId, request.query)),
   );
   app.get(
     '/functions/svc-usage-heatmap',
@@ -83,7 +95,12 @@ export function registerUsageRoutes(app: App, deps: { analytics: AnalyticsServic
   );
   app.get(
     '/functions/svc-user-status',
-    read('getUserStatus', 'Account, pro status, subscriptions and installed devices', UserStatusQuery, UserStatusResponse),
+    read(
+      'getUserStatus',
+      'Account, pro status, subscriptions and installed devices',
+      UserStatusQuery,
+      UserStatusResponse,
+    ),
     (request) => answer(request, request.query.debug, (userId) => analytics.userStatus(userId)),
   );
 }

@@ -3,9 +3,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.js';
 
 export const PurgeEventsQuery = Type.Object({
-  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Delete upload events older than this many days.' })),
+  days: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 365,
+      default: 30,
+      description: 'Delete upload events older than this many days.',
+    }),
+  ),
   dry_run: Type.Optional(
-    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], { description: '1: only count what would be deleted.' }),
+    Type.Union([Type.Literal('1'), Type.Literal('0'), Type.Literal('true'), Type.Literal('false')], {
+      description: '1: only count what would be deleted.',
+    }),
   ),
 });
 export type PurgeEventsQuery = Static<typeof PurgeEventsQuery>;
@@ -30,7 +39,10 @@ export const PricingSyncResponse = Type.Object(
     skipped: Type.Array(Type.Object({ id: Type.String(), reason: Type.String() })),
     persisted: Type.Boolean(),
     costs_repriced: Type.Optional(
-      Type.Integer({ description: 'Stored daily costs that changed when every stored cost was repriced with the new data (present when updated).' }),
+      Type.Integer({
+        description:
+          'Stored daily costs that changed when every stored cost was repriced with the new data (present when updated).',
+      }),
     ),
     reason: Type.Optional(Type.String({ description: 'Why the prices were not updated (or not kept).' })),
   },

@@ -14,7 +14,9 @@ export const ProblemSchema = Type.Object(
     status: Type.Integer(),
     detail: Type.String(),
     code: Type.String(),
-    error: Type.String({ description: 'The same as `code`, for clients that read `{error, message}` (docs/compatibility.md)' }),
+    error: Type.String({
+      description: 'The same as `code`, for clients that read `{error, message}` (docs/compatibility.md)',
+    }),
     message: Type.String({ description: 'The same as `detail`, for clients that read `{error, message}`' }),
     errors: Type.Optional(Type.Array(FieldErrorSchema)),
     error_code: Type.Optional(Type.String()),
@@ -56,6 +58,9 @@ export function responses<T extends TSchema>(ok: T, ...statuses: number[]): Reco
 }
 
 /** Responses of an operation whose 200 answer is not serialized JSON (an image, a streamed download): `ok` names its media types. */
-export function rawResponses(ok: { description: string; content: Record<string, { schema: Record<string, unknown> }> }, ...statuses: number[]): Record<number, unknown> {
+export function rawResponses(
+  ok: { description: string; content: Record<string, { schema: Record<string, unknown> }> },
+  ...statuses: number[]
+): Record<number, unknown> {
   return { ...responses(Type.Null(), ...statuses), 200: ok };
 }

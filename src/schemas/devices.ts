@@ -12,7 +12,11 @@ export const DeviceTokenIssueRequest = Type.Object(
 );
 export type DeviceTokenIssueRequest = Static<typeof DeviceTokenIssueRequest>;
 
-export const DeviceTokenIssueResponse = Type.Object({ device_id: Uuid, token: Type.String(), created_at: Type.Optional(DateTime) });
+export const DeviceTokenIssueResponse = Type.Object({
+  device_id: Uuid,
+  token: Type.String(),
+  created_at: Type.Optional(DateTime),
+});
 export type DeviceTokenIssueResponse = Static<typeof DeviceTokenIssueResponse>;
 
 export const LinkCodeInitResponse = Type.Object({ link_code: Type.String(), expires_at: DateTime });

@@ -42,23 +42,17 @@ export const IngestRequest = Type.Object(
 );
 export type IngestRequest = Static<typeof IngestRequest>;
 
-export const IngestResponse = Type.Object(
-  {
-    success: Type.Boolean(),
-    inserted: Type.Optional(Type.Integer()),
-    skipped: Type.Optional(Type.Integer()),
-    project_inserted: Type.Optional(Type.Integer()),
-    project_skipped: Type.Optional(Type.Integer()),
-  },
+export const IngestResponse = Type.Object({
+  success: Type.Boolean(),
+  inserted: Type.Optional(Type.Integer()),
+  skipped: Type.Optional(Type.Integer()),
+  project_inserted: Type.Optional(Type.Integer()),
+  project_skipped: Type.Optional(Type.Integer()),
+});
 
-);
-
-export const SyncPingResponse = Type.Object(
-  {
-    success: Type.Boolean(),
-    updated: Type.Optional(Type.Boolean()),
-    last_sync_at: Type.Optional(DateTime),
-    min_interval_minutes: Type.Optional(Type.Integer()),
-  },
-
-);
+export const SyncPingResponse = Type.Object({
+  success: Type.Boolean(),
+  updated: Type.Optional(Type.Boolean()),
+  last_sync_at: Type.Optional(DateTime),
+  min_interval_minutes: Type.Optional(Type.Integer()),
+});

@@ -7,7 +7,8 @@ const Period = Type.Union([Type.Literal('week'), Type.Literal('month'), Type.Lit
   description: 'UTC calendar window: ISO week (Monday start), calendar month, or all time.',
 });
 const Metric = Type.Union([Type.Literal('all'), Type.Literal('gpt'), Type.Literal('claude'), Type.Literal('other')], {
-  description: 'Model family ranked: gpt (gpt-*, o1*…o4*, openai/*), claude (claude-*, anthropic/*), other (the rest), all.',
+  description:
+    'Model family ranked: gpt (gpt-*, o1*…o4*, openai/*), claude (claude-*, anthropic/*), other (the rest), all.',
 });
 const Day = Type.String({ format: 'date' });
 const Tokens = Type.String({ pattern: '^[0-9]+$', description: 'Billable tokens, decimal.' });
@@ -15,7 +16,8 @@ const Tokens = Type.String({ pattern: '^[0-9]+$', description: 'Billable tokens,
  * Nullable scalars as `type: [T, 'null']` rather than `anyOf`: the response serializer writes these
  * directly, where an `anyOf` makes it validate each value to pick a branch (20 entries a page).
  */
-const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) => Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
+const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) =>
+  Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
 const NullableString = nullable<string>('string');
 
 export const LeaderboardQuery = Type.Object({
@@ -37,7 +39,10 @@ export type RefreshLeaderboardQuery = Static<typeof RefreshLeaderboardQuery>;
 
 export const LeaderboardEntry = Type.Object(
   {
-    rank: nullable<number>('integer', { minimum: 1, description: 'Dense rank in the metric; null without usage in it.' }),
+    rank: nullable<number>('integer', {
+      minimum: 1,
+      description: 'Dense rank in the metric; null without usage in it.',
+    }),
     user_id: nullable<string>('string', { format: 'uuid', description: 'Null unless the user is public.' }),
     display_name: NullableString,
     avatar_url: nullable<string>('string', { format: 'uri' }),

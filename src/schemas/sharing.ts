@@ -8,7 +8,9 @@ export type PublicVisibilityRequest = Static<typeof PublicVisibilityRequest>;
 export const PublicVisibilityResponse = Type.Object({
   enabled: Type.Boolean(),
   updated_at: Type.Optional(DateTime),
-  share_token: Type.Optional(Type.String({ description: 'tt_share_… bearer for getPublicViewProfile; present while enabled.' })),
+  share_token: Type.Optional(
+    Type.String({ description: 'tt_share_… bearer for getPublicViewProfile; present while enabled.' }),
+  ),
 });
 export type PublicVisibilityResponse = Static<typeof PublicVisibilityResponse>;
 

@@ -9,7 +9,8 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { isInvalidParamError } from '../domain/param-error.js';
 
 /** What reading one parameter's text gave: its value (undefined: blank, as if absent) or the domain's refusal. */
-export type TextReading = { readonly value: unknown } | { readonly refused: { readonly param: string; readonly message: string } };
+export type TextReading =
+  { readonly value: unknown } | { readonly refused: { readonly param: string; readonly message: string } };
 
 export interface TextReader {
   /** The longest text accepted before it is read. */
@@ -24,7 +25,11 @@ const readers = new WeakMap<object, TextReader>();
  * An optional query parameter declared as `schema` and read from text by `parse`, which returns
  * undefined for blank text and throws the domain's InvalidParamError for bad text.
  */
-export function textParam<S extends TSchema>(schema: S, maxLength: number, parse: (text: string) => Static<S> | undefined) {
+export function textParam<S extends TSchema>(
+  schema: S,
+  maxLength: number,
+  parse: (text: string) => Static<S> | undefined,
+) {
   const param = Type.Optional(schema);
   readers.set(param, {
     maxLength,

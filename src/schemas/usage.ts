@@ -24,8 +24,16 @@ const TZ_TEXT = 64;
 
 const date = (param: 'from' | 'to' | 'day', description: string) =>
   textParam(Type.String({ format: 'date', description }), DATE_TEXT, (text) => parseDateParam(text, param));
-const whole = (limits: { readonly min: number; readonly max: number; readonly default: number }, description: string, parse: (text: string) => number) =>
-  textParam(Type.Integer({ minimum: limits.min, maximum: limits.max, default: limits.default, description }), SHORT_TEXT, parse);
+const whole = (
+  limits: { readonly min: number; readonly max: number; readonly default: number },
+  description: string,
+  parse: (text: string) => number,
+) =>
+  textParam(
+    Type.Integer({ minimum: limits.min, maximum: limits.max, default: limits.default, description }),
+    SHORT_TEXT,
+    parse,
+  );
 
 const zoneParams = {
   tz_offset_minutes: textParam(
@@ -33,7 +41,11 @@ const zoneParams = {
     SHORT_TEXT,
     parseOffsetParam,
   ),
-  tz: textParam(Type.String({ maxLength: TZ_TEXT, description: 'IANA time-zone name; wins over tz_offset_minutes' }), TZ_TEXT, parseZoneParam),
+  tz: textParam(
+    Type.String({ maxLength: TZ_TEXT, description: 'IANA time-zone name; wins over tz_offset_minutes' }),
+    TZ_TEXT,
+    parseZoneParam,
+  ),
 };
 const filterParams = {
   source: Type.Optional(Type.String({ maxLength: 64, description: 'source tool, e.g. codex' })),
@@ -42,12 +54,20 @@ const filterParams = {
 const debugParam = { debug: Type.Optional(Type.Literal('1', { description: 'adds timing information' })) };
 const rangeParams = {
   to: date('to', 'last local day, inclusive (default: today in the zone)'),
-  from: date('from', `first local day (default: to − ${DEFAULT_RANGE_DAYS - 1} days); at most ${MAX_RANGE_DAYS} days up to to`),
+  from: date(
+    'from',
+    `first local day (default: to − ${DEFAULT_RANGE_DAYS - 1} days); at most ${MAX_RANGE_DAYS} days up to to`,
+  ),
 };
 
 export const SummaryQuery = Type.Object({ ...zoneParams, ...rangeParams, ...filterParams, ...debugParam });
 export const DailyQuery = SummaryQuery;
-export const HourlyQuery = Type.Object({ ...zoneParams, day: date('day', 'the local day (default: today in the zone)'), ...filterParams, ...debugParam });
+export const HourlyQuery = Type.Object({
+  ...zoneParams,
+  day: date('day', 'the local day (default: today in the zone)'),
+  ...filterParams,
+  ...debugParam,
+});
 export const MonthlyQuery = Type.Object({
   ...zoneParams,
   months: whole(MONTHS_LIMITS, 'calendar months ending with the month of to', parseMonths),
@@ -58,12 +78,24 @@ export const MonthlyQuery = Type.Object({
 export const HeatmapQuery = Type.Object({
   ...zoneParams,
   weeks: whole(WEEKS_LIMITS, 'weeks in the grid', parseWeeks),
-  week_starts_on: textParam(Type.Union([Type.Literal('sun'), Type.Literal('mon')], { default: 'sun', description: 'first day of a week (case-insensitive)' }), SHORT_TEXT, parseWeekStartsOn),
+  week_starts_on: textParam(
+    Type.Union([Type.Literal('sun'), Type.Literal('mon')], {
+      default: 'sun',
+      description: 'first day of a week (case-insensitive)',
+    }),
+    SHORT_TEXT,
+    parseWeekStartsOn,
+  ),
   to: rangeParams.to,
   ...filterParams,
   ...debugParam,
 });
-export const BreakdownQuery = Type.Object({ ...zoneParams, ...rangeParams, source: filterParams.source, ...debugParam });
+export const BreakdownQuery = Type.Object({
+  ...zoneParams,
+  ...rangeParams,
+  source: filterParams.source,
+  ...debugParam,
+});
 export const ProjectSummaryQuery = Type.Object({
   limit: whole(PROJECT_LIMITS, 'how many of the top projects', parseProjectLimit),
   source: filterParams.source,
@@ -88,7 +120,10 @@ const tokenFields = {
   reasoning_output_tokens: Type.String(),
 };
 
-export const TokenCountsWithCost = Type.Object({ ...tokenFields, total_cost_usd: Type.String() }, { ...open, description: 'exact decimal strings; cost in USD with 6 places' });
+export const TokenCountsWithCost = Type.Object(
+  { ...tokenFields, total_cost_usd: Type.String() },
+  { ...open, description: 'exact decimal strings; cost in USD with 6 places' },
+);
 
 export const Pricing = Type.Object(
   {
@@ -121,10 +156,21 @@ const debugOut = { debug: Type.Optional(Debug) };
 /** What a use case answers: the operation's response without the `debug` block the route adds. */
 type Body<T extends TSchema> = Omit<Static<T>, 'debug'>;
 
-const modelOut = { model_id: Type.Union([Type.String(), Type.Null()]), model: Type.Union([Type.String(), Type.Null()]) };
+const modelOut = {
+  model_id: Type.Union([Type.String(), Type.Null()]),
+  model: Type.Union([Type.String(), Type.Null()]),
+};
 
 export const SummaryResponse = Type.Object(
-  { from: DateOut, to: DateOut, days: Type.Integer(), ...modelOut, totals: TokenCountsWithCost, pricing: Pricing, ...debugOut },
+  {
+    from: DateOut,
+    to: DateOut,
+    days: Type.Integer(),
+    ...modelOut,
+    totals: TokenCountsWithCost,
+    pricing: Pricing,
+    ...debugOut,
+  },
   open,
 );
 export type SummaryBody = Body<typeof SummaryResponse>;
@@ -156,7 +202,10 @@ export const HourlyResponse = Type.Object(
         open,
       ),
     ),
-    sync: Type.Object({ last_sync_at: Type.Union([DateTime, Type.Null()]), min_interval_minutes: Type.Integer() }, open),
+    sync: Type.Object(
+      { last_sync_at: Type.Union([DateTime, Type.Null()]), min_interval_minutes: Type.Integer() },
+      open,
+    ),
     ...debugOut,
   },
   open,
@@ -175,7 +224,10 @@ export const MonthlyResponse = Type.Object(
 );
 export type MonthlyBody = Body<typeof MonthlyResponse>;
 
-const HeatmapCell = Type.Object({ day: DateOut, value: Type.String(), level: Type.Integer({ minimum: 0, maximum: 4 }) }, open);
+const HeatmapCell = Type.Object(
+  { day: DateOut, value: Type.String(), level: Type.Integer({ minimum: 0, maximum: 4 }) },
+  open,
+);
 /**
  * A cell or null (days after `to`), declared as a type array rather than `anyOf`: the serializer
  * then writes cells directly instead of validating each one to pick a branch (a 52-week heatmap:
@@ -213,7 +265,11 @@ export const BreakdownResponse = Type.Object(
               {
                 model_id: Type.String(),
                 model: Type.String(),
-                priced_as: Type.Optional(Type.String({ description: 'the model whose price prices this one, when it is not its own (docs/pricing.md)' })),
+                priced_as: Type.Optional(
+                  Type.String({
+                    description: 'the model whose price prices this one, when it is not its own (docs/pricing.md)',
+                  }),
+                ),
                 totals: TokenCountsWithCost,
               },
               open,
@@ -238,7 +294,12 @@ export const ProjectSummaryResponse = Type.Object(
     generated_at: DateTime,
     entries: Type.Array(
       Type.Object(
-        { project_key: Type.String(), project_ref: Type.String(), total_tokens: Type.String(), billable_total_tokens: Type.String() },
+        {
+          project_key: Type.String(),
+          project_ref: Type.String(),
+          total_tokens: Type.String(),
+          billable_total_tokens: Type.String(),
+        },
         open,
       ),
     ),
@@ -255,7 +316,10 @@ export const UserStatusResponse = Type.Object(
   {
     user_id: Type.String({ format: 'uuid' }),
     created_at: NullableDateTime,
-    pro: Type.Object({ active: Type.Boolean(), sources: Type.Array(Type.String()), expires_at: NullableDateTime, as_of: DateTime }, open),
+    pro: Type.Object(
+      { active: Type.Boolean(), sources: Type.Array(Type.String()), expires_at: NullableDateTime, as_of: DateTime },
+      open,
+    ),
     subscriptions: Type.Object(
       {
         as_of: DateTime,
@@ -292,4 +356,3 @@ export const UserStatusResponse = Type.Object(
   open,
 );
 export type UserStatusBody = Body<typeof UserStatusResponse>;
-

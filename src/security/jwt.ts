@@ -40,7 +40,11 @@ export class JwtService {
   private readonly verified = new Map<string, { result: VerifiedJwt & { sessionId?: string }; until: number }>();
   private readonly external: { jwks: ReturnType<typeof createRemoteJWKSet>; options: ExternalJwtOptions } | undefined;
 
-  constructor(secret: string, private readonly ttlSeconds: number, external?: ExternalJwtOptions) {
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+    external?: ExternalJwtOptions,
+  ) {
     this.key = new TextEncoder().encode(secret);
     this.external = external
       ? { jwks: createRemoteJWKSet(new URL(external.jwksUrl), { timeoutDuration: 10_000 }), options: external }
@@ -54,7 +58,11 @@ export class JwtService {
   async sign(claims: AccessClaims, nowMs: number): Promise<{ token: string; expiresAt: number }> {
     const iat = Math.floor(nowMs / 1000);
     const exp = iat + this.ttlSeconds;
-    const token = await new SignJWT({ role: 'authenticated', email: claims.email ?? undefined, session_id: claims.sessionId })
+    const token = await new SignJWT({
+      role: 'authenticated',
+      email: claims.email ?? undefined,
+      session_id: claims.sessionId,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
       .setAudience(AUDIENCE)
@@ -82,13 +90,24 @@ export class JwtService {
     return result;
   }
 
-  private async verifyUncached(token: string, nowMs: number): Promise<VerifiedJwt & { sessionId?: string; expiresAtMs: number }> {
+  private async verifyUncached(
+    token: string,
+    nowMs: number,
+  ): Promise<VerifiedJwt & { sessionId?: string; expiresAtMs: number }> {
     const currentDate = new Date(nowMs);
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate, requiredClaims: ['exp'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        audience: AUDIENCE,
+        currentDate,
+        requiredClaims: ['exp'],
+      });
       return { sub: requireSub(payload), ...sessionOf(payload), expiresAtMs: expiryOf(payload) };
     } catch (error) {
-      if (!this.external || !(error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JOSEAlgNotAllowed)) {
+      if (
+        !this.external ||
+        !(error instanceof joseErrors.JWSSignatureVerificationFailed || error instanceof joseErrors.JOSEAlgNotAllowed)
+      ) {
         throw new JwtError(describe(error));
       }
     }

@@ -29,13 +29,22 @@ const NAMES: SecretName[] = ['serviceRoleKey', 'jwtSecret', 'anonKey'];
 /** Resolves every secret: configured value, else the kept one, else a new one that is then kept. */
 export async function resolveSecrets(config: Config, db: Db, now: number): Promise<Secrets> {
   const missing = NAMES.filter((name) => config.secrets[name] === undefined);
-  const kept = missing.length === 0 ? {} : db.dialect === 'postgres' ? await keepSecrets(db, missing, (name) => GENERATORS[name](), now) : keepInFile(config.dataDir, missing);
+  const kept =
+    missing.length === 0
+      ? {}
+      : db.dialect === 'postgres'
+        ? await keepSecrets(db, missing, (name) => GENERATORS[name](), now)
+        : keepInFile(config.dataDir, missing);
   const pick = (name: SecretName): string => {
     const value = config.secrets[name] ?? kept[name];
     if (value === undefined) throw new Error(`secret ${name} could not be resolved`);
     return value;
   };
-  return Object.freeze({ serviceRoleKey: pick('serviceRoleKey'), jwtSecret: pick('jwtSecret'), anonKey: pick('anonKey') });
+  return Object.freeze({
+    serviceRoleKey: pick('serviceRoleKey'),
+    jwtSecret: pick('jwtSecret'),
+    anonKey: pick('anonKey'),
+  });
 }
 
 function keepInFile(dataDir: string, names: SecretName[]): Partial<Secrets> {
@@ -58,4 +67,3 @@ function keepInFile(dataDir: string, names: SecretName[]): Partial<Secrets> {
   fs.chmodSync(file, 0o600);
   return stored;
 }
-

@@ -39,13 +39,20 @@ export class AccountDeletionService {
     if (!user) throw new Unauthenticated('The user no longer exists.');
     if (user.password_hash !== null) {
       if (proof.password === undefined) {
-        throw invalidField({ in: 'body', field: 'password' }, 'is required: re-enter your password to delete the account');
+        throw invalidField(
+          { in: 'body', field: 'password' },
+          'is required: re-enter your password to delete the account',
+        );
       }
-      if (!(await verifyPassword(proof.password, user.password_hash))) throw new Forbidden('The password is not correct; nothing was deleted.');
+      if (!(await verifyPassword(proof.password, user.password_hash)))
+        throw new Forbidden('The password is not correct; nothing was deleted.');
     } else {
       if (proof.password !== undefined) await burnPasswordCheck(proof.password, scryptCost);
       if (proof.confirm !== DELETE_CONFIRMATION) {
-        throw invalidField({ in: 'body', field: 'confirm' }, `this account has no password: type "${DELETE_CONFIRMATION}" to confirm`);
+        throw invalidField(
+          { in: 'body', field: 'confirm' },
+          `this account has no password: type "${DELETE_CONFIRMATION}" to confirm`,
+        );
       }
     }
     const counts = await leaderboard.withoutRefresh(async (tx) => {

@@ -100,7 +100,8 @@ export function checkProfile(input: ProfileInput): { display_name?: string | nul
       } catch {
         ok = false;
       }
-      if (!ok || url.length > 500) throw invalid('validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
+      if (!ok || url.length > 500)
+        throw invalid('validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
     }
     out.avatar_url = url;
   }
@@ -135,8 +136,10 @@ export class AccountService {
 
   async signUp(emailInput: string, password: string, profile: ProfileInput): Promise<Session> {
     const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email) || email.length > 254) throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
-    if (password.length < MIN_PASSWORD_LENGTH) throw invalid('weak_password', 'The password must be at least 8 characters long.');
+    if (!EMAIL.test(email) || email.length > 254)
+      throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw invalid('weak_password', 'The password must be at least 8 characters long.');
     const checked = checkProfile(profile);
     if (await findUserByEmail(this.db.kysely, email)) {
       throw new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
@@ -171,7 +174,8 @@ export class AccountService {
       await burnPasswordCheck(password, this.options.scryptCost);
       throw invalid('invalid_credentials', 'Invalid login credentials.');
     }
-    if (!(await verifyPassword(password, user.password_hash))) throw invalid('invalid_credentials', 'Invalid login credentials.');
+    if (!(await verifyPassword(password, user.password_hash)))
+      throw invalid('invalid_credentials', 'Invalid login credentials.');
     return this.startSession(user, randomUUID());
   }
 
@@ -189,20 +193,34 @@ export class AccountService {
     const outcome = await inTransaction(this.db, async (tx): Promise<RefreshOutcome> => {
       const row = await findRefreshToken(tx, hash);
       if (!row) return { ok: false, error: invalid('refresh_token_not_found', 'Invalid refresh token: not found.') };
-      if (row.revoked_at !== null) return { ok: false, error: invalid('session_not_found', 'Invalid refresh token: the session has ended.') };
-      if (Number(row.expires_at) <= now) return { ok: false, error: invalid('session_expired', 'Invalid refresh token: expired.') };
+      if (row.revoked_at !== null)
+        return { ok: false, error: invalid('session_not_found', 'Invalid refresh token: the session has ended.') };
+      if (Number(row.expires_at) <= now)
+        return { ok: false, error: invalid('session_expired', 'Invalid refresh token: expired.') };
       const session = { ok: true, userId: row.user_id, sessionId: row.session_id } as const;
       if (row.used_at === null && (await consumeRefreshToken(tx, hash, now))) {
         await insertRefreshToken(tx, {
-          token_hash: childHash, user_id: row.user_id, session_id: row.session_id, created_at: now, expires_at: now + this.options.refreshTokenTtlMs,
+          token_hash: childHash,
+          user_id: row.user_id,
+          session_id: row.session_id,
+          created_at: now,
+          expires_at: now + this.options.refreshTokenTtlMs,
         });
         return session;
       }
       const usedAt = Number((await findRefreshToken(tx, hash))?.used_at ?? 0);
       const successor = await findRefreshToken(tx, childHash);
-      if (now - usedAt <= REFRESH_REUSE_WINDOW_MS && successor?.used_at === null && successor.revoked_at === null) return session;
+      if (now - usedAt <= REFRESH_REUSE_WINDOW_MS && successor?.used_at === null && successor.revoked_at === null)
+        return session;
       await revokeSession(tx, row.session_id, now);
-      return { ok: false, ended: true, error: invalid('refresh_token_already_used', 'Invalid refresh token: already used. The session has been ended.') };
+      return {
+        ok: false,
+        ended: true,
+        error: invalid(
+          'refresh_token_already_used',
+          'Invalid refresh token: already used. The session has been ended.',
+        ),
+      };
     });
     if (!outcome.ok) {
       if (outcome.ended) this.options.onSessionsEnded?.();
@@ -218,8 +236,12 @@ export class AccountService {
    */
   async changePassword(userId: string, sessionId: string | undefined, password: string): Promise<void> {
     const user = await this.mustFindUser(userId);
-    if (user.email === null) throw new Refused('This account signs in with an external provider; it has no password here.', { reason: 'validation_failed' });
-    if (password.length < MIN_PASSWORD_LENGTH) throw new Refused('The password must be at least 8 characters long.', { reason: 'weak_password' });
+    if (user.email === null)
+      throw new Refused('This account signs in with an external provider; it has no password here.', {
+        reason: 'validation_failed',
+      });
+    if (password.length < MIN_PASSWORD_LENGTH)
+      throw new Refused('The password must be at least 8 characters long.', { reason: 'weak_password' });
     if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
       throw new Refused('The new password must be different from the current one.', { reason: 'same_password' });
     }
@@ -260,7 +282,14 @@ export class AccountService {
     const id = randomUUID();
     try {
       await insertUser(this.db.kysely, {
-        id, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: externalId, created_at: now, updated_at: now,
+        id,
+        email: null,
+        password_hash: null,
+        display_name: null,
+        avatar_url: null,
+        external_id: externalId,
+        created_at: now,
+        updated_at: now,
       });
       void email; // an external e-mail is not trusted as a login identity
       return id;

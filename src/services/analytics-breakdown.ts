@@ -11,7 +11,12 @@ import { createCostAccumulator, totalsWithCost, type PriceService, type PricedUs
 import type { BreakdownBody } from '../schemas/usage.js';
 
 /** The model breakdown of a window's usage, priced with `prices` (the data of its stored costs). */
-export function breakdownBody(range: ResolvedDateRange, source: string | undefined, usage: DayModelUsage, prices: PriceService): BreakdownBody {
+export function breakdownBody(
+  range: ResolvedDateRange,
+  source: string | undefined,
+  usage: DayModelUsage,
+  prices: PriceService,
+): BreakdownBody {
   const groups = groupBySourceAndModel(usage.totals, (raw) => {
     const id = prices.identify(raw);
     return { ...id, priced_as: id.priced_as ?? (id.known ? null : prices.defaultIdentity.model_id) };

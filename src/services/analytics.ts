@@ -33,7 +33,13 @@ import {
   foldMonthlyColumnsToWire,
   halfHourRowsToWire,
 } from '../domain/fold.js';
-import { buildHeatmapFromDays, heatmapQueryFrom, resolveHeatmapRange, streakDaysOf, type DayValues } from '../domain/heatmap.js';
+import {
+  buildHeatmapFromDays,
+  heatmapQueryFrom,
+  resolveHeatmapRange,
+  streakDaysOf,
+  type DayValues,
+} from '../domain/heatmap.js';
 import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '../domain/ranges.js';
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumCounts } from '../domain/token-counts.js';
@@ -114,14 +120,21 @@ export class AnalyticsService {
     return resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
   }
 
-  private modelIdentity(model: string | undefined, prices: PriceService): { model_id: string | null; model: string | null } {
+  private modelIdentity(
+    model: string | undefined,
+    prices: PriceService,
+  ): { model_id: string | null; model: string | null } {
     if (model === undefined) return { model_id: null, model: null };
     const id = prices.identify(model);
     return { model_id: id.model_id, model: id.model };
   }
 
   /** Keeps the rows whose raw model matches the filter (raw name or canonical id). */
-  private keepModel<T extends { readonly model: string }>(rows: T[], model: string | undefined, prices: PriceService): T[] {
+  private keepModel<T extends { readonly model: string }>(
+    rows: T[],
+    model: string | undefined,
+    prices: PriceService,
+  ): T[] {
     if (model === undefined) return rows;
     const memo = new Map<string, boolean>();
     return rows.filter((r) => {
@@ -138,12 +151,15 @@ export class AnalyticsService {
    * Makes an answer with the price data of the stored costs it reads: first with the data this
    * process last saw them priced by, again with the data they were read priced by when that differs.
    */
-  private async withStoredPrices<T>(answer: (prices: PriceService) => Promise<{ readonly body: T; readonly pricedBy: string | null }>): Promise<T> {
+  private async withStoredPrices<T>(
+    answer: (prices: PriceService) => Promise<{ readonly body: T; readonly pricedBy: string | null }>,
+  ): Promise<T> {
     let prices = this.deps.prices.serving();
     for (let attempt = 1; ; attempt++) {
       const { body, pricedBy } = await answer(prices);
       if (pricedBy === null || pricedBy === prices.fingerprint) return body;
-      if (attempt === MAX_PRICED_ATTEMPTS) throw new Error('the price data of the stored costs kept changing during the answer');
+      if (attempt === MAX_PRICED_ATTEMPTS)
+        throw new Error('the price data of the stored costs kept changing during the answer');
       prices = await this.deps.prices.of(pricedBy);
     }
   }
@@ -154,7 +170,11 @@ export class AnalyticsService {
     const acc = createCostAccumulator(prices, { sourceFilter: f.source });
     acc.addAll(this.keepModel(usage.edgeRows, f.model, prices));
     for (const p of this.keepModel(usage.priced, f.model, prices)) acc.addPriced(p);
-    return { totals: totalsWithCost(sumCounts(this.keepModel(usage.totals, f.model, prices)), acc.totalMicros()), pricing: acc.summary(), pricedBy: usage.pricedBy };
+    return {
+      totals: totalsWithCost(sumCounts(this.keepModel(usage.totals, f.model, prices)), acc.totalMicros()),
+      pricing: acc.summary(),
+      pricedBy: usage.pricedBy,
+    };
   }
 
   /**
@@ -177,7 +197,9 @@ export class AnalyticsService {
       const model = f.model;
       const models = await timedQuery(() => listModelsInWindow(this.db, userId, startMs, endMs, f.source));
       const matching = models.filter((m) => prices.matchesModelFilter(m, model));
-      return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })));
+      return columnsFromRows(
+        await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, { ...filter, models: matching })),
+      );
     }
     return columnsFromRows(await timedQuery(() => listRollupRows(this.db, userId, startMs, endMs, filter)));
   }
@@ -188,7 +210,17 @@ export class AnalyticsService {
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     return this.withStoredPrices(async (prices) => {
       const { totals, pricing, pricedBy } = await this.priced(userId, range.startMs, range.endMs, f, prices);
-      return { pricedBy, body: { from: range.from, to: range.to, days: range.days, ...this.modelIdentity(f.model, prices), totals, pricing } };
+      return {
+        pricedBy,
+        body: {
+          from: range.from,
+          to: range.to,
+          days: range.days,
+          ...this.modelIdentity(f.model, prices),
+          totals,
+          pricing,
+        },
+      };
     });
   }
 
@@ -197,7 +229,10 @@ export class AnalyticsService {
     const f = this.filters(q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     const first = epochDayOf(range.from);
-    const cuts = startsOfLocalEpochDays(zone, Array.from({ length: range.days + 1 }, (_, i) => first + i));
+    const cuts = startsOfLocalEpochDays(
+      zone,
+      Array.from({ length: range.days + 1 }, (_, i) => first + i),
+    );
     return this.withStoredPrices(async (prices) => {
       const [priced, rows] = await Promise.all([
         this.priced(userId, range.startMs, range.endMs, f, prices),
@@ -246,11 +281,18 @@ export class AnalyticsService {
   async heatmap(userId: string, q: HeatmapQuery): Promise<HeatmapBody> {
     const zone = this.zone(q);
     const f = this.filters(q);
-    const range = resolveHeatmapRange({ to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on }, zone, this.deps.clock.now());
+    const range = resolveHeatmapRange(
+      { to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on },
+      zone,
+      this.deps.clock.now(),
+    );
     const load = async (from: LocalDate, to: LocalDate): Promise<DayValues> => {
       const firstDay = epochDayOf(from);
       const n = epochDayOf(to) - firstDay + 1;
-      const starts = startsOfLocalEpochDays(zone, Array.from({ length: n + 1 }, (_, i) => firstDay + i));
+      const starts = startsOfLocalEpochDays(
+        zone,
+        Array.from({ length: n + 1 }, (_, i) => firstDay + i),
+      );
       const rows = await this.foldRows(userId, starts[0] as number, starts[n] as number, starts, f);
       return { firstDay, values: dayColumnsBillable(foldDailyColumns(rows, zone, from, to)) };
     };
@@ -259,7 +301,11 @@ export class AnalyticsService {
     // range), in growing spans so that a streak just past the grid costs a short read.
     const oldest = epochDayOf(heatmapQueryFrom(range, MAX_STREAK_DAYS));
     const toDay = epochDayOf(range.to);
-    for (let span = STREAK_SPAN_DAYS; days.firstDay > oldest && streakDaysOf(days, range.to) >= toDay - days.firstDay + 1; span *= 2) {
+    for (
+      let span = STREAK_SPAN_DAYS;
+      days.firstDay > oldest && streakDaysOf(days, range.to) >= toDay - days.firstDay + 1;
+      span *= 2
+    ) {
       const from = Math.max(oldest, days.firstDay - span);
       const older = await load(formatEpochDay(from), formatEpochDay(days.firstDay - 1));
       days = { firstDay: older.firstDay, values: [...older.values, ...days.values] };
@@ -350,4 +396,3 @@ function parseDetails(text: string): Record<string, unknown> {
     return {};
   }
 }
-

@@ -12,7 +12,12 @@ import { compactNumber } from '../badges/text.js';
 import type { Metric, Period } from '../domain/leaderboard-ranking.js';
 import type { LeaderboardService, PublicStanding } from './leaderboard.js';
 
-const METRIC_LABELS: Record<Metric, string> = { all: 'AI tokens', gpt: 'GPT tokens', claude: 'Claude tokens', other: 'other AI tokens' };
+const METRIC_LABELS: Record<Metric, string> = {
+  all: 'AI tokens',
+  gpt: 'GPT tokens',
+  claude: 'Claude tokens',
+  other: 'other AI tokens',
+};
 const PERIOD_PHRASES: Record<Period, string> = { week: 'this week', month: 'this month', total: 'all time' };
 export const METRIC_COLORS: Record<Metric, string> = { all: '#8250df', ...FAMILY_COLORS };
 const NOT_PUBLIC_COLOR = '#9f9f9f';
@@ -44,14 +49,22 @@ export class BadgeService {
   constructor(private readonly leaderboard: LeaderboardService) {}
 
   private standing(userId: string, period: Period, metric: Metric): Promise<PublicStanding | undefined> {
-    return UUID.test(userId) ? this.leaderboard.publicStanding(userId.toLowerCase(), period, metric) : Promise.resolve(undefined);
+    return UUID.test(userId)
+      ? this.leaderboard.publicStanding(userId.toLowerCase(), period, metric)
+      : Promise.resolve(undefined);
   }
 
   async badge(userId: string, period: Period, metric: Metric): Promise<Image> {
     const s = await this.standing(userId, period, metric);
     const label = METRIC_LABELS[metric];
     if (!s) return image(renderBadge({ label, value: 'not public', color: NOT_PUBLIC_COLOR }).svg);
-    return image(renderBadge({ label, value: `${compactNumber(tokensIn(s, metric))} ${PERIOD_PHRASES[period]}`, color: METRIC_COLORS[metric] }).svg);
+    return image(
+      renderBadge({
+        label,
+        value: `${compactNumber(tokensIn(s, metric))} ${PERIOD_PHRASES[period]}`,
+        color: METRIC_COLORS[metric],
+      }).svg,
+    );
   }
 
   async card(userId: string, period: Period, metric: Metric, theme: Theme): Promise<Image> {

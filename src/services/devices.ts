@@ -5,7 +5,13 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { listUserDevices, recordSync, renameUserDevice, revokeUserDevice, type DeviceListing } from '../db/queries/devices.js';
+import {
+  listUserDevices,
+  recordSync,
+  renameUserDevice,
+  revokeUserDevice,
+  type DeviceListing,
+} from '../db/queries/devices.js';
 import { inTransaction } from '../db/transaction.js';
 import { invalidField, NotFound } from '../domain/errors.js';
 

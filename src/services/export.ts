@@ -45,12 +45,27 @@ const ALL_TIME = { fromDay: 0, toDay: epochDayOf('9999-12-31') };
 export function parseExportRange(from: string | undefined, to: string | undefined): ExportRange {
   const fromDay = from === undefined ? ALL_TIME.fromDay : epochDayOf(parseLocalDate(from, 'from'));
   const toDay = to === undefined ? ALL_TIME.toDay : epochDayOf(parseLocalDate(to, 'to'));
-  if (fromDay > toDay) throw new InvalidParamError('to', `to must not be before from (got ${from ?? ''} … ${to ?? ''})`);
+  if (fromDay > toDay)
+    throw new InvalidParamError('to', `to must not be before from (got ${from ?? ''} … ${to ?? ''})`);
   return { from: from ?? null, to: to ?? null, fromDay, toDay };
 }
 
-const COUNT_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens', 'billable_total_tokens'] as const;
-const countsOf = (c: Readonly<TokenCounts>): bigint[] => [c.input, c.cached, c.output, c.reasoning, c.total, c.billable];
+const COUNT_FIELDS = [
+  'input_tokens',
+  'cached_input_tokens',
+  'output_tokens',
+  'reasoning_output_tokens',
+  'total_tokens',
+  'billable_total_tokens',
+] as const;
+const countsOf = (c: Readonly<TokenCounts>): bigint[] => [
+  c.input,
+  c.cached,
+  c.output,
+  c.reasoning,
+  c.total,
+  c.billable,
+];
 
 const instant = (ms: bigint) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z');
 
@@ -59,7 +74,18 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-export const CSV_HEADER = ['record', 'hour_start', 'day', 'device', 'source', 'model', 'project', 'project_ref', ...COUNT_FIELDS, 'cost_usd'];
+export const CSV_HEADER = [
+  'record',
+  'hour_start',
+  'day',
+  'device',
+  'source',
+  'model',
+  'project',
+  'project_ref',
+  ...COUNT_FIELDS,
+  'cost_usd',
+];
 
 function bucketJson(device: string, b: ExportBucket): string {
   const counts = countsOf(b);
@@ -75,7 +101,18 @@ function bucketJson(device: string, b: ExportBucket): string {
 }
 
 function bucketCsv(device: string, b: ExportBucket): string {
-  const fields = ['bucket', instant(b.hourStart), '', device, b.source, b.model, b.projectKey, b.projectRef ?? '', ...countsOf(b).map(String), ''];
+  const fields = [
+    'bucket',
+    instant(b.hourStart),
+    '',
+    device,
+    b.source,
+    b.model,
+    b.projectKey,
+    b.projectRef ?? '',
+    ...countsOf(b).map(String),
+    '',
+  ];
   return fields.map(csvField).join(',');
 }
 
@@ -91,11 +128,27 @@ function dailyJson(d: ExportDaily): string {
 }
 
 function dailyCsv(d: ExportDaily): string {
-  const fields = ['day', '', formatEpochDay(Number(d.day)), '', d.source, d.model, '', '', ...countsOf(d).map(String), formatMicros(d.costMicros)];
+  const fields = [
+    'day',
+    '',
+    formatEpochDay(Number(d.day)),
+    '',
+    d.source,
+    d.model,
+    '',
+    '',
+    ...countsOf(d).map(String),
+    formatMicros(d.costMicros),
+  ];
   return fields.map(csvField).join(',');
 }
 
-async function* bucketPages(db: Db, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<{ device: string; rows: ExportBucket[] }> {
+async function* bucketPages(
+  db: Db,
+  userId: string,
+  range: ExportRange,
+  pageSize: number,
+): AsyncGenerator<{ device: string; rows: ExportBucket[] }> {
   const fromMs = range.fromDay * DAY_MS;
   const toMs = (range.toDay + 1) * DAY_MS;
   for (const device of await listExportDevices(db.kysely, userId)) {
@@ -109,11 +162,23 @@ async function* bucketPages(db: Db, userId: string, range: ExportRange, pageSize
   }
 }
 
-async function* dailyPages(db: Db, prices: CostPrices, userId: string, range: ExportRange, pageSize: number): AsyncGenerator<ExportDaily[]> {
+async function* dailyPages(
+  db: Db,
+  prices: CostPrices,
+  userId: string,
+  range: ExportRange,
+  pageSize: number,
+): AsyncGenerator<ExportDaily[]> {
   let after: DailyKey | undefined;
   let pricedBy: string | null | undefined; // the first page's data (each page is read in one statement)
   for (;;) {
-    const rows = await listDailyPage(db.kysely, { userId, fromDay: range.fromDay, toDay: range.toDay, after, limit: pageSize });
+    const rows = await listDailyPage(db.kysely, {
+      userId,
+      fromDay: range.fromDay,
+      toDay: range.toDay,
+      after,
+      limit: pageSize,
+    });
     const page = rows[0]?.pricedBy;
     if (page !== undefined) {
       if (pricedBy === undefined) pricedBy = page;
@@ -134,13 +199,25 @@ async function* dailyPages(db: Db, prices: CostPrices, userId: string, range: Ex
  */
 export async function* exportChunks(
   db: Db,
-  q: { userId: string; range: ExportRange; format: ExportFormat; generatedAt: number; pageSize?: number; prices: CostPrices },
+  q: {
+    userId: string;
+    range: ExportRange;
+    format: ExportFormat;
+    generatedAt: number;
+    pageSize?: number;
+    prices: CostPrices;
+  },
 ): AsyncGenerator<string> {
   const pageSize = q.pageSize ?? EXPORT_PAGE;
   const csv = q.format === 'csv';
   if (csv) yield CSV_HEADER.join(',') + '\r\n';
   else {
-    const head = { user_id: q.userId, from: q.range.from, to: q.range.to, generated_at: new Date(q.generatedAt).toISOString() };
+    const head = {
+      user_id: q.userId,
+      from: q.range.from,
+      to: q.range.to,
+      generated_at: new Date(q.generatedAt).toISOString(),
+    };
     yield `${JSON.stringify(head).slice(0, -1)},\n"buckets":[`;
   }
   const sums = [0n, 0n, 0n, 0n, 0n, 0n];
@@ -163,7 +240,10 @@ export async function* exportChunks(
     first = false;
   }
   if (!csv) {
-    const totals = { ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (sums[i] as bigint).toString()])), total_cost_usd: formatMicros(cost) };
+    const totals = {
+      ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (sums[i] as bigint).toString()])),
+      total_cost_usd: formatMicros(cost),
+    };
     yield `\n],\n"totals":${JSON.stringify(totals)}}\n`;
   }
 }

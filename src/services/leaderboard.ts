@@ -20,12 +20,9 @@ import { advisoryXactLock } from '../db/dialect.js';
 import {
   deleteOldGenerations,
   deleteOldRuns,
-  findCurrentGeneration,
-  findEntry,
   insertEntries,
   insertGeneration,
   latestRunId,
-  listEntryPage,
   listFamilyTotals,
   listRunsAfter,
   listUserWeeks,
@@ -33,14 +30,25 @@ import {
   releaseRefreshLease,
   switchGenerations,
   tryTakeRefreshLease,
+} from '../db/queries/leaderboard.js';
+import {
+  findCurrentGeneration,
+  findEntry,
+  listEntryPage,
   type EntryRow,
   type GenerationRow,
   type PublicIdentity,
-} from '../db/queries/leaderboard.js';
+} from '../db/queries/leaderboard-reads.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { Busy, Forbidden } from '../domain/errors.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from '../domain/leaderboard-ranking.js';
-import type { LeaderboardEntry, LeaderboardProfileResponse, LeaderboardResponse, RefreshLeaderboardResponse } from '../schemas/leaderboard.js';
+import type {
+  LeaderboardEntry,
+  LeaderboardProfileResponse,
+  LeaderboardResponse,
+  RefreshLeaderboardResponse,
+} from '../schemas/leaderboard.js';
+import { BoundedCache } from './bounded-cache.js';
 import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
 
@@ -102,22 +110,6 @@ function wireEntry(e: EntryRow, identity: PublicIdentity | undefined): Leaderboa
 }
 
 const ZERO = { rank: null, total: 0n, gpt: 0n, claude: 0n, other: 0n };
-
-/** A bounded map: emptied when full (entries are cheap to read again). */
-class BoundedCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    return this.map.get(key);
-  }
-  set(key: string, value: V): void {
-    if (this.map.size >= this.max) this.map.clear();
-    this.map.set(key, value);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-}
 
 export class LeaderboardService {
   private readonly jobs: Job[] = [];
@@ -233,7 +225,9 @@ export class LeaderboardService {
       generation += 1;
     }
     const result: RefreshResult = { success: true, generated_at: new Date(now).toISOString(), results };
-    const runId = await inTransaction(this.db, (tx) => switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }));
+    const runId = await inTransaction(this.db, (tx) =>
+      switchGenerations(tx, switches, { periods, result: JSON.stringify(result), finishedAt: now }),
+    );
     await deleteOldRuns(kysely, runId);
     for (const period of periods) {
       this.current.delete(period);
@@ -270,7 +264,13 @@ export class LeaderboardService {
   }
 
   /** A page's wire entries, names joined: cached per generation and identity revision. */
-  private async pageEntries(gen: GenerationRow, metric: Metric, limit: number, offset: number, revision: bigint): Promise<LeaderboardEntryWire[]> {
+  private async pageEntries(
+    gen: GenerationRow,
+    metric: Metric,
+    limit: number,
+    offset: number,
+    revision: bigint,
+  ): Promise<LeaderboardEntryWire[]> {
     const key = `${revision}:${gen.id}:${metric}:${limit}:${offset}`;
     let entries = this.pages.get(key);
     if (entries === undefined) {
@@ -293,7 +293,13 @@ export class LeaderboardService {
     return row ?? { userId, ...ZERO };
   }
 
-  async page(q: { period: Period; metric: Metric; limit: number; offset: number; callerId: string | undefined }): Promise<LeaderboardResponse> {
+  async page(q: {
+    period: Period;
+    metric: Metric;
+    limit: number;
+    offset: number;
+    callerId: string | undefined;
+  }): Promise<LeaderboardResponse> {
     const gen = await this.snapshot(q.period);
     const revision = await this.identities.currentRevision();
     const entries = await this.pageEntries(gen, q.metric, q.limit, q.offset, revision);
@@ -352,17 +358,25 @@ export class LeaderboardService {
       const current = periodWindow('week', gen.generatedAt).weekKey;
       const rows = await listUserWeeks(this.db.kysely, userId, current - STRIP_WEEKS + 1, current);
       const byWeek = new Map(rows.map((r) => [r.week, r]));
-      strip = Array.from({ length: STRIP_WEEKS }, (_, i) => byWeek.get(current - STRIP_WEEKS + 1 + i) ?? { gpt: 0n, claude: 0n, other: 0n });
+      strip = Array.from(
+        { length: STRIP_WEEKS },
+        (_, i) => byWeek.get(current - STRIP_WEEKS + 1 + i) ?? { gpt: 0n, claude: 0n, other: 0n },
+      );
       this.strips.set(key, strip);
     }
     return strip;
   }
 
   /** Public users for anyone, the caller's own always, everyone else forbidden. */
-  async profile(q: { userId: string; period: Period; callerId: string | undefined }): Promise<LeaderboardProfileResponse> {
+  async profile(q: {
+    userId: string;
+    period: Period;
+    callerId: string | undefined;
+  }): Promise<LeaderboardProfileResponse> {
     await this.identities.currentRevision();
     const identity = (await this.identities.of([q.userId])).get(q.userId);
-    if (q.callerId !== q.userId && !identity?.isPublic) throw new Forbidden('This user has not made their profile public.');
+    if (q.callerId !== q.userId && !identity?.isPublic)
+      throw new Forbidden('This user has not made their profile public.');
     const gen = await this.snapshot(q.period);
     return {
       period: q.period,

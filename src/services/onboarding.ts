@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { advisoryXactLock } from '../db/dialect.js';
-import { claimLinkCode, countLiveDevices, findLinkCode, insertDeviceWithToken, insertLinkCode } from '../db/queries/devices.js';
+import {
+  claimLinkCode,
+  countLiveDevices,
+  findLinkCode,
+  insertDeviceWithToken,
+  insertLinkCode,
+} from '../db/queries/devices.js';
 import { findUserById } from '../db/queries/users.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { generateLinkCode, normalizeLinkCode } from '../domain/link-code.js';
@@ -50,11 +56,17 @@ export class OnboardingService {
   /** A conflict when the user already has the most live devices allowed. */
   private async checkDeviceRoom(db: Tx | Db['kysely'], userId: string): Promise<void> {
     if ((await countLiveDevices(db, userId)) < this.options.maxDevicesPerUser) return;
-    throw new Conflict(`This account already has ${this.options.maxDevicesPerUser} devices, the most allowed; revoke one first.`);
+    throw new Conflict(
+      `This account already has ${this.options.maxDevicesPerUser} devices, the most allowed; revoke one first.`,
+    );
   }
 
   /** Adds a device in a transaction that first checks the user's device count (serialised per user on PostgreSQL). */
-  private async addDevice(tx: Tx, device: { id: string; user_id: string; created_at: number } & DeviceDescription, tokenHash: string): Promise<void> {
+  private async addDevice(
+    tx: Tx,
+    device: { id: string; user_id: string; created_at: number } & DeviceDescription,
+    tokenHash: string,
+  ): Promise<void> {
     if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:devices:${device.user_id}`).execute(tx);
     await this.checkDeviceRoom(tx, device.user_id);
     const { deviceName, platform, ...row } = device;
@@ -68,7 +80,9 @@ export class OnboardingService {
     const token = generateToken(DEVICE_TOKEN_PREFIX);
     const deviceId = randomUUID();
     const now = this.clock.now();
-    await inTransaction(this.db, (tx) => this.addDevice(tx, { id: deviceId, user_id: userId, created_at: now, ...description }, hashToken(token)));
+    await inTransaction(this.db, (tx) =>
+      this.addDevice(tx, { id: deviceId, user_id: userId, created_at: now, ...description }, hashToken(token)),
+    );
     return { deviceId, token, createdAt: now };
   }
 
@@ -80,7 +94,12 @@ export class OnboardingService {
     const expiresAt = now + this.options.linkCodeTtlMs;
     const canonical = normalizeLinkCode(code);
     if (!canonical) throw new Error('generated link code does not normalise');
-    await insertLinkCode(this.db.kysely, { code_hash: hashToken(canonical), user_id: userId, created_at: now, expires_at: expiresAt });
+    await insertLinkCode(this.db.kysely, {
+      code_hash: hashToken(canonical),
+      user_id: userId,
+      created_at: now,
+      expires_at: expiresAt,
+    });
     return { code, expiresAt };
   }
 
@@ -95,7 +114,12 @@ export class OnboardingService {
     const token = DEVICE_TOKEN_PREFIX + hmac(this.tokenKey, 'link-code-device-token', codeHash, requestId);
     const now = this.clock.now();
 
-    const replayOrConflict = (row: { request_id: string | null; device_id: string | null; used_at: bigint | null; user_id: string }) => {
+    const replayOrConflict = (row: {
+      request_id: string | null;
+      device_id: string | null;
+      used_at: bigint | null;
+      user_id: string;
+    }) => {
       const withinWindow = row.used_at !== null && now - Number(row.used_at) <= REPLAY_WINDOW_MS;
       if (row.request_id === requestId && row.device_id && withinWindow) {
         return { token, deviceId: row.device_id, userId: row.user_id };
@@ -112,7 +136,11 @@ export class OnboardingService {
     const claimed = await inTransaction(this.db, async (tx) => {
       const won = await claimLinkCode(tx, codeHash, { requestId, deviceId, now });
       if (!won) return false;
-      await this.addDevice(tx, { id: deviceId, user_id: row.user_id, created_at: now, ...description }, hashToken(token));
+      await this.addDevice(
+        tx,
+        { id: deviceId, user_id: row.user_id, created_at: now, ...description },
+        hashToken(token),
+      );
       return true;
     });
     if (claimed) return { token, deviceId, userId: row.user_id };

@@ -9,7 +9,12 @@
  */
 import type { Db } from '../db/connect.js';
 import { readCostsFingerprint, readCostsFingerprintSync } from '../db/queries/daily-costs.js';
-import { findPriceSnapshot, findPriceSnapshotSync, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
+import {
+  findPriceSnapshot,
+  findPriceSnapshotSync,
+  hasPriceSnapshot,
+  type PriceSnapshot,
+} from '../db/queries/price-snapshots.js';
 import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
 import type { TokenRates } from '../pricing/rates.js';
 
@@ -36,7 +41,12 @@ const KEPT = 4;
 
 /** A data set as the database keeps it. */
 export function snapshotOf(data: PriceData): PriceSnapshot {
-  return { fingerprint: data.fingerprint, source: data.source, effectiveFrom: data.effectiveFrom, data: JSON.stringify(data.providers) };
+  return {
+    fingerprint: data.fingerprint,
+    source: data.source,
+    effectiveFrom: data.effectiveFrom,
+    data: JSON.stringify(data.providers),
+  };
 }
 
 function ratesOf(prices: PriceService): CostRates {
@@ -92,7 +102,9 @@ export class PriceBook implements CostPrices {
     if (known !== undefined) return known;
     let load = this.loading.get(fingerprint);
     if (load === undefined) {
-      load = findPriceSnapshot(this.db.kysely, fingerprint).then((snapshot) => this.fromSnapshot(fingerprint, snapshot));
+      load = findPriceSnapshot(this.db.kysely, fingerprint).then((snapshot) =>
+        this.fromSnapshot(fingerprint, snapshot),
+      );
       this.loading.set(fingerprint, load);
       void load.finally(() => this.loading.delete(fingerprint)).catch(() => undefined);
     }
@@ -109,7 +121,9 @@ export class PriceBook implements CostPrices {
         if (this.db.dialect !== 'sqlite') return ratesOf(this.live);
         const fingerprint = readCostsFingerprintSync(this.db);
         if (fingerprint === null) return ratesOf(this.live);
-        return ratesOf(this.known(fingerprint) ?? this.fromSnapshot(fingerprint, findPriceSnapshotSync(this.db, fingerprint)));
+        return ratesOf(
+          this.known(fingerprint) ?? this.fromSnapshot(fingerprint, findPriceSnapshotSync(this.db, fingerprint)),
+        );
       },
     };
   }
@@ -125,7 +139,9 @@ export class PriceBook implements CostPrices {
     const known = this.known(fingerprint);
     if (known !== undefined) return known;
     if (snapshot === undefined) throw new Error(`the price data ${fingerprint} is not kept in the database`);
-    return this.pinned(createPriceData(snapshot.data, { effectiveFrom: snapshot.effectiveFrom, source: snapshot.source, fingerprint }));
+    return this.pinned(
+      createPriceData(snapshot.data, { effectiveFrom: snapshot.effectiveFrom, source: snapshot.source, fingerprint }),
+    );
   }
 
   private pinned(data: PriceData): PriceService {

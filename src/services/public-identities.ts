@@ -6,7 +6,7 @@
  * (triggers), so the next read in every process sees it: nothing is ever served stale by time.
  */
 import type { Db } from '../db/connect.js';
-import { listPublicIdentities, readIdentityRevision, type PublicIdentity } from '../db/queries/leaderboard.js';
+import { listPublicIdentities, readIdentityRevision, type PublicIdentity } from '../db/queries/leaderboard-reads.js';
 
 /** Users remembered per revision before the memory is emptied (they are cheap to read again). */
 const MAX_REMEMBERED = 200_000;
@@ -48,7 +48,10 @@ export class PublicIdentities {
   }
 }
 
-function collect(userIds: readonly string[], identityOf: (id: string) => PublicIdentity | null): Map<string, PublicIdentity> {
+function collect(
+  userIds: readonly string[],
+  identityOf: (id: string) => PublicIdentity | null,
+): Map<string, PublicIdentity> {
   const out = new Map<string, PublicIdentity>();
   for (const id of userIds) {
     const identity = identityOf(id);

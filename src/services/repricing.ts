@@ -17,8 +17,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { claimCostsFingerprint, hasDailyRows, listUsersWithDaily, readCostsFingerprint, readDailyRows, swapRepricedCosts, type DailyCostRow } from '../db/queries/daily-costs.js';
-import { readRepricing, releaseRepricingLease, requestRepricing, saveRepricedBatch, takeRepricingLease } from '../db/queries/repricing.js';
+import {
+  claimCostsFingerprint,
+  hasDailyRows,
+  listUsersWithDaily,
+  readCostsFingerprint,
+  readDailyRows,
+  swapRepricedCosts,
+  type DailyCostRow,
+} from '../db/queries/daily-costs.js';
+import {
+  readRepricing,
+  releaseRepricingLease,
+  requestRepricing,
+  saveRepricedBatch,
+  takeRepricingLease,
+} from '../db/queries/repricing.js';
 import { priceDataReady, rowCostMicros, type PriceData, type PriceService } from '../pricing/index.js';
 import { snapshotOf, type PriceBook } from './price-book.js';
 
@@ -35,7 +49,8 @@ export interface RepricingHooks {
 }
 
 /** What `/healthz` says of the stored costs. */
-export type PricingStatus = { readonly state: 'current' } | { readonly state: 'repricing'; readonly rows_done: number; readonly since: string };
+export type PricingStatus =
+  { readonly state: 'current' } | { readonly state: 'repricing'; readonly rows_done: number; readonly since: string };
 
 export interface RepriceResult {
   /** False when the stored costs were priced by the data in use already. */
@@ -78,7 +93,8 @@ export class CostRepricer {
     const { db, book, clock } = this.deps;
     await priceDataReady();
     let live = await readCostsFingerprint(db);
-    if (live === null && !(await hasDailyRows(db))) live = await claimCostsFingerprint(db, data.fingerprint, clock.now());
+    if (live === null && !(await hasDailyRows(db)))
+      live = await claimCostsFingerprint(db, data.fingerprint, clock.now());
     const usable = live !== null && (await book.knows(live));
     const asked = await requestRepricing(db, snapshotOf(data), clock.now());
     this.watch ??= setInterval(() => void this.lookAgain(), WATCH_MS);
@@ -110,9 +126,11 @@ export class CostRepricer {
     if (this.running === null) {
       const run = this.loop();
       this.running = run;
-      void run.finally(() => {
-        if (this.running === run) this.running = null;
-      }).catch(() => undefined);
+      void run
+        .finally(() => {
+          if (this.running === run) this.running = null;
+        })
+        .catch(() => undefined);
     }
     return this.running;
   }
@@ -140,7 +158,11 @@ export class CostRepricer {
   private async lookAgain(): Promise<void> {
     if (this.stopped || this.running !== null) return;
     const state = await readRepricing(this.deps.db).catch(() => undefined);
-    if (state !== undefined && (state.holder === null || state.holder === this.holder || state.leaseUntil <= this.deps.clock.now())) this.resume();
+    if (
+      state !== undefined &&
+      (state.holder === null || state.holder === this.holder || state.leaseUntil <= this.deps.clock.now())
+    )
+      this.resume();
   }
 
   /** Runs until the stored costs are current, waiting while another process runs the repricing. */
@@ -162,7 +184,8 @@ export class CostRepricer {
       if (this.stopped) return result; // close() gives the lease back
       const now = clock.now();
       const lease = await takeRepricingLease(db, this.holder, now, now + REPRICING_LEASE_MS);
-      if (lease === undefined) return result ?? { repriced: false, fingerprint: book.serving().fingerprint, rows: 0, changed: 0, ms: 0 };
+      if (lease === undefined)
+        return result ?? { repriced: false, fingerprint: book.serving().fingerprint, rows: 0, changed: 0, ms: 0 };
       if (!lease.mine) return undefined;
       this.held = true;
       const { state } = lease;
@@ -172,16 +195,33 @@ export class CostRepricer {
       const users = await listUsersWithDaily(db, state.afterUser, batch);
       if (users.length === 0) {
         const price = (row: DailyCostRow) => costOf(prices, row);
-        const swapped = await swapRepricedCosts(db, { holder: this.holder, target: state.target, nowMs: clock.now(), price });
+        const swapped = await swapRepricedCosts(db, {
+          holder: this.holder,
+          target: state.target,
+          nowMs: clock.now(),
+          price,
+        });
         if (swapped !== undefined) {
           book.use(prices);
-          result = { repriced: true, fingerprint: state.target, rows: state.rowsDone + swapped.caughtUp, changed: swapped.changed, ms: Date.now() - started };
+          result = {
+            repriced: true,
+            fingerprint: state.target,
+            rows: state.rowsDone + swapped.caughtUp,
+            changed: swapped.changed,
+            ms: Date.now() - started,
+          };
           this.deps.onSwitched?.(result);
         }
         continue;
       }
       const rows = (await readDailyRows(db, users)).map((r) => ({ ...r, cost: costOf(prices, r) }));
-      await saveRepricedBatch(db, { holder: this.holder, target: state.target, afterUser: users[users.length - 1] as string, rows, leaseUntil: clock.now() + REPRICING_LEASE_MS });
+      await saveRepricedBatch(db, {
+        holder: this.holder,
+        target: state.target,
+        afterUser: users[users.length - 1] as string,
+        rows,
+        leaseUntil: clock.now() + REPRICING_LEASE_MS,
+      });
       await new Promise((resolve) => setImmediate(resolve)); // let requests through between batches
     }
   }

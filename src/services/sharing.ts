@@ -49,7 +49,8 @@ export class SharingService {
 
   async get(userId: string): Promise<VisibilityState> {
     const row = await findPublicView(this.db.kysely, userId);
-    if (!row?.enabled || row.tokenNonce === null) return { enabled: false, updatedAt: row?.updatedAt, shareToken: undefined };
+    if (!row?.enabled || row.tokenNonce === null)
+      return { enabled: false, updatedAt: row?.updatedAt, shareToken: undefined };
     const token = this.tokenFor(userId, row.tokenNonce);
     if (hashToken(token) !== row.tokenHash) return this.issue(userId); // the server key changed
     return { enabled: true, updatedAt: row.updatedAt, shareToken: token };

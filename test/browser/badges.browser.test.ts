@@ -12,7 +12,15 @@ import { renderBadge } from '../../src/badges/badge-svg.js';
 import { renderCard, type CardSpec } from '../../src/badges/card-svg.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const OUT = path.resolve('test-results');
 
 const profile: NonNullable<CardSpec['profile']> = {
@@ -23,7 +31,20 @@ const profile: NonNullable<CardSpec['profile']> = {
   rank: 3,
   ranked: 1284,
   top: { family: 'claude', percent: 72 },
-  weeks: [0n, 2_100_000n, 5_400_000n, 3_900_000n, 0n, 7_800_000n, 9_200_000n, 6_100_000n, 11_000_000n, 8_300_000n, 14_900_000n, 12_436_781n],
+  weeks: [
+    0n,
+    2_100_000n,
+    5_400_000n,
+    3_900_000n,
+    0n,
+    7_800_000n,
+    9_200_000n,
+    6_100_000n,
+    11_000_000n,
+    8_300_000n,
+    14_900_000n,
+    12_436_781n,
+  ],
   accent: '#8250df',
 };
 
@@ -45,7 +66,9 @@ async function show(name: string, svg: string, background: string, samples: [num
   const page = await browser.newPage({ deviceScaleFactor: 2 });
   try {
     const src = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-    await page.setContent(`<body style="margin:0;padding:16px;background:${background}"><img id="i" src="${src}"></body>`);
+    await page.setContent(
+      `<body style="margin:0;padding:16px;background:${background}"><img id="i" src="${src}"></body>`,
+    );
     // Runs in the page (a string: this project's TypeScript has no DOM types).
     const result = (await page.evaluate(`(async (points) => {
       const img = document.getElementById('i');
@@ -66,7 +89,8 @@ async function show(name: string, svg: string, background: string, samples: [num
 }
 
 const hex = (color: string) => [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
-const near = (a: number[], b: number[], tolerance = 24) => a.every((v, i) => Math.abs(v - (b[i] as number)) <= tolerance);
+const near = (a: number[], b: number[], tolerance = 24) =>
+  a.every((v, i) => Math.abs(v - (b[i] as number)) <= tolerance);
 
 describe.skipIf(!available)('badges and cards in Chromium', () => {
   it('the badge loads at its measured width; both halves have their colours', async () => {
@@ -76,7 +100,10 @@ describe.skipIf(!available)('badges and cards in Chromium', () => {
       ['badge-not-public', { label: 'AI tokens', value: 'not public', color: '#9f9f9f' }],
     ] as const) {
       const badge = renderBadge(spec);
-      const shot = await show(name, badge.svg, '#ffffff', [[3, 10], [badge.width - 3, 3]]);
+      const shot = await show(name, badge.svg, '#ffffff', [
+        [3, 10],
+        [badge.width - 3, 3],
+      ]);
       expect([shot.width, shot.height], name).toEqual([badge.width, 20]);
       // sampled at the edges, away from the text: the label half is #555, the value half its colour (under the gradient)
       expect(near(shot.pixels[0] as number[], hex('#555555')), `${name} label ${String(shot.pixels[0])}`).toBe(true);
@@ -87,7 +114,11 @@ describe.skipIf(!available)('badges and cards in Chromium', () => {
   it('the card loads at 440 × 180 in both themes, with its avatar, strip and background', async () => {
     for (const theme of ['light', 'dark'] as const) {
       const svg = renderCard({ theme, profile });
-      const shot = await show(`card-${theme}`, svg, theme === 'light' ? '#f6f8fa' : '#010409', [[20, 90], [48, 30], [410, 148]]);
+      const shot = await show(`card-${theme}`, svg, theme === 'light' ? '#f6f8fa' : '#010409', [
+        [20, 90],
+        [48, 30],
+        [410, 148],
+      ]);
       expect([shot.width, shot.height]).toEqual([440, 180]);
       expect(near(shot.pixels[0] as number[], hex(theme === 'light' ? '#ffffff' : '#0d1117'))).toBe(true);
       expect(near(shot.pixels[1] as number[], hex(theme === 'light' ? '#ffffff' : '#0d1117'))).toBe(false); // the avatar circle

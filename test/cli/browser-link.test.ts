@@ -20,7 +20,9 @@ describe('one-click link: the loopback listener', () => {
     const callback = url.searchParams.get('callback') as string;
     const state = url.searchParams.get('state') as string;
     expect((await fetch(`${callback}?code=AAAA-BBBB-CCCC&state=wrong`)).status).toBe(400);
-    expect((await fetch(`${callback.replace('/callback', '/other')}?code=AAAA-BBBB-CCCC&state=${state}`)).status).toBe(400);
+    expect((await fetch(`${callback.replace('/callback', '/other')}?code=AAAA-BBBB-CCCC&state=${state}`)).status).toBe(
+      400,
+    );
     const answer = fetch(`${callback}?code=AAAA-BBBB-CCCC&state=${state}`);
     expect(await link.code).toBe('AAAA-BBBB-CCCC');
     link.finish({ ok: true, message: 'laptop is linked.' });

@@ -26,7 +26,11 @@ function render(l: Line): string {
     timestamp: '2026-11-01T10:00:00Z',
     isSidechain: l.side,
     requestId: `req_${l.req}`,
-    message: { id: `msg_${l.msg}`, model: `claude-${l.msg % 2}`, usage: { input_tokens: 3, cache_read_input_tokens: l.cache, output_tokens: l.out } },
+    message: {
+      id: `msg_${l.msg}`,
+      model: `claude-${l.msg % 2}`,
+      usage: { input_tokens: 3, cache_read_input_tokens: l.cache, output_tokens: l.out },
+    },
   })}\n`;
 }
 
@@ -42,24 +46,42 @@ function perModel(h: TestHome): Record<string, number> {
 describe('claude dedup', () => {
   it('does not depend on the order files are synced in', () => {
     fc.assert(
-      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 25 }), fc.constantFrom([0, 1, 2], [2, 1, 0], [1, 2, 0]), (lines, order) => {
-        const together = makeHome();
-        const apart = makeHome();
-        try {
-          const fileOf = (h: TestHome, n: number) => path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', `f${n}.jsonl`);
-          for (const h of [together, apart]) fs.mkdirSync(path.dirname(fileOf(h, 0)), { recursive: true });
-          for (let n = 0; n < 3; n += 1) fs.writeFileSync(fileOf(together, n), lines.filter((l) => l.file === n).map(render).join(''));
-          runScan(together.env);
-          for (const n of order) {
-            fs.writeFileSync(fileOf(apart, n), lines.filter((l) => l.file === n).map(render).join(''));
-            runScan(apart.env);
+      fc.property(
+        fc.array(lineArb, { minLength: 1, maxLength: 25 }),
+        fc.constantFrom([0, 1, 2], [2, 1, 0], [1, 2, 0]),
+        (lines, order) => {
+          const together = makeHome();
+          const apart = makeHome();
+          try {
+            const fileOf = (h: TestHome, n: number) =>
+              path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', `f${n}.jsonl`);
+            for (const h of [together, apart]) fs.mkdirSync(path.dirname(fileOf(h, 0)), { recursive: true });
+            for (let n = 0; n < 3; n += 1)
+              fs.writeFileSync(
+                fileOf(together, n),
+                lines
+                  .filter((l) => l.file === n)
+                  .map(render)
+                  .join(''),
+              );
+            runScan(together.env);
+            for (const n of order) {
+              fs.writeFileSync(
+                fileOf(apart, n),
+                lines
+                  .filter((l) => l.file === n)
+                  .map(render)
+                  .join(''),
+              );
+              runScan(apart.env);
+            }
+            expect(perModel(apart)).toEqual(perModel(together));
+          } finally {
+            removeHome(together);
+            removeHome(apart);
           }
-          expect(perModel(apart)).toEqual(perModel(together));
-        } finally {
-          removeHome(together);
-          removeHome(apart);
-        }
-      }),
+        },
+      ),
       { numRuns: 40, seed: 1122 },
     );
   });

@@ -35,7 +35,8 @@ async function startProxy(target: string): Promise<Proxy> {
     req.on('end', () => {
       void (async () => {
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+        for (const [k, v] of Object.entries(req.headers))
+          if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
         const init: RequestInit = { method: req.method ?? 'GET', headers };
         if (body !== undefined) init.body = body;
@@ -96,7 +97,10 @@ interface Sums {
 }
 
 async function serverSums(t: TestApp): Promise<Sums> {
-  const rows = await t.db.kysely.selectFrom('usage_buckets').select(['input', 'cached_input', 'output', 'reasoning', 'total', 'billable']).execute();
+  const rows = await t.db.kysely
+    .selectFrom('usage_buckets')
+    .select(['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .execute();
   const s: Sums = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, rows: rows.length };
   for (const r of rows) {
     s.input += BigInt(r.input);
@@ -148,12 +152,32 @@ const claudeLine = (n: number, ts: string, cwd: string) => ({
   cwd,
   sessionId: 's',
   requestId: `req_${n}`,
-  message: { id: `msg_${n}`, model: n % 2 === 0 ? 'claude-sonnet-4-5' : 'claude-opus-4-1', usage: { input_tokens: 10 + n, cache_creation_input_tokens: n % 7, cache_read_input_tokens: 1000 + n, output_tokens: 5 + (n % 50) } },
+  message: {
+    id: `msg_${n}`,
+    model: n % 2 === 0 ? 'claude-sonnet-4-5' : 'claude-opus-4-1',
+    usage: {
+      input_tokens: 10 + n,
+      cache_creation_input_tokens: n % 7,
+      cache_read_input_tokens: 1000 + n,
+      output_tokens: 5 + (n % 50),
+    },
+  },
 });
 const codexTurn = (ts: string, i: number, o: number) => ({
   timestamp: ts,
   type: 'event_msg',
-  payload: { type: 'token_count', info: { last_token_usage: { input_tokens: i, cached_input_tokens: Math.floor(i / 2), output_tokens: o, reasoning_output_tokens: Math.floor(o / 3), total_tokens: i + o } } },
+  payload: {
+    type: 'token_count',
+    info: {
+      last_token_usage: {
+        input_tokens: i,
+        cached_input_tokens: Math.floor(i / 2),
+        output_tokens: o,
+        reasoning_output_tokens: Math.floor(o / 3),
+        total_tokens: i + o,
+      },
+    },
+  },
 });
 
 let t: TestApp;
@@ -174,114 +198,175 @@ afterEach(async () => {
 });
 
 describe('CLI against the real server', () => {
-  it.each([1, 2, 3])('links with a real code, survives a server death right after its upload #%i, and ends equal to report', async (killAt) => {
-    const user = await signUp(t);
-    const init = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
-    expect(init.statusCode, init.body).toBe(200);
-    const code = init.json<{ link_code: string }>().link_code;
+  it.each([1, 2, 3])(
+    'links with a real code, survives a server death right after its upload #%i, and ends equal to report',
+    async (killAt) => {
+      const user = await signUp(t);
+      const init = await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-link-code-init',
+        headers: bearer(user.accessToken),
+      });
+      expect(init.statusCode, init.body).toBe(200);
+      const code = init.json<{ link_code: string }>().link_code;
 
-    expect((await run(h.env, ['link', '--server', proxy.url])).code).toBe(2); // no TTY, no code
-    const linked = await run(h.env, ['link', '--server', proxy.url, '--code', code, '--device-name', 'e2e-box']);
-    expect(linked.code, linked.stderr).toBe(0);
+      expect((await run(h.env, ['link', '--server', proxy.url])).code).toBe(2); // no TTY, no code
+      const linked = await run(h.env, ['link', '--server', proxy.url, '--code', code, '--device-name', 'e2e-box']);
+      expect(linked.code, linked.stderr).toBe(0);
 
-    // a git project for the opt-in part
-    const repo = path.join(h.root, 'src', 'widgets');
-    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
-    fs.writeFileSync(path.join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:octo/widgets.git\n');
+      // a git project for the opt-in part
+      const repo = path.join(h.root, 'src', 'widgets');
+      fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+      fs.writeFileSync(
+        path.join(repo, '.git', 'config'),
+        '[remote "origin"]\n\turl = git@github.com:octo/widgets.git\n',
+      );
 
-    // ~1,300 claude half-hours (three requests) plus a codex session
-    const start = Date.UTC(2026, 8, 1);
-    const claudeFile = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
-    writeJsonl(claudeFile, Array.from({ length: 1300 }, (_, n) => claudeLine(n, new Date(start + n * 1_800_000).toISOString(), n % 3 === 0 ? repo : '/nonexistent/x')));
-    writeJsonl(path.join(h.env['CODEX_HOME'] as string, 'sessions', '2026', '10', '31', 'rollout-2026-10-31T10-00-00-0199a000-0000-7000-8000-00000000000a.jsonl'), [
-      { timestamp: '2026-10-31T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
-      codexTurn('2026-10-31T10:01:00Z', 5000, 300),
-      codexTurn('2026-10-31T10:41:00Z', 9000, 700),
-    ]);
+      // ~1,300 claude half-hours (three requests) plus a codex session
+      const start = Date.UTC(2026, 8, 1);
+      const claudeFile = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
+      writeJsonl(
+        claudeFile,
+        Array.from({ length: 1300 }, (_, n) =>
+          claudeLine(n, new Date(start + n * 1_800_000).toISOString(), n % 3 === 0 ? repo : '/nonexistent/x'),
+        ),
+      );
+      writeJsonl(
+        path.join(
+          h.env['CODEX_HOME'] as string,
+          'sessions',
+          '2026',
+          '10',
+          '31',
+          'rollout-2026-10-31T10-00-00-0199a000-0000-7000-8000-00000000000a.jsonl',
+        ),
+        [
+          { timestamp: '2026-10-31T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
+          codexTurn('2026-10-31T10:01:00Z', 5000, 300),
+          codexTurn('2026-10-31T10:41:00Z', 9000, 700),
+        ],
+      );
 
-    proxy.killAfter = killAt;
-    const dying = await run(h.env, ['sync']);
-    expect(dying.code).toBe(1);
-    expect(dying.stderr).toContain('kept in the queue');
-    expect(proxy.ingests).toBe(killAt);
+      proxy.killAfter = killAt;
+      const dying = await run(h.env, ['sync']);
+      expect(dying.code).toBe(1);
+      expect(dying.stderr).toContain('kept in the queue');
+      expect(proxy.ingests).toBe(killAt);
 
-    proxy.down = false; // the server is back
-    proxy.killAfter = 0;
-    const back = await run(h.env, ['sync']);
-    expect(back.code, back.stderr).toBe(0);
-    const after = await serverSums(t);
-    expectEqual(after, await reportTotals(h));
-    expect(after.rows).toBe(1302);
-    expect(Number(after.total)).toBeGreaterThan(1_000_000);
+      proxy.down = false; // the server is back
+      proxy.killAfter = 0;
+      const back = await run(h.env, ['sync']);
+      expect(back.code, back.stderr).toBe(0);
+      const after = await serverSums(t);
+      expectEqual(after, await reportTotals(h));
+      expect(after.rows).toBe(1302);
+      expect(Number(after.total)).toBeGreaterThan(1_000_000);
 
-    // nothing new: a sync ping; totals unchanged
-    expect((await run(h.env, ['sync'])).stdout).toContain('sync ping');
-    expectEqual(await serverSums(t), await reportTotals(h));
+      // nothing new: a sync ping; totals unchanged
+      expect((await run(h.env, ['sync'])).stdout).toContain('sync ping');
+      expectEqual(await serverSums(t), await reportTotals(h));
 
-    // projects on, new usage in a bucket that has both variants, then off again
-    appendJsonl(claudeFile, [claudeLine(5000, new Date(start).toISOString(), repo)]);
-    expect((await run(h.env, ['sync', '--projects'])).code).toBe(0);
-    const withProjects = await serverSums(t);
-    expectEqual(withProjects, await reportTotals(h));
-    const projectRows = await t.db.kysely.selectFrom('usage_buckets').select(['project_key', 'project_ref']).where('project_key', '=', 'octo/widgets').execute();
-    expect(projectRows.length).toBeGreaterThan(0);
-    expect(projectRows[0]?.project_ref).toBe('https://github.com/octo/widgets');
+      // projects on, new usage in a bucket that has both variants, then off again
+      appendJsonl(claudeFile, [claudeLine(5000, new Date(start).toISOString(), repo)]);
+      expect((await run(h.env, ['sync', '--projects'])).code).toBe(0);
+      const withProjects = await serverSums(t);
+      expectEqual(withProjects, await reportTotals(h));
+      const projectRows = await t.db.kysely
+        .selectFrom('usage_buckets')
+        .select(['project_key', 'project_ref'])
+        .where('project_key', '=', 'octo/widgets')
+        .execute();
+      expect(projectRows.length).toBeGreaterThan(0);
+      expect(projectRows[0]?.project_ref).toBe('https://github.com/octo/widgets');
 
-    appendJsonl(claudeFile, [claudeLine(5001, new Date(start + 60_000).toISOString(), repo)]);
-    expect((await run(h.env, ['sync', '--no-projects'])).code).toBe(0);
-    expectEqual(await serverSums(t), await reportTotals(h));
+      appendJsonl(claudeFile, [claudeLine(5001, new Date(start + 60_000).toISOString(), repo)]);
+      expect((await run(h.env, ['sync', '--no-projects'])).code).toBe(0);
+      expectEqual(await serverSums(t), await reportTotals(h));
 
-    // the server's own summary and daily rows agree with `tokentally report`, in a zone with a
-    // :45 offset so local days differ from UTC days
-    for (const tz of ['UTC', 'Asia/Kathmandu']) {
-      const q = `from=2026-09-01&to=2026-11-01&tz=${encodeURIComponent(tz)}`;
-      const summary = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?${q}`, headers: bearer(user.accessToken) });
-      expect(summary.statusCode, summary.body).toBe(200);
-      const totals = summary.json<{ totals: Record<string, string> }>().totals;
-      const local = JSON.parse((await run(h.env, ['report', '--json', '--since', '2026-09-01', '--until', '2026-11-01', '--tz', tz])).stdout) as {
-        rows: { key: string; total_tokens: number; billable_total_tokens: number }[];
+      // the server's own summary and daily rows agree with `tokentally report`, in a zone with a
+      // :45 offset so local days differ from UTC days
+      for (const tz of ['UTC', 'Asia/Kathmandu']) {
+        const q = `from=2026-09-01&to=2026-11-01&tz=${encodeURIComponent(tz)}`;
+        const summary = await t.app.inject({
+          method: 'GET',
+          url: `/functions/svc-usage-summary?${q}`,
+          headers: bearer(user.accessToken),
+        });
+        expect(summary.statusCode, summary.body).toBe(200);
+        const totals = summary.json<{ totals: Record<string, string> }>().totals;
+        const local = JSON.parse(
+          (await run(h.env, ['report', '--json', '--since', '2026-09-01', '--until', '2026-11-01', '--tz', tz])).stdout,
+        ) as {
+          rows: { key: string; total_tokens: number; billable_total_tokens: number }[];
+          totals: ReportTotals;
+        };
+        expect({
+          input: totals['input_tokens'],
+          cached: totals['cached_input_tokens'],
+          output: totals['output_tokens'],
+          reasoning: totals['reasoning_output_tokens'],
+          total: totals['total_tokens'],
+        }).toEqual({
+          input: String(local.totals.input_tokens),
+          cached: String(local.totals.cached_input_tokens),
+          output: String(local.totals.output_tokens),
+          reasoning: String(local.totals.reasoning_output_tokens),
+          total: String(local.totals.total_tokens),
+        });
+        if (totals['billable_total_tokens'] !== undefined)
+          expect(totals['billable_total_tokens']).toBe(String(local.totals.billable_total_tokens));
+        const daily = await t.app.inject({
+          method: 'GET',
+          url: `/functions/svc-usage-daily?${q}`,
+          headers: bearer(user.accessToken),
+        });
+        expect(daily.statusCode, daily.body).toBe(200);
+        const days = daily
+          .json<{ data: { day: string; total_tokens: string }[] }>()
+          .data.filter((d) => d.total_tokens !== '0');
+        expect(days.map((d) => [d.day, d.total_tokens])).toEqual(
+          local.rows.map((r) => [r.key, String(r.total_tokens)]),
+        );
+      }
+
+      // exportUsage and `tokentally report --json --tz UTC` agree on the same days: totals and per day
+      const range = { since: '2026-09-10', until: '2026-10-31' };
+      const exported = await t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-export?from=${range.since}&to=${range.until}`,
+        headers: bearer(user.accessToken),
+      });
+      expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
+      const body = exported.json<{
+        buckets: { hour_start: string; device: string; total_tokens: string }[];
+        daily: { day: string; total_tokens: string }[];
+        totals: Record<string, string>;
+      }>();
+      expect(new Set(body.buckets.map((b) => b.device))).toEqual(new Set(['e2e-box']));
+      const local = JSON.parse(
+        (await run(h.env, ['report', '--json', '--since', range.since, '--until', range.until, '--tz', 'UTC'])).stdout,
+      ) as {
+        rows: { key: string; total_tokens: number }[];
         totals: ReportTotals;
       };
-      expect({
-        input: totals['input_tokens'],
-        cached: totals['cached_input_tokens'],
-        output: totals['output_tokens'],
-        reasoning: totals['reasoning_output_tokens'],
-        total: totals['total_tokens'],
-      }).toEqual({
-        input: String(local.totals.input_tokens),
-        cached: String(local.totals.cached_input_tokens),
-        output: String(local.totals.output_tokens),
-        reasoning: String(local.totals.reasoning_output_tokens),
-        total: String(local.totals.total_tokens),
+      // report's cost is the server's, to the micro-dollar
+      expect(body.totals).toEqual({
+        ...Object.fromEntries(
+          Object.entries(local.totals)
+            .filter(([k]) => k !== 'key' && k !== 'cost_usd')
+            .map(([k, v]) => [k, String(v)]),
+        ),
+        total_cost_usd: (local.totals as unknown as { cost_usd: string }).cost_usd,
       });
-      if (totals['billable_total_tokens'] !== undefined) expect(totals['billable_total_tokens']).toBe(String(local.totals.billable_total_tokens));
-      const daily = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-daily?${q}`, headers: bearer(user.accessToken) });
-      expect(daily.statusCode, daily.body).toBe(200);
-      const days = daily.json<{ data: { day: string; total_tokens: string }[] }>().data.filter((d) => d.total_tokens !== '0');
-      expect(days.map((d) => [d.day, d.total_tokens])).toEqual(local.rows.map((r) => [r.key, String(r.total_tokens)]));
-    }
-
-    // exportUsage and `tokentally report --json --tz UTC` agree on the same days: totals and per day
-    const range = { since: '2026-09-10', until: '2026-10-31' };
-    const exported = await t.app.inject({ method: 'GET', url: `/functions/svc-export?from=${range.since}&to=${range.until}`, headers: bearer(user.accessToken) });
-    expect(exported.statusCode, exported.body.slice(0, 300)).toBe(200);
-    const body = exported.json<{ buckets: { hour_start: string; device: string; total_tokens: string }[]; daily: { day: string; total_tokens: string }[]; totals: Record<string, string> }>();
-    expect(new Set(body.buckets.map((b) => b.device))).toEqual(new Set(['e2e-box']));
-    const local = JSON.parse((await run(h.env, ['report', '--json', '--since', range.since, '--until', range.until, '--tz', 'UTC'])).stdout) as {
-      rows: { key: string; total_tokens: number }[];
-      totals: ReportTotals;
-    };
-    // report's cost is the server's, to the micro-dollar
-    expect(body.totals).toEqual({
-      ...Object.fromEntries(Object.entries(local.totals).filter(([k]) => k !== 'key' && k !== 'cost_usd').map(([k, v]) => [k, String(v)])),
-      total_cost_usd: (local.totals as unknown as { cost_usd: string }).cost_usd,
-    });
-    const perDay = new Map<string, bigint>();
-    for (const b of body.buckets) perDay.set(b.hour_start.slice(0, 10), (perDay.get(b.hour_start.slice(0, 10)) ?? 0n) + BigInt(b.total_tokens));
-    expect([...perDay].sort().map(([d, n]) => [d, String(n)])).toEqual(local.rows.map((r) => [r.key, String(r.total_tokens)]));
-    const dailyPerDay = new Map<string, bigint>();
-    for (const d of body.daily) dailyPerDay.set(d.day, (dailyPerDay.get(d.day) ?? 0n) + BigInt(d.total_tokens));
-    expect([...dailyPerDay].sort()).toEqual([...perDay].sort());
-  });
+      const perDay = new Map<string, bigint>();
+      for (const b of body.buckets)
+        perDay.set(b.hour_start.slice(0, 10), (perDay.get(b.hour_start.slice(0, 10)) ?? 0n) + BigInt(b.total_tokens));
+      expect([...perDay].sort().map(([d, n]) => [d, String(n)])).toEqual(
+        local.rows.map((r) => [r.key, String(r.total_tokens)]),
+      );
+      const dailyPerDay = new Map<string, bigint>();
+      for (const d of body.daily) dailyPerDay.set(d.day, (dailyPerDay.get(d.day) ?? 0n) + BigInt(d.total_tokens));
+      expect([...dailyPerDay].sort()).toEqual([...perDay].sort());
+    },
+  );
 });

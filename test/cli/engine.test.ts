@@ -50,7 +50,12 @@ describe('engine', () => {
       roots: () => [],
       discover: () => [{ path: file, key: 'k', format: 'jsonl' }],
       parse(_f, _s, sink) {
-        sink.upsert('id1', { ts: Date.UTC(2026, 10, 1, 10), source: 'claude', model: 'm', counts: counts(1, 2, 3, 0, 6) });
+        sink.upsert('id1', {
+          ts: Date.UTC(2026, 10, 1, 10),
+          source: 'claude',
+          model: 'm',
+          counts: counts(1, 2, 3, 0, 6),
+        });
         return { offset: 2, state: null };
       },
     };

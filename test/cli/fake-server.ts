@@ -35,7 +35,12 @@ function problem(res: http.ServerResponse, status: number, detail: string, retry
 }
 
 export async function startFakeServer(opts: { validCode?: string } = {}): Promise<FakeServer> {
-  const state: Omit<FakeServer, 'url' | 'close'> = { buckets: new Map(), requests: [], script: [], exchanges: new Map() };
+  const state: Omit<FakeServer, 'url' | 'close'> = {
+    buckets: new Map(),
+    requests: [],
+    script: [],
+    exchanges: new Map(),
+  };
   const api = state as FakeServer;
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -58,27 +63,43 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
       }
       if (path === '/functions/svc-link-code-exchange') {
         const b = body as { link_code?: string; request_id?: string };
-        if (b.link_code !== (opts.validCode ?? 'ABCD-EFGH-JKMN')) return problem(res, 400, 'unknown or expired link code');
+        if (b.link_code !== (opts.validCode ?? 'ABCD-EFGH-JKMN'))
+          return problem(res, 400, 'unknown or expired link code');
         const used = state.exchanges.get(b.link_code ?? '');
         if (used !== undefined && used !== b.request_id) return problem(res, 409, 'link code already used');
         state.exchanges.set(b.link_code ?? '', b.request_id ?? '');
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ token: TOKEN, device_id: '11111111-1111-4111-8111-111111111111', user_id: '22222222-2222-4222-8222-222222222222' }));
+        res.end(
+          JSON.stringify({
+            token: TOKEN,
+            device_id: '11111111-1111-4111-8111-111111111111',
+            user_id: '22222222-2222-4222-8222-222222222222',
+          }),
+        );
         return;
       }
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return problem(res, 401, 'missing or invalid device token');
       if (path === '/functions/svc-sync-ping') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ success: true, updated: true, last_sync_at: new Date().toISOString(), min_interval_minutes: 30 }));
+        res.end(
+          JSON.stringify({
+            success: true,
+            updated: true,
+            last_sync_at: new Date().toISOString(),
+            min_interval_minutes: 30,
+          }),
+        );
         return;
       }
       if (path === '/functions/svc-ingest') {
         const hourly = (body as { hourly: StoredBucket[] }).hourly;
         if (hourly.length > 500) return problem(res, 413, 'too many buckets');
-        if (api.rejectModel !== undefined && hourly.some((b) => b.model === api.rejectModel)) return problem(res, 400, 'model name not accepted');
+        if (api.rejectModel !== undefined && hourly.some((b) => b.model === api.rejectModel))
+          return problem(res, 400, 'model name not accepted');
         let inserted = 0;
         const groups = new Set(hourly.map((b) => `${b.hour_start}|${b.source}|${b.model}`));
-        for (const k of [...state.buckets.keys()]) if (groups.has(k.slice(0, k.lastIndexOf('|')))) state.buckets.delete(k);
+        for (const k of [...state.buckets.keys()])
+          if (groups.has(k.slice(0, k.lastIndexOf('|')))) state.buckets.delete(k);
         for (const b of hourly) {
           state.buckets.set(`${b.hour_start}|${b.source}|${b.model}|${b.project_key ?? ''}`, b);
           inserted += 1;

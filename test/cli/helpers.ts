@@ -83,9 +83,19 @@ export function readBuckets(env: CliEnv): BucketMap {
   for (const [k, c] of state.buckets.entries()) {
     const name = bucketName(k);
     const prev = out[name];
-    out[name] = prev === undefined ? { ...c } : { input: prev.input + c.input, cached: prev.cached + c.cached, output: prev.output + c.output, reasoning: prev.reasoning + c.reasoning, total: prev.total + c.total };
+    out[name] =
+      prev === undefined
+        ? { ...c }
+        : {
+            input: prev.input + c.input,
+            cached: prev.cached + c.cached,
+            output: prev.output + c.output,
+            reasoning: prev.reasoning + c.reasoning,
+            total: prev.total + c.total,
+          };
   }
-  for (const [k, c] of Object.entries(out)) if (c.input === 0 && c.cached === 0 && c.output === 0 && c.reasoning === 0 && c.total === 0) delete out[k];
+  for (const [k, c] of Object.entries(out))
+    if (c.input === 0 && c.cached === 0 && c.output === 0 && c.reasoning === 0 && c.total === 0) delete out[k];
   return out;
 }
 
@@ -116,7 +126,14 @@ export function makeCtx(env: CliEnv, over: Partial<CliContext> = {}): Captured {
     stderr: { write: (t: string) => (err += t) },
     interactive: false,
     now: () => NOW,
-    api: { timeoutMs: 5000, attempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5000, sleep: () => Promise.resolve() },
+    api: {
+      timeoutMs: 5000,
+      attempts: 4,
+      baseDelayMs: 1,
+      maxDelayMs: 5,
+      maxRetryAfterMs: 5000,
+      sleep: () => Promise.resolve(),
+    },
     prompt: () => Promise.reject(new Error('no prompt in tests')),
     selfCommand: ['/usr/bin/node', '/opt/tokentally/main.js'],
     platform: 'linux',
@@ -126,7 +143,11 @@ export function makeCtx(env: CliEnv, over: Partial<CliContext> = {}): Captured {
   return { ctx, stdout: () => out, stderr: () => err };
 }
 
-export async function run(env: CliEnv, argv: string[], over: Partial<CliContext> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function run(
+  env: CliEnv,
+  argv: string[],
+  over: Partial<CliContext> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const c = makeCtx(env, over);
   const code = await runCli(argv, c.ctx);
   return { code, stdout: c.stdout(), stderr: c.stderr() };

@@ -38,7 +38,13 @@ describe('hooks install/uninstall', () => {
     expect((await run(h.env, ['hooks', 'install'])).code).toBe(0);
     const installed = fs.readFileSync(codexToml, 'utf8');
     const found = findNotify(installed);
-    expect(parseTomlStringArray(found?.value ?? '')).toEqual(['/usr/bin/node', '/opt/tokentally/main.js', 'hook', 'codex', '--tokentally-hook']);
+    expect(parseTomlStringArray(found?.value ?? '')).toEqual([
+      '/usr/bin/node',
+      '/opt/tokentally/main.js',
+      'hook',
+      'codex',
+      '--tokentally-hook',
+    ]);
     expect(installed).toContain('[mcp_servers.docs]\ncommand = "docs-server"\nnotify = ["not-top-level"]\n');
     expect(fs.readFileSync(`${codexToml}.tokentally-backup`, 'utf8')).toBe(CODEX_TOML);
     expect((await run(h.env, ['hooks', 'install'])).stdout).toContain('codex: already installed');
@@ -63,9 +69,15 @@ describe('hooks install/uninstall', () => {
     fs.writeFileSync(settings, CLAUDE_SETTINGS);
     await run(h.env, ['hooks', 'install']);
     await run(h.env, ['hooks', 'install']);
-    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as {
+      model: string;
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
     expect(s.model).toBe('opus');
-    expect(s.hooks['Stop']?.map((g) => g.hooks[0]?.command)).toEqual(['say done', '/usr/bin/node /opt/tokentally/main.js hook claude --tokentally-hook']);
+    expect(s.hooks['Stop']?.map((g) => g.hooks[0]?.command)).toEqual([
+      'say done',
+      '/usr/bin/node /opt/tokentally/main.js hook claude --tokentally-hook',
+    ]);
     expect(s.hooks['SessionEnd']).toHaveLength(1);
     await run(h.env, ['hooks', 'uninstall']);
     expect(fs.readFileSync(settings, 'utf8')).toBe(CLAUDE_SETTINGS);
@@ -76,7 +88,11 @@ describe('hooks install/uninstall', () => {
     fs.mkdirSync(path.dirname(settings), { recursive: true });
     fs.writeFileSync(settings, '{"theme":"dark"}');
     await run(h.env, ['hooks', 'install']);
-    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as { tools: { enableHooks: boolean }; hooksConfig: { enabled: boolean }; hooks: Record<string, unknown[]> };
+    const s = JSON.parse(fs.readFileSync(settings, 'utf8')) as {
+      tools: { enableHooks: boolean };
+      hooksConfig: { enabled: boolean };
+      hooks: Record<string, unknown[]>;
+    };
     expect(s.tools.enableHooks).toBe(true);
     expect(s.hooksConfig.enabled).toBe(true);
     expect(Object.keys(s.hooks).sort()).toEqual(['AfterAgent', 'SessionEnd']);
@@ -104,9 +120,12 @@ describe('hooks install/uninstall', () => {
     fs.mkdirSync(path.dirname(codexToml), { recursive: true });
     fs.writeFileSync(codexToml, `notify = ["/bin/sh", "${script}", "--flag"]\n`);
     await run(h.env, ['hooks', 'install']);
-    const r = await run(h.env, ['hook', 'codex', '--tokentally-hook', '{"type":"agent-turn-complete"}'], { selfCommand: ['/nonexistent/node-binary'] });
+    const r = await run(h.env, ['hook', 'codex', '--tokentally-hook', '{"type":"agent-turn-complete"}'], {
+      selfCommand: ['/nonexistent/node-binary'],
+    });
     expect(r.code).toBe(0);
-    for (let i = 0; i < 500 && (!fs.existsSync(outFile) || fs.readFileSync(outFile, 'utf8') === ''); i += 1) await new Promise((res) => setTimeout(res, 20));
+    for (let i = 0; i < 500 && (!fs.existsSync(outFile) || fs.readFileSync(outFile, 'utf8') === ''); i += 1)
+      await new Promise((res) => setTimeout(res, 20));
     expect(fs.readFileSync(outFile, 'utf8')).toBe('--flag|{"type":"agent-turn-complete"}|');
   });
 

@@ -73,7 +73,10 @@ function exec(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran
 
 /** The installed command with only Node and the install prefix on PATH. */
 function tokentally(args: string[]): Promise<Ran> {
-  return exec(path.join(prefix, 'bin', 'tokentally'), args, { ...h.env, PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath)].join(path.delimiter) });
+  return exec(path.join(prefix, 'bin', 'tokentally'), args, {
+    ...h.env,
+    PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath)].join(path.delimiter),
+  });
 }
 
 describe('installing the CLI from its server', () => {
@@ -106,7 +109,11 @@ describe('installing the CLI from its server', () => {
     expect((await tokentally(['--help'])).stdout).toContain('Usage: tokentally <command>');
 
     const user = await signUp(t);
-    const init = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
+    const init = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-link-code-init',
+      headers: bearer(user.accessToken),
+    });
     const code = init.json<{ link_code: string }>().link_code;
     const linked = await tokentally(['link', '--server', server, '--code', code, '--device-name', 'fresh-box']);
     expect(linked.status, linked.stderr).toBe(0);
@@ -116,8 +123,16 @@ describe('installing the CLI from its server', () => {
     // an OpenCode database beside the legacy JSON: read with node:sqlite where Node has it, else said so, never silently skipped
     const dbFile = path.join(h.env['OPENCODE_DATA_DIR'] as string, 'opencode.db');
     const db = new Database(dbFile);
-    db.exec('CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)');
-    const msg = { id: 'msg_db', role: 'assistant', modelID: 'gpt-5', time: { created: Date.UTC(2026, 10, 1, 15, 0) }, tokens: { input: 700, output: 70, reasoning: 7, cache: { read: 0, write: 0 } } };
+    db.exec(
+      'CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT)',
+    );
+    const msg = {
+      id: 'msg_db',
+      role: 'assistant',
+      modelID: 'gpt-5',
+      time: { created: Date.UTC(2026, 10, 1, 15, 0) },
+      tokens: { input: 700, output: 70, reasoning: 7, cache: { read: 0, write: 0 } },
+    };
     db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run('msg_db', 'ses', 1, 1, JSON.stringify(msg));
     db.close();
 
@@ -125,8 +140,12 @@ describe('installing the CLI from its server', () => {
     const goose = path.join(h.env['GOOSE_DATA_DIR'] as string, 'sessions', 'sessions.db');
     fs.mkdirSync(path.dirname(goose), { recursive: true });
     const gdb = new Database(goose);
-    gdb.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, updated_at TIMESTAMP, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, model_config_json TEXT)');
-    gdb.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?)').run('g1', '2026-11-01 23:10:00', 5_000, 400, JSON.stringify({ model_name: 'gpt-5' }));
+    gdb.exec(
+      'CREATE TABLE sessions (id TEXT PRIMARY KEY, updated_at TIMESTAMP, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, model_config_json TEXT)',
+    );
+    gdb
+      .prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?)')
+      .run('g1', '2026-11-01 23:10:00', 5_000, 400, JSON.stringify({ model_name: 'gpt-5' }));
     gdb.close();
     if (nodeHasSqlite) sources.push('goose');
 
@@ -145,14 +164,36 @@ describe('installing the CLI from its server', () => {
     if (!nodeHasSqlite) expect(doctor.stdout).toMatch(/FAIL {2}goose: its database cannot be read/);
 
     for (const tz of ['UTC', 'America/New_York']) {
-      const report = await tokentally(['report', '--json', '--by', 'source', '--since', '2026-10-31', '--until', '2026-11-01', '--tz', tz]);
+      const report = await tokentally([
+        'report',
+        '--json',
+        '--by',
+        'source',
+        '--since',
+        '2026-10-31',
+        '--until',
+        '2026-11-01',
+        '--tz',
+        tz,
+      ]);
       expect(report.status, report.stderr).toBe(0);
-      const local = (JSON.parse(report.stdout) as { totals: Record<string, number | string>; rows: { key: string }[] });
+      const local = JSON.parse(report.stdout) as { totals: Record<string, number | string>; rows: { key: string }[] };
       expect(local.rows.map((r) => r.key).sort()).toEqual([...sources].sort());
-      const summary = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=2026-10-31&to=2026-11-01&tz=${encodeURIComponent(tz)}`, headers: bearer(user.accessToken) });
+      const summary = await t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-usage-summary?from=2026-10-31&to=2026-11-01&tz=${encodeURIComponent(tz)}`,
+        headers: bearer(user.accessToken),
+      });
       expect(summary.statusCode, summary.body).toBe(200);
       const totals = summary.json<{ totals: Record<string, string> }>().totals;
-      for (const field of ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens', 'total_tokens', 'billable_total_tokens']) {
+      for (const field of [
+        'input_tokens',
+        'cached_input_tokens',
+        'output_tokens',
+        'reasoning_output_tokens',
+        'total_tokens',
+        'billable_total_tokens',
+      ]) {
         expect(String(local.totals[field]), `${tz} ${field}`).toBe(totals[field]);
       }
       expect(local.totals['cost_usd'], tz).toBe(totals['total_cost_usd']);

@@ -4,7 +4,13 @@ import { defaultApiOptions, plainHttpWarning, postJson } from '../../src/cli/api
 
 describe('plain http warning', () => {
   it('names only non-loopback http:// servers', () => {
-    for (const url of ['https://tt.example.com/x', 'http://127.0.0.1:8787/x', 'http://localhost:8787/x', 'http://[::1]:8787/x', 'http://dev.localhost/x']) {
+    for (const url of [
+      'https://tt.example.com/x',
+      'http://127.0.0.1:8787/x',
+      'http://localhost:8787/x',
+      'http://[::1]:8787/x',
+      'http://dev.localhost/x',
+    ]) {
       expect(plainHttpWarning(url), url).toBeUndefined();
     }
     for (const url of ['http://tt.example.com/x', 'http://192.168.1.5:8787/x', 'http://[2001:db8::1]/x']) {

@@ -35,7 +35,10 @@ describe('tokentally as a process', () => {
   it('syncs only the redirected trees and writes only under the redirected dirs', () => {
     const file = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `${JSON.stringify({ type: 'assistant', timestamp: '2026-11-01T10:00:00Z', requestId: 'r', message: { id: 'm', model: 'claude-x', usage: { input_tokens: 1, output_tokens: 2 } } })}\n`);
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ type: 'assistant', timestamp: '2026-11-01T10:00:00Z', requestId: 'r', message: { id: 'm', model: 'claude-x', usage: { input_tokens: 1, output_tokens: 2 } } })}\n`,
+    );
     const r = cli(['sync']);
     expect(r.status, r.stderr).toBe(1); // read and queued, but not linked
     expect(r.stderr).toContain('tokentally link --server');
@@ -46,19 +49,25 @@ describe('tokentally as a process', () => {
     expect((JSON.parse(report.stdout) as { totals: { total_tokens: number } }).totals.total_tokens).toBe(3);
   });
 
-  it.each(['status', 'doctor', 'report'])('ends quietly with status 0 when its reader closes the pipe (%s | head -1)', async (command) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, command], { env: { PATH: process.env['PATH'], ...h.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.destroy(); // the reader went away before the first line
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
-    expect(code).toBe(0);
-  });
+  it.each(['status', 'doctor', 'report'])(
+    'ends quietly with status 0 when its reader closes the pipe (%s | head -1)',
+    async (command) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', MAIN, command], {
+        env: { PATH: process.env['PATH'], ...h.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.destroy(); // the reader went away before the first line
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|at /);
+      expect(code).toBe(0);
+    },
+  );
 });
 
 describe('help', () => {
-  it('prints each command\'s own help, and the aligned overview', async () => {
+  it("prints each command's own help, and the aligned overview", async () => {
     for (const command of ['link', 'sync', 'status', 'report', 'hooks', 'doctor']) {
       const r = await run(h.env, [command, '--help']);
       expect(r.code, command).toBe(0);

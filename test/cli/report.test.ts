@@ -18,10 +18,24 @@ const claude = (n: number, ts: string, model = 'claude-opus-4-1') => ({
 const codexTurn = (ts: string) => ({
   timestamp: ts,
   type: 'event_msg',
-  payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1000, cached_input_tokens: 800, output_tokens: 100, reasoning_output_tokens: 60, total_tokens: 1100 } } },
+  payload: {
+    type: 'token_count',
+    info: {
+      last_token_usage: {
+        input_tokens: 1000,
+        cached_input_tokens: 800,
+        output_tokens: 100,
+        reasoning_output_tokens: 60,
+        total_tokens: 1100,
+      },
+    },
+  },
 });
 
-async function report(args: string[]): Promise<{ rows: { key: string; total_tokens: number; billable_total_tokens: number }[]; totals: { total_tokens: number; billable_total_tokens: number } }> {
+async function report(args: string[]): Promise<{
+  rows: { key: string; total_tokens: number; billable_total_tokens: number }[];
+  totals: { total_tokens: number; billable_total_tokens: number };
+}> {
   const r = await run(h.env, ['report', '--json', ...args]);
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as never;
@@ -79,7 +93,11 @@ describe('report', () => {
 
   it('status shows files seen and the queue', async () => {
     const s = await run(h.env, ['status', '--json']);
-    const st = JSON.parse(s.stdout) as { linked: boolean; queued_buckets: number; agents: Record<string, { files: number }> };
+    const st = JSON.parse(s.stdout) as {
+      linked: boolean;
+      queued_buckets: number;
+      agents: Record<string, { files: number }>;
+    };
     expect(st.linked).toBe(false);
     expect(st.queued_buckets).toBe(4);
     expect(st.agents['claude']?.files).toBe(1);

@@ -25,7 +25,11 @@ const claudeLine = (n: number, ts: string, cwd = '/nonexistent/p', o = 10) => ({
   cwd,
   sessionId: 's',
   requestId: `req_${n}`,
-  message: { id: `msg_${n}`, model: 'claude-opus-4-1', usage: { input_tokens: 100, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: o } },
+  message: {
+    id: `msg_${n}`,
+    model: 'claude-opus-4-1',
+    usage: { input_tokens: 100, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: o },
+  },
 });
 const claudeFile = () => path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
 
@@ -44,10 +48,35 @@ describe('sync summary', () => {
   it('ends with the new tokens and their cost per agent, biggest first, and the buckets sent', async () => {
     await link();
     writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z'), claudeLine(2, '2026-11-01T11:00:00Z')]);
-    writeJsonl(path.join(h.env['CODEX_HOME'] as string, 'sessions', '2026', '11', '01', 'rollout-2026-11-01T10-00-00-0199a000-0000-7000-8000-00000000000b.jsonl'), [
-      { timestamp: '2026-11-01T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
-      { timestamp: '2026-11-01T10:01:00Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1_000_000, cached_input_tokens: 200_000, output_tokens: 240_000, reasoning_output_tokens: 0, total_tokens: 1_240_000 } } } },
-    ]);
+    writeJsonl(
+      path.join(
+        h.env['CODEX_HOME'] as string,
+        'sessions',
+        '2026',
+        '11',
+        '01',
+        'rollout-2026-11-01T10-00-00-0199a000-0000-7000-8000-00000000000b.jsonl',
+      ),
+      [
+        { timestamp: '2026-11-01T10:00:00Z', type: 'turn_context', payload: { model: 'gpt-5-codex' } },
+        {
+          timestamp: '2026-11-01T10:01:00Z',
+          type: 'event_msg',
+          payload: {
+            type: 'token_count',
+            info: {
+              last_token_usage: {
+                input_tokens: 1_000_000,
+                cached_input_tokens: 200_000,
+                output_tokens: 240_000,
+                reasoning_output_tokens: 0,
+                total_tokens: 1_240_000,
+              },
+            },
+          },
+        },
+      ],
+    );
     const r = await run(h.env, ['sync']);
     expect(r.code, r.stderr).toBe(0);
     // codex: 0.8M fresh input × $1.25/M + 0.2M cached × $0.125/M + 0.24M output × $10/M = $3.425
@@ -105,7 +134,9 @@ describe('doctor and the server', () => {
     srv.health = { status: 'ok', version: VERSION, pricing: { state: 'repricing', rows_done: 1200 } };
     const repricing = await run(h.env, ['doctor']);
     expect(repricing.stdout).toContain(`ok    CLI and server versions match (${VERSION})`);
-    expect(repricing.stdout).toContain('--    the server is repricing its stored costs with new price data (1200 daily rows done); costs use the previous prices until it ends');
+    expect(repricing.stdout).toContain(
+      '--    the server is repricing its stored costs with new price data (1200 daily rows done); costs use the previous prices until it ends',
+    );
     srv.health = { status: 'ok', version: VERSION, pricing: { state: 'current' } };
     expect((await run(h.env, ['doctor'])).stdout).not.toContain('repricing');
   });
@@ -128,7 +159,9 @@ describe('sync and upload', () => {
     await run(h.env, ['sync']);
     const last = srv.requests.at(-1);
     expect(last?.path).toBe('/functions/svc-ingest');
-    expect((last?.body as { hourly: { total_tokens: number }[] }).hourly).toEqual([expect.objectContaining({ hour_start: '2026-11-01T10:00:00.000Z', total_tokens: 2220 })]);
+    expect((last?.body as { hourly: { total_tokens: number }[] }).hourly).toEqual([
+      expect.objectContaining({ hour_start: '2026-11-01T10:00:00.000Z', total_tokens: 2220 }),
+    ]);
     expect(serverTotal(srv)).toBe(3330);
   });
 
@@ -137,7 +170,16 @@ describe('sync and upload', () => {
     writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z')]);
     srv.script.push({ status: 429, retryAfter: '3' }, { status: 503, retryAfter: '1' });
     const waits: number[] = [];
-    const r = await run(h.env, ['sync', '--quiet'], { api: { timeoutMs: 5000, attempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 10_000, sleep: (ms) => (waits.push(ms), Promise.resolve()) } });
+    const r = await run(h.env, ['sync', '--quiet'], {
+      api: {
+        timeoutMs: 5000,
+        attempts: 4,
+        baseDelayMs: 1,
+        maxDelayMs: 5,
+        maxRetryAfterMs: 10_000,
+        sleep: (ms) => (waits.push(ms), Promise.resolve()),
+      },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(waits).toEqual([3000, 1000]);
@@ -169,7 +211,9 @@ describe('sync and upload', () => {
 
   it('sends at most 500 buckets per request, never splitting a group, and resumes after a failed batch', async () => {
     await link();
-    const rows = Array.from({ length: 1200 }, (_, i) => claudeLine(i, new Date(Date.UTC(2026, 8, 1) + i * 1800_000).toISOString()));
+    const rows = Array.from({ length: 1200 }, (_, i) =>
+      claudeLine(i, new Date(Date.UTC(2026, 8, 1) + i * 1800_000).toISOString()),
+    );
     writeJsonl(claudeFile(), rows);
     srv.script.push({ status: 200, body: { success: true, inserted: 500, skipped: 0 } }, { status: 500 }); // batch 2 fails
     const first = await run(h.env, ['sync']);
@@ -177,7 +221,9 @@ describe('sync and upload', () => {
     expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(700);
     const second = await run(h.env, ['sync']);
     expect(second.code).toBe(0);
-    const ingests = srv.requests.filter((r) => r.path === '/functions/svc-ingest').map((r) => (r.body as { hourly: unknown[] }).hourly.length);
+    const ingests = srv.requests
+      .filter((r) => r.path === '/functions/svc-ingest')
+      .map((r) => (r.body as { hourly: unknown[] }).hourly.length);
     expect(ingests).toEqual([500, 500, 500, 200]);
     expect(srv.buckets.size).toBe(700); // the scripted first batch was not stored by the fake
     expect(new UploadQueue(ownPaths(h.env).stateDir).size()).toBe(0);
@@ -185,8 +231,13 @@ describe('sync and upload', () => {
 
   it('drops only the group the server refuses as invalid, so one bad bucket cannot block the queue', async () => {
     await link();
-    const rows = Array.from({ length: 40 }, (_, i) => claudeLine(i, new Date(Date.UTC(2026, 9, 1) + i * 1800_000).toISOString()));
-    rows[17] = { ...rows[17], message: { ...(rows[17] as { message: object }).message, model: 'bad-model' } } as typeof rows[number];
+    const rows = Array.from({ length: 40 }, (_, i) =>
+      claudeLine(i, new Date(Date.UTC(2026, 9, 1) + i * 1800_000).toISOString()),
+    );
+    rows[17] = {
+      ...rows[17],
+      message: { ...(rows[17] as { message: object }).message, model: 'bad-model' },
+    } as (typeof rows)[number];
     writeJsonl(claudeFile(), rows);
     srv.rejectModel = 'bad-model';
     const r = await run(h.env, ['sync']);
@@ -225,7 +276,10 @@ describe('projects', () => {
     const dir = path.join(h.root, 'src', name);
     fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'pkg'), { recursive: true });
-    fs.writeFileSync(path.join(dir, '.git', 'config'), `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${remote}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`);
+    fs.writeFileSync(
+      path.join(dir, '.git', 'config'),
+      `[core]\n\tbare = false\n[remote "origin"]\n\turl = ${remote}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n`,
+    );
     return dir;
   }
 
@@ -233,14 +287,20 @@ describe('projects', () => {
     await link();
     const a = repo('widgets', 'git@github.com:octo/widgets.git');
     const b = repo('gadgets', 'https://user:secret@gitlab.com/team/gadgets');
-    writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z', path.join(a, 'pkg')), claudeLine(2, '2026-11-01T10:01:00Z', b), claudeLine(3, '2026-11-01T10:02:00Z', '/nonexistent/x')]);
+    writeJsonl(claudeFile(), [
+      claudeLine(1, '2026-11-01T10:00:00Z', path.join(a, 'pkg')),
+      claudeLine(2, '2026-11-01T10:01:00Z', b),
+      claudeLine(3, '2026-11-01T10:02:00Z', '/nonexistent/x'),
+    ]);
     await run(h.env, ['sync']);
     expect([...srv.buckets.values()].map((x) => x.project_key)).toEqual([undefined]);
     expect(serverTotal(srv)).toBe(3330);
 
     appendJsonl(claudeFile(), [claudeLine(4, '2026-11-01T10:03:00Z', a)]);
     await run(h.env, ['sync', '--projects']);
-    const withProjects = [...srv.buckets.values()].map((x) => [x.project_key, (x as { project_ref?: string }).project_ref, x.total_tokens]).sort((p, q) => String(p[0]).localeCompare(String(q[0])));
+    const withProjects = [...srv.buckets.values()]
+      .map((x) => [x.project_key, (x as { project_ref?: string }).project_ref, x.total_tokens])
+      .sort((p, q) => String(p[0]).localeCompare(String(q[0])));
     expect(withProjects).toEqual([
       ['octo/widgets', 'https://github.com/octo/widgets', 2220],
       ['team/gadgets', 'https://gitlab.com/team/gadgets', 1110],
@@ -255,7 +315,9 @@ describe('projects', () => {
     const everything = JSON.stringify(srv.requests);
     expect(everything).not.toContain(h.root);
     expect(everything).not.toContain('secret');
-    const byProject = JSON.parse((await run(h.env, ['report', '--json', '--by', 'project'])).stdout) as { rows: { key: string; total_tokens: number }[] };
+    const byProject = JSON.parse((await run(h.env, ['report', '--json', '--by', 'project'])).stdout) as {
+      rows: { key: string; total_tokens: number }[];
+    };
     expect(byProject.rows.map((r) => [r.key, r.total_tokens])).toEqual([
       ['octo/widgets', 2220],
       ['team/gadgets', 2220],

@@ -19,17 +19,30 @@ afterEach(() => removeHome(h));
 
 describe('project names from git remotes', () => {
   it('keeps owner/repo and a credential-free https URL, nothing local', () => {
-    expect(projectFromRemote('git@github.com:octo/widgets.git')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
-    expect(projectFromRemote('https://token:x-oauth@github.com/octo/widgets/')).toEqual({ key: 'octo/widgets', ref: 'https://github.com/octo/widgets' });
+    expect(projectFromRemote('git@github.com:octo/widgets.git')).toEqual({
+      key: 'octo/widgets',
+      ref: 'https://github.com/octo/widgets',
+    });
+    expect(projectFromRemote('https://token:x-oauth@github.com/octo/widgets/')).toEqual({
+      key: 'octo/widgets',
+      ref: 'https://github.com/octo/widgets',
+    });
     expect(projectFromRemote('ssh://git@gitlab.example.com:2222/group/sub/repo.git')).toEqual({ key: 'sub/repo' }); // private host: no URL
-    expect(projectFromRemote('git@GitLab.com:group/sub/repo.git')).toEqual({ key: 'sub/repo', ref: 'https://gitlab.com/group/sub/repo' });
+    expect(projectFromRemote('git@GitLab.com:group/sub/repo.git')).toEqual({
+      key: 'sub/repo',
+      ref: 'https://gitlab.com/group/sub/repo',
+    });
     expect(projectFromRemote('/srv/git/repo.git')).toBeUndefined();
     expect(projectFromRemote('file:///srv/git/repo.git')).toBeUndefined();
     expect(projectFromRemote('../other')).toBeUndefined();
   });
 
   it('prefers origin, else the first remote', () => {
-    expect(remoteUrlFromConfig('[remote "upstream"]\n url = git@a.com:u/one.git\n[remote "origin"]\n\turl = git@a.com:o/two.git\n')).toBe('git@a.com:o/two.git');
+    expect(
+      remoteUrlFromConfig(
+        '[remote "upstream"]\n url = git@a.com:u/one.git\n[remote "origin"]\n\turl = git@a.com:o/two.git\n',
+      ),
+    ).toBe('git@a.com:o/two.git');
     expect(remoteUrlFromConfig('[remote "fork"]\n\turl = git@a.com:f/three.git\n')).toBe('git@a.com:f/three.git');
     expect(remoteUrlFromConfig('[core]\n\tbare = false\n')).toBeUndefined();
   });
@@ -71,8 +84,21 @@ describe('small helpers', () => {
 
   it('keeps an unsent queue small by dropping superseded versions of a group', () => {
     const q = new UploadQueue(path.join(h.root, 'state'));
-    const bucket = (t: number) => ({ hour_start: '2026-11-01T10:00:00.000Z', source: 'claude', model: `m${t % 50}`, input_tokens: t, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: t });
-    for (let i = 0; i < 800; i += 1) q.append([{ g: 'g1', b: Array.from({ length: 50 }, (_, k) => bucket(i * 50 + k)) }, { g: `once${i % 3}`, b: [bucket(i)] }]);
+    const bucket = (t: number) => ({
+      hour_start: '2026-11-01T10:00:00.000Z',
+      source: 'claude',
+      model: `m${t % 50}`,
+      input_tokens: t,
+      cached_input_tokens: 0,
+      output_tokens: 0,
+      reasoning_output_tokens: 0,
+      total_tokens: t,
+    });
+    for (let i = 0; i < 800; i += 1)
+      q.append([
+        { g: 'g1', b: Array.from({ length: 50 }, (_, k) => bucket(i * 50 + k)) },
+        { g: `once${i % 3}`, b: [bucket(i)] },
+      ]);
     expect(fs.statSync(path.join(h.root, 'state', 'queue.jsonl')).size).toBeLessThan(8.5 * 1024 * 1024);
     const pending = q.pending();
     expect(pending.map((g) => g.g).sort()).toEqual(['g1', 'once0', 'once1', 'once2']);
@@ -108,10 +134,16 @@ describe('small helpers', () => {
   it('draws a progress bar only on a TTY and never when quiet', () => {
     let tty = '';
     let pipe = '';
-    createOutput({ write: () => true }, { write: (t: string) => (tty += t), isTTY: true, columns: 80 }).progress('Reading', 100).update(50);
-    createOutput({ write: () => true }, { write: (t: string) => (pipe += t) }).progress('Reading', 100).update(50);
+    createOutput({ write: () => true }, { write: (t: string) => (tty += t), isTTY: true, columns: 80 })
+      .progress('Reading', 100)
+      .update(50);
+    createOutput({ write: () => true }, { write: (t: string) => (pipe += t) })
+      .progress('Reading', 100)
+      .update(50);
     let quiet = '';
-    createOutput({ write: () => true }, { write: (t: string) => (quiet += t), isTTY: true }, true).progress('Reading', 100).update(50);
+    createOutput({ write: () => true }, { write: (t: string) => (quiet += t), isTTY: true }, true)
+      .progress('Reading', 100)
+      .update(50);
     expect(tty).toContain(' 50%');
     expect(pipe).toBe('');
     expect(quiet).toBe('');

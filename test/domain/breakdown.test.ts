@@ -3,7 +3,9 @@ import { groupBySourceAndModel } from '../../src/domain/breakdown.js';
 import { row } from './helpers.js';
 
 const identify = (raw: string) =>
-  raw === 'gpt-5-2025-08-07' || raw === 'gpt-5' ? { model_id: 'gpt-5', model: 'GPT-5', priced_as: null } : { model_id: raw, model: raw, priced_as: null };
+  raw === 'gpt-5-2025-08-07' || raw === 'gpt-5'
+    ? { model_id: 'gpt-5', model: 'GPT-5', priced_as: null }
+    : { model_id: raw, model: raw, priced_as: null };
 
 describe('groupBySourceAndModel', () => {
   it('sorts sources by name and models by billable, merging aliases', () => {

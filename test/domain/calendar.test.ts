@@ -33,7 +33,20 @@ describe('calendar', () => {
 
   it('accepts real dates and rejects malformed or impossible ones', () => {
     expect(isValidLocalDate('2024-02-29')).toBe(true);
-    for (const bad of ['2025-02-29', '2025-02-30', '2025-13-01', '2025-00-10', '2025-04-31', '2025-1-01', '20250101', '2025-01-01T00:00', ' 2025-01-01', '0000-01-01', 'abcd-ef-gh', '']) {
+    for (const bad of [
+      '2025-02-29',
+      '2025-02-30',
+      '2025-13-01',
+      '2025-00-10',
+      '2025-04-31',
+      '2025-1-01',
+      '20250101',
+      '2025-01-01T00:00',
+      ' 2025-01-01',
+      '0000-01-01',
+      'abcd-ef-gh',
+      '',
+    ]) {
       expect(isValidLocalDate(bad), bad).toBe(false);
     }
     expect(() => parseLocalDate('2025-02-30', 'from')).toThrowError(InvalidParamError);

@@ -5,18 +5,33 @@ import { addToDay, dayTotalsOf, packDay, unpackDay, type SlotDelta } from '../..
 const SEED = 20_261_124;
 console.info(`day-slots: fast-check seed ${SEED}`);
 
-const slot = (s: number, n: bigint, billable = n): SlotDelta => ({ slot: s, input: n, cached: 0n, output: 0n, reasoning: 0n, total: n, billable });
+const slot = (s: number, n: bigint, billable = n): SlotDelta => ({
+  slot: s,
+  input: n,
+  cached: 0n,
+  output: 0n,
+  reasoning: 0n,
+  total: n,
+  billable,
+});
 
 describe('packed days', () => {
   it('writes the day sums, then each non-empty half-hour ascending', () => {
-    expect(packDay([slot(21, 30n), slot(20, 120n, 100n)])).toBe('150,0,0,0,150,130,20,120,0,0,0,120,100,21,30,0,0,0,30,30');
+    expect(packDay([slot(21, 30n), slot(20, 120n, 100n)])).toBe(
+      '150,0,0,0,150,130,20,120,0,0,0,120,100,21,30,0,0,0,30,30',
+    );
     expect(packDay([])).toBe('0,0,0,0,0,0');
   });
 
   it('adds changes in place: untouched half-hours are copied, new ones inserted in order, emptied ones dropped', () => {
     const stored = packDay([slot(3, 5n), slot(10, 7n), slot(40, 1n)]);
     const next = addToDay(stored, [slot(10, -7n), slot(0, 2n), slot(41, 4n), slot(3, 1n)]);
-    expect(unpackDay(next).slots.map((s) => [s.slot, s.total])).toEqual([[0, 2n], [3, 6n], [40, 1n], [41, 4n]]);
+    expect(unpackDay(next).slots.map((s) => [s.slot, s.total])).toEqual([
+      [0, 2n],
+      [3, 6n],
+      [40, 1n],
+      [41, 4n],
+    ]);
     expect(dayTotalsOf(next).total).toBe(13n);
     expect(addToDay(packDay([slot(7, 9n)]), [slot(7, -9n)])).toBe('0,0,0,0,0,0');
   });
@@ -38,7 +53,10 @@ describe('packed days', () => {
         let text: string | undefined;
         const expected = new Map<number, bigint>();
         for (const w of writes) {
-          text = addToDay(text, w.map((c) => slot(c.slot, c.n)));
+          text = addToDay(
+            text,
+            w.map((c) => slot(c.slot, c.n)),
+          );
           for (const c of w) expected.set(c.slot, (expected.get(c.slot) ?? 0n) + c.n);
         }
         const day = unpackDay(text ?? packDay([]));

@@ -24,17 +24,19 @@ const rowsForRange = (startMs: number, endMs: number, maxRows: number): fc.Arbit
   const firstSlot = Math.ceil(startMs / HALF_HOUR);
   const lastSlot = Math.ceil(endMs / HALF_HOUR) - 1;
   return fc.array(
-    fc.record({
-      slot: fc.integer({ min: firstSlot, max: lastSlot }),
-      source: fc.constantFrom('codex', 'claude', 'opencode'),
-      model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5', 'mystery'),
-      input: countArb,
-      cached: countArb,
-      output: countArb,
-      reasoning: countArb,
-      total: countArb,
-      billable: countArb,
-    }).map(({ slot, ...rest }) => ({ hourStart: slot * HALF_HOUR, ...rest })),
+    fc
+      .record({
+        slot: fc.integer({ min: firstSlot, max: lastSlot }),
+        source: fc.constantFrom('codex', 'claude', 'opencode'),
+        model: fc.constantFrom('gpt-5', 'claude-sonnet-4-5', 'mystery'),
+        input: countArb,
+        cached: countArb,
+        output: countArb,
+        reasoning: countArb,
+        total: countArb,
+        billable: countArb,
+      })
+      .map(({ slot, ...rest }) => ({ hourStart: slot * HALF_HOUR, ...rest })),
     { maxLength: maxRows },
   );
 };
@@ -66,7 +68,13 @@ const widerScenarioArb = fc
     const to = addDays(from, span - 1);
     const window = localRangeToInstants(zone, from, to);
     const margin = 2 * 86_400_000;
-    return rowsForRange(window.startMs - margin, window.endMs + margin, 300).map((rows) => ({ zone, from, to, window, rows }));
+    return rowsForRange(window.startMs - margin, window.endMs + margin, 300).map((rows) => ({
+      zone,
+      from,
+      to,
+      window,
+      rows,
+    }));
   });
 
 describe('fold properties (seed printed above)', () => {
@@ -97,7 +105,7 @@ describe('fold properties (seed printed above)', () => {
     );
   });
 
-  it('the half-hour rows of every day of a range equal that day\'s daily row', () => {
+  it("the half-hour rows of every day of a range equal that day's daily row", () => {
     fc.assert(
       fc.property(scenarioArb(12, 200), ({ zone, from, to, rows }) => {
         const days = foldDaily(rows, zone, from, to);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { billableByDay, dayRowsToWire, foldDaily, foldHalfHours, foldMonthly, halfHourRowsToWire, monthRowsToWire } from '../../src/domain/fold.js';
+import {
+  billableByDay,
+  dayRowsToWire,
+  foldDaily,
+  foldHalfHours,
+  foldMonthly,
+  halfHourRowsToWire,
+  monthRowsToWire,
+} from '../../src/domain/fold.js';
 import { sumCounts, toTokenCountsWire, zeroCounts } from '../../src/domain/token-counts.js';
 import type { UsageRow } from '../../src/domain/usage-row.js';
 import { UTC_ZONE, resolveZone } from '../../src/domain/zones.js';
@@ -29,13 +37,20 @@ describe('foldDaily', () => {
   });
 
   it('ignores rows outside the range and returns [] for an empty range', () => {
-    expect(foldDaily([row('2026-01-05T00:00:00Z', 1n)], UTC_ZONE, '2026-01-01', '2026-01-02').every((d) => d.totals.total === 0n)).toBe(true);
+    expect(
+      foldDaily([row('2026-01-05T00:00:00Z', 1n)], UTC_ZONE, '2026-01-01', '2026-01-02').every(
+        (d) => d.totals.total === 0n,
+      ),
+    ).toBe(true);
     expect(foldDaily([], UTC_ZONE, '2026-01-02', '2026-01-01')).toEqual([]);
   });
 
   it('sums beyond 2^53 exactly', () => {
     const big = 10n ** 12n;
-    const rows = Array.from({ length: 48 * 200 }, (_, i) => ({ ...row('2026-01-01T00:00:00Z', big), hourStart: Date.parse('2026-01-01T00:00:00Z') + (i % 48) * 1_800_000 }));
+    const rows = Array.from({ length: 48 * 200 }, (_, i) => ({
+      ...row('2026-01-01T00:00:00Z', big),
+      hourStart: Date.parse('2026-01-01T00:00:00Z') + (i % 48) * 1_800_000,
+    }));
     const [only] = foldDaily(rows, UTC_ZONE, '2026-01-01', '2026-01-01');
     expect(only?.totals.total).toBe(9_600n * big);
     expect(toTokenCountsWire(only?.totals ?? zeroCounts()).total_tokens).toBe('9600000000000000');
@@ -86,9 +101,20 @@ describe('foldHalfHours', () => {
 describe('wire rows', () => {
   it('carries every token field as a decimal string', () => {
     const rows = [row('2026-03-08T06:30:00Z', 8n)];
-    const fields = { total_tokens: '8', billable_total_tokens: '8', input_tokens: '8', cached_input_tokens: '4', output_tokens: '2', reasoning_output_tokens: '1' };
+    const fields = {
+      total_tokens: '8',
+      billable_total_tokens: '8',
+      input_tokens: '8',
+      cached_input_tokens: '4',
+      output_tokens: '2',
+      reasoning_output_tokens: '1',
+    };
     expect(dayRowsToWire(foldDaily(rows, ny, '2026-03-08', '2026-03-08'))).toEqual([{ day: '2026-03-08', ...fields }]);
-    expect(halfHourRowsToWire(foldHalfHours(rows, ny, '2026-03-08'))[3]).toEqual({ hour: '2026-03-08T01:30:00-05:00', hour_start: '2026-03-08T06:30:00Z', ...fields });
+    expect(halfHourRowsToWire(foldHalfHours(rows, ny, '2026-03-08'))[3]).toEqual({
+      hour: '2026-03-08T01:30:00-05:00',
+      hour_start: '2026-03-08T06:30:00Z',
+      ...fields,
+    });
     expect(monthRowsToWire(foldMonthly(rows, ny, '2026-03-08', 1))).toEqual([{ month: '2026-03', ...fields }]);
   });
 });
@@ -110,7 +136,17 @@ describe('fold speed', () => {
     for (let d = 0; d < 365; d++) {
       for (let h = 0; h < 16; h++) {
         const hourStart = start + d * 86_400_000 + (h + 20) * 1_800_000;
-        rows.push({ hourStart, source: 'codex', model: `m${h % 4}`, input: 900n, cached: 400n, output: 100n, reasoning: 50n, total: 1000n, billable: 1000n });
+        rows.push({
+          hourStart,
+          source: 'codex',
+          model: `m${h % 4}`,
+          input: 900n,
+          cached: 400n,
+          output: 100n,
+          reasoning: 50n,
+          total: 1000n,
+          billable: 1000n,
+        });
       }
     }
     for (let i = 0; i < 50; i++) foldDaily(rows, ny, '2025-01-01', '2025-12-31'); // warm-up

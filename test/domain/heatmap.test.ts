@@ -115,14 +115,17 @@ describe('parameters', () => {
     expect(parseWeeks(1)).toBe(1);
     expect(parseWeekStartsOn(undefined)).toBe('sun');
     expect(parseWeekStartsOn('MON')).toBe('mon');
-    for (const bad of ['0', '105', '-1', '1.5', 'x', 0, 105]) expect(() => parseWeeks(bad)).toThrowError(InvalidParamError);
+    for (const bad of ['0', '105', '-1', '1.5', 'x', 0, 105])
+      expect(() => parseWeeks(bad)).toThrowError(InvalidParamError);
     expect(() => parseWeekStartsOn('tue')).toThrowError(/week_starts_on/);
   });
 
   it('resolves to from the injected clock in the zone', () => {
     const now = Date.parse('2026-11-20T03:00:00Z');
     expect(resolveHeatmapRange({}, UTC_ZONE, now)).toMatchObject({ to: '2026-11-20', weeks: 52, weekStartsOn: 'sun' });
-    expect(resolveHeatmapRange({ weeks: '2', week_starts_on: 'mon' }, resolveZone({ tz: 'America/New_York' }), now)).toEqual({
+    expect(
+      resolveHeatmapRange({ weeks: '2', week_starts_on: 'mon' }, resolveZone({ tz: 'America/New_York' }), now),
+    ).toEqual({
       to: '2026-11-19',
       from: '2026-11-09',
       weeks: 2,
@@ -140,7 +143,10 @@ describe('heatmap properties (seed printed)', () => {
       fc.property(
         fc.integer({ min: 1, max: 20 }),
         fc.constantFrom('sun' as const, 'mon' as const),
-        fc.array(fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n ** 15n })), { minLength: 140, maxLength: 140 }),
+        fc.array(fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 10n ** 15n })), {
+          minLength: 140,
+          maxLength: 140,
+        }),
         (weeks, start, values) => {
           const to = '2026-11-19';
           const r = range(to, weeks, start);
@@ -152,8 +158,11 @@ describe('heatmap properties (seed printed)', () => {
           expect(cells.at(-1)?.day).toBe(to);
           expect(new Set(cells.map((c) => c.day)).size).toBe(cells.length);
           expect(hm.active_days).toBe(cells.filter((c) => c.value !== '0').length);
-          const sorted = [...cells].sort((a, b) => (BigInt(a.value) < BigInt(b.value) ? -1 : BigInt(a.value) > BigInt(b.value) ? 1 : 0));
-          for (let i = 1; i < sorted.length; i++) expect((sorted[i]?.level ?? 0) >= (sorted[i - 1]?.level ?? 0)).toBe(true);
+          const sorted = [...cells].sort((a, b) =>
+            BigInt(a.value) < BigInt(b.value) ? -1 : BigInt(a.value) > BigInt(b.value) ? 1 : 0,
+          );
+          for (let i = 1; i < sorted.length; i++)
+            expect((sorted[i]?.level ?? 0) >= (sorted[i - 1]?.level ?? 0)).toBe(true);
           let streak = 0;
           while (streak < values.length && (values[streak] ?? 0n) > 0n) streak++;
           expect(hm.streak_days).toBe(streak);

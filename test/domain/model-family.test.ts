@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_FAMILY_LIKE_PATTERNS, modelFamily } from '../../src/domain/model-family.js';
 
-const likeToRegExp = (pattern: string): RegExp => new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`);
+const likeToRegExp = (pattern: string): RegExp =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+      .replace(/%/g, '.*')
+      .replace(/_/g, '.')}$`,
+  );
 
 describe('modelFamily', () => {
   const cases: [string, 'gpt' | 'claude' | 'other'][] = [

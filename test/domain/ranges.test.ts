@@ -26,8 +26,15 @@ describe('resolveDateRange', () => {
   });
 
   it('derives from from a given to', () => {
-    expect(resolveDateRange({ to: '2026-01-31' }, UTC_ZONE, now)).toMatchObject({ from: '2026-01-02', to: '2026-01-31' });
-    expect(resolveDateRange({ from: '2026-03-01', to: '' }, UTC_ZONE, now)).toMatchObject({ from: '2026-03-01', to: '2026-03-08', days: 8 });
+    expect(resolveDateRange({ to: '2026-01-31' }, UTC_ZONE, now)).toMatchObject({
+      from: '2026-01-02',
+      to: '2026-01-31',
+    });
+    expect(resolveDateRange({ from: '2026-03-01', to: '' }, UTC_ZONE, now)).toMatchObject({
+      from: '2026-03-01',
+      to: '2026-03-08',
+      days: 8,
+    });
   });
 
   it('rejects bad dates, reversed ranges and spans over 800 days', () => {
@@ -52,13 +59,22 @@ describe('resolveDateRange', () => {
 describe('resolveDay and months', () => {
   it('resolves the hourly day', () => {
     expect(resolveDay(undefined, ny, now)).toMatchObject({ day: '2026-03-07' });
-    expect(resolveDay('2026-03-08', ny, now)).toEqual({ day: '2026-03-08', startMs: Date.parse('2026-03-08T05:00:00Z'), endMs: Date.parse('2026-03-09T04:00:00Z') });
+    expect(resolveDay('2026-03-08', ny, now)).toEqual({
+      day: '2026-03-08',
+      startMs: Date.parse('2026-03-08T05:00:00Z'),
+      endMs: Date.parse('2026-03-09T04:00:00Z'),
+    });
     expect(paramOf(() => resolveDay('2026-3-8', ny, now))).toBe('day');
   });
 
   it('resolves months ending at to', () => {
     const r = resolveMonthRange({ to: '2026-03-15', months: 3 }, UTC_ZONE, now);
-    expect(r).toMatchObject({ from: '2026-01-01', to: '2026-03-15', months: 3, labels: ['2026-01', '2026-02', '2026-03'] });
+    expect(r).toMatchObject({
+      from: '2026-01-01',
+      to: '2026-03-15',
+      months: 3,
+      labels: ['2026-01', '2026-02', '2026-03'],
+    });
     expect(r.endMs).toBe(Date.parse('2026-03-16T00:00:00Z'));
     expect(resolveMonthRange({ months: 24 }, UTC_ZONE, now).labels[0]).toBe('2024-04');
     expect(parseMonths(undefined)).toBe(24);

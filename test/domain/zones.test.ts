@@ -88,13 +88,20 @@ describe('local dates and day boundaries', () => {
   });
 
   it('offset timelines agree with per-instant lookups', () => {
-    const zones: Zone[] = [ny, kathmandu, resolveZone({ tz: 'Australia/Lord_Howe' }), resolveZone({ tz: 'Europe/London' })];
+    const zones: Zone[] = [
+      ny,
+      kathmandu,
+      resolveZone({ tz: 'Australia/Lord_Howe' }),
+      resolveZone({ tz: 'Europe/London' }),
+    ];
     for (const zone of zones) {
       const a = iso('2025-01-01T00:00:00Z');
       const b = iso('2027-01-01T00:00:00Z');
       const tl = offsetTimeline(zone, a, b);
       for (let t = a; t < b; t += 7 * 3_600_000 + 1_800_000) {
-        expect(tl.localEpochDayAt(t), `${zone.id} ${new Date(t).toISOString()}`).toBe(Math.floor(Date.parse(`${localDateAt(zone, t)}T00:00:00Z`) / 86_400_000));
+        expect(tl.localEpochDayAt(t), `${zone.id} ${new Date(t).toISOString()}`).toBe(
+          Math.floor(Date.parse(`${localDateAt(zone, t)}T00:00:00Z`) / 86_400_000),
+        );
       }
       // and backwards (unsorted access)
       for (let t = b - 1; t >= a; t -= 11 * 3_600_000) {
@@ -108,7 +115,11 @@ describe('halfHourSlots', () => {
   it('has 48 slots on an ordinary day in UTC', () => {
     const slots = halfHourSlots(UTC_ZONE, '2026-06-01');
     expect(slots).toHaveLength(48);
-    expect(slots[0]).toEqual({ hourStartMs: iso('2026-06-01T00:00:00Z'), hour_start: '2026-06-01T00:00:00Z', hour: '2026-06-01T00:00:00+00:00' });
+    expect(slots[0]).toEqual({
+      hourStartMs: iso('2026-06-01T00:00:00Z'),
+      hour_start: '2026-06-01T00:00:00Z',
+      hour: '2026-06-01T00:00:00+00:00',
+    });
     expect(slots[47]?.hour_start).toBe('2026-06-01T23:30:00Z');
   });
 
@@ -155,7 +166,10 @@ describe('halfHourSlots', () => {
 
   it('handles fixed offsets and a 30-minute DST shift (Lord Howe: 47 and 49 slots)', () => {
     const pst = resolveZone({ tz_offset_minutes: -480 });
-    expect(halfHourSlots(pst, '2026-03-08')[0]).toMatchObject({ hour: '2026-03-08T00:00:00-08:00', hour_start: '2026-03-08T08:00:00Z' });
+    expect(halfHourSlots(pst, '2026-03-08')[0]).toMatchObject({
+      hour: '2026-03-08T00:00:00-08:00',
+      hour_start: '2026-03-08T08:00:00Z',
+    });
     const lh = resolveZone({ tz: 'Australia/Lord_Howe' });
     expect(halfHourSlots(lh, '2026-04-05')).toHaveLength(49);
     expect(halfHourSlots(lh, '2026-10-04')).toHaveLength(47);

@@ -11,14 +11,22 @@ export interface TestUser {
   refreshToken: string;
 }
 
-export async function signUp(t: TestApp, email = `user${++counter}-${Date.now()}@example.com`, password = 'correct horse'): Promise<TestUser> {
+export async function signUp(
+  t: TestApp,
+  email = `user${++counter}-${Date.now()}@example.com`,
+  password = 'correct horse',
+): Promise<TestUser> {
   const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email, password } });
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
   return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
 }
 
-export async function issueDevice(t: TestApp, user: TestUser, name = 'laptop'): Promise<{ token: string; deviceId: string }> {
+export async function issueDevice(
+  t: TestApp,
+  user: TestUser,
+  name = 'laptop',
+): Promise<{ token: string; deviceId: string }> {
   const res = await t.app.inject({
     method: 'POST',
     url: '/functions/svc-device-token-issue',
@@ -47,8 +55,18 @@ export interface BucketInput {
   project_ref?: string;
 }
 
-export async function ingest(t: TestApp, deviceToken: string, hourly: BucketInput[], extra: Record<string, unknown> = {}) {
-  return t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(deviceToken), payload: { hourly, ...extra } });
+export async function ingest(
+  t: TestApp,
+  deviceToken: string,
+  hourly: BucketInput[],
+  extra: Record<string, unknown> = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/functions/svc-ingest',
+    headers: bearer(deviceToken),
+    payload: { hourly, ...extra },
+  });
 }
 
 /** The day bound a test app needs to take {@link trillionBuckets} from ten devices (each UTC day holds ~2·10^15 billable tokens). */

@@ -24,7 +24,15 @@ export interface Started {
 export function start(env: NodeJS.ProcessEnv): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
-    env: { ...process.env, ...TEST_SECRETS, PORT: '0', PASSWORD_SCRYPT_COST: '32768', JOBS_ENABLED: 'false', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      ...TEST_SECRETS,
+      PORT: '0',
+      PASSWORD_SCRYPT_COST: '32768',
+      JOBS_ENABLED: 'false',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -39,7 +47,8 @@ export function start(env: NodeJS.ProcessEnv): Started {
       const check = () => {
         const m = pattern.exec(out);
         if (m) resolve(m);
-        else if (child.exitCode !== null) reject(new Error(`server exited (${child.exitCode}) before ${pattern}: ${out}`));
+        else if (child.exitCode !== null)
+          reject(new Error(`server exited (${child.exitCode}) before ${pattern}: ${out}`));
         else waiters.push(check);
       };
       child.once('exit', check);
@@ -54,15 +63,37 @@ export function start(env: NodeJS.ProcessEnv): Started {
 }
 
 /** One request on a connection of its own (so the cluster hands each to the next process). */
-export function request(port: number, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; headers: http.IncomingHttpHeaders }> {
+export function request(
+  port: number,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown; headers: http.IncomingHttpHeaders }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent: false, headers: { ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent: false,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined, headers: res.headers }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            json: text ? (JSON.parse(text) as unknown) : undefined,
+            headers: res.headers,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -75,10 +106,12 @@ export function childPids(pid: number): number[] {
   return fs.readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
-
 /** Serves genai-prices data with gpt-5's input price changed to $2.50/Mtok (a sync switches to it). */
 export async function servePriceFixture(): Promise<{ server: http.Server; url: string }> {
-  const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Array<{ id: string; models: Array<{ id: string; prices: unknown }> }>;
+  const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Array<{
+    id: string;
+    models: Array<{ id: string; prices: unknown }>;
+  }>;
   const gpt5 = data.find((p) => p.id === 'openai')?.models.find((m) => m.id === 'gpt-5');
   if (!gpt5 || Array.isArray(gpt5.prices)) throw new Error('fixture model missing');
   gpt5.prices = { ...(gpt5.prices as object), input_mtok: 2.5 };

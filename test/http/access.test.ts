@@ -14,18 +14,45 @@ interface Operation {
 }
 
 const OPERATIONS: Operation[] = [
-  { name: 'issueDeviceToken', method: 'POST', url: '/functions/svc-device-token-issue', payload: {},
-    expect: { anonymous: 401, invalid: 401, user: 200, device: 403, service_role: 400 } },
-  { name: 'initLinkCode', method: 'POST', url: '/functions/svc-link-code-init',
-    expect: { anonymous: 401, invalid: 401, user: 200, device: 403, service_role: 403 } },
-  { name: 'exchangeLinkCode', method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: 'AAAA-BBBB-CCCC', request_id: 'r' },
-    expect: { anonymous: 400, invalid: 400, user: 400, device: 400, service_role: 400 } },
-  { name: 'ingestUsage', method: 'POST', url: '/functions/svc-ingest', payload: { hourly: [] },
-    expect: { anonymous: 401, invalid: 401, user: 403, device: 200, service_role: 403 } },
-  { name: 'recordSyncPing', method: 'POST', url: '/functions/svc-sync-ping',
-    expect: { anonymous: 401, invalid: 401, user: 403, device: 200, service_role: 403 } },
-  { name: 'debugAuth', method: 'GET', url: '/functions/svc-debug-auth',
-    expect: { anonymous: 200, invalid: 200, user: 200, device: 200, service_role: 200 } },
+  {
+    name: 'issueDeviceToken',
+    method: 'POST',
+    url: '/functions/svc-device-token-issue',
+    payload: {},
+    expect: { anonymous: 401, invalid: 401, user: 200, device: 403, service_role: 400 },
+  },
+  {
+    name: 'initLinkCode',
+    method: 'POST',
+    url: '/functions/svc-link-code-init',
+    expect: { anonymous: 401, invalid: 401, user: 200, device: 403, service_role: 403 },
+  },
+  {
+    name: 'exchangeLinkCode',
+    method: 'POST',
+    url: '/functions/svc-link-code-exchange',
+    payload: { link_code: 'AAAA-BBBB-CCCC', request_id: 'r' },
+    expect: { anonymous: 400, invalid: 400, user: 400, device: 400, service_role: 400 },
+  },
+  {
+    name: 'ingestUsage',
+    method: 'POST',
+    url: '/functions/svc-ingest',
+    payload: { hourly: [] },
+    expect: { anonymous: 401, invalid: 401, user: 403, device: 200, service_role: 403 },
+  },
+  {
+    name: 'recordSyncPing',
+    method: 'POST',
+    url: '/functions/svc-sync-ping',
+    expect: { anonymous: 401, invalid: 401, user: 403, device: 200, service_role: 403 },
+  },
+  {
+    name: 'debugAuth',
+    method: 'GET',
+    url: '/functions/svc-debug-auth',
+    expect: { anonymous: 200, invalid: 200, user: 200, device: 200, service_role: 200 },
+  },
 ];
 
 describe(`role × operation matrix (${engine})`, () => {
@@ -61,8 +88,15 @@ describe(`role × operation matrix (${engine})`, () => {
     }
   }
 
-  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', 'Bearer eyJ.garbage.x'])('treats the header %j as an invalid credential (401)', async (header) => {
-    const res = await t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: { authorization: header } });
-    expect(res.statusCode).toBe(401);
-  });
+  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer a b', 'Bearer eyJ.garbage.x'])(
+    'treats the header %j as an invalid credential (401)',
+    async (header) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-sync-ping',
+        headers: { authorization: header },
+      });
+      expect(res.statusCode).toBe(401);
+    },
+  );
 });

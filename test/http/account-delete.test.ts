@@ -9,7 +9,16 @@ import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import { USER_OWNED } from '../../src/db/queries/account-deletion.js';
 import type { PeerMessage, Peers } from '../../src/process/peers.js';
 import { JwtService } from '../../src/security/jwt.js';
-import { capturingLogger, createTestApp, dropTestSchema, T0, TEST_SECRETS, testConfig, testDatabaseUrl, type TestApp } from '../helpers/app.js';
+import {
+  capturingLogger,
+  createTestApp,
+  dropTestSchema,
+  T0,
+  TEST_SECRETS,
+  testConfig,
+  testDatabaseUrl,
+  type TestApp,
+} from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 
 const PASSWORD = 'correct horse';
@@ -34,17 +43,24 @@ describe('deleteAccount', () => {
     await t.close();
   });
 
-  const get = (url: string, token?: string) => t.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
+  const get = (url: string, token?: string) =>
+    t.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
   const del = (user: TestUser, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/functions/svc-account-delete', headers: bearer(user.accessToken), payload });
   const refresh = (service = true) =>
-    t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(service ? t.secrets.serviceRoleKey : '') });
-  const summary = (user: TestUser) => get('/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31', user.accessToken);
+    t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(service ? t.secrets.serviceRoleKey : ''),
+    });
+  const summary = (user: TestUser) =>
+    get('/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31', user.accessToken);
 
   async function rowsOf(userId: string): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
     for (const table of await t.db.kysely.introspection.getTables()) {
-      const column = table.name === 'users' ? 'id' : table.columns.some((c) => c.name === 'user_id') ? 'user_id' : undefined;
+      const column =
+        table.name === 'users' ? 'id' : table.columns.some((c) => c.name === 'user_id') ? 'user_id' : undefined;
       if (!column) continue;
       const row = await t.db.kysely
         .selectFrom(table.name as 'users')
@@ -65,8 +81,18 @@ describe('deleteAccount', () => {
     expect((await ingest(t, adaLaptop.token, hours('2026-10-30', 6, 'gpt-5'))).statusCode).toBe(200);
     expect((await ingest(t, adaDesk.token, hours('2026-10-31', 4, 'claude-sonnet-4'))).statusCode).toBe(200);
     expect((await ingest(t, bobLaptop.token, hours('2026-10-30', 3, 'gpt-5'))).statusCode).toBe(200);
-    const share = await t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(ada.accessToken), payload: { enabled: true } });
-    await t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(bob.accessToken), payload: { enabled: true } });
+    const share = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-public-visibility',
+      headers: bearer(ada.accessToken),
+      payload: { enabled: true },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-public-visibility',
+      headers: bearer(bob.accessToken),
+      payload: { enabled: true },
+    });
     await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(ada.accessToken) });
     expect((await refresh()).statusCode).toBe(200);
     return { ada, bob, adaLaptop, shareToken: share.json<{ share_token: string }>().share_token };
@@ -75,7 +101,9 @@ describe('deleteAccount', () => {
   it('lists every table that has a user_id column', async () => {
     const listed = new Set(USER_OWNED.map((o) => o.table as string));
     const tables = await t.db.kysely.introspection.getTables();
-    const withUser = tables.filter((table) => table.columns.some((c) => c.name === 'user_id')).map((table) => table.name);
+    const withUser = tables
+      .filter((table) => table.columns.some((c) => c.name === 'user_id'))
+      .map((table) => table.name);
     expect(withUser.filter((name) => !listed.has(name))).toEqual([]);
   });
 
@@ -92,19 +120,33 @@ describe('deleteAccount', () => {
     expect((await summary(ada)).statusCode).toBe(200);
     expect((await ingest(t, adaLaptop.token, hours('2026-10-29', 1, 'gpt-5'))).statusCode).toBe(200);
     // Only the user: other credentials are refused.
-    const device = await t.app.inject({ method: 'POST', url: '/functions/svc-account-delete', headers: bearer(adaLaptop.token), payload: { password: PASSWORD } });
+    const device = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-account-delete',
+      headers: bearer(adaLaptop.token),
+      payload: { password: PASSWORD },
+    });
     expect(device.statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-account-delete', payload: { password: PASSWORD } })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/functions/svc-account-delete', payload: { password: PASSWORD } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('removes everything the user owns; nothing of it is readable afterwards; others are unchanged', async () => {
     const { ada, bob, adaLaptop, shareToken } = await setUp();
-    const board = async () => (await get('/functions/svc-leaderboard?period=total&metric=all')).json<{ total_entries: number; entries: { user_id: string | null; total_tokens: string; rank: number }[] }>();
+    const board = async () =>
+      (await get('/functions/svc-leaderboard?period=total&metric=all')).json<{
+        total_entries: number;
+        entries: { user_id: string | null; total_tokens: string; rank: number }[];
+      }>();
     const before = await board();
     expect(before.entries.map((e) => e.user_id)).toContain(ada.id);
     const bobEntry = before.entries.find((e) => e.user_id === bob.id);
     const bobSummary = (await summary(bob)).body;
-    const bobBoard = (await get('/functions/svc-leaderboard?period=total&metric=gpt', bob.accessToken)).json<{ me: { rank: number } }>().me;
+    const bobBoard = (await get('/functions/svc-leaderboard?period=total&metric=gpt', bob.accessToken)).json<{
+      me: { rank: number };
+    }>().me;
     expect(bobBoard.rank).toBe(2);
     expect(Object.values(await rowsOf(ada.id)).reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
 
@@ -122,16 +164,26 @@ describe('deleteAccount', () => {
     expect((await get('/functions/svc-public-visibility', ada.accessToken)).statusCode).toBe(401);
     expect((await ingest(t, adaLaptop.token, hours('2026-10-29', 1, 'gpt-5'))).statusCode).toBe(401);
     expect((await get('/functions/svc-public-view-profile', shareToken)).statusCode).toBe(401);
-    const rt = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: ada.refreshToken } });
+    const rt = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=refresh_token',
+      payload: { refresh_token: ada.refreshToken },
+    });
     expect(rt.statusCode).toBe(400);
-    const signIn = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: ada.email, password: PASSWORD } });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: ada.email, password: PASSWORD },
+    });
     expect(signIn.statusCode).toBe(400);
     expect((await get(`/functions/svc-leaderboard-profile?user_id=${ada.id}&period=total`)).statusCode).toBe(403);
     const neutral = await get(`/badge/00000000-0000-4000-8000-000000000000.svg`);
     const badge = await get(`/badge/${ada.id}.svg`);
     expect([badge.statusCode, badge.body]).toEqual([200, neutral.body]);
     expect(badge.body).toContain('not public');
-    expect((await get(`/card/${ada.id}.svg`)).body).toBe((await get(`/card/00000000-0000-4000-8000-000000000000.svg`)).body);
+    expect((await get(`/card/${ada.id}.svg`)).body).toBe(
+      (await get(`/card/00000000-0000-4000-8000-000000000000.svg`)).body,
+    );
 
     // The current snapshot stops showing them at once; the next one is computed without them.
     const now = await board();
@@ -145,7 +197,9 @@ describe('deleteAccount', () => {
 
     // The other user's figures are unchanged (their rank moves up in the next snapshot).
     expect((await summary(bob)).body).toBe(bobSummary);
-    expect((await get('/functions/svc-leaderboard?period=total&metric=gpt', bob.accessToken)).json<{ me: unknown }>().me).toEqual({ ...bobBoard, rank: 1 });
+    expect(
+      (await get('/functions/svc-leaderboard?period=total&metric=gpt', bob.accessToken)).json<{ me: unknown }>().me,
+    ).toEqual({ ...bobBoard, rank: 1 });
     expect(Object.values(await rowsOf(bob.id)).reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
   });
 
@@ -154,11 +208,32 @@ describe('deleteAccount', () => {
     const id = '0b7c7a3e-5f0e-4e4c-9d59-7f2a0c1e0001';
     await t.db.kysely
       .insertInto('users')
-      .values({ id, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: 'https://idp.example|sub-1', created_at: now, updated_at: now })
+      .values({
+        id,
+        email: null,
+        password_hash: null,
+        display_name: null,
+        avatar_url: null,
+        external_id: 'https://idp.example|sub-1',
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     // A live session for the token (a JWT of an ended session is refused).
-    await t.db.kysely.insertInto('refresh_tokens').values({ token_hash: 'oidc-test-hash', user_id: id, session_id: 'oidc-test', created_at: now, expires_at: now + 3_600_000 }).execute();
-    const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: id, email: null, sessionId: 'oidc-test' }, now);
+    await t.db.kysely
+      .insertInto('refresh_tokens')
+      .values({
+        token_hash: 'oidc-test-hash',
+        user_id: id,
+        session_id: 'oidc-test',
+        created_at: now,
+        expires_at: now + 3_600_000,
+      })
+      .execute();
+    const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign(
+      { sub: id, email: null, sessionId: 'oidc-test' },
+      now,
+    );
     const user: TestUser = { id, email: '', accessToken: token, refreshToken: '' };
     expect((await del(user, {})).statusCode).toBe(400);
     expect((await del(user, { confirm: 'delete my acount' })).statusCode).toBe(400);
@@ -169,7 +244,7 @@ describe('deleteAccount', () => {
     expect((await get('/functions/svc-public-visibility', token)).statusCode).toBe(401);
   });
 
-  it('another server process on the database forgets the deleted account\'s credentials at once (peer message)', async () => {
+  it("another server process on the database forgets the deleted account's credentials at once (peer message)", async () => {
     // Two apps on one database, linked as the processes of one server are (the primary relays their word).
     const handlers: ((m: PeerMessage) => void)[][] = [[], []];
     const peer = (mine: 0 | 1): Peers => ({
@@ -192,7 +267,8 @@ describe('deleteAccount', () => {
       drop = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
     const clock = new ManualClock(T0);
-    const appOn = async (db: Db, peers: Peers) => createApp({ config: testConfig(), db, clock, logger: capturingLogger([]), peers });
+    const appOn = async (db: Db, peers: Peers) =>
+      createApp({ config: testConfig(), db, clock, logger: capturingLogger([]), peers });
     const a = await appOn(await open(), peer(0));
     const b = await appOn(await open(), peer(1));
     try {
@@ -200,11 +276,27 @@ describe('deleteAccount', () => {
       const ada = await signUp(onA, undefined, PASSWORD);
       const device = await issueDevice(onA, ada);
       // B remembers the device token and the account behind the JWT.
-      const uploadOnB = () => b.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(device.token), payload: { hourly: hours('2026-10-30', 1, 'gpt-5') } });
-      const readOnB = () => b.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31', headers: bearer(ada.accessToken) });
+      const uploadOnB = () =>
+        b.app.inject({
+          method: 'POST',
+          url: '/functions/svc-ingest',
+          headers: bearer(device.token),
+          payload: { hourly: hours('2026-10-30', 1, 'gpt-5') },
+        });
+      const readOnB = () =>
+        b.app.inject({
+          method: 'GET',
+          url: '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31',
+          headers: bearer(ada.accessToken),
+        });
       expect((await uploadOnB()).statusCode).toBe(200);
       expect((await readOnB()).statusCode).toBe(200);
-      const res = await a.app.inject({ method: 'POST', url: '/functions/svc-account-delete', headers: bearer(ada.accessToken), payload: { password: PASSWORD } });
+      const res = await a.app.inject({
+        method: 'POST',
+        url: '/functions/svc-account-delete',
+        headers: bearer(ada.accessToken),
+        payload: { password: PASSWORD },
+      });
       expect(res.statusCode, res.body).toBe(200);
       // Same instant (the clock does not move): only the peer message can have made B forget.
       expect((await uploadOnB()).statusCode).toBe(401);

@@ -19,14 +19,20 @@ describe(`admin command line (${engine})`, () => {
   it('shows the keys', async () => {
     const r = await run('keys');
     expect(r.exitCode).toBe(0);
-    expect(r.output).toBe(`SERVICE_ROLE_KEY=${TEST_SECRETS.SERVICE_ROLE_KEY}\nJWT_SECRET=${TEST_SECRETS.JWT_SECRET}\nANON_KEY=${TEST_SECRETS.ANON_KEY}`);
+    expect(r.output).toBe(
+      `SERVICE_ROLE_KEY=${TEST_SECRETS.SERVICE_ROLE_KEY}\nJWT_SECRET=${TEST_SECRETS.JWT_SECRET}\nANON_KEY=${TEST_SECRETS.ANON_KEY}`,
+    );
   });
 
   it('creates a user who can sign in', async () => {
     const r = await run('create-user', 'Admin@Example.com', 'a long password', '--name', 'Ada');
     expect(r.exitCode, r.output).toBe(0);
     expect(r.output).toMatch(/^created user [0-9a-f-]{36} <admin@example\.com>$/);
-    const signIn = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'admin@example.com', password: 'a long password' } });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: 'admin@example.com', password: 'a long password' },
+    });
     expect(signIn.statusCode).toBe(200);
     expect(signIn.json().user.user_metadata).toEqual({ display_name: 'Ada' });
     expect((await run('create-user', 'admin@example.com', 'a long password')).exitCode).toBe(1);
@@ -36,10 +42,15 @@ describe(`admin command line (${engine})`, () => {
   it('grants and revokes pro (entitlements read by getUserStatus)', async () => {
     const user = await signUp(t);
     const now = t.clock.now();
-    expect((await run('grant-pro', user.email, '--days', '30')).output).toBe(`granted pro to ${user.id} until ${new Date(now + 30 * 86_400_000).toISOString()}`);
+    expect((await run('grant-pro', user.email, '--days', '30')).output).toBe(
+      `granted pro to ${user.id} until ${new Date(now + 30 * 86_400_000).toISOString()}`,
+    );
     expect((await run('grant-pro', user.id)).output).toBe(`granted pro to ${user.id} with no end`);
     const active = await listActiveEntitlements(t.db.kysely, user.id, now);
-    expect(active.map((e) => [e.source, e.expiresAt])).toEqual([['manual', null], ['manual', now + 30 * 86_400_000]]);
+    expect(active.map((e) => [e.source, e.expiresAt])).toEqual([
+      ['manual', null],
+      ['manual', now + 30 * 86_400_000],
+    ]);
     expect(await listActiveEntitlements(t.db.kysely, user.id, now + 31 * 86_400_000)).toHaveLength(1);
     expect((await run('revoke-pro', user.email)).output).toBe(`revoked 2 pro grant(s) of ${user.id}; 0 in force`);
     expect(await listActiveEntitlements(t.db.kysely, user.id, now)).toEqual([]);
@@ -57,12 +68,20 @@ describe(`admin command line (${engine})`, () => {
     expect((await run('refresh-leaderboard', '--period', 'year')).exitCode).toBe(1);
     const synced = await run('sync-pricing');
     expect(synced.exitCode).toBe(1); // the price source is unreachable: the action failed
-    expect(JSON.parse(synced.output)).toMatchObject({ success: false, updated: false, reason: expect.stringMatching(/unreachable/) });
+    expect(JSON.parse(synced.output)).toMatchObject({
+      success: false,
+      updated: false,
+      reason: expect.stringMatching(/unreachable/),
+    });
   });
 
   it('names the database it opened, never a password', () => {
-    expect(describeDatabase({ kind: 'sqlite', file: '/srv/tt/tokentally.db', busyTimeoutMs: 5000 })).toBe('database: SQLite /srv/tt/tokentally.db');
-    expect(describeDatabase({ kind: 'postgres', url: 'postgres://tt:s3cret@db.example:5432/tokentally', poolSize: 10 })).toBe('database: PostgreSQL tt@db.example:5432/tokentally');
+    expect(describeDatabase({ kind: 'sqlite', file: '/srv/tt/tokentally.db', busyTimeoutMs: 5000 })).toBe(
+      'database: SQLite /srv/tt/tokentally.db',
+    );
+    expect(
+      describeDatabase({ kind: 'postgres', url: 'postgres://tt:s3cret@db.example:5432/tokentally', poolSize: 10 }),
+    ).toBe('database: PostgreSQL tt@db.example:5432/tokentally');
   });
 
   it('explains its usage', async () => {

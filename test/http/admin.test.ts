@@ -66,7 +66,12 @@ describe(`admin jobs (${engine})`, () => {
 
   async function app(sourcePath: string) {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-admin-'));
-    t = await createTestApp({ env: { DATA_DIR: dataDir, PRICING_SOURCE_URL: sourcePath.startsWith('http') ? sourcePath : `${base}${sourcePath}` } });
+    t = await createTestApp({
+      env: {
+        DATA_DIR: dataDir,
+        PRICING_SOURCE_URL: sourcePath.startsWith('http') ? sourcePath : `${base}${sourcePath}`,
+      },
+    });
   }
   afterEach(async () => {
     await t.close();
@@ -74,7 +79,8 @@ describe(`admin jobs (${engine})`, () => {
     await prices.replaceData(bundled, { effectiveFrom: '2026-09-23', source: 'genai-prices' });
   });
 
-  const sync = (headers: Record<string, string> = SERVICE) => t.app.inject({ method: 'POST', url: '/functions/svc-pricing-sync', headers });
+  const sync = (headers: Record<string, string> = SERVICE) =>
+    t.app.inject({ method: 'POST', url: '/functions/svc-pricing-sync', headers });
   const purge = (query: string, headers: Record<string, string> = SERVICE) =>
     t.app.inject({ method: 'POST', url: `/functions/svc-events-retention${query}`, headers });
 
@@ -99,13 +105,27 @@ describe(`admin jobs (${engine})`, () => {
       expect((await ingest(t, device.token, [{ hour_start: hour, total_tokens: 10 }])).statusCode).toBe(200);
     }
     t.clock.set(now);
-    const events = async () => Number((await t.db.kysely.selectFrom('ingest_events').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()).n);
+    const events = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('ingest_events')
+            .select((eb) => eb.fn.countAll<bigint>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const rollup = async () => t.db.kysely.selectFrom('usage_rollup').selectAll().execute();
     const usageBefore = await rollup();
 
     const dry = await purge('?dry_run=1');
     expect(dry.statusCode).toBe(200);
-    expect(dry.json()).toEqual({ success: true, dry_run: true, days: 30, cutoff: new Date(now - 30 * DAY).toISOString(), deleted: 2 });
+    expect(dry.json()).toEqual({
+      success: true,
+      dry_run: true,
+      days: 30,
+      cutoff: new Date(now - 30 * DAY).toISOString(),
+      deleted: 2,
+    });
     expect(await events()).toBe(4);
 
     expect((await purge('?days=2')).json()).toMatchObject({ dry_run: false, days: 2, deleted: 3 });
@@ -113,7 +133,8 @@ describe(`admin jobs (${engine})`, () => {
     expect(await rollup()).toEqual(usageBefore);
     expect((await purge('')).json()).toMatchObject({ days: 30, deleted: 0 });
 
-    for (const bad of ['?days=0', '?days=366', '?days=x', '?dry_run=maybe']) expect((await purge(bad)).statusCode, bad).toBe(400);
+    for (const bad of ['?days=0', '?days=366', '?days=x', '?dry_run=maybe'])
+      expect((await purge(bad)).statusCode, bad).toBe(400);
   });
 
   it('syncs genai-prices data, switches prices, reprices stored costs and keeps the prices for a restart', async () => {
@@ -122,14 +143,42 @@ describe(`admin jobs (${engine})`, () => {
     // A whole UTC day of gpt-5 usage (its cost is stored with the day's row): 1M uncached input tokens.
     const user = await signUp(t);
     const device = await issueDevice(t, user);
-    expect((await ingest(t, device.token, [{ hour_start: '2026-10-30T10:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 1_000_000, total_tokens: 1_000_000 }])).statusCode).toBe(200);
+    expect(
+      (
+        await ingest(t, device.token, [
+          {
+            hour_start: '2026-10-30T10:00:00Z',
+            source: 'codex',
+            model: 'gpt-5',
+            input_tokens: 1_000_000,
+            total_tokens: 1_000_000,
+          },
+        ])
+      ).statusCode,
+    ).toBe(200);
     const cost = async () =>
-      (await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-30&to=2026-10-30', headers: bearer(user.accessToken) })).json().totals.total_cost_usd;
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/functions/svc-usage-summary?from=2026-10-30&to=2026-10-30',
+          headers: bearer(user.accessToken),
+        })
+      ).json().totals.total_cost_usd;
     expect(await cost()).toBe('1.250000');
     const res = await sync();
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ success: true, updated: true, format: 'genai-prices', source: 'genai-prices', effective_from: '2026-11-01', models_updated: 1, models_skipped: 0, persisted: true, costs_repriced: 1 });
+    expect(body).toMatchObject({
+      success: true,
+      updated: true,
+      format: 'genai-prices',
+      source: 'genai-prices',
+      effective_from: '2026-11-01',
+      models_updated: 1,
+      models_skipped: 0,
+      persisted: true,
+      costs_repriced: 1,
+    });
     expect(await cost()).toBe('2.500000');
     expect(body.models_seen).toBeGreaterThan(1000);
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(2_500_000_000n);
@@ -137,16 +186,29 @@ describe(`admin jobs (${engine})`, () => {
     // A restart restores the kept data.
     await prices.replaceData(bundled, { effectiveFrom: '2026-09-23', source: 'genai-prices' });
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(1_250_000_000n);
-    expect(await restoreStoredPricing({ prices, store: createPricingStore(t.db, dataDir) })).toMatch(/^restored genai-prices prices effective 2026-11-01/);
+    expect(await restoreStoredPricing({ prices, store: createPricingStore(t.db, dataDir) })).toMatch(
+      /^restored genai-prices prices effective 2026-11-01/,
+    );
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(2_500_000_000n);
     if (engine === 'sqlite') expect(fs.existsSync(path.join(dataDir, 'pricing.json'))).toBe(true);
-    else expect(await t.db.kysely.selectFrom('pricing_data').select('source').execute()).toEqual([{ source: 'genai-prices' }]);
+    else
+      expect(await t.db.kysely.selectFrom('pricing_data').select('source').execute()).toEqual([
+        { source: 'genai-prices' },
+      ]);
   });
 
   it('syncs an OpenRouter /models answer as prices from today on', async () => {
     await app('/openrouter.json');
     const body = (await sync()).json();
-    expect(body).toMatchObject({ success: true, updated: true, format: 'openrouter', source: 'openrouter', models_seen: 3, models_updated: 1, models_skipped: 2 });
+    expect(body).toMatchObject({
+      success: true,
+      updated: true,
+      format: 'openrouter',
+      source: 'openrouter',
+      models_seen: 3,
+      models_updated: 1,
+      models_skipped: 2,
+    });
     expect(body.skipped.map((s: { reason: string }) => s.reason).sort()).toEqual(['unknown_vendor', 'variant']);
     expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(3_000_000_000n);
     expect(prices.priceOnDate('gpt-5', '2026-10-31').rates.input).toBe(1_250_000_000n); // earlier days keep their price
@@ -163,7 +225,13 @@ describe(`admin jobs (${engine})`, () => {
       await app(url);
       const res = await sync();
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ success: false, updated: false, persisted: false, source: 'genai-prices', effective_from: '2026-09-23' });
+      expect(res.json()).toMatchObject({
+        success: false,
+        updated: false,
+        persisted: false,
+        source: 'genai-prices',
+        effective_from: '2026-09-23',
+      });
       expect(res.json().reason).toMatch(reason);
       expect(prices.priceOnDate('gpt-5', '2026-11-01').rates.input).toBe(1_250_000_000n);
       await t.close();

@@ -24,7 +24,11 @@ describe(`sign-in API with the official @supabase/auth-js client (${engine})`, (
 
   it('signs up, signs in, reads and updates the user, refreshes and signs out', async () => {
     const auth = client();
-    const signedUp = await auth.signUp({ email: 'Ada@Example.com', password: 'analytical engine', options: { data: { display_name: 'Ada' } } });
+    const signedUp = await auth.signUp({
+      email: 'Ada@Example.com',
+      password: 'analytical engine',
+      options: { data: { display_name: 'Ada' } },
+    });
     expect(signedUp.error).toBeNull();
     expect(signedUp.data.session?.access_token).toBeTruthy();
     expect(signedUp.data.user?.email).toBe('ada@example.com');
@@ -42,9 +46,14 @@ describe(`sign-in API with the official @supabase/auth-js client (${engine})`, (
     expect(got.data.user?.id).toBe(signedUp.data.user?.id);
 
     await auth.setSession({ access_token: session.access_token, refresh_token: session.refresh_token });
-    const updated = await auth.updateUser({ data: { display_name: 'Countess', avatar_url: 'https://example.com/a.png' } });
+    const updated = await auth.updateUser({
+      data: { display_name: 'Countess', avatar_url: 'https://example.com/a.png' },
+    });
     expect(updated.error).toBeNull();
-    expect(updated.data.user?.user_metadata).toEqual({ display_name: 'Countess', avatar_url: 'https://example.com/a.png' });
+    expect(updated.data.user?.user_metadata).toEqual({
+      display_name: 'Countess',
+      avatar_url: 'https://example.com/a.png',
+    });
 
     const refreshed = await auth.refreshSession({ refresh_token: session.refresh_token });
     expect(refreshed.error).toBeNull();
@@ -79,7 +88,11 @@ describe(`sign-in API over HTTP (${engine})`, () => {
     ['an invalid e-mail', { email: 'not-an-email', password: 'long enough' }, 400],
     ['a short password', { email: 'short@example.com', password: 'short' }, 400],
     ['a missing password', { email: 'short@example.com' }, 400],
-    ['a non-http avatar', { email: 'av@example.com', password: 'long enough', data: { avatar_url: 'javascript:alert(1)' } }, 400],
+    [
+      'a non-http avatar',
+      { email: 'av@example.com', password: 'long enough', data: { avatar_url: 'javascript:alert(1)' } },
+      400,
+    ],
   ])('rejects sign-up with %s', async (_name, payload, status) => {
     const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload });
     expect(res.statusCode).toBe(status);
@@ -88,20 +101,36 @@ describe(`sign-in API over HTTP (${engine})`, () => {
 
   it('rotates refresh tokens: each works once, and reusing one ends the session', async () => {
     const user = await signUp(t);
-    const first = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: user.refreshToken } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=refresh_token',
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(first.statusCode).toBe(200);
     const next = first.json<{ refresh_token: string }>().refresh_token;
     t.clock.advance(REFRESH_REUSE_WINDOW_MS + 1); // past the window in which a concurrent refresh is answered again
-    const replay = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: user.refreshToken } });
+    const replay = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=refresh_token',
+      payload: { refresh_token: user.refreshToken },
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error_code).toBe('refresh_token_already_used');
-    const afterReuse = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: next } });
+    const afterReuse = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=refresh_token',
+      payload: { refresh_token: next },
+    });
     expect(afterReuse.statusCode).toBe(400);
   });
 
   it('rejects an unknown grant type and a missing refresh token', async () => {
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=magic', payload: {} })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: {} })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=magic', payload: {} })).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: {} })).statusCode,
+    ).toBe(400);
   });
 
   it('accepts only valid HS256 user tokens', async () => {
@@ -109,20 +138,42 @@ describe(`sign-in API over HTTP (${engine})`, () => {
     const key = new TextEncoder().encode(TEST_SECRETS.JWT_SECRET);
     const now = Math.floor(t.clock.now() / 1000);
     const claims = { role: 'authenticated' };
-    const expired = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setAudience('authenticated').setIssuedAt(now - 7200).setExpirationTime(now - 3600).sign(key);
-    const wrongKey = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id).setAudience('authenticated').setExpirationTime(now + 3600).sign(new TextEncoder().encode('another secret of sufficient length!!'));
-    const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).setSubject(user.id).setAudience('authenticated').setExpirationTime(now + 3600).sign(key);
+    const expired = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setAudience('authenticated')
+      .setIssuedAt(now - 7200)
+      .setExpirationTime(now - 3600)
+      .sign(key);
+    const wrongKey = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setAudience('authenticated')
+      .setExpirationTime(now + 3600)
+      .sign(new TextEncoder().encode('another secret of sufficient length!!'));
+    const hs512 = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject(user.id)
+      .setAudience('authenticated')
+      .setExpirationTime(now + 3600)
+      .sign(key);
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: user.id, aud: 'authenticated', exp: now + 3600 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: user.id, aud: 'authenticated', exp: now + 3600 })).toString(
+      'base64url',
+    );
     const algNone = `${header}.${payload}.`;
     for (const token of [expired, wrongKey, hs512, algNone, 'garbage']) {
       const res = await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) });
       expect(res.statusCode, token).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer');
     }
-    expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(user.accessToken) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(user.accessToken) })).statusCode,
+    ).toBe(200);
     t.clock.advance(3601_000);
-    expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(user.accessToken) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(user.accessToken) })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -132,7 +183,12 @@ describe(`sign-in rate limit (${engine})`, () => {
 
   it('limits sign-up and sign-in per client address with 429 and Retry-After', async () => {
     t = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
-    const attempt = () => t!.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'x@example.com', password: 'whatever1' } });
+    const attempt = () =>
+      t!.app.inject({
+        method: 'POST',
+        url: '/auth/v1/token?grant_type=password',
+        payload: { email: 'x@example.com', password: 'whatever1' },
+      });
     for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(400);
     const limited = await attempt();
     expect(limited.statusCode).toBe(429);

@@ -4,7 +4,13 @@ import { compactNumber, escapeXml, textWidth } from '../../src/badges/text.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 
-const hour = (iso: string, model: string, tokens: number) => ({ hour_start: iso, source: 'opencode', model, input_tokens: tokens, total_tokens: tokens });
+const hour = (iso: string, model: string, tokens: number) => ({
+  hour_start: iso,
+  source: 'opencode',
+  model,
+  input_tokens: tokens,
+  total_tokens: tokens,
+});
 
 const TRICKY_NAME = `Ada "Lovelace" <&> O'Brien\u0001`;
 
@@ -21,20 +27,37 @@ describe('badges and cards', () => {
     const a = await issueDevice(t, ada);
     const b = await issueDevice(t, bob);
     // now = Sunday 2026-11-01 12:00 UTC, in the ISO week from Monday 2026-10-26
-    expect((await ingest(t, a.token, [hour('2026-10-27T10:00:00Z', 'claude-sonnet-4', 9_000), hour('2026-10-28T10:00:00Z', 'gpt-5', 3_400), hour('2026-10-13T10:00:00Z', 'gpt-5', 5_000)])).statusCode).toBe(200);
+    expect(
+      (
+        await ingest(t, a.token, [
+          hour('2026-10-27T10:00:00Z', 'claude-sonnet-4', 9_000),
+          hour('2026-10-28T10:00:00Z', 'gpt-5', 3_400),
+          hour('2026-10-13T10:00:00Z', 'gpt-5', 5_000),
+        ])
+      ).statusCode,
+    ).toBe(200);
     expect((await ingest(t, b.token, [hour('2026-10-27T10:00:00Z', 'gpt-5', 50_000)])).statusCode).toBe(200);
     await visibility(ada, true);
-    await t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(t.secrets.serviceRoleKey) });
+    await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(t.secrets.serviceRoleKey),
+    });
   });
   afterEach(async () => {
     await t.close();
   });
 
   const visibility = (u: TestUser, enabled: boolean) =>
-    t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(u.accessToken), payload: { enabled } });
+    t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-public-visibility',
+      headers: bearer(u.accessToken),
+      payload: { enabled },
+    });
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
-  it('a public user\'s badge: valid XML, the snapshot\'s figure, cache headers, 304 on If-None-Match', async () => {
+  it("a public user's badge: valid XML, the snapshot's figure, cache headers, 304 on If-None-Match", async () => {
     const res = await get(`/badge/${ada.id}.svg`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
@@ -55,7 +78,11 @@ describe('badges and cards', () => {
     const device = await issueDevice(t, ada, 'second');
     await ingest(t, device.token, [hour('2026-10-30T10:00:00Z', 'gpt-5', 1_000_000)]);
     expect((await get(`/badge/${ada.id}.svg`)).headers['etag']).toBe(etag);
-    await t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(t.secrets.serviceRoleKey) });
+    await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(t.secrets.serviceRoleKey),
+    });
     expect((await get(`/badge/${ada.id}.svg`)).body).toContain('>1.01M this week<');
   });
 
@@ -66,7 +93,8 @@ describe('badges and cards', () => {
     const claude = (await get(`/badge/${ada.id}.svg?period=week&metric=claude`)).body;
     expect(claude).toContain('>9K this week<');
     const width = (svg: string) => Number(/^<svg[^>]* width="(\d+)"/.exec(svg)?.[1]);
-    const halves = (label: string, value: string) => Math.ceil(textWidth(label, 11)) + 10 + Math.ceil(textWidth(value, 11)) + 10;
+    const halves = (label: string, value: string) =>
+      Math.ceil(textWidth(label, 11)) + 10 + Math.ceil(textWidth(value, 11)) + 10;
     expect(width(month)).toBe(halves('GPT tokens', '8.4K all time'));
     expect(width(claude)).toBe(halves('Claude tokens', '9K this week'));
     expect(width(claude)).toBeGreaterThan(width(month));
@@ -85,7 +113,8 @@ describe('badges and cards', () => {
       const neutral = await images(kind, bob.id);
       expect(neutral[0]).toContain(kind === 'badge' ? '>not public<' : 'not public');
       expect(XMLValidator.validate(neutral[0] as string)).toBe(true);
-      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%3Cscript%3E', bob.id.toUpperCase()]) expect(await images(kind, id)).toEqual(neutral);
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '%3Cscript%3E', bob.id.toUpperCase()])
+        expect(await images(kind, id)).toEqual(neutral);
       expect(await images(kind, ada.id)).not.toEqual(neutral);
     }
     await visibility(ada, false);
@@ -114,7 +143,9 @@ describe('badges and cards', () => {
   });
 
   it('in /openapi.json, callable without credentials; a bearer is ignored', async () => {
-    const doc = (await get('/openapi.json')).json<{ paths: Record<string, Record<string, { operationId: string; security: unknown[] }>> }>();
+    const doc = (await get('/openapi.json')).json<{
+      paths: Record<string, Record<string, { operationId: string; security: unknown[] }>>;
+    }>();
     expect(doc.paths['/badge/{file}']?.['get']?.operationId).toBe('getBadge');
     expect(doc.paths['/card/{file}']?.['get']?.security).toEqual([]);
     expect((await get(`/badge/${ada.id}.svg`, bearer('garbage'))).statusCode).toBe(200);

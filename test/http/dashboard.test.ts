@@ -11,7 +11,16 @@ describe(`the served dashboard (${engine})`, () => {
   afterAll(async () => t.close());
 
   it('serves the app on its routes with a Content-Security-Policy of this origin only', async () => {
-    for (const url of ['/', '/devices', '/leaderboard?period=week', '/u/6f1c1f0e-0000-4000-8000-000000000000', '/share', '/link?callback=x', '/settings', '/sign-in']) {
+    for (const url of [
+      '/',
+      '/devices',
+      '/leaderboard?period=week',
+      '/u/6f1c1f0e-0000-4000-8000-000000000000',
+      '/share',
+      '/link?callback=x',
+      '/settings',
+      '/sign-in',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -25,14 +34,19 @@ describe(`the served dashboard (${engine})`, () => {
 
   it('does not fall back to the app for the interface, the sign-in API or unknown paths', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/functions/svc-nope' })).headers['content-type']).toMatch(/problem\+json/);
+    expect((await t.app.inject({ method: 'GET', url: '/functions/svc-nope' })).headers['content-type']).toMatch(
+      /problem\+json/,
+    );
     expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).headers['content-type']).toMatch(/json/);
     expect((await t.app.inject({ method: 'GET', url: '/auth/v1/settings' })).headers['content-type']).toMatch(/json/);
     expect((await t.app.inject({ method: 'GET', url: '/some/other/page' })).statusCode).toBe(404);
   });
 
   it('serves hashed assets as immutable, gzipped when asked, and the first load stays within 200 KB of gzipped JavaScript', async () => {
-    const report = JSON.parse(readFileSync('dist/web/build-report.json', 'utf8')) as { initialJsGzipBytes: number; initial: Array<{ file: string; gzip: number }> };
+    const report = JSON.parse(readFileSync('dist/web/build-report.json', 'utf8')) as {
+      initialJsGzipBytes: number;
+      initial: Array<{ file: string; gzip: number }>;
+    };
     expect(report.initialJsGzipBytes).toBeLessThanOrEqual(200 * 1024);
     const index = (await t.app.inject({ method: 'GET', url: '/' })).body;
     const entry = /src="(\/assets\/[^"]+\.js)"/.exec(index)?.[1];

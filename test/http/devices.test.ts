@@ -7,9 +7,19 @@ import type { PeerMessage, Peers } from '../../src/process/peers.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { capturingLogger, createTestApp, engine, openTestDb, T0, testConfig, type TestApp } from '../helpers/app.js';
 
-type Device = { device_id: string; name: string; platform: string; linked_at: string; last_sync_at: string | null; last_upload_at: string | null; revoked_at: string | null };
+type Device = {
+  device_id: string;
+  name: string;
+  platform: string;
+  linked_at: string;
+  last_sync_at: string | null;
+  last_upload_at: string | null;
+  revoked_at: string | null;
+};
 
-const bucket = (tokens: number) => [{ hour_start: '2026-11-01T10:00:00Z', source: 'codex', model: 'gpt-5', total_tokens: tokens, input_tokens: tokens }];
+const bucket = (tokens: number) => [
+  { hour_start: '2026-11-01T10:00:00Z', source: 'codex', model: 'gpt-5', total_tokens: tokens, input_tokens: tokens },
+];
 
 describe(`device management (${engine})`, () => {
   let t: TestApp;
@@ -21,17 +31,26 @@ describe(`device management (${engine})`, () => {
   afterEach(async () => t.close());
 
   const list = async (who: TestUser, query = '') => {
-    const res = await t.app.inject({ method: 'GET', url: `/functions/svc-devices${query}`, headers: bearer(who.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/functions/svc-devices${query}`,
+      headers: bearer(who.accessToken),
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ devices: Device[] }>().devices;
   };
   const post = (who: TestUser, op: 'rename' | 'revoke', payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: `/functions/svc-device-${op}`, headers: bearer(who.accessToken), payload });
   const summaryTotal = async () =>
-    (await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-11-01&to=2026-11-01&tz=UTC', headers: bearer(user.accessToken) })).json().totals
-      .total_tokens as string;
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: '/functions/svc-usage-summary?from=2026-11-01&to=2026-11-01&tz=UTC',
+        headers: bearer(user.accessToken),
+      })
+    ).json().totals.total_tokens as string;
 
-  it('lists only the caller\'s devices, newest first, with linked, last sync and last upload', async () => {
+  it("lists only the caller's devices, newest first, with linked, last sync and last upload", async () => {
     const laptop = await issueDevice(t, user, 'laptop');
     t.clock.advance(60_000);
     const desktop = await issueDevice(t, user, 'desktop');
@@ -55,11 +74,22 @@ describe(`device management (${engine})`, () => {
   it('answers 401 without a user and 403 to a device', async () => {
     const device = await issueDevice(t, user);
     expect((await t.app.inject({ method: 'GET', url: '/functions/svc-devices' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/functions/svc-devices', headers: bearer(device.token) })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-device-revoke', headers: bearer(device.token), payload: { device_id: device.deviceId } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/functions/svc-devices', headers: bearer(device.token) })).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/functions/svc-device-revoke',
+          headers: bearer(device.token),
+          payload: { device_id: device.deviceId },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
-  it('renames a device of the caller; another user\'s is 404 and a blank name 400', async () => {
+  it("renames a device of the caller; another user's is 404 and a blank name 400", async () => {
     const device = await issueDevice(t, user, 'old');
     const res = await post(user, 'rename', { device_id: device.deviceId, name: '  Work laptop ' });
     expect(res.statusCode, res.body).toBe(200);
@@ -89,7 +119,10 @@ describe(`device management (${engine})`, () => {
     expect(res.json().device.revoked_at).toBe(new Date(t.clock.now()).toISOString());
     const refused = await ingest(t, device.token, bucket(9));
     expect(refused.statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(device.token) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(device.token) }))
+        .statusCode,
+    ).toBe(401);
     expect(await summaryTotal()).toBe('8');
     expect((await ingest(t, kept.token, bucket(1))).statusCode).toBe(200);
 
@@ -130,7 +163,13 @@ describe(`device revocation across server processes (${engine})`, () => {
     const opened = await openTestDb();
     drop = opened.drop;
     db = opened.db;
-    built = await createApp({ config: testConfig(), db, clock: new ManualClock(T0), logger: capturingLogger([]), peers });
+    built = await createApp({
+      config: testConfig(),
+      db,
+      clock: new ManualClock(T0),
+      logger: capturingLogger([]),
+      peers,
+    });
   });
   afterEach(async () => {
     await built.close();
@@ -143,7 +182,12 @@ describe(`device revocation across server processes (${engine})`, () => {
     const device = await issueDevice(t, user);
     expect((await ingest(t, device.token, bucket(1))).statusCode).toBe(200);
     // Another process revoked it (same database): this process still has the token cached …
-    await built.app.inject({ method: 'POST', url: '/functions/svc-device-revoke', headers: bearer(user.accessToken), payload: { device_id: device.deviceId } });
+    await built.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-revoke',
+      headers: bearer(user.accessToken),
+      payload: { device_id: device.deviceId },
+    });
     expect(told).toContainEqual({ kind: 'device-revoked', deviceId: device.deviceId });
     const second = await issueDevice(t, user, 'second');
     expect((await ingest(t, second.token, bucket(2))).statusCode).toBe(200);

@@ -82,13 +82,19 @@ describe(`discovery documents (${engine})`, () => {
     const result = await new Validator().validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['DeviceToken', 'ServiceRoleKey', 'ShareToken', 'UserJWT']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'DeviceToken',
+      'ServiceRoleKey',
+      'ShareToken',
+      'UserJWT',
+    ]);
   });
 
   it('describes every operation of the interface with schemas, security and error responses', () => {
     const found = new Map<string, [string, string, OpenApiOperation]>();
     for (const [p, methods] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(methods)) if (op.operationId) found.set(op.operationId, [method, p, op]);
+      for (const [method, op] of Object.entries(methods))
+        if (op.operationId) found.set(op.operationId, [method, p, op]);
     }
     const all = { ...OPERATIONS, ...ADDED };
     const missing = Object.keys(all).filter((id) => !found.has(id));
@@ -113,7 +119,16 @@ describe(`discovery documents (${engine})`, () => {
     const auth = await t.app.inject({ method: 'GET', url: '/docs/auth' });
     expect(auth.statusCode).toBe(200);
     expect(auth.headers['content-type']).toMatch(/^text\/html/);
-    for (const word of ['UserJWT', 'DeviceToken', 'ShareToken', 'ServiceRoleKey', 'apikey', '/auth/v1/token', 'svc-link-code-exchange', 'svc-public-visibility']) {
+    for (const word of [
+      'UserJWT',
+      'DeviceToken',
+      'ShareToken',
+      'ServiceRoleKey',
+      'apikey',
+      '/auth/v1/token',
+      'svc-link-code-exchange',
+      'svc-public-visibility',
+    ]) {
       expect(auth.body).toContain(word);
     }
     const hooks = await t.app.inject({ method: 'GET', url: '/docs/webhooks' });
@@ -125,7 +140,11 @@ describe(`discovery documents (${engine})`, () => {
     for (const link of ['/openapi.json', '/docs/auth', '/docs/webhooks']) expect(llms.body).toContain(link);
     const plugin = await t.app.inject({ method: 'GET', url: '/.well-known/ai-plugin.json' });
     expect(plugin.statusCode).toBe(200);
-    expect(plugin.json()).toMatchObject({ schema_version: 'v1', name_for_model: 'tokentally', api: { type: 'openapi', url: expect.stringMatching(/\/openapi\.json$/) } });
+    expect(plugin.json()).toMatchObject({
+      schema_version: 'v1',
+      name_for_model: 'tokentally',
+      api: { type: 'openapi', url: expect.stringMatching(/\/openapi\.json$/) },
+    });
     const landing = await t.app.inject({ method: 'GET', url: '/' });
     for (const link of ['/docs/auth', '/docs/webhooks', '/llms.txt']) expect(landing.body).toContain(link);
   });

@@ -40,22 +40,49 @@ describe('domain errors at the HTTP edge', () => {
 
   it('answers each kind as the problem helpers do', () => {
     const pairs: Array<[DomainError, AppError]> = [
-      [invalidField({ in: 'body', field: 'link_code' }, 'is unknown'), problems.invalidField('/body/link_code', 'is unknown')],
-      [new InvalidParamError('tz', 'tz "x" is not a known IANA time zone'), problems.invalidField('/querystring/tz', 'tz "x" is not a known IANA time zone')],
+      [
+        invalidField({ in: 'body', field: 'link_code' }, 'is unknown'),
+        problems.invalidField('/body/link_code', 'is unknown'),
+      ],
+      [
+        new InvalidParamError('tz', 'tz "x" is not a known IANA time zone'),
+        problems.invalidField('/querystring/tz', 'tz "x" is not a known IANA time zone'),
+      ],
       [new Unauthenticated('The user no longer exists.'), problems.unauthorized('The user no longer exists.')],
-      [new Forbidden('This user has not made their profile public.'), problems.forbidden('This user has not made their profile public.')],
+      [
+        new Forbidden('This user has not made their profile public.'),
+        problems.forbidden('This user has not made their profile public.'),
+      ],
       [new NotFound('You have no device with this id.'), problems.notFound('You have no device with this id.')],
-      [new Conflict('This link code has already been used.'), problems.conflict('This link code has already been used.')],
-      [new Busy('The leaderboard is being prepared; retry shortly.'), new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.')],
-      [new DatabaseBusyError(), new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', { headers: { 'Retry-After': '1' } })],
-      [new Busy('Later.', { retryAfterSeconds: 5 }), new AppError(503, 'unavailable', 'Later.', { headers: { 'Retry-After': '5' } })],
+      [
+        new Conflict('This link code has already been used.'),
+        problems.conflict('This link code has already been used.'),
+      ],
+      [
+        new Busy('The leaderboard is being prepared; retry shortly.'),
+        new AppError(503, 'unavailable', 'The leaderboard is being prepared; retry shortly.'),
+      ],
+      [
+        new DatabaseBusyError(),
+        new AppError(503, 'unavailable', 'The database is busy with other writes; try again shortly.', {
+          headers: { 'Retry-After': '1' },
+        }),
+      ],
+      [
+        new Busy('Later.', { retryAfterSeconds: 5 }),
+        new AppError(503, 'unavailable', 'Later.', { headers: { 'Retry-After': '5' } }),
+      ],
     ];
     for (const [domain, expected] of pairs) expect(seen(problemOf(domain)), domain.name).toEqual(seen(expected));
   });
 
   it('keeps an invalid input sentence, its fields and its reason', () => {
-    const bound = new InvalidInput([{ at: { field: 'hourly' }, message: 'more than 10 tokens on 2026-11-01' }], { detail: 'Too many tokens.' });
-    expect(seen(problemOf(bound))).toEqual(seen(problems.invalid('Too many tokens.', [{ path: '/hourly', message: 'more than 10 tokens on 2026-11-01' }])));
+    const bound = new InvalidInput([{ at: { field: 'hourly' }, message: 'more than 10 tokens on 2026-11-01' }], {
+      detail: 'Too many tokens.',
+    });
+    expect(seen(problemOf(bound))).toEqual(
+      seen(problems.invalid('Too many tokens.', [{ path: '/hourly', message: 'more than 10 tokens on 2026-11-01' }])),
+    );
 
     const many = new InvalidInput(
       [
@@ -74,11 +101,19 @@ describe('domain errors at the HTTP edge', () => {
     });
 
     const credentials = new InvalidInput([], { detail: 'Invalid login credentials.', reason: 'invalid_credentials' });
-    expect(seen(problemOf(credentials))).toEqual(seen(new AppError(400, 'invalid_request', 'Invalid login credentials.', { authCode: 'invalid_credentials' })));
+    expect(seen(problemOf(credentials))).toEqual(
+      seen(new AppError(400, 'invalid_request', 'Invalid login credentials.', { authCode: 'invalid_credentials' })),
+    );
     expect(problemOf(credentials).toProblem()).not.toHaveProperty('errors');
 
     const same = new Refused('The new password must be different from the current one.', { reason: 'same_password' });
-    expect(seen(problemOf(same))).toEqual(seen(new AppError(422, 'invalid_request', 'The new password must be different from the current one.', { authCode: 'same_password' })));
+    expect(seen(problemOf(same))).toEqual(
+      seen(
+        new AppError(422, 'invalid_request', 'The new password must be different from the current one.', {
+          authCode: 'same_password',
+        }),
+      ),
+    );
     const taken = new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
     expect(problemOf(taken)).toMatchObject({ status: 409, code: 'conflict', authCode: 'user_already_exists' });
   });
@@ -122,7 +157,11 @@ describe('domain errors at the HTTP edge', () => {
       const gone = await app.inject({ url: '/functions/gone' });
       expect(gone.statusCode).toBe(401);
       expect(gone.headers['www-authenticate']).toBe('Bearer');
-      expect(gone.json()).toMatchObject({ code: 'unauthorized', title: 'Unauthorized', detail: 'The share token no longer belongs to a user.' });
+      expect(gone.json()).toMatchObject({
+        code: 'unauthorized',
+        title: 'Unauthorized',
+        detail: 'The share token no longer belongs to a user.',
+      });
 
       const busy = await app.inject({ url: '/functions/busy' });
       expect(busy.statusCode).toBe(503);
@@ -133,8 +172,15 @@ describe('domain errors at the HTTP edge', () => {
     it('gives /auth/v1 clients the reason as error_code, else the problem code', async () => {
       const refused = await app.inject({ url: '/auth/v1/refused' });
       expect(refused.statusCode).toBe(422);
-      expect(refused.json()).toMatchObject({ code: 'invalid_request', error_code: 'weak_password', msg: 'The password must be at least 8 characters long.' });
-      expect((await app.inject({ url: '/auth/v1/field' })).json()).toMatchObject({ error_code: 'invalid_request', msg: 'body.name: must not be empty' });
+      expect(refused.json()).toMatchObject({
+        code: 'invalid_request',
+        error_code: 'weak_password',
+        msg: 'The password must be at least 8 characters long.',
+      });
+      expect((await app.inject({ url: '/auth/v1/field' })).json()).toMatchObject({
+        error_code: 'invalid_request',
+        msg: 'body.name: must not be empty',
+      });
       expect((await app.inject({ url: '/functions/refused' })).json()).not.toHaveProperty('error_code');
     });
   });

@@ -71,15 +71,31 @@ describe('exportUsage', () => {
     t.clock.advance(1000); // devices are exported oldest first
     const desk = await issueDevice(t, ada, 'desk');
     const other = await issueDevice(t, bob, 'bobs');
-    expect((await ingest(t, laptop.token, [bucket('2026-10-30T10:00:00Z', 'gpt-5', 100, 'acme/app'), bucket('2026-10-30T10:30:00Z', 'gpt-5', 200), bucket('2026-10-31T23:30:00Z', 'gpt-5', 50)])).statusCode).toBe(200);
-    expect((await ingest(t, desk.token, [bucket('2026-10-29T00:00:00Z', 'claude-sonnet-4', 1000), bucket('2026-10-30T10:00:00Z', 'gpt-5', 1)])).statusCode).toBe(200);
+    expect(
+      (
+        await ingest(t, laptop.token, [
+          bucket('2026-10-30T10:00:00Z', 'gpt-5', 100, 'acme/app'),
+          bucket('2026-10-30T10:30:00Z', 'gpt-5', 200),
+          bucket('2026-10-31T23:30:00Z', 'gpt-5', 50),
+        ])
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await ingest(t, desk.token, [
+          bucket('2026-10-29T00:00:00Z', 'claude-sonnet-4', 1000),
+          bucket('2026-10-30T10:00:00Z', 'gpt-5', 1),
+        ])
+      ).statusCode,
+    ).toBe(200);
     expect((await ingest(t, other.token, [bucket('2026-10-30T10:00:00Z', 'gpt-5', 999_999)])).statusCode).toBe(200);
   });
   afterEach(async () => {
     await t.close();
   });
 
-  const get = (query: string, token = ada.accessToken) => t.app.inject({ method: 'GET', url: `/functions/svc-export${query}`, headers: bearer(token) });
+  const get = (query: string, token = ada.accessToken) =>
+    t.app.inject({ method: 'GET', url: `/functions/svc-export${query}`, headers: bearer(token) });
 
   it('JSON: every bucket of every device of the caller, daily rows with cost, totals; an attachment', async () => {
     const res = await get('');
@@ -105,7 +121,13 @@ describe('exportUsage', () => {
       total_tokens: '107',
       billable_total_tokens: '107',
     });
-    expect(body.buckets.map((b) => b.device)).toEqual(['laptop, "work"', 'laptop, "work"', 'laptop, "work"', 'desk', 'desk']);
+    expect(body.buckets.map((b) => b.device)).toEqual([
+      'laptop, "work"',
+      'laptop, "work"',
+      'laptop, "work"',
+      'desk',
+      'desk',
+    ]);
     expect(body.buckets.some((b) => b.input_tokens === '999999')).toBe(false);
     expect(body.daily.map((d) => [d.day, d.model, d.input_tokens])).toEqual([
       ['2026-10-29', 'claude-sonnet-4', '1000'],
@@ -114,7 +136,11 @@ describe('exportUsage', () => {
     ]);
     for (const d of body.daily) expect(d['cost_usd']).toMatch(/^\d+\.\d{6}$/);
     // Totals agree with the summary over the same UTC days, cost included.
-    const summary = await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-29&to=2026-10-31', headers: bearer(ada.accessToken) });
+    const summary = await t.app.inject({
+      method: 'GET',
+      url: '/functions/svc-usage-summary?from=2026-10-29&to=2026-10-31',
+      headers: bearer(ada.accessToken),
+    });
     const totals = summary.json<{ totals: Record<string, string> }>().totals;
     for (const [k, v] of Object.entries(body.totals)) expect([k, v]).toEqual([k, totals[k]]);
   });
@@ -122,7 +148,11 @@ describe('exportUsage', () => {
   it('a range of UTC days, inclusive; bad parameters are 400', async () => {
     const body = (await get('?from=2026-10-30&to=2026-10-30')).json<ExportJson>();
     expect([body.from, body.to]).toEqual(['2026-10-30', '2026-10-30']);
-    expect(body.buckets.map((b) => b.hour_start)).toEqual(['2026-10-30T10:00:00Z', '2026-10-30T10:30:00Z', '2026-10-30T10:00:00Z']);
+    expect(body.buckets.map((b) => b.hour_start)).toEqual([
+      '2026-10-30T10:00:00Z',
+      '2026-10-30T10:30:00Z',
+      '2026-10-30T10:00:00Z',
+    ]);
     expect(body.daily.map((d) => d.day)).toEqual(['2026-10-30']);
     expect(body.totals['input_tokens']).toBe('301');
     const empty = (await get('?from=2030-01-01')).json<ExportJson>();
@@ -142,19 +172,43 @@ describe('exportUsage', () => {
     expect(res.body).toContain('"laptop, ""work"""');
     const rows = parseCsv(res.body);
     const header = rows[0] as string[];
-    expect(header.slice(0, 8)).toEqual(['record', 'hour_start', 'day', 'device', 'source', 'model', 'project', 'project_ref']);
+    expect(header.slice(0, 8)).toEqual([
+      'record',
+      'hour_start',
+      'day',
+      'device',
+      'source',
+      'model',
+      'project',
+      'project_ref',
+    ]);
     expect(rows.every((r) => r.length === header.length)).toBe(true);
     const records = rows.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
     expect(records.filter((r) => r['record'] === 'bucket')).toHaveLength(5);
     expect(records.filter((r) => r['record'] === 'day')).toHaveLength(3);
-    expect(records[0]).toMatchObject({ record: 'bucket', hour_start: '2026-10-30T10:00:00Z', device: 'laptop, "work"', project: 'acme/app', input_tokens: '100', cost_usd: '' });
+    expect(records[0]).toMatchObject({
+      record: 'bucket',
+      hour_start: '2026-10-30T10:00:00Z',
+      device: 'laptop, "work"',
+      project: 'acme/app',
+      input_tokens: '100',
+      cost_usd: '',
+    });
     expect(records.at(-1)).toMatchObject({ record: 'day', day: '2026-10-31', model: 'gpt-5', input_tokens: '50' });
   });
 
   it('pages continue after the last key: any page size gives the same export', async () => {
     const whole = async (pageSize: number) => {
       let text = '';
-      for await (const chunk of exportChunks(t.db, { userId: ada.id, range: parseExportRange(undefined, undefined), format: 'json', generatedAt: 0, pageSize, prices: new PriceBook(t.db, createPriceService()) })) text += chunk;
+      for await (const chunk of exportChunks(t.db, {
+        userId: ada.id,
+        range: parseExportRange(undefined, undefined),
+        format: 'json',
+        generatedAt: 0,
+        pageSize,
+        prices: new PriceBook(t.db, createPriceService()),
+      }))
+        text += chunk;
       return text;
     };
     const reference = await whole(2000);

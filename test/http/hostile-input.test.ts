@@ -18,7 +18,12 @@ describe(`hostile input (${engine})`, () => {
   afterAll(async () => t.close());
 
   const tokenFor = async (sub: string) =>
-    (await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub, email: 'gone@example.com', sessionId: 'hostile' }, t.clock.now())).token;
+    (
+      await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign(
+        { sub, email: 'gone@example.com', sessionId: 'hostile' },
+        t.clock.now(),
+      )
+    ).token;
 
   for (const sub of ['00000000-0000-4000-8000-000000000000', "' OR 1=1 --"]) {
     it(`a signed token for no user (${sub}) is 401 everywhere and "not authenticated" on debugAuth`, async () => {
@@ -27,7 +32,11 @@ describe(`hostile input (${engine})`, () => {
         { method: 'POST' as const, url: '/functions/svc-link-code-init' },
         { method: 'POST' as const, url: '/functions/svc-public-visibility', payload: { enabled: true } },
         { method: 'GET' as const, url: '/functions/svc-public-visibility' },
-        { method: 'POST' as const, url: '/functions/svc-device-token-issue', payload: { device_name: 'x', platform: 'linux' } },
+        {
+          method: 'POST' as const,
+          url: '/functions/svc-device-token-issue',
+          payload: { device_name: 'x', platform: 'linux' },
+        },
         { method: 'GET' as const, url: '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31' },
         { method: 'GET' as const, url: '/auth/v1/user' },
       ];
@@ -46,21 +55,41 @@ describe(`hostile input (${engine})`, () => {
 
   it('an upload nested deeper than 32 levels is 400 and stores nothing; 32 levels is accepted', async () => {
     const deep = `{"hourly":[],"device_subscriptions":[{"tool":"codex","extra":${nested(100_000)}}]}`;
-    const res = await t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: { ...bearer(deviceToken), 'content-type': 'application/json' }, payload: deep });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-ingest',
+      headers: { ...bearer(deviceToken), 'content-type': 'application/json' },
+      payload: deep,
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_request' });
     // {} → device_subscriptions [ → entry { → extra: 29 more levels = 32 in all.
     const fine = `{"hourly":[],"device_subscriptions":[{"tool":"codex","extra":${nested(29)}}]}`;
-    const ok = await t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: { ...bearer(deviceToken), 'content-type': 'application/json' }, payload: fine });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-ingest',
+      headers: { ...bearer(deviceToken), 'content-type': 'application/json' },
+      payload: fine,
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     const over = `{"hourly":[],"device_subscriptions":[{"tool":"codex","extra":${nested(30)}}]}`;
-    const refused = await t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: { ...bearer(deviceToken), 'content-type': 'application/json' }, payload: over });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-ingest',
+      headers: { ...bearer(deviceToken), 'content-type': 'application/json' },
+      payload: over,
+    });
     expect(refused.statusCode, refused.body).toBe(400);
   });
 
   it('brackets inside strings do not count as nesting', async () => {
     const text = `{"hourly":[],"device_subscriptions":[{"tool":"${'[{'.repeat(100)}\\"]"}]}`;
-    const res = await t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: { ...bearer(deviceToken), 'content-type': 'application/json' }, payload: text });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-ingest',
+      headers: { ...bearer(deviceToken), 'content-type': 'application/json' },
+      payload: text,
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 });

@@ -14,12 +14,31 @@ const TRILLION = 1_000_000_000_000;
 const at = (halfHours: number) => new Date(Date.UTC(2026, 10, 1) + halfHours * 1_800_000).toISOString();
 /** `n` buckets of one half-hour, each of a different model, `tokens` in input and total (billable = total for gemini). */
 const wide = (halfHour: number, n: number, tokens: number, first = 0): BucketInput[] =>
-  Array.from({ length: n }, (_, i) => ({ hour_start: at(halfHour), source: 'gemini', model: `m${first + i}`, input_tokens: tokens, total_tokens: tokens }));
+  Array.from({ length: n }, (_, i) => ({
+    hour_start: at(halfHour),
+    source: 'gemini',
+    model: `m${first + i}`,
+    input_tokens: tokens,
+    total_tokens: tokens,
+  }));
 
-const refresh = (t: TestApp) => t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+const refresh = (t: TestApp) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/functions/svc-leaderboard-refresh',
+    headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+  });
 const countEvents = async (t: TestApp) =>
-  Number((await t.db.kysely.selectFrom('ingest_events').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()).n);
-const board = (t: TestApp, period = 'total') => t.app.inject({ method: 'GET', url: `/functions/svc-leaderboard?period=${period}` });
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('ingest_events')
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const board = (t: TestApp, period = 'total') =>
+  t.app.inject({ method: 'GET', url: `/functions/svc-leaderboard?period=${period}` });
 
 describe(`ingest bounds (${engine})`, () => {
   let t: TestApp;
@@ -49,9 +68,14 @@ describe(`ingest bounds (${engine})`, () => {
       const one = await issueDevice(t, user, 'one more token');
       expect((await ingest(t, one.token, [{ hour_start: at(30), model: 'x', total_tokens: 1 }])).statusCode).toBe(400);
       expect(await countEvents(t)).toBe(events);
-      expect(await sumUserUsage(t.db.kysely, user.id)).toMatchObject({ input: 10n * BigInt(TRILLION), total: 10n * BigInt(TRILLION) });
+      expect(await sumUserUsage(t.db.kysely, user.id)).toMatchObject({
+        input: 10n * BigInt(TRILLION),
+        total: 10n * BigInt(TRILLION),
+      });
       // Another day has its own bound; lowering a full day is always allowed.
-      expect((await ingest(t, one.token, [{ hour_start: at(48 + 2), model: 'x', total_tokens: TRILLION }])).statusCode).toBe(200);
+      expect(
+        (await ingest(t, one.token, [{ hour_start: at(48 + 2), model: 'x', total_tokens: TRILLION }])).statusCode,
+      ).toBe(200);
       expect((await ingest(t, first.token, wide(20, 10, 5))).statusCode).toBe(200);
       expect((await ingest(t, one.token, [{ hour_start: at(30), model: 'x', total_tokens: 1 }])).statusCode).toBe(200);
 
@@ -83,11 +107,20 @@ describe(`ingest bounds (${engine})`, () => {
       const more = await ingest(t, device.token, wide(4, 1, 7, 10)); // an eleventh model
       expect(more.statusCode, more.body).toBe(400);
       expect(more.json().detail).toMatch(/more than 10 .*2026-11-01T02:00:00/);
-      const projects = await ingest(t, device.token, [{ hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/b' }, { hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/c' }]);
+      const projects = await ingest(t, device.token, [
+        { hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/b' },
+        { hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/c' },
+      ]);
       expect(projects.statusCode).toBe(400); // m0 goes from one stored variant to two
       // Within the bound everything still works: the same buckets again, a swap of one variant, another half-hour.
       expect((await ingest(t, device.token, wide(4, 10, 8))).statusCode).toBe(200);
-      expect((await ingest(t, device.token, [{ hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/b' }])).statusCode).toBe(200);
+      expect(
+        (
+          await ingest(t, device.token, [
+            { hour_start: at(4), source: 'gemini', model: 'm0', total_tokens: 1, project_key: 'a/b' },
+          ])
+        ).statusCode,
+      ).toBe(200);
       expect((await ingest(t, device.token, wide(5, 10, 7))).statusCode).toBe(200);
       // Another device has its own half-hours.
       const other = await issueDevice(t, user, 'other');
@@ -99,11 +132,21 @@ describe(`ingest bounds (${engine})`, () => {
       const hour = Date.parse(at(8));
       for (let i = 0; i < 300; i += 1) {
         await sql`insert into usage_buckets (device_id, user_id, hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
-                  values (${device.deviceId}, ${user.id}, ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(t.db.kysely);
+                  values (${device.deviceId}, ${user.id}, ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(
+          t.db.kysely,
+        );
       }
-      const res = await ingest(t, device.token, [{ hour_start: at(8), source: 'gemini', model: 'old7', total_tokens: 5 }, { hour_start: at(9), source: 'gemini', model: 'new', total_tokens: 2 }]);
+      const res = await ingest(t, device.token, [
+        { hour_start: at(8), source: 'gemini', model: 'old7', total_tokens: 5 },
+        { hour_start: at(9), source: 'gemini', model: 'new', total_tokens: 2 },
+      ]);
       expect(res.json()).toMatchObject({ inserted: 2, skipped: 0 });
-      const rollup = await t.db.kysely.selectFrom('usage_rollup').select(['model', 'total']).where('user_id', '=', user.id).orderBy('model').execute();
+      const rollup = await t.db.kysely
+        .selectFrom('usage_rollup')
+        .select(['model', 'total'])
+        .where('user_id', '=', user.id)
+        .orderBy('model')
+        .execute();
       expect(rollup).toEqual([
         { model: 'new', total: 2n },
         { model: 'old7', total: 4n }, // the rollup knew nothing of the stored 1: the upload moves it by 5 − 1
@@ -122,13 +165,24 @@ describe(`ingest bounds (${engine})`, () => {
       const bystander = await signUp(t);
       const theirs = await issueDevice(t, bystander, 'theirs');
       // An all-time total stored before the day bound existed, a few tokens below 2^63 (gemini's m0 is an 'other' model).
-      await sql`insert into leaderboard_user_totals (user_id, gpt, claude, other) values (${user.id}, 0, 0, ${2n ** 63n - 5n})`.execute(t.db.kysely);
-      const [mine, other] = await Promise.all([ingest(t, device.token, wide(6, 1, 10)), ingest(t, theirs.token, wide(6, 1, 10))]);
+      await sql`insert into leaderboard_user_totals (user_id, gpt, claude, other) values (${user.id}, 0, 0, ${2n ** 63n - 5n})`.execute(
+        t.db.kysely,
+      );
+      const [mine, other] = await Promise.all([
+        ingest(t, device.token, wide(6, 1, 10)),
+        ingest(t, theirs.token, wide(6, 1, 10)),
+      ]);
       expect(mine.statusCode, mine.body).toBe(400);
       expect(other.statusCode, other.body).toBe(200);
-      const row = await t.db.kysely.selectFrom('leaderboard_user_totals').select('other').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await t.db.kysely
+        .selectFrom('leaderboard_user_totals')
+        .select('other')
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(row.other).toBe(2n ** 63n - 5n); // an integer still: nothing was added
-      expect(await t.db.kysely.selectFrom('usage_buckets').select('device_id').where('user_id', '=', user.id).execute()).toEqual([]);
+      expect(
+        await t.db.kysely.selectFrom('usage_buckets').select('device_id').where('user_id', '=', user.id).execute(),
+      ).toEqual([]);
     });
 
     it('a refresh ranks a user whose stored totals are out of range instead of failing for everyone', async () => {
@@ -137,8 +191,11 @@ describe(`ingest bounds (${engine})`, () => {
       const victim = await signUp(t);
       const max = 2n ** 63n - 1n;
       // Each family fits 64 bits, their sum does not; on SQLite an overflowed sum is stored as a float.
-      await sql`insert into leaderboard_user_totals (user_id, gpt, claude, other) values (${victim.id}, ${max}, ${max}, ${max})`.execute(t.db.kysely);
-      if (engine === 'sqlite') await sql`update leaderboard_user_totals set gpt = 9.2875e18 where user_id = ${victim.id}`.execute(t.db.kysely);
+      await sql`insert into leaderboard_user_totals (user_id, gpt, claude, other) values (${victim.id}, ${max}, ${max}, ${max})`.execute(
+        t.db.kysely,
+      );
+      if (engine === 'sqlite')
+        await sql`update leaderboard_user_totals set gpt = 9.2875e18 where user_id = ${victim.id}`.execute(t.db.kysely);
       const refreshed = await refresh(t);
       expect(refreshed.statusCode, refreshed.body).toBe(200);
       const page = await board(t);

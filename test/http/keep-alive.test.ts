@@ -31,13 +31,27 @@ function send(agent: http.Agent, port: number, shot: Shot): Promise<Outcome> {
     if (shot.body && !shot.chunked) headers['content-length'] = String(shot.body.length);
     // Node chunks a body only for methods that usually carry one; for GET, HEAD, DELETE and OPTIONS
     // it would send the bytes unframed, which is not HTTP (the server rightly answers 400 and closes).
-    if (shot.body && shot.chunked && headers['transfer-encoding'] === undefined) headers['transfer-encoding'] = 'chunked';
-    const req = http.request({ host: '127.0.0.1', port, method: shot.method, path: shot.path, headers, agent }, (res) => {
-      res.resume();
-      // Settled once the request is closed too: only then is its socket back in the agent's pool.
-      res.on('end', () => req.once('close', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), reusedSocket: req.reusedSocket })));
-      res.on('error', (error) => resolve({ error: `${(error as NodeJS.ErrnoException).code ?? error.message} (response)` }));
-    });
+    if (shot.body && shot.chunked && headers['transfer-encoding'] === undefined)
+      headers['transfer-encoding'] = 'chunked';
+    const req = http.request(
+      { host: '127.0.0.1', port, method: shot.method, path: shot.path, headers, agent },
+      (res) => {
+        res.resume();
+        // Settled once the request is closed too: only then is its socket back in the agent's pool.
+        res.on('end', () =>
+          req.once('close', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              reusedSocket: req.reusedSocket,
+            }),
+          ),
+        );
+        res.on('error', (error) =>
+          resolve({ error: `${(error as NodeJS.ErrnoException).code ?? error.message} (response)` }),
+        );
+      },
+    );
     req.on('error', (error) => resolve({ error: (error as NodeJS.ErrnoException).code ?? error.message }));
     if (shot.body) req.end(shot.body);
     else req.end();
@@ -66,24 +80,51 @@ const shotArb = (bearers: string[]) =>
   fc.record({
     op: fc.constantFrom(...OPERATIONS),
     method: fc.option(fc.constantFrom('PATCH', 'DELETE', 'PUT', 'OPTIONS', 'HEAD', 'GET', 'POST'), { nil: undefined }),
-    query: fc.constantFrom('', '?tz=Mars/Olympus', '?tz=%00', '?from=2026-13-40&to=x', '?tz=America/New_York&tz_offset_minutes=-300', '?%zz', '?a=' + 'x'.repeat(5000)),
+    query: fc.constantFrom(
+      '',
+      '?tz=Mars/Olympus',
+      '?tz=%00',
+      '?from=2026-13-40&to=x',
+      '?tz=America/New_York&tz_offset_minutes=-300',
+      '?%zz',
+      '?a=' + 'x'.repeat(5000),
+    ),
     bearer: fc.option(fc.constantFrom(...bearers, 'garbage', 'a.b.c'), { nil: undefined }),
-    contentType: fc.constantFrom('application/json', 'application/json;charset=UTF-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json;charset=UTF-8',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+    ),
     body: fc.oneof(
-      { weight: 12, arbitrary: fc.oneof(
-        fc.constant(undefined),
-        fc.constant('{"hourly":[]}'),
-        fc.constant('{"hourly":[{"hour_start":"2026-10-01T10:00:00Z","total_tokens":1}]}'),
-        fc.constant('{'),
-        fc.constant('[['.repeat(40)),
-        fc.constant('{"enabled":true,"__proto__":{"x":1}}'),
-        fc.json({ maxDepth: 4 }),
-      ) },
+      {
+        weight: 12,
+        arbitrary: fc.oneof(
+          fc.constant(undefined),
+          fc.constant('{"hourly":[]}'),
+          fc.constant('{"hourly":[{"hour_start":"2026-10-01T10:00:00Z","total_tokens":1}]}'),
+          fc.constant('{'),
+          fc.constant('[['.repeat(40)),
+          fc.constant('{"enabled":true,"__proto__":{"x":1}}'),
+          fc.json({ maxDepth: 4 }),
+        ),
+      },
       // Bodies over the 1 MiB limit, less often (each moves megabytes).
-      { weight: 1, arbitrary: fc.constantFrom('x'.repeat(2 * 1024 * 1024), '{"pad":"' + 'y'.repeat(1024 * 1024 + 10) + '"}') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('x'.repeat(2 * 1024 * 1024), '{"pad":"' + 'y'.repeat(1024 * 1024 + 10) + '"}'),
+      },
     ),
     chunked: fc.boolean(),
-    oddHeader: fc.constantFrom<Record<string, string>>({}, { 'x-odd': 'caf\u00e9 ;;= \t"' }, { accept: '*/*;q=abc' }, { 'content-encoding': 'gzip' }, { expect: '100-continue' }, { 'transfer-encoding': 'identity' }),
+    oddHeader: fc.constantFrom<Record<string, string>>(
+      {},
+      { 'x-odd': 'caf\u00e9 ;;= \t"' },
+      { accept: '*/*;q=abc' },
+      { 'content-encoding': 'gzip' },
+      { expect: '100-continue' },
+      { 'transfer-encoding': 'identity' },
+    ),
   });
 
 describe(`keep-alive connections (${engine})`, () => {
@@ -103,7 +144,13 @@ describe(`keep-alive connections (${engine})`, () => {
   it('a body over the limit gets its 413 problem document, and the connection stays usable', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (const chunked of [false, true]) {
-      const res = await send(agent, port, { method: 'POST', path: '/functions/svc-ingest', headers: { authorization: `Bearer ${bearers[1]}`, 'content-type': 'application/json' }, body: Buffer.alloc(12 * 1024 * 1024, 0x20), chunked });
+      const res = await send(agent, port, {
+        method: 'POST',
+        path: '/functions/svc-ingest',
+        headers: { authorization: `Bearer ${bearers[1]}`, 'content-type': 'application/json' },
+        body: Buffer.alloc(12 * 1024 * 1024, 0x20),
+        chunked,
+      });
       expect(res).toMatchObject({ status: 413, contentType: 'application/problem+json; charset=utf-8' });
       const next = await send(agent, port, { method: 'GET', path: '/healthz', headers: {} });
       expect(next).toMatchObject({ status: 200, reusedSocket: true });
@@ -114,8 +161,16 @@ describe(`keep-alive connections (${engine})`, () => {
   it('a HEAD refused by the HTTP parser gets an answer without a body, even when parsing stopped inside its request line', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     // `Transfer-Encoding: identity` on a request leaves the parser unable to frame what follows.
-    const first = await send(agent, port, { method: 'HEAD', path: '/auth/v1/token?grant_type=password', headers: { 'transfer-encoding': 'identity' } });
-    const second = await send(agent, port, { method: 'HEAD', path: `/functions/svc-ingest?a=${'x'.repeat(5000)}`, headers: {} });
+    const first = await send(agent, port, {
+      method: 'HEAD',
+      path: '/auth/v1/token?grant_type=password',
+      headers: { 'transfer-encoding': 'identity' },
+    });
+    const second = await send(agent, port, {
+      method: 'HEAD',
+      path: `/functions/svc-ingest?a=${'x'.repeat(5000)}`,
+      headers: {},
+    });
     agent.destroy();
     expect(first.error).toBeUndefined();
     expect(second).toMatchObject({ status: 400, contentType: 'application/problem+json; charset=utf-8' });
@@ -131,7 +186,12 @@ describe(`keep-alive connections (${engine})`, () => {
       const withBody = s.body !== undefined && method !== 'GET' && method !== 'HEAD';
       if (withBody) headers['content-type'] = s.contentType;
       if (!withBody) delete headers['content-encoding'];
-      return { method, path: s.op[1] + (s.op[1].includes('?') ? '' : s.query), headers, ...(withBody ? { body: Buffer.from(s.body ?? ''), chunked: s.chunked } : {}) };
+      return {
+        method,
+        path: s.op[1] + (s.op[1].includes('?') ? '' : s.query),
+        headers,
+        ...(withBody ? { body: Buffer.from(s.body ?? ''), chunked: s.chunked } : {}),
+      };
     });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
     const failures: string[] = [];
@@ -146,14 +206,20 @@ describe(`keep-alive connections (${engine})`, () => {
         else {
           statuses.set(out.status ?? 0, (statuses.get(out.status ?? 0) ?? 0) + 1);
           const what = `${out.status} ${out.contentType}: ${described}`;
-          if ((out.status ?? 0) >= 400 && shot.method !== 'HEAD' && !String(out.contentType).startsWith('application/problem+json')) failures.push(what);
+          if (
+            (out.status ?? 0) >= 400 &&
+            shot.method !== 'HEAD' &&
+            !String(out.contentType).startsWith('application/problem+json')
+          )
+            failures.push(what);
           if ((out.status ?? 0) >= 500) failures.push(what);
         }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     agent.destroy();
-    if (process.env.KEEPALIVE_DUMP) (await import('node:fs')).writeFileSync(process.env.KEEPALIVE_DUMP, failures.join('\n'));
+    if (process.env.KEEPALIVE_DUMP)
+      (await import('node:fs')).writeFileSync(process.env.KEEPALIVE_DUMP, failures.join('\n'));
     expect(failures.slice(0, 20)).toEqual([]);
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(shots.length);
   }, 120_000);

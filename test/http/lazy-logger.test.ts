@@ -22,7 +22,14 @@ describe('LazyChildLogger', () => {
     log.info('second line');
     expect(made).toBe(1);
     const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(first).toMatchObject({ level: 50, reqId: 'req-7', msg: 'unhandled error', password: '[redacted]', token: '[redacted]', err: { message: 'boom' } });
+    expect(first).toMatchObject({
+      level: 50,
+      reqId: 'req-7',
+      msg: 'unhandled error',
+      password: '[redacted]',
+      token: '[redacted]',
+      err: { message: 'boom' },
+    });
     expect(second).toMatchObject({ level: 30, reqId: 'req-7', msg: 'second line' });
     expect(lines.join('')).not.toContain('hunter2');
 

@@ -15,11 +15,21 @@ describe(`leaderboard freshness after uploads (${engine})`, () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ total_entries: number; generated_at: string }>();
   };
-  const bucket = (i: number) => ({ hour_start: new Date(T0 - 3_600_000 - i * 1_800_000).toISOString(), source: 'codex', model: 'gpt-5.2-codex', input_tokens: 10, total_tokens: 10 });
+  const bucket = (i: number) => ({
+    hour_start: new Date(T0 - 3_600_000 - i * 1_800_000).toISOString(),
+    source: 'codex',
+    model: 'gpt-5.2-codex',
+    input_tokens: 10,
+    total_tokens: 10,
+  });
 
   it('refreshes soon after the first upload when the snapshot is older than a minute, once for a burst', async () => {
     const app = (t = await createTestApp({ env: { LEADERBOARD_FRESH_SECONDS: '60' } }));
-    const refresh = await app.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+    const refresh = await app.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+    });
     expect(refresh.statusCode, refresh.body).toBe(200);
     expect((await entries(app)).total_entries).toBe(0);
     app.clock.advance(61_000);
@@ -34,7 +44,11 @@ describe(`leaderboard freshness after uploads (${engine})`, () => {
 
   it('waits while the snapshot is younger than a minute, and does nothing for an upload that changed nothing', async () => {
     const app = (t = await createTestApp({ env: { LEADERBOARD_FRESH_SECONDS: '60' } }));
-    await app.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+    await app.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+    });
     const device = await issueDevice(app, await signUp(app));
     app.clock.advance(61_000);
     expect((await ingest(app, device.token, [bucket(0)])).statusCode).toBe(200);
@@ -53,7 +67,11 @@ describe(`leaderboard freshness after uploads (${engine})`, () => {
   it('is off with LEADERBOARD_FRESH_SECONDS=0: only the periodic refresh moves the snapshot', async () => {
     const app = (t = await createTestApp());
     expect(app.leaderboardFreshness).toBeUndefined();
-    await app.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+    await app.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+    });
     app.clock.advance(61_000);
     const device = await issueDevice(app, await signUp(app));
     expect((await ingest(app, device.token, [bucket(0)])).statusCode).toBe(200);

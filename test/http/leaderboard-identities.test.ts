@@ -14,7 +14,17 @@ import { ManualClock } from '../../src/clock.js';
 import { openPostgres, openSqlite, type Db } from '../../src/db/connect.js';
 import type { LeaderboardEntryWire } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
-import { capturingLogger, createTestApp, dropTestSchema, engine, T0, testConfig, testDatabaseUrl, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import {
+  capturingLogger,
+  createTestApp,
+  dropTestSchema,
+  engine,
+  T0,
+  testConfig,
+  testDatabaseUrl,
+  TEST_SECRETS,
+  type TestApp,
+} from '../helpers/app.js';
 
 interface Board {
   entries: LeaderboardEntryWire[];
@@ -22,25 +32,46 @@ interface Board {
 }
 
 async function board(t: TestApp, token?: string): Promise<Board> {
-  const res = await t.app.inject({ method: 'GET', url: '/functions/svc-leaderboard?period=week', headers: token ? bearer(token) : {} });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/functions/svc-leaderboard?period=week',
+    headers: token ? bearer(token) : {},
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<Board>();
 }
 
 const setVisible = (t: TestApp, u: TestUser, enabled: boolean) =>
-  t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(u.accessToken), payload: { enabled } });
+  t.app.inject({
+    method: 'POST',
+    url: '/functions/svc-public-visibility',
+    headers: bearer(u.accessToken),
+    payload: { enabled },
+  });
 
 const setName = (t: TestApp, u: TestUser, display_name: string) =>
-  t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(u.accessToken), payload: { data: { display_name } } });
+  t.app.inject({
+    method: 'PUT',
+    url: '/auth/v1/user',
+    headers: bearer(u.accessToken),
+    payload: { data: { display_name } },
+  });
 
 /** One public user with usage, refreshed into the snapshot; answers the user. */
 async function seedPublicUser(t: TestApp): Promise<TestUser> {
   const ada = await signUp(t);
   expect((await setName(t, ada, 'Ada')).statusCode).toBe(200);
   const device = await issueDevice(t, ada);
-  expect((await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 300 }])).statusCode).toBe(200);
+  expect(
+    (await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 300 }]))
+      .statusCode,
+  ).toBe(200);
   expect((await setVisible(t, ada, true)).statusCode).toBe(200);
-  const refreshed = await t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+  const refreshed = await t.app.inject({
+    method: 'POST',
+    url: '/functions/svc-leaderboard-refresh',
+    headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+  });
   expect(refreshed.statusCode).toBe(200);
   return ada;
 }
@@ -56,7 +87,8 @@ describe(`leaderboard identities are never served stale (${engine})`, () => {
     cleanups.push(() => t.close());
     const ada = await seedPublicUser(t);
     // Read twice so the page and the identities are cached.
-    for (let i = 0; i < 2; i++) expect((await board(t)).entries[0]).toMatchObject({ user_id: ada.id, display_name: 'Ada', is_public: true });
+    for (let i = 0; i < 2; i++)
+      expect((await board(t)).entries[0]).toMatchObject({ user_id: ada.id, display_name: 'Ada', is_public: true });
     expect((await board(t, ada.accessToken)).me).toMatchObject({ display_name: 'Ada' });
 
     expect((await setName(t, ada, 'Ada Lovelace')).statusCode).toBe(200);
@@ -74,7 +106,11 @@ describe(`leaderboard identities are never served stale (${engine})`, () => {
     expect(profile.statusCode).toBe(403);
 
     expect((await setVisible(t, ada, true)).statusCode).toBe(200);
-    expect((await board(t)).entries[0]).toMatchObject({ user_id: ada.id, display_name: 'Ada Lovelace', is_public: true });
+    expect((await board(t)).entries[0]).toMatchObject({
+      user_id: ada.id,
+      display_name: 'Ada Lovelace',
+      is_public: true,
+    });
   });
 
   it('a change made by another server process on the same database shows on the next read', async () => {

@@ -17,7 +17,12 @@ import type { LeaderboardHooks } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { dropTestSchema, engine, T0, testConfig, TEST_SECRETS, testDatabaseUrl, type TestApp } from '../helpers/app.js';
 
-const config = testConfig({ RATE_LIMIT_AUTH_PER_MINUTE: '30', RATE_LIMIT_EXCHANGE_PER_MINUTE: '30', INGEST_RATE_PER_MINUTE: '60', INGEST_BURST: '20' });
+const config = testConfig({
+  RATE_LIMIT_AUTH_PER_MINUTE: '30',
+  RATE_LIMIT_EXCHANGE_PER_MINUTE: '30',
+  INGEST_RATE_PER_MINUTE: '60',
+  INGEST_BURST: '20',
+});
 const quiet = () => createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
 
 async function appOn(db: Db, hooks: LeaderboardHooks): Promise<TestApp> {
@@ -46,12 +51,19 @@ function holdFirst() {
 }
 
 const refresh = (t: TestApp, query = '') =>
-  t.app.inject({ method: 'POST', url: `/functions/svc-leaderboard-refresh${query}`, headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+  t.app.inject({
+    method: 'POST',
+    url: `/functions/svc-leaderboard-refresh${query}`,
+    headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+  });
 
 async function seed(t: TestApp): Promise<void> {
   const user = await signUp(t);
   const device = await issueDevice(t, user);
-  expect((await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 5 }])).statusCode).toBe(200);
+  expect(
+    (await ingest(t, device.token, [{ hour_start: '2026-11-01T10:00:00Z', model: 'gpt-5', total_tokens: 5 }]))
+      .statusCode,
+  ).toBe(200);
 }
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -146,24 +158,30 @@ describe(`leaderboard refresh single flight (${engine})`, () => {
     expect(board.json().total_entries).toBe(1);
   });
 
-  it.skipIf(Boolean(testDatabaseUrl))('SQLite: a lease left by a process that died blocks refreshes only until it runs out', async () => {
-    const t = await singleApp({});
-    await seed(t);
-    const lease = (expiresAt: number) =>
-      t.db.kysely.insertInto('leaderboard_refresh_lease').values({ id: 1, holder: 'a process that died', expires_at: expiresAt }).execute();
-    await lease(t.clock.now() + 60_000);
-    let done = false;
-    const waiting = refresh(t).then((res) => {
-      done = true;
-      return res;
-    });
-    await settle(150);
-    expect(done).toBe(false);
-    t.clock.advance(60_001);
-    const res = await waiting;
-    expect(res.statusCode).toBe(200);
-    // Given back when done: the next refresh does not wait.
-    expect(await t.db.kysely.selectFrom('leaderboard_refresh_lease').selectAll().execute()).toEqual([]);
-    expect((await refresh(t)).statusCode).toBe(200);
-  });
+  it.skipIf(Boolean(testDatabaseUrl))(
+    'SQLite: a lease left by a process that died blocks refreshes only until it runs out',
+    async () => {
+      const t = await singleApp({});
+      await seed(t);
+      const lease = (expiresAt: number) =>
+        t.db.kysely
+          .insertInto('leaderboard_refresh_lease')
+          .values({ id: 1, holder: 'a process that died', expires_at: expiresAt })
+          .execute();
+      await lease(t.clock.now() + 60_000);
+      let done = false;
+      const waiting = refresh(t).then((res) => {
+        done = true;
+        return res;
+      });
+      await settle(150);
+      expect(done).toBe(false);
+      t.clock.advance(60_001);
+      const res = await waiting;
+      expect(res.statusCode).toBe(200);
+      // Given back when done: the next refresh does not wait.
+      expect(await t.db.kysely.selectFrom('leaderboard_refresh_lease').selectAll().execute()).toEqual([]);
+      expect((await refresh(t)).statusCode).toBe(200);
+    },
+  );
 });

@@ -42,15 +42,24 @@ describe(`/metrics (${engine})`, () => {
     const device = await issueDevice(t, user);
     const hour = new Date(T0 - 86_400_000).toISOString();
     const upload = (total: number) =>
-      t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(device.token), payload: { hourly: [{ hour_start: hour, source: 'codex', model: 'gpt-5', total_tokens: total }] } });
+      t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-ingest',
+        headers: bearer(device.token),
+        payload: { hourly: [{ hour_start: hour, source: 'codex', model: 'gpt-5', total_tokens: total }] },
+      });
     expect((await upload(10)).statusCode).toBe(200); // stored
     expect((await upload(10)).statusCode).toBe(200); // unchanged: skipped
     expect((await upload(11)).statusCode).toBe(429); // burst of two used up
     await t.app.inject({ url: '/nowhere/at/all' });
 
     const text = (await t.app.inject({ url: '/metrics', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) })).body;
-    expect(sample(text, 'tokentally_http_request_duration_seconds_count{operation="ingestUsage",status="200"}')).toBe(2);
-    expect(sample(text, 'tokentally_http_request_duration_seconds_count{operation="ingestUsage",status="429"}')).toBe(1);
+    expect(sample(text, 'tokentally_http_request_duration_seconds_count{operation="ingestUsage",status="200"}')).toBe(
+      2,
+    );
+    expect(sample(text, 'tokentally_http_request_duration_seconds_count{operation="ingestUsage",status="429"}')).toBe(
+      1,
+    );
     expect(sample(text, 'tokentally_http_request_duration_seconds_count{operation="unmatched",status="404"}')).toBe(1);
     expect(sample(text, 'tokentally_http_rate_limited_total{operation="ingestUsage"}')).toBe(1);
     expect(sample(text, 'tokentally_ingest_uploads_total{outcome="accepted"}')).toBe(2);

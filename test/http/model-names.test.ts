@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
-interface Model { model_id: string; model: string; priced_as?: string; totals: { total_tokens: string; total_cost_usd: string } }
+interface Model {
+  model_id: string;
+  model: string;
+  priced_as?: string;
+  totals: { total_tokens: string; total_cost_usd: string };
+}
 
 describe(`model names in answers (${engine})`, () => {
   let t: TestApp;
@@ -25,16 +30,29 @@ describe(`model names in answers (${engine})`, () => {
       ['qwen', 'qwen3-coder-plus', 30],
       ['kimi', 'kimi-k2-thinking', 20],
     ] as const;
-    const res = await ingest(t, device.token, rows.map(([source, model, n], i) => ({ hour_start: at(i), source, model, input_tokens: n, total_tokens: n })));
+    const res = await ingest(
+      t,
+      device.token,
+      rows.map(([source, model, n], i) => ({ hour_start: at(i), source, model, input_tokens: n, total_tokens: n })),
+    );
     expect(res.statusCode, res.body).toBe(200);
   });
   afterAll(async () => t.close());
 
   it('keeps gpt-5.2-codex apart from gpt-5.2 and says priced_as', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/functions/svc-usage-model-breakdown?from=2026-10-01&to=2026-10-31', headers: bearer(user.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/functions/svc-usage-model-breakdown?from=2026-10-01&to=2026-10-31',
+      headers: bearer(user.accessToken),
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<{ sources: { source: string; models: Model[] }[] }>();
-    const bySource = Object.fromEntries(body.sources.map((s) => [s.source, s.models.map((m) => ({ id: m.model_id, priced_as: m.priced_as, tokens: m.totals.total_tokens }))]));
+    const bySource = Object.fromEntries(
+      body.sources.map((s) => [
+        s.source,
+        s.models.map((m) => ({ id: m.model_id, priced_as: m.priced_as, tokens: m.totals.total_tokens })),
+      ]),
+    );
     expect(bySource.codex).toEqual([
       { id: 'gpt-5.2-codex', priced_as: 'gpt-5.2', tokens: '1000' },
       { id: 'gpt-5.1-codex-max', priced_as: 'gpt-5.1', tokens: '500' },
@@ -51,12 +69,19 @@ describe(`model names in answers (${engine})`, () => {
 
   it('a model filter selects one model, not the model that prices it', async () => {
     const get = async (model: string) => {
-      const res = await t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31&model=${encodeURIComponent(model)}`, headers: bearer(user.accessToken) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31&model=${encodeURIComponent(model)}`,
+        headers: bearer(user.accessToken),
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json<{ totals: { total_tokens: string }; model_id: string }>();
     };
     expect(await get('gpt-5.2')).toMatchObject({ model_id: 'gpt-5.2', totals: { total_tokens: '100' } });
     expect(await get('gpt-5.2-codex')).toMatchObject({ model_id: 'gpt-5.2-codex', totals: { total_tokens: '1000' } });
-    expect(await get('Claude-Sonnet-4.5')).toMatchObject({ model_id: 'claude-sonnet-4-5', totals: { total_tokens: '500' } });
+    expect(await get('Claude-Sonnet-4.5')).toMatchObject({
+      model_id: 'claude-sonnet-4-5',
+      totals: { total_tokens: '500' },
+    });
   });
 });

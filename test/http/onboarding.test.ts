@@ -14,7 +14,11 @@ describe(`device onboarding (${engine})`, () => {
   afterEach(async () => t.close());
 
   async function linkCode(): Promise<{ link_code: string; expires_at: string }> {
-    const res = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-link-code-init',
+      headers: bearer(user.accessToken),
+    });
     expect(res.statusCode).toBe(200);
     return res.json();
   }
@@ -33,7 +37,10 @@ describe(`device onboarding (${engine})`, () => {
     const { link_code } = await linkCode();
     const typed = link_code.toLowerCase().replaceAll('-', '').replaceAll('1', 'l').replaceAll('0', 'o');
     expect(normalizeLinkCode(typed)).toBe(link_code.replaceAll('-', ''));
-    const first = await exchange({ link_code: typed, request_id: 'req-1', device_name: 'box', platform: 'Linux' }, bearer('junk'));
+    const first = await exchange(
+      { link_code: typed, request_id: 'req-1', device_name: 'box', platform: 'Linux' },
+      bearer('junk'),
+    );
     expect(first.statusCode, first.body).toBe(200);
     const body = first.json<{ token: string; device_id: string; user_id: string }>();
     expect(body.user_id).toBe(user.id);
@@ -48,8 +55,14 @@ describe(`device onboarding (${engine})`, () => {
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().code).toBe('conflict');
 
-    expect((await ingest(t, body.token, [{ hour_start: '2026-11-01T12:00:00Z', total_tokens: 1 }])).statusCode).toBe(200);
-    const devices = await t.db.kysely.selectFrom('devices').select(['name', 'platform']).where('user_id', '=', user.id).execute();
+    expect((await ingest(t, body.token, [{ hour_start: '2026-11-01T12:00:00Z', total_tokens: 1 }])).statusCode).toBe(
+      200,
+    );
+    const devices = await t.db.kysely
+      .selectFrom('devices')
+      .select(['name', 'platform'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(devices).toEqual([{ name: 'box', platform: 'linux' }]);
 
     t.clock.advance(25 * 60 * 60_000); // the replay window has closed
@@ -84,32 +97,91 @@ describe(`device onboarding (${engine})`, () => {
 
   it('gives one winner when two requests race for one code', async () => {
     const { link_code } = await linkCode();
-    const [a, b] = await Promise.all([exchange({ link_code, request_id: 'a' }), exchange({ link_code, request_id: 'b' })]);
+    const [a, b] = await Promise.all([
+      exchange({ link_code, request_id: 'a' }),
+      exchange({ link_code, request_id: 'b' }),
+    ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
   });
 
   it('issues device tokens for the caller, or for a named user with the service role key', async () => {
     const other = await signUp(t);
-    const forOther = await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken), payload: { user_id: other.id } });
+    const forOther = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(user.accessToken),
+      payload: { user_id: other.id },
+    });
     expect(forOther.statusCode).toBe(403);
-    const forSelf = await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken), payload: { user_id: user.id } });
+    const forSelf = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(user.accessToken),
+      payload: { user_id: user.id },
+    });
     expect(forSelf.statusCode).toBe(200);
-    const noBody = await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken) });
+    const noBody = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(user.accessToken),
+    });
     expect(noBody.statusCode).toBe(200);
-    expect(noBody.json()).toMatchObject({ device_id: expect.any(String), token: expect.stringMatching(/^tt_dev_/), created_at: new Date(t.clock.now()).toISOString() });
+    expect(noBody.json()).toMatchObject({
+      device_id: expect.any(String),
+      token: expect.stringMatching(/^tt_dev_/),
+      created_at: new Date(t.clock.now()).toISOString(),
+    });
 
     const service = bearer(TEST_SECRETS.SERVICE_ROLE_KEY);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: service, payload: { user_id: other.id } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: service, payload: {} })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: service, payload: { user_id: '00000000-0000-4000-8000-000000000000' } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: service, payload: { user_id: 'nope' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/functions/svc-device-token-issue',
+          headers: service,
+          payload: { user_id: other.id },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: service, payload: {} }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/functions/svc-device-token-issue',
+          headers: service,
+          payload: { user_id: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/functions/svc-device-token-issue',
+          headers: service,
+          payload: { user_id: 'nope' },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('records sync pings at most every 30 minutes', async () => {
-    const { token } = (await exchange({ link_code: (await linkCode()).link_code, request_id: 'r' })).json<{ token: string }>();
-    const ping = () => t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(token), payload: 'ignored', });
+    const { token } = (await exchange({ link_code: (await linkCode()).link_code, request_id: 'r' })).json<{
+      token: string;
+    }>();
+    const ping = () =>
+      t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(token), payload: 'ignored' });
     const first = await ping();
-    expect(first.json()).toEqual({ success: true, updated: true, last_sync_at: new Date(t.clock.now()).toISOString(), min_interval_minutes: 30 });
+    expect(first.json()).toEqual({
+      success: true,
+      updated: true,
+      last_sync_at: new Date(t.clock.now()).toISOString(),
+      min_interval_minutes: 30,
+    });
     const stamp = first.json().last_sync_at;
     t.clock.advance(29 * 60_000);
     expect((await ping()).json()).toMatchObject({ updated: false, last_sync_at: stamp });
@@ -124,7 +196,12 @@ describe(`link-code exchange rate limit (${engine})`, () => {
 
   it('limits exchanges per client address', async () => {
     t = await createTestApp({ env: { RATE_LIMIT_EXCHANGE_PER_MINUTE: '2' } });
-    const attempt = () => t!.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: 'AAAA-BBBB-CCCC', request_id: 'r' } });
+    const attempt = () =>
+      t!.app.inject({
+        method: 'POST',
+        url: '/functions/svc-link-code-exchange',
+        payload: { link_code: 'AAAA-BBBB-CCCC', request_id: 'r' },
+      });
     expect((await attempt()).statusCode).toBe(400);
     expect((await attempt()).statusCode).toBe(400);
     const limited = await attempt();

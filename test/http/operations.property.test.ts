@@ -36,11 +36,41 @@ describe(`every operation, generated input (${engine})`, () => {
     t = await createTestApp({ env: { PRICING_SOURCE_URL: 'http://127.0.0.1:9/prices.json' } });
     const user = await signUp(t);
     const device = await issueDevice(t, user);
-    const share = (await t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(user.accessToken), payload: { enabled: true } })).json<{ share_token: string }>().share_token;
-    const ghost = (await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: 'no-such-user', email: 'x@example.com', sessionId: 's' }, t.clock.now())).token;
-    bearers = [user.accessToken, device.token, share, TEST_SECRETS.SERVICE_ROLE_KEY, ghost, 'tt_dev_x', 'a.b.c', 'Basic xyz'];
+    const share = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-public-visibility',
+        headers: bearer(user.accessToken),
+        payload: { enabled: true },
+      })
+    ).json<{ share_token: string }>().share_token;
+    const ghost = (
+      await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign(
+        { sub: 'no-such-user', email: 'x@example.com', sessionId: 's' },
+        t.clock.now(),
+      )
+    ).token;
+    bearers = [
+      user.accessToken,
+      device.token,
+      share,
+      TEST_SECRETS.SERVICE_ROLE_KEY,
+      ghost,
+      'tt_dev_x',
+      'a.b.c',
+      'Basic xyz',
+    ];
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
-      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string; in: string }[];
+            requestBody?: { content: Record<string, { schema: JsonSchema }> };
+          }
+        >
+      >;
     }>();
     // The sign-in API (GoTrue-compatible, kept out of /openapi.json) is swept too.
     const signIn: Operation[] = [
@@ -51,22 +81,28 @@ describe(`every operation, generated input (${engine})`, () => {
       { method: 'POST', path: '/auth/v1/logout', query: ['scope'], body: undefined },
       { method: 'GET', path: '/auth/v1/settings', query: [], body: undefined },
     ];
-    operations = signIn.concat(Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => {
-        const schema = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
-        return {
-          method: method.toUpperCase(),
-          path,
-          query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-          body: schema ? Object.keys(schema.properties ?? {}) : undefined,
-        };
-      }),
-    ));
+    operations = signIn.concat(
+      Object.entries(doc.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => {
+          const schema = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
+          return {
+            method: method.toUpperCase(),
+            path,
+            query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+            body: schema ? Object.keys(schema.properties ?? {}) : undefined,
+          };
+        }),
+      ),
+    );
   });
   afterAll(async () => t.close());
 
   const storedUsage = async () => {
-    const row = (await sql<{ c: unknown; b: unknown }>`select count(*) as c, sum(billable) as b from usage_buckets`.execute(t.db.kysely)).rows[0];
+    const row = (
+      await sql<{ c: unknown; b: unknown }>`select count(*) as c, sum(billable) as b from usage_buckets`.execute(
+        t.db.kysely,
+      )
+    ).rows[0];
     return `${String(row?.c)} rows, ${String(row?.b)} billable`;
   };
 
@@ -74,10 +110,36 @@ describe(`every operation, generated input (${engine})`, () => {
     expect(operations.length).toBeGreaterThan(25);
     const value = fc.oneof(
       fc.jsonValue({ maxDepth: 2 }),
-      fc.constantFrom('2026-11-01T10:30:00.000Z', '2026-11-01', 'America/New_York', 'Mars/Olympus', '\u0000', '-1', '1e400', 'NaN', "' OR 1=1 --", 'x'.repeat(300)),
+      fc.constantFrom(
+        '2026-11-01T10:30:00.000Z',
+        '2026-11-01',
+        'America/New_York',
+        'Mars/Olympus',
+        '\u0000',
+        '-1',
+        '1e400',
+        'NaN',
+        "' OR 1=1 --",
+        'x'.repeat(300),
+      ),
       fc.integer({ min: -1e15, max: 1e15 }),
     );
-    const queryValue = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('2026-11-01', '2026-13-45', 'week', 'total', 'all', '-720', '841', '1.5', '%zz', 'America/New_York', ''));
+    const queryValue = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom(
+        '2026-11-01',
+        '2026-13-45',
+        'week',
+        'total',
+        'all',
+        '-720',
+        '841',
+        '1.5',
+        '%zz',
+        'America/New_York',
+        '',
+      ),
+    );
     let ingested = false;
     await fc.assert(
       fc.asyncProperty(
@@ -89,7 +151,13 @@ describe(`every operation, generated input (${engine})`, () => {
           fc.constant(undefined),
           fc.jsonValue({ maxDepth: 3 }),
           fc.array(value, { maxLength: 8 }),
-          fc.array(fc.record({ hour_start: value, source: value, model: value, total_tokens: value, input_tokens: value }, { requiredKeys: [] }), { maxLength: 3 }),
+          fc.array(
+            fc.record(
+              { hour_start: value, source: value, model: value, total_tokens: value, input_tokens: value },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 3 },
+          ),
         ),
         fc.array(value, { maxLength: 8 }),
         async (opIndex, bearerIndex, extraQuery, queryValues, nested, bodyValues) => {
@@ -104,7 +172,8 @@ describe(`every operation, generated input (${engine})`, () => {
           if (op.body) {
             const body: Record<string, unknown> = {};
             op.body.forEach((name, i) => {
-              if (i < bodyValues.length) body[name] = name === 'hourly' || name === 'device_subscriptions' ? nested : bodyValues[i];
+              if (i < bodyValues.length)
+                body[name] = name === 'hourly' || name === 'device_subscriptions' ? nested : bodyValues[i];
             });
             payload = JSON.stringify(body);
           }
@@ -113,7 +182,10 @@ describe(`every operation, generated input (${engine})`, () => {
           const res = await t.app.inject({
             method: op.method as 'GET',
             url: `${op.path}${params.size > 0 ? `?${params.toString()}` : ''}`,
-            headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+            headers: {
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+              ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+            },
             ...(payload !== undefined ? { payload } : {}),
           });
           const what = `${op.method} ${op.path}?${params.toString()} ${payload ?? ''} → ${res.statusCode} ${res.body.slice(0, 300)}`;

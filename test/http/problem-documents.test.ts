@@ -29,9 +29,23 @@ describe(`problem documents (${engine})`, () => {
       t.app.inject({ method: 'GET', url: '/functions/svc-nope' }),
       t.app.inject({ method: 'DELETE', url: '/functions/svc-ingest' }),
       t.app.inject({ method: 'POST', url: '/functions/svc-ingest', payload: { hourly: [] } }),
-      t.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', headers: { 'content-type': 'application/json' }, payload: '{' }),
-      t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(user.accessToken), payload: { enabled: 'yes' } }),
-      t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email: user.email, password: 'correct horse' } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-link-code-exchange',
+        headers: { 'content-type': 'application/json' },
+        payload: '{',
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-public-visibility',
+        headers: bearer(user.accessToken),
+        payload: { enabled: 'yes' },
+      }),
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        payload: { email: user.email, password: 'correct horse' },
+      }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.headers['content-type']).toContain('application/problem+json');

@@ -41,12 +41,24 @@ const bucket = fc.record({
   output: count,
   reasoning: count,
 });
-const upload = fc.record({ who: fc.integer({ min: 0, max: 2 }), buckets: fc.array(bucket, { minLength: 1, maxLength: 12 }) });
+const upload = fc.record({
+  who: fc.integer({ min: 0, max: 2 }),
+  buckets: fc.array(bucket, { minLength: 1, maxLength: 12 }),
+});
 
 type Row = Record<string, unknown>;
 const key = (...parts: unknown[]) => parts.map(String).join('|');
 
-function bucketInput(b: { slot: number; source: string; model: string; project: string; input: number; cached: number; output: number; reasoning: number }): BucketInput {
+function bucketInput(b: {
+  slot: number;
+  source: string;
+  model: string;
+  project: string;
+  input: number;
+  cached: number;
+  output: number;
+  reasoning: number;
+}): BucketInput {
   return {
     hour_start: new Date(WINDOW_START + b.slot * HALF_HOUR).toISOString(),
     source: b.source,
@@ -60,7 +72,16 @@ function bucketInput(b: { slot: number; source: string; model: string; project: 
   };
 }
 
-async function all(t: TestApp, table: 'usage_rollup' | 'usage_daily' | 'usage_days' | 'leaderboard_user_weeks' | 'leaderboard_user_months' | 'leaderboard_user_totals'): Promise<Row[]> {
+async function all(
+  t: TestApp,
+  table:
+    | 'usage_rollup'
+    | 'usage_daily'
+    | 'usage_days'
+    | 'leaderboard_user_weeks'
+    | 'leaderboard_user_months'
+    | 'leaderboard_user_totals',
+): Promise<Row[]> {
   return (await t.db.kysely.selectFrom(table).selectAll().execute()) as Row[];
 }
 
@@ -100,7 +121,8 @@ function expectedFromRollup(rollup: Row[]) {
     sumInto(months, key(r.user_id, d.getUTCFullYear() * 12 + d.getUTCMonth()), families);
     sumInto(totals, key(r.user_id), families);
   }
-  const strip = (m: Map<string, bigint[]>) => new Map([...m].filter(([, v]) => v.some((x) => x !== 0n)).map(([k, v]) => [k, v.join(',')]));
+  const strip = (m: Map<string, bigint[]>) =>
+    new Map([...m].filter(([, v]) => v.some((x) => x !== 0n)).map(([k, v]) => [k, v.join(',')]));
   // Definition of a packed day: its six sums, then each non-empty half-hour's slot and six sums, slots ascending.
   const days = new Map<string, { totals: bigint[]; entries: string[] }>();
   for (const [k, counts] of [...slots].sort(([x], [y]) => (x < y ? -1 : 1))) {
@@ -124,7 +146,11 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
         try {
           const a = await signUp(t);
           const b = await signUp(t);
-          const devices = [await issueDevice(t, a, 'one'), await issueDevice(t, a, 'two'), await issueDevice(t, b, 'three')];
+          const devices = [
+            await issueDevice(t, a, 'one'),
+            await issueDevice(t, a, 'two'),
+            await issueDevice(t, b, 'three'),
+          ];
           for (const u of uploads) {
             const res = await ingest(t, (devices[u.who] as { token: string }).token, u.buckets.map(bucketInput));
             expect(res.statusCode, res.body).toBe(200);
@@ -135,12 +161,23 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
           const stored = (await all(t, 'usage_days')).filter((r) => r.counts !== '0,0,0,0,0,0');
           expect(new Map(stored.map((r) => [key(r.user_id, r.day), r.counts]))).toEqual(expected.days);
           const fams = ['gpt', 'claude', 'other'];
-          expect(asMap(await all(t, 'leaderboard_user_weeks'), (r) => key(r.user_id, r.week), fams)).toEqual(expected.weeks);
-          expect(asMap(await all(t, 'leaderboard_user_months'), (r) => key(r.user_id, r.month), fams)).toEqual(expected.months);
+          expect(asMap(await all(t, 'leaderboard_user_weeks'), (r) => key(r.user_id, r.week), fams)).toEqual(
+            expected.weeks,
+          );
+          expect(asMap(await all(t, 'leaderboard_user_months'), (r) => key(r.user_id, r.month), fams)).toEqual(
+            expected.months,
+          );
           expect(asMap(await all(t, 'leaderboard_user_totals'), (r) => key(r.user_id), fams)).toEqual(expected.totals);
           for (const r of daily) {
-            const counts = { input: BigInt(r.input as bigint), cached: BigInt(r.cached_input as bigint), output: BigInt(r.output as bigint), reasoning: BigInt(r.reasoning as bigint) };
-            expect(BigInt(r.cost_micros as bigint), key(r.day, r.source, r.model)).toBe(rowCostMicros(prices, String(r.source), String(r.model), Number(r.day), counts));
+            const counts = {
+              input: BigInt(r.input as bigint),
+              cached: BigInt(r.cached_input as bigint),
+              output: BigInt(r.output as bigint),
+              reasoning: BigInt(r.reasoning as bigint),
+            };
+            expect(BigInt(r.cost_micros as bigint), key(r.day, r.source, r.model)).toBe(
+              rowCostMicros(prices, String(r.source), String(r.model), Number(r.day), counts),
+            );
           }
         } finally {
           await t.close();

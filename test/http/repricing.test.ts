@@ -16,7 +16,12 @@ import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
 import { savePriceSnapshot } from '../../src/db/queries/price-snapshots.js';
 import { epochDayOf } from '../../src/domain/calendar.js';
 import { bundledPriceData } from '../../src/pricing/price-data.js';
-import { BUNDLED_PRICES_EFFECTIVE_FROM, createPriceData, createPriceService, priceDataReady } from '../../src/pricing/price-service.js';
+import {
+  BUNDLED_PRICES_EFFECTIVE_FROM,
+  createPriceData,
+  createPriceService,
+  priceDataReady,
+} from '../../src/pricing/price-service.js';
 import { exportChunks, parseExportRange } from '../../src/services/export.js';
 import { PriceBook, snapshotOf } from '../../src/services/price-book.js';
 import type { RepricingHooks } from '../../src/services/repricing.js';
@@ -24,20 +29,81 @@ import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } 
 import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } from '../helpers/app.js';
 
 const BUCKETS: BucketInput[] = [
-  { hour_start: '2026-10-29T20:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 300_000, output_tokens: 2_000, total_tokens: 302_000 },
-  { hour_start: '2026-10-30T10:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 1_000_000, cached_input_tokens: 200_000, output_tokens: 50_000, reasoning_output_tokens: 10_000, total_tokens: 1_050_000 },
-  { hour_start: '2026-10-30T23:30:00Z', source: 'claude', model: 'claude-opus-4-1', input_tokens: 10_000, output_tokens: 2_000, total_tokens: 12_000 },
-  { hour_start: '2026-10-31T00:00:00Z', source: 'gemini', model: 'gemini-2.5-pro', input_tokens: 300, output_tokens: 3, total_tokens: 303 },
-  { hour_start: '2026-10-31T15:00:00Z', source: 'claude', model: 'claude-opus-4-1', input_tokens: 5_000, cached_input_tokens: 1_000, output_tokens: 700, total_tokens: 6_700 },
-  { hour_start: '2026-11-01T03:00:00Z', source: 'opencode', model: 'mystery-model', input_tokens: 1_000, output_tokens: 100, total_tokens: 1_100 },
+  {
+    hour_start: '2026-10-29T20:00:00Z',
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 300_000,
+    output_tokens: 2_000,
+    total_tokens: 302_000,
+  },
+  {
+    hour_start: '2026-10-30T10:00:00Z',
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 1_000_000,
+    cached_input_tokens: 200_000,
+    output_tokens: 50_000,
+    reasoning_output_tokens: 10_000,
+    total_tokens: 1_050_000,
+  },
+  {
+    hour_start: '2026-10-30T23:30:00Z',
+    source: 'claude',
+    model: 'claude-opus-4-1',
+    input_tokens: 10_000,
+    output_tokens: 2_000,
+    total_tokens: 12_000,
+  },
+  {
+    hour_start: '2026-10-31T00:00:00Z',
+    source: 'gemini',
+    model: 'gemini-2.5-pro',
+    input_tokens: 300,
+    output_tokens: 3,
+    total_tokens: 303,
+  },
+  {
+    hour_start: '2026-10-31T15:00:00Z',
+    source: 'claude',
+    model: 'claude-opus-4-1',
+    input_tokens: 5_000,
+    cached_input_tokens: 1_000,
+    output_tokens: 700,
+    total_tokens: 6_700,
+  },
+  {
+    hour_start: '2026-11-01T03:00:00Z',
+    source: 'opencode',
+    model: 'mystery-model',
+    input_tokens: 1_000,
+    output_tokens: 100,
+    total_tokens: 1_100,
+  },
 ];
 /** Uploaded while a repricing runs: changes rows of users repriced already and of users not yet. */
 const DURING: BucketInput[] = [
   { hour_start: '2026-10-30T11:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 400_000, total_tokens: 400_000 },
-  { hour_start: '2026-10-31T20:00:00Z', source: 'claude', model: 'claude-opus-4-1', input_tokens: 100, output_tokens: 9_000, total_tokens: 9_100 },
+  {
+    hour_start: '2026-10-31T20:00:00Z',
+    source: 'claude',
+    model: 'claude-opus-4-1',
+    input_tokens: 100,
+    output_tokens: 9_000,
+    total_tokens: 9_100,
+  },
 ];
 /** Uploaded after it ended, by a server that has not heard of the switch. */
-const AFTER: BucketInput[] = [{ hour_start: '2026-10-30T12:30:00Z', source: 'codex', model: 'gpt-5', input_tokens: 123_456, output_tokens: 7_890, total_tokens: 131_346 }];
+const AFTER: BucketInput[] = [
+  {
+    hour_start: '2026-10-30T12:30:00Z',
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 123_456,
+    output_tokens: 7_890,
+    total_tokens: 131_346,
+  },
+];
 
 const URLS = [
   // Whole UTC days from stored costs, partial UTC days at the edges priced at request time.
@@ -114,7 +180,8 @@ async function dearerData(): Promise<Provider[]> {
 }
 
 const useDearerPrices = () => own.replaceData(dearer, { effectiveFrom: '2026-11-01' });
-const useBundledPrices = () => own.replaceData(bundledPriceData().providers, { effectiveFrom: BUNDLED_PRICES_EFFECTIVE_FROM });
+const useBundledPrices = () =>
+  own.replaceData(bundledPriceData().providers, { effectiveFrom: BUNDLED_PRICES_EFFECTIVE_FROM });
 
 beforeAll(async () => {
   await priceDataReady();
@@ -142,7 +209,13 @@ describe(`stored costs repriced in the background (${engine})`, () => {
   /** Another server over `t`'s database (it closes the database; this one leaves it open). */
   async function serverOver(t: TestApp, repricing?: RepricingHooks): Promise<TestApp> {
     const logs: string[] = [];
-    const built = await createApp({ config: t.config, db: { ...t.db, close: async () => undefined }, clock: t.clock, logger: capturingLogger(logs), hooks: { repricing } });
+    const built = await createApp({
+      config: t.config,
+      db: { ...t.db, close: async () => undefined },
+      clock: t.clock,
+      logger: capturingLogger(logs),
+      hooks: { repricing },
+    });
     closers.push(built.close);
     return { ...t, ...built, logs };
   }
@@ -199,10 +272,17 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     const t = await testApp();
     const users = await usersWithUsage(t, 3);
     expect(await health(t.app)).toMatchObject({ status: 'ok', pricing: { state: 'current' } });
-    const kept = async () => (await t.db.kysely.selectFrom('price_snapshots').select('fingerprint').orderBy('fingerprint').execute()).map((r) => r.fingerprint);
+    const kept = async () =>
+      (await t.db.kysely.selectFrom('price_snapshots').select('fingerprint').orderBy('fingerprint').execute()).map(
+        (r) => r.fingerprint,
+      );
     const previous = await kept();
     expect(previous).toHaveLength(1);
-    await savePriceSnapshot(t.db.kysely, { fingerprint: 'data of an older sync', source: 'genai-prices', effectiveFrom: '2026-10-01', data: '[]' }, t.clock.now());
+    await savePriceSnapshot(
+      t.db.kysely,
+      { fingerprint: 'data of an older sync', source: 'genai-prices', effectiveFrom: '2026-10-01', data: '[]' },
+      t.clock.now(),
+    );
 
     await useDearerPrices();
     const fresh = await reference(DURING, AFTER);
@@ -214,7 +294,11 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     await gate.reached(1);
     expect(second.logs.join('')).toMatch(/repricing stored daily costs in the background/);
     for (const app of [t.app, second.app]) {
-      expect(await health(app)).toMatchObject({ status: 'ok', version: expect.any(String), pricing: { state: 'repricing', rows_done: 0 } });
+      expect(await health(app)).toMatchObject({
+        status: 'ok',
+        version: expect.any(String),
+        pricing: { state: 'repricing', rows_done: 0 },
+      });
       for (const { user } of users) expect(await answers(app, user)).toEqual(old.answers[0]);
     }
 
@@ -222,8 +306,10 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     gate.step();
     await gate.reached(2);
     expect(await health(second.app)).toMatchObject({ pricing: { state: 'repricing', rows_done: 6 } });
-    for (const [i, { token }] of users.entries()) expect((await ingest(i % 2 === 0 ? t : second, token, DURING)).statusCode).toBe(200);
-    for (const app of [t.app, second.app]) for (const { user } of users) expect(await answers(app, user)).toEqual(old.answers[1]);
+    for (const [i, { token }] of users.entries())
+      expect((await ingest(i % 2 === 0 ? t : second, token, DURING)).statusCode).toBe(200);
+    for (const app of [t.app, second.app])
+      for (const { user } of users) expect(await answers(app, user)).toEqual(old.answers[1]);
 
     gate.openAll();
     await second.repricing.idle();
@@ -234,7 +320,8 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     }
     // The first server has not heard of the switch: its uploads are priced with the new data all the same.
     for (const { token } of users) expect((await ingest(t, token, AFTER)).statusCode).toBe(200);
-    for (const app of [t.app, second.app]) for (const { user } of users) expect(await answers(app, user)).toEqual(fresh.answers[2]);
+    for (const app of [t.app, second.app])
+      for (const { user } of users) expect(await answers(app, user)).toEqual(fresh.answers[2]);
     for (const { user } of users) expect(await storedRows(t, user)).toEqual(fresh.rows);
     // The database keeps the data of the stored costs and the previous data, no more.
     expect(await kept()).toEqual([...previous, own.fingerprint].sort());
@@ -272,7 +359,10 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     for (const { user } of users) expect(await answers(restarted.app, user)).toEqual(old.answers[0]);
 
     // The restarted process stops without a word (its lease stays): nobody else goes on until the lease runs out.
-    await t.db.kysely.updateTable('repricing').set({ holder: 'a process that stopped', lease_until: t.clock.now() + 60_000 }).execute();
+    await t.db.kysely
+      .updateTable('repricing')
+      .set({ holder: 'a process that stopped', lease_until: t.clock.now() + 60_000 })
+      .execute();
     again.openAll();
     await restarted.repricing.idle();
     second.repricing.resume();
@@ -301,7 +391,14 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     await gate.reached(1);
 
     // Read in pages of two rows; the repricing ends after the first page of daily rows.
-    const chunks = exportChunks(t.db, { userId: user.id, range: parseExportRange(undefined, undefined), format: 'json', generatedAt: 0, pageSize: 2, prices: new PriceBook(t.db, own) });
+    const chunks = exportChunks(t.db, {
+      userId: user.id,
+      range: parseExportRange(undefined, undefined),
+      format: 'json',
+      generatedAt: 0,
+      pageSize: 2,
+      prices: new PriceBook(t.db, own),
+    });
     let text = '';
     while (!text.includes('"daily":[\n')) text += (await chunks.next()).value ?? '';
     gate.openAll();
@@ -316,8 +413,13 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     const t = await testApp();
     const { user } = (await usersWithUsage(t, 1))[0] as Uploader;
     const cost = async (app = t.app) =>
-      (await app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-30&to=2026-10-30', headers: bearer(user.accessToken) })).json().totals
-        .total_cost_usd as string;
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/functions/svc-usage-summary?from=2026-10-30&to=2026-10-30',
+          headers: bearer(user.accessToken),
+        })
+      ).json().totals.total_cost_usd as string;
     const priced = await cost();
 
     // Priced by the data in use already: a start leaves them alone.
@@ -330,7 +432,9 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     await t.db.kysely.updateTable('usage_daily').set({ cost_micros: 7 }).execute();
     await t.db.kysely.updateTable('read_model_state').set({ value: 'data nobody kept' }).execute();
     const upgraded = await serverOver(t);
-    expect(upgraded.logs.join('')).toMatch(/repriced stored daily costs \(6 rows read, 6 changed, \d+ ms\) before serving/);
+    expect(upgraded.logs.join('')).toMatch(
+      /repriced stored daily costs \(6 rows read, 6 changed, \d+ ms\) before serving/,
+    );
     expect(await health(upgraded.app)).toMatchObject({ pricing: { state: 'current' } });
     expect(await cost(upgraded.app)).toBe(priced);
   });

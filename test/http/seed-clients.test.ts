@@ -72,7 +72,11 @@ describe(`the seed system's clients (${engine})`, () => {
     // Dashboard: tz and tz_offset_minutes together (tz wins), first under its name, then the /api fallback.
     const expected = hourly.reduce((n, b) => n + BigInt(b.total_tokens), 0n).toString();
     const query = 'from=2026-10-19&to=2026-10-27&tz=America%2FNew_York&tz_offset_minutes=-240';
-    for (const url of [`/functions/vibeusage-usage-summary?${query}`, `/api/functions/vibeusage-usage-summary?${query}`, `/functions/svc-usage-summary?${query}`]) {
+    for (const url of [
+      `/functions/vibeusage-usage-summary?${query}`,
+      `/api/functions/vibeusage-usage-summary?${query}`,
+      `/functions/svc-usage-summary?${query}`,
+    ]) {
       const res = await sdk('GET', url, user.accessToken);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
       expect(res.json<{ totals: { total_tokens: string } }>().totals.total_tokens, url).toBe(expected);
@@ -84,18 +88,29 @@ describe(`the seed system's clients (${engine})`, () => {
   });
 
   it('serves every operation under both seed names and /api/functions, with the same access rule, outside /openapi.json', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     const paths = Object.keys(doc.paths);
     expect(paths.filter((p) => /vibescore|vibeusage|\/api\//.test(p))).toEqual([]);
-    const ops = paths.filter((p) => p.startsWith('/functions/svc-')).flatMap((p) => Object.keys(doc.paths[p] ?? {}).map((m) => [m.toUpperCase(), p] as const));
+    const ops = paths
+      .filter((p) => p.startsWith('/functions/svc-'))
+      .flatMap((p) => Object.keys(doc.paths[p] ?? {}).map((m) => [m.toUpperCase(), p] as const));
     expect(ops.length).toBeGreaterThan(15);
     for (const [method, path] of ops) {
       const op = path.slice('/functions/svc-'.length);
       for (const bearer of [undefined, user.accessToken]) {
         const own = await sdk(method as 'GET' | 'POST', path, bearer, method === 'POST' ? {} : undefined);
-        for (const alias of [`/functions/vibescore-${op}`, `/functions/vibeusage-${op}`, `/api/functions/vibeusage-${op}`, `/api/functions/svc-${op}`]) {
+        for (const alias of [
+          `/functions/vibescore-${op}`,
+          `/functions/vibeusage-${op}`,
+          `/api/functions/vibeusage-${op}`,
+          `/api/functions/svc-${op}`,
+        ]) {
           const res = await sdk(method as 'GET' | 'POST', alias, bearer, method === 'POST' ? {} : undefined);
-          expect(res.statusCode, `${method} ${alias} (${bearer ? 'user' : 'anonymous'}): ${res.body}`).toBe(own.statusCode);
+          expect(res.statusCode, `${method} ${alias} (${bearer ? 'user' : 'anonymous'}): ${res.body}`).toBe(
+            own.statusCode,
+          );
           expect(res.statusCode).not.toBe(404);
         }
       }
@@ -105,6 +120,10 @@ describe(`the seed system's clients (${engine})`, () => {
   it('answers an unknown seed name with a 404 problem carrying error and message', async () => {
     const res = await sdk('GET', '/functions/vibeusage-viewer-identity', user.accessToken);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'not_found', error: 'not_found', message: expect.stringContaining('/functions/') });
+    expect(res.json()).toMatchObject({
+      code: 'not_found',
+      error: 'not_found',
+      message: expect.stringContaining('/functions/'),
+    });
   });
 });

@@ -12,14 +12,29 @@ describe(`public sharing (${engine})`, () => {
   });
   afterEach(async () => t.close());
 
-  const getVisibility = (token: string) => t.app.inject({ method: 'GET', url: '/functions/svc-public-visibility', headers: bearer(token) });
+  const getVisibility = (token: string) =>
+    t.app.inject({ method: 'GET', url: '/functions/svc-public-visibility', headers: bearer(token) });
   const setVisibility = (token: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/functions/svc-public-visibility', headers: bearer(token), payload: payload as Record<string, unknown> });
+    t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-public-visibility',
+      headers: bearer(token),
+      payload: payload as Record<string, unknown>,
+    });
   const profile = (token?: string) =>
-    t.app.inject({ method: 'GET', url: '/functions/svc-public-view-profile', headers: token === undefined ? {} : bearer(token) });
+    t.app.inject({
+      method: 'GET',
+      url: '/functions/svc-public-view-profile',
+      headers: token === undefined ? {} : bearer(token),
+    });
 
   async function setProfile(u: TestUser, data: Record<string, string | null>) {
-    const res = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(u.accessToken), payload: { data } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(u.accessToken),
+      payload: { data },
+    });
     expect(res.statusCode, res.body).toBe(200);
   }
 
@@ -38,7 +53,11 @@ describe(`public sharing (${engine})`, () => {
 
     // Setting it on again keeps the token.
     t.clock.advance(1000);
-    expect((await setVisibility(user.accessToken, { enabled: true })).json()).toEqual({ enabled: true, updated_at, share_token: token });
+    expect((await setVisibility(user.accessToken, { enabled: true })).json()).toEqual({
+      enabled: true,
+      updated_at,
+      share_token: token,
+    });
     expect((await profile(token)).statusCode).toBe(200);
 
     const off = await setVisibility(user.accessToken, { enabled: false });
@@ -55,7 +74,9 @@ describe(`public sharing (${engine})`, () => {
   });
 
   it('never stores the share token in clear', async () => {
-    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{ share_token: string }>();
+    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{
+      share_token: string;
+    }>();
     const rows = await t.db.kysely.selectFrom('public_views').selectAll().execute();
     const stored = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     expect(stored).not.toContain(token.slice('tt_share_'.length));
@@ -63,11 +84,21 @@ describe(`public sharing (${engine})`, () => {
 
   it('shows a privacy-safe profile: no e-mail-like names, only http(s) avatars', async () => {
     await setProfile(user, { display_name: 'Ada', avatar_url: 'https://example.com/a.png' });
-    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{ share_token: string }>();
-    expect((await profile(token)).json()).toEqual({ display_name: 'Ada', avatar_url: 'https://example.com/a.png', user_id: user.id });
+    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{
+      share_token: string;
+    }>();
+    expect((await profile(token)).json()).toEqual({
+      display_name: 'Ada',
+      avatar_url: 'https://example.com/a.png',
+      user_id: user.id,
+    });
 
     await setProfile(user, { display_name: 'ada@example.com' });
-    await t.db.kysely.updateTable('users').set({ avatar_url: 'javascript:alert(1)' }).where('id', '=', user.id).execute();
+    await t.db.kysely
+      .updateTable('users')
+      .set({ avatar_url: 'javascript:alert(1)' })
+      .where('id', '=', user.id)
+      .execute();
     const safe = (await profile(token)).json();
     expect(safe).toEqual({ display_name: null, avatar_url: null, user_id: user.id });
     expect(JSON.stringify(safe)).not.toContain(user.email);
@@ -77,7 +108,9 @@ describe(`public sharing (${engine})`, () => {
   });
 
   it('applies the access rules of each operation', async () => {
-    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{ share_token: string }>();
+    const { share_token: token } = (await setVisibility(user.accessToken, { enabled: true })).json<{
+      share_token: string;
+    }>();
     const device = await issueDevice(t, user);
     expect((await getVisibility(token)).statusCode).toBe(403);
     expect((await getVisibility(device.token)).statusCode).toBe(403);

@@ -11,12 +11,41 @@ import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { ManualClock } from '../../src/clock.js';
 import { JwtService } from '../../src/security/jwt.js';
 import { insertRefreshToken } from '../../src/db/queries/users.js';
-import { capturingLogger, createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
+import {
+  capturingLogger,
+  createTestApp,
+  engine,
+  openTestDb,
+  T0,
+  TEST_SECRETS,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.js';
 
 const BUCKETS = [
-  { hour_start: '2026-10-30T10:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 1_000_000, total_tokens: 1_000_000 },
-  { hour_start: '2026-10-30T23:30:00Z', source: 'claude', model: 'claude-opus-4-1', input_tokens: 10_000, output_tokens: 2_000, total_tokens: 12_000 },
-  { hour_start: '2026-10-31T00:00:00Z', source: 'gemini', model: 'gemini-2.5-pro', input_tokens: 300, output_tokens: 3, total_tokens: 303 },
+  {
+    hour_start: '2026-10-30T10:00:00Z',
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 1_000_000,
+    total_tokens: 1_000_000,
+  },
+  {
+    hour_start: '2026-10-30T23:30:00Z',
+    source: 'claude',
+    model: 'claude-opus-4-1',
+    input_tokens: 10_000,
+    output_tokens: 2_000,
+    total_tokens: 12_000,
+  },
+  {
+    hour_start: '2026-10-31T00:00:00Z',
+    source: 'gemini',
+    model: 'gemini-2.5-pro',
+    input_tokens: 300,
+    output_tokens: 3,
+    total_tokens: 303,
+  },
 ];
 
 const readAll = async (app: TestApp['app'], token: string) =>
@@ -43,7 +72,19 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
     await migrateUpTo(db, '2026_11_22_0003_sharing_leaderboard_admin');
     const now = Date.UTC(2026, 10, 1, 12);
     const userId = '00000000-0000-4000-8000-000000000001';
-    await db.kysely.insertInto('users').values({ id: userId, email: 'old@example.com', password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: now, updated_at: now }).execute();
+    await db.kysely
+      .insertInto('users')
+      .values({
+        id: userId,
+        email: 'old@example.com',
+        password_hash: null,
+        display_name: null,
+        avatar_url: null,
+        external_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     for (const b of BUCKETS) {
       const input = BigInt(b.input_tokens);
       const output = BigInt(b.output_tokens ?? 0);
@@ -51,10 +92,30 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
       // The 0003 schema has no cost column: insert into the rollup only; its triggers kept the rest.
       await db.kysely
         .insertInto('usage_rollup')
-        .values({ user_id: userId, hour_start: Date.parse(b.hour_start), source: b.source, model: b.model, input, cached_input: 0n, output, reasoning: 0n, total: BigInt(b.total_tokens), billable })
+        .values({
+          user_id: userId,
+          hour_start: Date.parse(b.hour_start),
+          source: b.source,
+          model: b.model,
+          input,
+          cached_input: 0n,
+          output,
+          reasoning: 0n,
+          total: BigInt(b.total_tokens),
+          billable,
+        })
         .execute();
     }
-    expect(Number((await db.kysely.selectFrom('usage_daily').select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()).n)).toBe(3);
+    expect(
+      Number(
+        (
+          await db.kysely
+            .selectFrom('usage_daily')
+            .select((eb) => eb.fn.countAll<bigint>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).toBe(3);
 
     // First start on the new code: migration 0004, then repricing of the stored rows.
     const logs: string[] = [];
@@ -63,8 +124,17 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
     try {
       expect(logs.join('')).toMatch(/repriced stored daily costs \(3 rows read, 3 changed/);
       // A live session for the old user, so its access token is honoured.
-      await insertRefreshToken(db.kysely, { token_hash: 'upgrade-test', user_id: userId, session_id: 'upgrade-test', created_at: clock.now(), expires_at: clock.now() + 3_600_000 });
-      const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: userId, email: 'old@example.com', sessionId: 'upgrade-test' }, clock.now());
+      await insertRefreshToken(db.kysely, {
+        token_hash: 'upgrade-test',
+        user_id: userId,
+        session_id: 'upgrade-test',
+        created_at: clock.now(),
+        expires_at: clock.now() + 3_600_000,
+      });
+      const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign(
+        { sub: userId, email: 'old@example.com', sessionId: 'upgrade-test' },
+        clock.now(),
+      );
       expect(await readAll(upgraded.app, token)).toEqual(expected);
     } finally {
       await upgraded.close();

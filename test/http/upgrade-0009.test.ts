@@ -14,7 +14,12 @@ import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
 
 const bucket = (hour_start: string, source: string, model: string, input: number, output: number) => ({
-  hour_start, source, model, input_tokens: input, output_tokens: output, total_tokens: input + output,
+  hour_start,
+  source,
+  model,
+  input_tokens: input,
+  output_tokens: output,
+  total_tokens: input + output,
 });
 const BUCKETS = [
   bucket('2026-10-30T03:00:00Z', 'codex', 'gpt-5', 1_000_000, 2_000),
@@ -51,25 +56,71 @@ describe(`upgrade across migration 0009 (${engine})`, () => {
     const { db, drop } = await openTestDb();
     await migrateUpTo(db, '2026_11_24_0008_ingest_events_by_device');
     const now = Date.UTC(2026, 10, 1, 12);
-    await db.kysely.insertInto('users').values({ id: USER, email: 'old@example.com', password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: now, updated_at: now }).execute();
-    const zero = { hour_start: Date.parse('2026-10-29T08:00:00Z'), source: 'codex', model: 'gpt-5', input: 0n, cached_input: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
-    await db.kysely.insertInto('usage_rollup').values([...freshRollup.map((r) => ({ ...r, user_id: USER })), { user_id: USER, ...zero }]).execute();
-    await db.kysely.insertInto('usage_daily').values(freshDaily.map((r) => ({ ...r, user_id: USER }))).execute();
+    await db.kysely
+      .insertInto('users')
+      .values({
+        id: USER,
+        email: 'old@example.com',
+        password_hash: null,
+        display_name: null,
+        avatar_url: null,
+        external_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const zero = {
+      hour_start: Date.parse('2026-10-29T08:00:00Z'),
+      source: 'codex',
+      model: 'gpt-5',
+      input: 0n,
+      cached_input: 0n,
+      output: 0n,
+      reasoning: 0n,
+      total: 0n,
+      billable: 0n,
+    };
+    await db.kysely
+      .insertInto('usage_rollup')
+      .values([...freshRollup.map((r) => ({ ...r, user_id: USER })), { user_id: USER, ...zero }])
+      .execute();
+    await db.kysely
+      .insertInto('usage_daily')
+      .values(freshDaily.map((r) => ({ ...r, user_id: USER })))
+      .execute();
 
     const clock = new ManualClock(T0);
     const upgraded = await createApp({ config: testConfig(), db, clock });
     try {
-      const days = await db.kysely.selectFrom('usage_days').select(['day', 'counts']).where('user_id', '=', USER).orderBy('day').execute();
+      const days = await db.kysely
+        .selectFrom('usage_days')
+        .select(['day', 'counts'])
+        .where('user_id', '=', USER)
+        .orderBy('day')
+        .execute();
       expect(days).toEqual(freshDays);
       const prefix = sql`select count(*) from usage_day_prefix`.execute(db.kysely);
       await expect(prefix).rejects.toThrow();
-      await insertRefreshToken(db.kysely, { token_hash: 'upgrade-test', user_id: USER, session_id: 'upgrade-test', created_at: clock.now(), expires_at: clock.now() + 3_600_000 });
-      const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign({ sub: USER, email: 'old@example.com', sessionId: 'upgrade-test' }, clock.now());
+      await insertRefreshToken(db.kysely, {
+        token_hash: 'upgrade-test',
+        user_id: USER,
+        session_id: 'upgrade-test',
+        created_at: clock.now(),
+        expires_at: clock.now() + 3_600_000,
+      });
+      const { token } = await new JwtService(TEST_SECRETS.JWT_SECRET, 3600).sign(
+        { sub: USER, email: 'old@example.com', sessionId: 'upgrade-test' },
+        clock.now(),
+      );
       expect(await readAll(upgraded.app, token)).toEqual(expected);
 
       // Down again: the prefix table comes back from the rollup (row 48 is the whole day, row 8 the first four hours).
       await migrateUpTo(db, '2026_11_24_0008_ingest_events_by_device');
-      const rows = await sql<{ k: bigint | string; day: bigint | string; total: bigint | string }>`select k, day, total from usage_day_prefix where k in (8, 48) order by day, k`.execute(db.kysely);
+      const rows = await sql<{
+        k: bigint | string;
+        day: bigint | string;
+        total: bigint | string;
+      }>`select k, day, total from usage_day_prefix where k in (8, 48) order by day, k`.execute(db.kysely);
       const day = Date.UTC(2026, 9, 30) / 86_400_000;
       expect(rows.rows.map((r) => [Number(r.k), Number(r.day), BigInt(r.total)])).toEqual([
         [48, day - 1, 0n],

@@ -27,7 +27,13 @@ describe(`analytics sums past 2^53 from 15-digit counts (${engine})`, () => {
       const device = await issueDevice(t, user, `box${dev}`);
       const hourly = Array.from({ length: DAYS * 48 }, (_, i) => {
         const n = dev === 0 && i % 48 === 0 ? big - 1 : big;
-        return { hour_start: new Date(Date.UTC(2026, 9, 3) + i * 1_800_000).toISOString(), source: 'gemini', model: 'gemini-2.5-pro', input_tokens: n, total_tokens: n };
+        return {
+          hour_start: new Date(Date.UTC(2026, 9, 3) + i * 1_800_000).toISOString(),
+          source: 'gemini',
+          model: 'gemini-2.5-pro',
+          input_tokens: n,
+          total_tokens: n,
+        };
       });
       for (let i = 0; i < hourly.length; i += 300) {
         const res = await ingest(t, device.token, hourly.slice(i, i + 300));
@@ -43,10 +49,23 @@ describe(`analytics sums past 2^53 from 15-digit counts (${engine})`, () => {
     const zones: Record<string, string>[] = [{}, { tz: 'America/New_York' }, { tz: 'Asia/Kathmandu' }];
     for (const zone of zones) {
       const monthly = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-10-31', months: 1, ...zone });
-      expect(monthly.data[0]).toMatchObject({ month: '2026-10', input_tokens: month, total_tokens: month, billable_total_tokens: month });
-      const daily = await ok<{ data: Row[] }>(t, user, 'usage-daily', { from: '2026-10-01', to: '2026-10-31', ...zone });
+      expect(monthly.data[0]).toMatchObject({
+        month: '2026-10',
+        input_tokens: month,
+        total_tokens: month,
+        billable_total_tokens: month,
+      });
+      const daily = await ok<{ data: Row[] }>(t, user, 'usage-daily', {
+        from: '2026-10-01',
+        to: '2026-10-31',
+        ...zone,
+      });
       expect(String(daily.data.reduce((s, r) => s + BigInt(r.input_tokens as string), 0n))).toBe(month);
-      const heat = await ok<{ weeks: ({ value: string } | null)[][] }>(t, user, 'usage-heatmap', { to: '2026-10-31', weeks: 5, ...zone });
+      const heat = await ok<{ weeks: ({ value: string } | null)[][] }>(t, user, 'usage-heatmap', {
+        to: '2026-10-31',
+        weeks: 5,
+        ...zone,
+      });
       expect(String(heat.weeks.flat().reduce((s, c) => s + BigInt(c?.value ?? '0'), 0n))).toBe(month);
     }
     const utcDaily = await ok<{ data: Row[] }>(t, user, 'usage-daily', { from: '2026-10-03', to: '2026-10-03' });

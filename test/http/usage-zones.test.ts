@@ -4,7 +4,16 @@ import { epochDayOf } from '../../src/domain/calendar.js';
 import { resolveZone, startOfLocalEpochDay, startsOfLocalEpochDays } from '../../src/domain/zones.js';
 
 describe('startsOfLocalEpochDays', () => {
-  const zones = ['UTC', 'America/New_York', 'Europe/London', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Apia', 'America/Havana'];
+  const zones = [
+    'UTC',
+    'America/New_York',
+    'Europe/London',
+    'America/Santiago',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'Pacific/Apia',
+    'America/Havana',
+  ];
   it.each(zones)('%s: two years of day starts equal startOfLocalEpochDay', (tz) => {
     const zone = resolveZone({ tz });
     const first = epochDayOf('2025-01-01');

@@ -16,13 +16,27 @@ import { ok } from './usage-helpers.js';
 const SEED = 20_261_122;
 console.info(`usage.property: fast-check seed ${SEED}`);
 
-const ZONES: Record<string, string | number>[] = [{}, { tz: 'Asia/Tokyo' }, { tz: 'America/New_York' }, { tz: 'Asia/Kolkata' }, { tz: 'Asia/Kathmandu' }, { tz_offset_minutes: -210 }];
+const ZONES: Record<string, string | number>[] = [
+  {},
+  { tz: 'Asia/Tokyo' },
+  { tz: 'America/New_York' },
+  { tz: 'Asia/Kolkata' },
+  { tz: 'Asia/Kathmandu' },
+  { tz_offset_minutes: -210 },
+];
 const SOURCES = ['codex', 'claude', 'gemini'];
 const HALF_HOUR = 1_800_000;
 /** Around New York's 2026 spring-forward and Europe's, 40 days of half-hours. */
 const WINDOW_START = Date.UTC(2026, 1, 20);
 const SLOTS = 40 * 48;
-const FIELDS = ['total_tokens', 'billable_total_tokens', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_output_tokens'] as const;
+const FIELDS = [
+  'total_tokens',
+  'billable_total_tokens',
+  'input_tokens',
+  'cached_input_tokens',
+  'output_tokens',
+  'reasoning_output_tokens',
+] as const;
 
 type Row = Record<string, string>;
 
@@ -63,10 +77,18 @@ describe(`analytics properties (${engine})`, () => {
           const user = await signUp(t);
           const device = await issueDevice(t, user);
           const toWire = (x: typeof first): BucketInput[] =>
-            x.map(({ slot, ...rest }) => ({ hour_start: new Date(WINDOW_START + slot * HALF_HOUR).toISOString(), ...rest }));
+            x.map(({ slot, ...rest }) => ({
+              hour_start: new Date(WINDOW_START + slot * HALF_HOUR).toISOString(),
+              ...rest,
+            }));
           expect((await ingest(t, device.token, toWire(first))).statusCode).toBe(200);
           // A second upload changes some of the same buckets (updates) and adds others.
-          const changed = [...first.slice(0, 5).map((x) => ({ ...x, total_tokens: x.total_tokens + 1, input_tokens: x.input_tokens + 3 })), ...second];
+          const changed = [
+            ...first
+              .slice(0, 5)
+              .map((x) => ({ ...x, total_tokens: x.total_tokens + 1, input_tokens: x.input_tokens + 3 })),
+            ...second,
+          ];
           if (changed.length > 0) expect((await ingest(t, device.token, toWire(changed))).statusCode).toBe(200);
 
           const from = addDays('2026-02-20', Math.min(a, b) - 1);
@@ -85,11 +107,23 @@ describe(`analytics properties (${engine})`, () => {
           }
           expect(perSource).toEqual(daily.data.map(pick));
 
-          const monthly = await ok<{ from: string; to: string; data: Row[] }>(t, user, 'usage-monthly', { to, months: 2, ...zone });
-          const monthRange = await ok<{ totals: Row }>(t, user, 'usage-summary', { from: monthly.from, to: monthly.to, ...zone });
+          const monthly = await ok<{ from: string; to: string; data: Row[] }>(t, user, 'usage-monthly', {
+            to,
+            months: 2,
+            ...zone,
+          });
+          const monthRange = await ok<{ totals: Row }>(t, user, 'usage-summary', {
+            from: monthly.from,
+            to: monthly.to,
+            ...zone,
+          });
           expect(monthly.data.reduce((s, r) => add(s, r), zero)).toEqual(pick(monthRange.totals));
 
-          const heat = await ok<{ weeks: ({ day: string; value: string } | null)[][] }>(t, user, 'usage-heatmap', { to, weeks: 2, ...zone });
+          const heat = await ok<{ weeks: ({ day: string; value: string } | null)[][] }>(t, user, 'usage-heatmap', {
+            to,
+            weeks: 2,
+            ...zone,
+          });
           const byDay = new Map(daily.data.map((r) => [r.day, r.billable_total_tokens]));
           for (const cell of heat.weeks.flat()) {
             if (cell !== null && byDay.has(cell.day)) expect(cell.value, cell.day).toBe(byDay.get(cell.day));

@@ -26,7 +26,11 @@ describe(`analytics on a fixed data set (${engine})`, () => {
     // Another user's usage at the same instants must never show up.
     const theirs = await issueDevice(t, other, 'theirs');
     const big = { input_tokens: 7_000_000, output_tokens: 7_000_000, total_tokens: 14_000_000 };
-    await ingest(t, theirs.token, Object.values(B).map((b) => ({ ...b, ...big })));
+    await ingest(
+      t,
+      theirs.token,
+      Object.values(B).map((b) => ({ ...b, ...big })),
+    );
   });
   afterAll(async () => t.close());
 
@@ -35,7 +39,8 @@ describe(`analytics on a fixed data set (${engine})`, () => {
 
   const expectDays = (body: Daily, days: Record<string, BucketName[]>) => {
     expect(body.data.map((r) => r.day)).toEqual(Object.keys(days));
-    for (const row of body.data) expect(tokens(row), String(row.day)).toEqual(wireTotals(days[row.day as string] ?? []));
+    for (const row of body.data)
+      expect(tokens(row), String(row.day)).toEqual(wireTotals(days[row.day as string] ?? []));
   };
 
   it('daily in UTC: one zero-filled row per day and a summary that adds up', async () => {
@@ -48,18 +53,43 @@ describe(`analytics on a fixed data set (${engine})`, () => {
   });
 
   it('daily in Asia/Tokyo, America/New_York, Asia/Kolkata and Asia/Kathmandu', async () => {
-    expectDays(await daily({ tz: 'Asia/Tokyo' }), { '2026-03-07': [], '2026-03-08': ['b3', 'b1', 'b2'], '2026-03-09': ['b4', 'b5'] });
-    expectDays(await daily({ tz: 'America/New_York' }), { '2026-03-07': ['b3'], '2026-03-08': ['b1', 'b2', 'b4', 'b5'], '2026-03-09': [] });
-    expectDays(await daily({ tz: 'Asia/Kolkata' }), { '2026-03-07': [], '2026-03-08': ['b3', 'b1', 'b2', 'b4'], '2026-03-09': ['b5'] });
-    expectDays(await daily({ tz: 'Asia/Kathmandu' }), { '2026-03-07': [], '2026-03-08': ['b3', 'b1', 'b2', 'b4'], '2026-03-09': ['b5'] });
+    expectDays(await daily({ tz: 'Asia/Tokyo' }), {
+      '2026-03-07': [],
+      '2026-03-08': ['b3', 'b1', 'b2'],
+      '2026-03-09': ['b4', 'b5'],
+    });
+    expectDays(await daily({ tz: 'America/New_York' }), {
+      '2026-03-07': ['b3'],
+      '2026-03-08': ['b1', 'b2', 'b4', 'b5'],
+      '2026-03-09': [],
+    });
+    expectDays(await daily({ tz: 'Asia/Kolkata' }), {
+      '2026-03-07': [],
+      '2026-03-08': ['b3', 'b1', 'b2', 'b4'],
+      '2026-03-09': ['b5'],
+    });
+    expectDays(await daily({ tz: 'Asia/Kathmandu' }), {
+      '2026-03-07': [],
+      '2026-03-08': ['b3', 'b1', 'b2', 'b4'],
+      '2026-03-09': ['b5'],
+    });
     // New York's fall-back day holds both passes of 01:30; the 23:30 bucket before it is October 31.
-    expectDays(await daily({ tz: 'America/New_York' }, '2026-10-31', '2026-11-01'), { '2026-10-31': ['b9'], '2026-11-01': ['b6', 'b7'] });
+    expectDays(await daily({ tz: 'America/New_York' }, '2026-10-31', '2026-11-01'), {
+      '2026-10-31': ['b9'],
+      '2026-11-01': ['b6', 'b7'],
+    });
     expectDays(await daily({}, '2026-10-31', '2026-11-01'), { '2026-10-31': [], '2026-11-01': ['b9', 'b6', 'b7'] });
   });
 
   it('tz wins over tz_offset_minutes; the offset alone is a fixed zone; neither is UTC', async () => {
-    const tokyo = { '2026-03-07': [], '2026-03-08': ['b3', 'b1', 'b2'], '2026-03-09': ['b4', 'b5'] } as Record<string, BucketName[]>;
-    const utc = { '2026-03-07': ['b3'], '2026-03-08': ['b1', 'b2', 'b4', 'b5'], '2026-03-09': [] } as Record<string, BucketName[]>;
+    const tokyo = { '2026-03-07': [], '2026-03-08': ['b3', 'b1', 'b2'], '2026-03-09': ['b4', 'b5'] } as Record<
+      string,
+      BucketName[]
+    >;
+    const utc = { '2026-03-07': ['b3'], '2026-03-08': ['b1', 'b2', 'b4', 'b5'], '2026-03-09': [] } as Record<
+      string,
+      BucketName[]
+    >;
     expectDays(await daily({ tz_offset_minutes: 540 }), tokyo);
     expectDays(await daily({ tz: 'UTC', tz_offset_minutes: 540 }), utc);
     expectDays(await daily({ tz: 'Asia/Tokyo', tz_offset_minutes: -300 }), tokyo);
@@ -71,7 +101,11 @@ describe(`analytics on a fixed data set (${engine})`, () => {
     const body = await ok<Row>(t, user, 'usage-summary', {});
     expect(body).toMatchObject({ from: '2026-10-03', to: '2026-11-01', days: 30, model_id: null, model: null });
     expect(body.totals).toMatchObject(wireTotals(['b9', 'b6', 'b7']));
-    const ny = await ok<Row>(t, user, 'usage-summary', { tz: 'America/New_York', from: '2026-11-01', to: '2026-11-01' });
+    const ny = await ok<Row>(t, user, 'usage-summary', {
+      tz: 'America/New_York',
+      from: '2026-11-01',
+      to: '2026-11-01',
+    });
     expect(ny.totals).toMatchObject(wireTotals(['b6', 'b7']));
     const all = await ok<Row>(t, user, 'usage-summary', { from: '2026-01-01', to: '2026-11-01' });
     expect(all.totals).toMatchObject(wireTotals(Object.keys(B) as BucketName[]));
@@ -91,9 +125,18 @@ describe(`analytics on a fixed data set (${engine})`, () => {
       expect(body.totals, model).toMatchObject(wireTotals(['b1', 'b4', 'b5']));
       expect(body).toMatchObject({ model_id: gpt5.model_id, model: gpt5.model });
     }
-    const opus = await ok<Daily>(t, user, 'usage-daily', { from: '2026-03-07', to: '2026-03-08', model: 'claude-opus-4-1' });
+    const opus = await ok<Daily>(t, user, 'usage-daily', {
+      from: '2026-03-07',
+      to: '2026-03-08',
+      model: 'claude-opus-4-1',
+    });
     expect(opus.data.map((r) => r.total_tokens)).toEqual(['30', '0']);
-    const claudeDaily = await ok<Daily>(t, user, 'usage-daily', { from: '2026-03-07', to: '2026-03-09', source: 'claude', tz: 'Asia/Tokyo' });
+    const claudeDaily = await ok<Daily>(t, user, 'usage-daily', {
+      from: '2026-03-07',
+      to: '2026-03-09',
+      source: 'claude',
+      tz: 'Asia/Tokyo',
+    });
     expect(claudeDaily.data.map((r) => r.total_tokens)).toEqual(['0', '1180', '0']);
     expect(claudeDaily.summary.totals).toMatchObject(wireTotals(['b2', 'b3']));
     const none = await ok<Row>(t, user, 'usage-summary', { ...range, model: 'no-such-model' });
@@ -104,18 +147,34 @@ describe(`analytics on a fixed data set (${engine})`, () => {
       '2026-03-08T18:00:00Z',
       '2026-03-08T18:30:00Z',
     ]);
-    const monthly = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-03-31', months: 1, source: 'codex', model: 'gpt-5-2025-08-07' });
+    const monthly = await ok<{ data: Row[] }>(t, user, 'usage-monthly', {
+      to: '2026-03-31',
+      months: 1,
+      source: 'codex',
+      model: 'gpt-5-2025-08-07',
+    });
     expect(tokens(monthly.data[0] as Row)).toEqual(wireTotals(['b1', 'b4', 'b5']));
   });
 
   it('hourly: 46 rows on the spring-forward day without any 02:xx label', async () => {
-    const body = await ok<{ day: string; data: Row[]; sync: Row }>(t, user, 'usage-hourly', { day: '2026-03-08', tz: 'America/New_York' });
+    const body = await ok<{ day: string; data: Row[]; sync: Row }>(t, user, 'usage-hourly', {
+      day: '2026-03-08',
+      tz: 'America/New_York',
+    });
     expect(body.day).toBe('2026-03-08');
     expect(body.data).toHaveLength(46);
     expect(body.data.some((r) => String(r.hour).slice(11, 13) === '02')).toBe(false);
     expect(body.data[0]).toMatchObject({ hour: '2026-03-08T00:00:00-05:00', hour_start: '2026-03-08T05:00:00Z' });
-    expect(body.data[3]).toMatchObject({ hour: '2026-03-08T01:30:00-05:00', hour_start: '2026-03-08T06:30:00Z', ...wireTotals(['b1']) });
-    expect(body.data[4]).toMatchObject({ hour: '2026-03-08T03:00:00-04:00', hour_start: '2026-03-08T07:00:00Z', ...wireTotals(['b2']) });
+    expect(body.data[3]).toMatchObject({
+      hour: '2026-03-08T01:30:00-05:00',
+      hour_start: '2026-03-08T06:30:00Z',
+      ...wireTotals(['b1']),
+    });
+    expect(body.data[4]).toMatchObject({
+      hour: '2026-03-08T03:00:00-04:00',
+      hour_start: '2026-03-08T07:00:00Z',
+      ...wireTotals(['b2']),
+    });
     expect(body.data[45]).toMatchObject({ hour: '2026-03-08T23:30:00-04:00', hour_start: '2026-03-09T03:30:00Z' });
     expect(body.sync).toEqual({ last_sync_at: new Date(t.clock.now()).toISOString(), min_interval_minutes: 30 });
   });
@@ -140,11 +199,19 @@ describe(`analytics on a fixed data set (${engine})`, () => {
     const kol = await ok<{ data: Row[] }>(t, user, 'usage-hourly', { day: '2026-03-08', tz: 'Asia/Kolkata' });
     expect(kol.data).toHaveLength(48);
     expect(kol.data[0]).toMatchObject({ hour: '2026-03-08T00:00:00+05:30', hour_start: '2026-03-07T18:30:00Z' });
-    expect(kol.data[47]).toMatchObject({ hour: '2026-03-08T23:30:00+05:30', hour_start: '2026-03-08T18:00:00Z', ...wireTotals(['b4']) });
+    expect(kol.data[47]).toMatchObject({
+      hour: '2026-03-08T23:30:00+05:30',
+      hour_start: '2026-03-08T18:00:00Z',
+      ...wireTotals(['b4']),
+    });
     const ktm = await ok<{ data: Row[] }>(t, user, 'usage-hourly', { day: '2026-03-08', tz: 'Asia/Kathmandu' });
     expect(ktm.data).toHaveLength(48);
     expect(ktm.data[0]).toMatchObject({ hour: '2026-03-08T00:15:00+05:45', hour_start: '2026-03-07T18:30:00Z' });
-    expect(ktm.data[47]).toMatchObject({ hour: '2026-03-08T23:45:00+05:45', hour_start: '2026-03-08T18:00:00Z', ...wireTotals(['b4']) });
+    expect(ktm.data[47]).toMatchObject({
+      hour: '2026-03-08T23:45:00+05:45',
+      hour_start: '2026-03-08T18:00:00Z',
+      ...wireTotals(['b4']),
+    });
     const utc = await ok<{ day: string; data: Row[] }>(t, user, 'usage-hourly', {});
     expect(utc.day).toBe('2026-11-01');
     expect(utc.data).toHaveLength(48);
@@ -152,13 +219,31 @@ describe(`analytics on a fixed data set (${engine})`, () => {
   });
 
   it('monthly: exactly `months` rows, oldest first, zero-filled, local months', async () => {
-    const utc = await ok<{ data: Row[]; months: number; from: string; to: string }>(t, user, 'usage-monthly', { to: '2026-11-01', months: 10 });
+    const utc = await ok<{ data: Row[]; months: number; from: string; to: string }>(t, user, 'usage-monthly', {
+      to: '2026-11-01',
+      months: 10,
+    });
     expect(utc).toMatchObject({ months: 10, from: '2026-02-01', to: '2026-11-01' });
-    expect(utc.data.map((r) => r.month)).toEqual(['2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11']);
+    expect(utc.data.map((r) => r.month)).toEqual([
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
+    ]);
     expect(tokens(utc.data[1] as Row)).toEqual(wireTotals(['b1', 'b2', 'b3', 'b4', 'b5']));
     expect(tokens(utc.data[8] as Row)).toEqual(ZERO);
     expect(tokens(utc.data[9] as Row)).toEqual(wireTotals(['b9', 'b6', 'b7']));
-    const ny = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-11-01', months: 2, tz: 'America/New_York' });
+    const ny = await ok<{ data: Row[] }>(t, user, 'usage-monthly', {
+      to: '2026-11-01',
+      months: 2,
+      tz: 'America/New_York',
+    });
     expect(ny.data.map((r) => [r.month, r.total_tokens])).toEqual([
       ['2026-10', wireTotals(['b9']).total_tokens],
       ['2026-11', wireTotals(['b6', 'b7']).total_tokens],
@@ -171,17 +256,37 @@ describe(`analytics on a fixed data set (${engine})`, () => {
 
   it('heatmap: grid, values, levels, active days and streak', async () => {
     const utc = await ok<Row>(t, user, 'usage-heatmap', { to: '2026-03-09', weeks: 2, week_starts_on: 'mon' });
-    expect(utc).toMatchObject({ from: '2026-03-02', to: '2026-03-09', week_starts_on: 'mon', active_days: 2, streak_days: 0 });
+    expect(utc).toMatchObject({
+      from: '2026-03-02',
+      to: '2026-03-09',
+      week_starts_on: 'mon',
+      active_days: 2,
+      streak_days: 0,
+    });
     const weeks = utc.weeks as (Row | null)[][];
     expect(weeks).toHaveLength(2);
     expect(weeks[1]?.slice(1)).toEqual([null, null, null, null, null, null]);
     expect(weeks[0]?.[5]).toEqual({ day: '2026-03-07', value: wireTotals(['b3']).billable_total_tokens, level: 1 });
-    expect(weeks[0]?.[6]).toEqual({ day: '2026-03-08', value: wireTotals(['b1', 'b2', 'b4', 'b5']).billable_total_tokens, level: 4 });
+    expect(weeks[0]?.[6]).toEqual({
+      day: '2026-03-08',
+      value: wireTotals(['b1', 'b2', 'b4', 'b5']).billable_total_tokens,
+      level: 4,
+    });
     expect(utc.thresholds).toEqual({ t1: '30', t2: '30', t3: '30' });
-    const tokyo = await ok<Row>(t, user, 'usage-heatmap', { to: '2026-03-09', weeks: 2, week_starts_on: 'mon', tz: 'Asia/Tokyo' });
+    const tokyo = await ok<Row>(t, user, 'usage-heatmap', {
+      to: '2026-03-09',
+      weeks: 2,
+      week_starts_on: 'mon',
+      tz: 'Asia/Tokyo',
+    });
     expect(tokyo).toMatchObject({ active_days: 2, streak_days: 2 });
     // A one-day grid still counts the streak back beyond it.
-    const short = await ok<Row>(t, user, 'usage-heatmap', { to: '2026-03-09', weeks: 1, week_starts_on: 'mon', tz: 'Asia/Tokyo' });
+    const short = await ok<Row>(t, user, 'usage-heatmap', {
+      to: '2026-03-09',
+      weeks: 1,
+      week_starts_on: 'mon',
+      tz: 'Asia/Tokyo',
+    });
     expect(short).toMatchObject({ from: '2026-03-09', active_days: 1, streak_days: 2 });
     const def = await ok<Row>(t, user, 'usage-heatmap', {});
     expect(def).toMatchObject({ to: '2026-11-01', week_starts_on: 'sun', streak_days: 1 });
@@ -190,23 +295,38 @@ describe(`analytics on a fixed data set (${engine})`, () => {
 
   it('model breakdown: sources by name, aliases under one model_id, billable descending', async () => {
     const prices = createPriceService();
-    const body = await ok<{ sources: { source: string; totals: Row; models: Row[] }[]; pricing: Row }>(t, user, 'usage-model-breakdown', {
-      from: '2026-03-01',
-      to: '2026-03-31',
-      model: 'ignored',
-    });
+    const body = await ok<{ sources: { source: string; totals: Row; models: Row[] }[]; pricing: Row }>(
+      t,
+      user,
+      'usage-model-breakdown',
+      {
+        from: '2026-03-01',
+        to: '2026-03-31',
+        model: 'ignored',
+      },
+    );
     expect(body.sources.map((s) => s.source)).toEqual(['claude', 'codex']);
     const [claude, codex] = body.sources;
     expect(claude?.totals).toMatchObject(wireTotals(['b2', 'b3']));
-    expect(claude?.models.map((m) => m.model_id)).toEqual([prices.identify('claude-sonnet-4-5').model_id, prices.identify('claude-opus-4-1').model_id]);
+    expect(claude?.models.map((m) => m.model_id)).toEqual([
+      prices.identify('claude-sonnet-4-5').model_id,
+      prices.identify('claude-opus-4-1').model_id,
+    ]);
     expect(codex?.models).toHaveLength(1);
-    expect(codex?.models[0]).toMatchObject({ model_id: prices.identify('gpt-5').model_id, model: prices.identify('gpt-5').model });
+    expect(codex?.models[0]).toMatchObject({
+      model_id: prices.identify('gpt-5').model_id,
+      model: prices.identify('gpt-5').model,
+    });
     expect(codex?.models[0]?.totals).toMatchObject(wireTotals(['b1', 'b4', 'b5']));
     expect(body.pricing).toMatchObject({ pricing_mode: 'mixed', model: null });
   });
 
   it('summary, breakdown and monthly follow the zone too', async () => {
-    const tokyo = await ok<{ sources: { source: string; totals: Row }[] }>(t, user, 'usage-model-breakdown', { from: '2026-03-08', to: '2026-03-08', tz: 'Asia/Tokyo' });
+    const tokyo = await ok<{ sources: { source: string; totals: Row }[] }>(t, user, 'usage-model-breakdown', {
+      from: '2026-03-08',
+      to: '2026-03-08',
+      tz: 'Asia/Tokyo',
+    });
     expect(tokyo.sources.map((s) => [s.source, s.totals.total_tokens])).toEqual([
       ['claude', wireTotals(['b2', 'b3']).total_tokens],
       ['codex', wireTotals(['b1']).total_tokens],
@@ -215,7 +335,11 @@ describe(`analytics on a fixed data set (${engine})`, () => {
     expect(ktm.totals).toMatchObject(wireTotals(['b5']));
     const kol = await ok<Row>(t, user, 'usage-summary', { from: '2026-03-08', to: '2026-03-08', tz: 'Asia/Kolkata' });
     expect(kol.totals).toMatchObject(wireTotals(['b3', 'b1', 'b2', 'b4']));
-    const tokyoMonths = await ok<{ data: Row[] }>(t, user, 'usage-monthly', { to: '2026-11-30', months: 2, tz: 'Asia/Tokyo' });
+    const tokyoMonths = await ok<{ data: Row[] }>(t, user, 'usage-monthly', {
+      to: '2026-11-30',
+      months: 2,
+      tz: 'Asia/Tokyo',
+    });
     expect(tokyoMonths.data.map((r) => [r.month, r.total_tokens])).toEqual([
       ['2026-10', '0'],
       ['2026-11', wireTotals(['b9', 'b6', 'b7']).total_tokens],
@@ -232,9 +356,23 @@ describe(`analytics on a fixed data set (${engine})`, () => {
   });
 
   it('debug=1 adds timing; other values of debug are a 400', async () => {
-    for (const op of ['usage-summary', 'usage-daily', 'usage-hourly', 'usage-monthly', 'usage-heatmap', 'usage-model-breakdown', 'project-usage-summary', 'user-status']) {
+    for (const op of [
+      'usage-summary',
+      'usage-daily',
+      'usage-hourly',
+      'usage-monthly',
+      'usage-heatmap',
+      'usage-model-breakdown',
+      'project-usage-summary',
+      'user-status',
+    ]) {
       const body = await ok<Row>(t, user, op, { debug: 1 });
-      expect(body.debug, op).toMatchObject({ status: 200, request_id: expect.any(String), query_ms: expect.any(Number), total_ms: expect.any(Number) });
+      expect(body.debug, op).toMatchObject({
+        status: 200,
+        request_id: expect.any(String),
+        query_ms: expect.any(Number),
+        total_ms: expect.any(Number),
+      });
       expect((body.debug as Row).queries as number, op).toBeGreaterThan(0);
       const plain = await ok<Row>(t, user, op, {});
       expect(plain.debug, op).toBeUndefined();
@@ -246,7 +384,16 @@ describe(`analytics on a fixed data set (${engine})`, () => {
 
   it('answers 401 without a bearer and 403 to a device token', async () => {
     const device = await issueDevice(t, user, 'probe');
-    for (const op of ['usage-summary', 'usage-daily', 'usage-hourly', 'usage-monthly', 'usage-heatmap', 'usage-model-breakdown', 'project-usage-summary', 'user-status']) {
+    for (const op of [
+      'usage-summary',
+      'usage-daily',
+      'usage-hourly',
+      'usage-monthly',
+      'usage-heatmap',
+      'usage-model-breakdown',
+      'project-usage-summary',
+      'user-status',
+    ]) {
       const anon = await t.app.inject({ method: 'GET', url: `/functions/svc-${op}` });
       expect(anon.statusCode, op).toBe(401);
       const dev = await t.app.inject({ method: 'GET', url: `/functions/svc-${op}`, headers: bearer(device.token) });

@@ -53,12 +53,21 @@ describe(`getUserStatus (${engine})`, () => {
     });
     expect((body.subscriptions.items[0]?.details as Row).seats).toBe(1);
     expect(body.subscriptions.items[1]).toMatchObject({ tool: 'claude', plan_type: 'max' });
-    expect(body.install).toMatchObject({ has_active_device: true, active_devices: 2, last_upload_at: uploadedAt, last_sync_at: uploadedAt });
+    expect(body.install).toMatchObject({
+      has_active_device: true,
+      active_devices: 2,
+      last_upload_at: uploadedAt,
+      last_sync_at: uploadedAt,
+    });
   });
 
-  it('never shows another user\'s devices or subscriptions', async () => {
+  it("never shows another user's devices or subscriptions", async () => {
     const stranger = await signUp(t);
-    const body = await ok<{ user_id: string; subscriptions: { items: Row[] }; install: Row }>(t, stranger, 'user-status');
+    const body = await ok<{ user_id: string; subscriptions: { items: Row[] }; install: Row }>(
+      t,
+      stranger,
+      'user-status',
+    );
     expect(body.user_id).toBe(stranger.id);
     expect(body.subscriptions.items).toEqual([]);
     expect(body.install).toMatchObject({ active_devices: 0 });
@@ -67,22 +76,55 @@ describe(`getUserStatus (${engine})`, () => {
   it('pro: active while an entitlement is in force, with its source and expiry', async () => {
     const member = await signUp(t);
     const now = t.clock.now();
-    await insertEntitlement(t.db.kysely, { id: 'e1-' + member.id, userId: member.id, source: 'manual', grantedAt: now - 1000, expiresAt: now + 86_400_000 });
-    await insertEntitlement(t.db.kysely, { id: 'e2-' + member.id, userId: member.id, source: 'override', grantedAt: now - 1000, expiresAt: now + 2 * 86_400_000 });
+    await insertEntitlement(t.db.kysely, {
+      id: 'e1-' + member.id,
+      userId: member.id,
+      source: 'manual',
+      grantedAt: now - 1000,
+      expiresAt: now + 86_400_000,
+    });
+    await insertEntitlement(t.db.kysely, {
+      id: 'e2-' + member.id,
+      userId: member.id,
+      source: 'override',
+      grantedAt: now - 1000,
+      expiresAt: now + 2 * 86_400_000,
+    });
     const body = await ok<{ pro: Row }>(t, member, 'user-status');
-    expect(body.pro).toMatchObject({ active: true, sources: ['manual', 'override'], expires_at: new Date(now + 2 * 86_400_000).toISOString() });
+    expect(body.pro).toMatchObject({
+      active: true,
+      sources: ['manual', 'override'],
+      expires_at: new Date(now + 2 * 86_400_000).toISOString(),
+    });
     // Other users are not affected; expiry and revocation end it.
     expect((await ok<{ pro: Row }>(t, user, 'user-status')).pro).toMatchObject({ active: false, sources: [] });
     const lapsed = await signUp(t);
-    await insertEntitlement(t.db.kysely, { id: 'e3-' + lapsed.id, userId: lapsed.id, source: 'manual', grantedAt: now - 2 * 86_400_000, expiresAt: now - 1 });
-    expect((await ok<{ pro: Row }>(t, lapsed, 'user-status')).pro).toMatchObject({ active: false, sources: [], expires_at: null });
+    await insertEntitlement(t.db.kysely, {
+      id: 'e3-' + lapsed.id,
+      userId: lapsed.id,
+      source: 'manual',
+      grantedAt: now - 2 * 86_400_000,
+      expiresAt: now - 1,
+    });
+    expect((await ok<{ pro: Row }>(t, lapsed, 'user-status')).pro).toMatchObject({
+      active: false,
+      sources: [],
+      expires_at: null,
+    });
     await revokeEntitlements(t.db.kysely, member.id, t.clock.now());
-    expect((await ok<{ pro: Row }>(t, member, 'user-status')).pro).toMatchObject({ active: false, sources: [], expires_at: null });
+    expect((await ok<{ pro: Row }>(t, member, 'user-status')).pro).toMatchObject({
+      active: false,
+      sources: [],
+      expires_at: null,
+    });
   });
 
   it('401 without a bearer, 403 for a device token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/functions/svc-user-status' })).statusCode).toBe(401);
     const device = await issueDevice(t, user, 'probe');
-    expect((await t.app.inject({ method: 'GET', url: '/functions/svc-user-status', headers: bearer(device.token) })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/functions/svc-user-status', headers: bearer(device.token) }))
+        .statusCode,
+    ).toBe(403);
   });
 });

@@ -22,7 +22,19 @@ const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
 function bucket(model: string, tokens: bigint, project = '', hour = 10): NormalizedBucket {
-  return { hourStart: Date.UTC(2026, 10, 1, hour), source: 'claude', model, projectKey: project, projectRef: project || null, input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens };
+  return {
+    hourStart: Date.UTC(2026, 10, 1, hour),
+    source: 'claude',
+    model,
+    projectKey: project,
+    projectRef: project || null,
+    input: tokens,
+    cached: 0n,
+    output: 0n,
+    reasoning: 0n,
+    total: tokens,
+    billable: tokens,
+  };
 }
 
 const ratesOf = (model: string): TokenRates => {
@@ -38,10 +50,39 @@ describe('ingest group commit', () => {
     ({ db, drop } = await openTestDb());
     await migrateToLatest(db);
     for (const user of USERS) {
-      await db.kysely.insertInto('users').values({ id: user, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
+      await db.kysely
+        .insertInto('users')
+        .values({
+          id: user,
+          email: null,
+          password_hash: null,
+          display_name: null,
+          avatar_url: null,
+          external_id: null,
+          created_at: NOW,
+          updated_at: NOW,
+        })
+        .execute();
     }
-    for (const [id, user] of [['a', USERS[0]], ['b', USERS[0]], ['c', USERS[0]], ['d', USERS[1]]] as const) {
-      await db.kysely.insertInto('devices').values({ id, user_id: user as string, name: id, platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
+    for (const [id, user] of [
+      ['a', USERS[0]],
+      ['b', USERS[0]],
+      ['c', USERS[0]],
+      ['d', USERS[1]],
+    ] as const) {
+      await db.kysely
+        .insertInto('devices')
+        .values({
+          id,
+          user_id: user as string,
+          name: id,
+          platform: 'test',
+          created_at: NOW,
+          last_seen_at: null,
+          last_sync_at: null,
+          revoked_at: null,
+        })
+        .execute();
     }
     writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
   });
@@ -50,8 +91,12 @@ describe('ingest group commit', () => {
     await drop();
   });
 
-  const upload = (deviceId: string, buckets: NormalizedBucket[], user = USERS[0] as string, subscriptions?: NormalizedSubscription[]) =>
-    writer.apply({ userId: user, deviceId, now: NOW, buckets, subscriptions });
+  const upload = (
+    deviceId: string,
+    buckets: NormalizedBucket[],
+    user = USERS[0] as string,
+    subscriptions?: NormalizedSubscription[],
+  ) => writer.apply({ userId: user, deviceId, now: NOW, buckets, subscriptions });
 
   it('stores the uploads of one turn together, each all-or-nothing', async () => {
     const results = await Promise.allSettled([
@@ -59,14 +104,20 @@ describe('ingest group commit', () => {
       upload('b', [bucket('gpt-5', 100n), bucket('boom', 1n)]), // its prices cannot be resolved
       // No such device: its subscription row breaks a foreign key after its buckets were written,
       // so the savepoint has to take those back.
-      upload('ghost', [bucket('gpt-5', 5n)], USERS[0], [{ tool: 'codex', provider: null, product: null, planType: null, rateLimitTier: null, details: '{}' }]),
+      upload('ghost', [bucket('gpt-5', 5n)], USERS[0], [
+        { tool: 'codex', provider: null, product: null, planType: null, rateLimitTier: null, details: '{}' },
+      ]),
       upload('c', [bucket('gpt-5', 1000n)]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('pricing failed'));
     expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
 
-    const buckets = await db.kysely.selectFrom('usage_buckets').select(['device_id', 'total']).orderBy('device_id').execute();
+    const buckets = await db.kysely
+      .selectFrom('usage_buckets')
+      .select(['device_id', 'total'])
+      .orderBy('device_id')
+      .execute();
     expect(buckets).toEqual([
       { device_id: 'a', total: 10n },
       { device_id: 'c', total: 1000n },
@@ -86,7 +137,7 @@ describe('ingest group commit', () => {
     ]);
   });
 
-  it('moves each user\'s read models once per group, exactly as uploads one by one would', async () => {
+  it("moves each user's read models once per group, exactly as uploads one by one would", async () => {
     const big = 2n ** 60n; // sums past 2^53 stay exact
     const answers = await Promise.all([
       upload('a', [bucket('gpt-5', big, 'acme/api'), bucket('claude-sonnet-4', 3n, '', 11)]),
@@ -95,30 +146,50 @@ describe('ingest group commit', () => {
       upload('a', [bucket('gpt-5', big + 1n, 'acme/api')]), // replaces a's first bucket in the same group; a's other group stays
     ]);
     expect(answers.map((a) => a.inserted)).toEqual([2, 2, 1, 1]);
-    const rollup = await db.kysely.selectFrom('usage_rollup').select(['user_id', 'hour_start', 'model', 'total']).orderBy(['user_id', 'hour_start', 'model']).execute();
+    const rollup = await db.kysely
+      .selectFrom('usage_rollup')
+      .select(['user_id', 'hour_start', 'model', 'total'])
+      .orderBy(['user_id', 'hour_start', 'model'])
+      .execute();
     expect(rollup).toEqual([
       { user_id: USERS[0], hour_start: BigInt(Date.UTC(2026, 10, 1, 10)), model: 'gpt-5', total: big + 1n + 8n },
       { user_id: USERS[0], hour_start: BigInt(Date.UTC(2026, 10, 1, 11)), model: 'claude-sonnet-4', total: 3n },
       { user_id: USERS[1], hour_start: BigInt(Date.UTC(2026, 10, 1, 10)), model: 'gpt-5', total: 5n },
     ]);
-    const daily = await db.kysely.selectFrom('usage_daily').select(['user_id', 'model', 'total', 'cost_micros']).orderBy(['user_id', 'model']).execute();
+    const daily = await db.kysely
+      .selectFrom('usage_daily')
+      .select(['user_id', 'model', 'total', 'cost_micros'])
+      .orderBy(['user_id', 'model'])
+      .execute();
     expect(daily).toEqual([
       { user_id: USERS[0], model: 'claude-sonnet-4', total: 3n, cost_micros: 0n },
       { user_id: USERS[0], model: 'gpt-5', total: big + 9n, cost_micros: (big + 9n) / 1000n },
       { user_id: USERS[1], model: 'gpt-5', total: 5n, cost_micros: 0n },
     ]);
-    const projects = await db.kysely.selectFrom('project_usage').select(['user_id', 'project_key', 'project_ref', 'total']).orderBy(['project_key']).execute();
+    const projects = await db.kysely
+      .selectFrom('project_usage')
+      .select(['user_id', 'project_key', 'project_ref', 'total'])
+      .orderBy(['project_key'])
+      .execute();
     expect(projects).toEqual([
       { user_id: USERS[0], project_key: 'acme/api', project_ref: 'acme/api', total: big + 8n },
       { user_id: USERS[0], project_key: 'acme/web', project_ref: 'acme/web', total: 1n },
     ]);
-    const totals = await db.kysely.selectFrom('leaderboard_user_totals').select(['user_id', 'gpt', 'claude', 'other']).orderBy('user_id').execute();
+    const totals = await db.kysely
+      .selectFrom('leaderboard_user_totals')
+      .select(['user_id', 'gpt', 'claude', 'other'])
+      .orderBy('user_id')
+      .execute();
     expect(totals).toEqual([
       { user_id: USERS[0], gpt: big + 9n, claude: 3n, other: 0n },
       { user_id: USERS[1], gpt: 5n, claude: 0n, other: 0n },
     ]);
     // The packed day of user 0 holds the day's sum over every model.
-    const days = await db.kysely.selectFrom('usage_days').select('counts').where('user_id', '=', USERS[0] as string).execute();
+    const days = await db.kysely
+      .selectFrom('usage_days')
+      .select('counts')
+      .where('user_id', '=', USERS[0] as string)
+      .execute();
     expect(days.map((d) => dayTotalsOf(d.counts).total)).toEqual([big + 12n]);
   });
 });

@@ -5,12 +5,27 @@ import type { ProjectDelta, RollupDelta } from '../../src/ingest/plan.js';
 
 const H = Date.UTC(2026, 10, 1, 10);
 const sums = (n: bigint) => ({ input: n, cached: 0n, output: 0n, reasoning: 0n, total: n, billable: n });
-const rollup = (model: string, n: bigint, hourStart = H): RollupDelta => ({ hourStart, source: 'codex', model, ...sums(n) });
-const project = (key: string, ref: string | null, n: bigint): ProjectDelta => ({ projectKey: key, source: 'codex', projectRef: ref, ...sums(n) });
-const upload = (userId: string, now: number, r: RollupDelta[], p: ProjectDelta[] = []): UploadDeltas => ({ userId, now, rollup: r, projects: p });
+const rollup = (model: string, n: bigint, hourStart = H): RollupDelta => ({
+  hourStart,
+  source: 'codex',
+  model,
+  ...sums(n),
+});
+const project = (key: string, ref: string | null, n: bigint): ProjectDelta => ({
+  projectKey: key,
+  source: 'codex',
+  projectRef: ref,
+  ...sums(n),
+});
+const upload = (userId: string, now: number, r: RollupDelta[], p: ProjectDelta[] = []): UploadDeltas => ({
+  userId,
+  now,
+  rollup: r,
+  projects: p,
+});
 
 describe('mergeUploadDeltas', () => {
-  it('sums each user\'s rollup keys and keeps keys whose deltas cancel (their rows are written as one by one would)', () => {
+  it("sums each user's rollup keys and keeps keys whose deltas cancel (their rows are written as one by one would)", () => {
     const merged = mergeUploadDeltas([
       upload('u1', 1, [rollup('gpt-5', 5n), rollup('o3', 2n)]),
       upload('u2', 2, [rollup('gpt-5', 7n)]),
@@ -26,7 +41,7 @@ describe('mergeUploadDeltas', () => {
     expect(merged[1]!.rollup.map((r) => r.total)).toEqual([7n]);
   });
 
-  it('keeps the last non-null project reference and the last contributing upload\'s time', () => {
+  it("keeps the last non-null project reference and the last contributing upload's time", () => {
     const [u1] = mergeUploadDeltas([
       upload('u1', 10, [], [project('acme/api', 'gitlab.com/acme/api', 3n)]),
       upload('u1', 20, [], [project('acme/api', 'github.com/acme/api', 4n)]),

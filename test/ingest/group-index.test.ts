@@ -12,7 +12,16 @@ describe('GroupIndex', () => {
     index.add(g(0, 'codex', 'gpt-5'), 'd');
     index.add(g(1, 'codex', 'gpt-5'), 'e'); // already there: ignored
     expect(index.values()).toEqual(['a', 'b', 'c', 'd']);
-    expect([index.get(g(1, 'codex', 'gpt-5')), index.get(g(1, 'claude', 'gpt-5')), index.get(g(1, 'codex', 'o3')), index.get(g(0, 'codex', 'gpt-5'))]).toEqual(['a', 'b', 'c', 'd']);
-    expect([index.get(g(2, 'codex', 'gpt-5')), index.get(g(1, 'claude', 'o3')), index.get(g(0, 'codex', 'o3'))]).toEqual([undefined, undefined, undefined]);
+    expect([
+      index.get(g(1, 'codex', 'gpt-5')),
+      index.get(g(1, 'claude', 'gpt-5')),
+      index.get(g(1, 'codex', 'o3')),
+      index.get(g(0, 'codex', 'gpt-5')),
+    ]).toEqual(['a', 'b', 'c', 'd']);
+    expect([
+      index.get(g(2, 'codex', 'gpt-5')),
+      index.get(g(1, 'claude', 'o3')),
+      index.get(g(0, 'codex', 'o3')),
+    ]).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -4,8 +4,18 @@ import { planIngest, type StoredVariant } from '../../src/ingest/plan.js';
 
 function bucket(partial: Partial<NormalizedBucket>): NormalizedBucket {
   return {
-    hourStart: 0, source: 'codex', model: 'gpt-5', projectKey: '', projectRef: null,
-    input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, ...partial,
+    hourStart: 0,
+    source: 'codex',
+    model: 'gpt-5',
+    projectKey: '',
+    projectRef: null,
+    input: 0n,
+    cached: 0n,
+    output: 0n,
+    reasoning: 0n,
+    total: 0n,
+    billable: 0n,
+    ...partial,
   };
 }
 
@@ -18,10 +28,15 @@ describe('parseZonedInstant', () => {
     ['2024-02-29T00:00:00Z', Date.UTC(2024, 1, 29)],
   ])('reads %s', (text, expected) => expect(parseZonedInstant(text)).toBe(expected));
 
-  it.each(['2026-11-01T10:30:00', '2026-11-01', '2025-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-11-01T24:00:00Z', 'soon', '2026-11-01T10:30:00+25:00'])(
-    'refuses %s',
-    (text) => expect(parseZonedInstant(text)).toBeUndefined(),
-  );
+  it.each([
+    '2026-11-01T10:30:00',
+    '2026-11-01',
+    '2025-02-29T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-11-01T24:00:00Z',
+    'soon',
+    '2026-11-01T10:30:00+25:00',
+  ])('refuses %s', (text) => expect(parseZonedInstant(text)).toBeUndefined());
 });
 
 describe('planIngest', () => {
@@ -41,8 +56,14 @@ describe('planIngest', () => {
 
   it('moves the rollup by the difference when a bucket grows or shrinks', () => {
     const stored: StoredVariant = { ...bucket({ total: 10n, billable: 8n }) };
-    expect(planIngest([bucket({ total: 25n, billable: 20n })], [stored]).rollup[0]).toMatchObject({ total: 15n, billable: 12n });
-    expect(planIngest([bucket({ total: 4n, billable: 3n })], [stored]).rollup[0]).toMatchObject({ total: -6n, billable: -5n });
+    expect(planIngest([bucket({ total: 25n, billable: 20n })], [stored]).rollup[0]).toMatchObject({
+      total: 15n,
+      billable: 12n,
+    });
+    expect(planIngest([bucket({ total: 4n, billable: 3n })], [stored]).rollup[0]).toMatchObject({
+      total: -6n,
+      billable: -5n,
+    });
   });
 
   it('removes project variants missing from the upload and nets them out of the rollup', () => {
@@ -53,7 +74,10 @@ describe('planIngest', () => {
     const plan = planIngest([bucket({ total: 10n, billable: 10n })], stored);
     expect(plan.deletes.map((d) => d.projectKey)).toEqual(['a/b', 'c/d']);
     expect(plan.rollup).toEqual([]); // same total, moved from projects to no project
-    expect(plan.projects.map((p) => [p.projectKey, p.total])).toEqual([['a/b', -6n], ['c/d', -4n]]);
+    expect(plan.projects.map((p) => [p.projectKey, p.total])).toEqual([
+      ['a/b', -6n],
+      ['c/d', -4n],
+    ]);
   });
 
   it('leaves groups the upload does not mention alone', () => {
@@ -64,11 +88,17 @@ describe('planIngest', () => {
 
   it('plans a group of many project variants the same way (looked up through a map past a handful)', () => {
     // Twelve stored variants; the upload keeps ten (one unchanged, nine grown), drops two, adds three.
-    const stored = Array.from({ length: 12 }, (_, i) => bucket({ projectKey: `p${i}`, projectRef: `p${i}`, total: 10n, billable: 10n }));
+    const stored = Array.from({ length: 12 }, (_, i) =>
+      bucket({ projectKey: `p${i}`, projectRef: `p${i}`, total: 10n, billable: 10n }),
+    );
     const uploaded = [
       bucket({ projectKey: 'p0', projectRef: 'p0', total: 10n, billable: 10n }),
-      ...Array.from({ length: 9 }, (_, i) => bucket({ projectKey: `p${i + 1}`, projectRef: `p${i + 1}`, total: 15n, billable: 15n })),
-      ...Array.from({ length: 3 }, (_, i) => bucket({ projectKey: `new${i}`, projectRef: `new${i}`, total: 1n, billable: 1n })),
+      ...Array.from({ length: 9 }, (_, i) =>
+        bucket({ projectKey: `p${i + 1}`, projectRef: `p${i + 1}`, total: 15n, billable: 15n }),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        bucket({ projectKey: `new${i}`, projectRef: `new${i}`, total: 1n, billable: 1n }),
+      ),
     ];
     const plan = planIngest(uploaded, stored);
     expect(plan.counts).toEqual({ inserted: 12, skipped: 1, projectInserted: 12, projectSkipped: 1 });

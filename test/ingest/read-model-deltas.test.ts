@@ -3,7 +3,15 @@ import { deriveReadModelDeltas, isoWeekOf, utcMonthOf } from '../../src/ingest/r
 import type { RollupDelta } from '../../src/ingest/plan.js';
 
 const delta = (iso: string, model: string, n: bigint, source = 'codex'): RollupDelta => ({
-  hourStart: Date.parse(iso), source, model, input: n, cached: 0n, output: 0n, reasoning: 0n, total: n, billable: n,
+  hourStart: Date.parse(iso),
+  source,
+  model,
+  input: n,
+  cached: 0n,
+  output: 0n,
+  reasoning: 0n,
+  total: n,
+  billable: n,
 });
 
 describe('deriveReadModelDeltas', () => {
@@ -30,8 +38,20 @@ describe('deriveReadModelDeltas', () => {
     ]);
     // One entry per UTC day, its half-hours summed over sources and models; the 1st's two half-hours are kept (they cancel only in the day's sums).
     expect(d.days.map((x) => [x.day, x.slots.map((s) => [s.slot, s.total])])).toEqual([
-      [day, [[46, 5n], [47, 10n]]],
-      [day + 1, [[0, 2n], [1, -2n]]],
+      [
+        day,
+        [
+          [46, 5n],
+          [47, 10n],
+        ],
+      ],
+      [
+        day + 1,
+        [
+          [0, 2n],
+          [1, -2n],
+        ],
+      ],
     ]);
     expect(d.months.map((m) => [m.period, m.gpt, m.claude, m.other])).toEqual([[2026 * 12 + 10, 12n, 3n, 0n]]);
     expect(d.weeks).toHaveLength(1);

@@ -37,20 +37,29 @@ describe('an upload refused', () => {
       title: 'Invalid request',
       code: 'invalid_request',
       error: 'invalid_request',
-      detail: '2 buckets rejected; nothing was stored. First: body.hourly.1.hour_start must fall on a UTC half-hour (minute 0 or 30, seconds zero)',
-      message: '2 buckets rejected; nothing was stored. First: body.hourly.1.hour_start must fall on a UTC half-hour (minute 0 or 30, seconds zero)',
+      detail:
+        '2 buckets rejected; nothing was stored. First: body.hourly.1.hour_start must fall on a UTC half-hour (minute 0 or 30, seconds zero)',
+      message:
+        '2 buckets rejected; nothing was stored. First: body.hourly.1.hour_start must fall on a UTC half-hour (minute 0 or 30, seconds zero)',
       errors: [
         { path: '/body/hourly/1/hour_start', message: 'must fall on a UTC half-hour (minute 0 or 30, seconds zero)' },
-        { path: '/body/data/hourly/0/hour_start', message: 'must be an ISO 8601 date-time with a zone designator (Z or an offset)' },
+        {
+          path: '/body/data/hourly/0/hour_start',
+          message: 'must be an ISO 8601 date-time with a zone designator (Z or an offset)',
+        },
       ],
     });
   });
 
   it('lists at most 50 bad buckets but counts them all', () => {
-    const body = { hourly: Array.from({ length: 60 }, () => ({ hour_start: '2019-12-31T00:00:00Z' })) } as IngestRequest;
+    const body = {
+      hourly: Array.from({ length: 60 }, () => ({ hour_start: '2019-12-31T00:00:00Z' })),
+    } as IngestRequest;
     const problem = answer(() => normalizeBuckets(body, NOW));
     expect(problem.errors).toHaveLength(50);
-    expect(problem.detail).toBe('60 buckets rejected; nothing was stored. First: body.hourly.0.hour_start must lie between 2020-01-01 and one day from now');
+    expect(problem.detail).toBe(
+      '60 buckets rejected; nothing was stored. First: body.hourly.0.hour_start must lie between 2020-01-01 and one day from now',
+    );
   });
 
   it('past a bound names the hourly list as a whole', () => {
@@ -58,15 +67,21 @@ describe('an upload refused', () => {
     expect(answer(() => checkDayBound(day, sums(5n), sums(6n), 10n))).toMatchObject({
       status: 400,
       code: 'invalid_request',
-      detail: "This upload would bring the account's tokens on 2026-11-01 (UTC) past 10, the most one account may record in a day.",
+      detail:
+        "This upload would bring the account's tokens on 2026-11-01 (UTC) past 10, the most one account may record in a day.",
       errors: [{ path: '/hourly', message: 'more than 10 tokens on 2026-11-01' }],
     });
     expect(answer(() => checkRowBound(NOW, 199, 2, 200))).toMatchObject({
       status: 400,
-      detail: 'This upload would store more than 200 (source, model, project) buckets for the half-hour 2026-11-01T12:00:00.000Z on this device.',
+      detail:
+        'This upload would store more than 200 (source, model, project) buckets for the half-hour 2026-11-01T12:00:00.000Z on this device.',
       errors: [{ path: '/hourly', message: 'more than 200 buckets for 2026-11-01T12:00:00.000Z' }],
     });
-    expect(answer(() => { throw sumsOutOfRange(); })).toMatchObject({
+    expect(
+      answer(() => {
+        throw sumsOutOfRange();
+      }),
+    ).toMatchObject({
       status: 400,
       detail: "This upload would bring the account's stored sums past what they can hold.",
       errors: [{ path: '/hourly', message: 'sums out of range' }],

@@ -26,8 +26,17 @@ const USER = '00000000-0000-4000-8000-000000000001';
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
 const bucket = (tokens: bigint): NormalizedBucket => ({
-  hourStart: Date.UTC(2026, 10, 1, 10), source: 'claude', model: 'claude-sonnet-4-5', projectKey: '', projectRef: null,
-  input: tokens, cached: 0n, output: 0n, reasoning: 0n, total: tokens, billable: tokens,
+  hourStart: Date.UTC(2026, 10, 1, 10),
+  source: 'claude',
+  model: 'claude-sonnet-4-5',
+  projectKey: '',
+  projectRef: null,
+  input: tokens,
+  cached: 0n,
+  output: 0n,
+  reasoning: 0n,
+  total: tokens,
+  billable: tokens,
 });
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -41,8 +50,32 @@ describe('SQLite writes beside another connection', () => {
   const open = async (busyTimeoutMs: number) => {
     db = openSqlite(file, busyTimeoutMs);
     await migrateToLatest(db);
-    await db.kysely.insertInto('users').values({ id: USER, email: null, password_hash: null, display_name: null, avatar_url: null, external_id: null, created_at: NOW, updated_at: NOW }).execute();
-    await db.kysely.insertInto('devices').values({ id: 'a', user_id: USER, name: 'a', platform: 'test', created_at: NOW, last_seen_at: null, last_sync_at: null, revoked_at: null }).execute();
+    await db.kysely
+      .insertInto('users')
+      .values({
+        id: USER,
+        email: null,
+        password_hash: null,
+        display_name: null,
+        avatar_url: null,
+        external_id: null,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('devices')
+      .values({
+        id: 'a',
+        user_id: USER,
+        name: 'a',
+        platform: 'test',
+        created_at: NOW,
+        last_seen_at: null,
+        last_sync_at: null,
+        revoked_at: null,
+      })
+      .execute();
     return createIngestWriter(db, () => RATES);
   };
   const stored = () => db.kysely.selectFrom('usage_buckets').select('total').execute();
@@ -62,7 +95,9 @@ describe('SQLite writes beside another connection', () => {
     other = new BetterSqlite3(file);
     other.exec('BEGIN IMMEDIATE');
     let settled = false;
-    const upload = writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined }).finally(() => (settled = true));
+    const upload = writer
+      .apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined })
+      .finally(() => (settled = true));
 
     const started = performance.now();
     await sleep(50);
@@ -81,14 +116,18 @@ describe('SQLite writes beside another connection', () => {
     other = new BetterSqlite3(file);
     other.exec('BEGIN IMMEDIATE');
     const started = performance.now();
-    const failed = await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined }).catch((error: unknown) => error);
+    const failed = await writer
+      .apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(7n)], subscriptions: undefined })
+      .catch((error: unknown) => error);
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
     expect(failed).toBeInstanceOf(DatabaseBusyError);
     other.exec('ROLLBACK');
     expect(await stored()).toEqual([]);
     expect(await db.kysely.selectFrom('ingest_events').select('id').execute()).toEqual([]);
 
-    expect(await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(9n)], subscriptions: undefined })).toMatchObject({ inserted: 1, skipped: 0 });
+    expect(
+      await writer.apply({ userId: USER, deviceId: 'a', now: NOW, buckets: [bucket(9n)], subscriptions: undefined }),
+    ).toMatchObject({ inserted: 1, skipped: 0 });
     expect(await stored()).toEqual([{ total: 9n }]);
   });
 
@@ -97,7 +136,8 @@ describe('SQLite writes beside another connection', () => {
     other = new BetterSqlite3(file);
     other.exec('BEGIN IMMEDIATE');
     let settled = false;
-    const rename = (name: string) => inTransaction(db, (tx) => tx.updateTable('devices').set({ name }).where('id', '=', 'a').execute());
+    const rename = (name: string) =>
+      inTransaction(db, (tx) => tx.updateTable('devices').set({ name }).where('id', '=', 'a').execute());
     const waiting = rename('after the wait').finally(() => (settled = true));
     const started = performance.now();
     await sleep(50);
@@ -133,17 +173,32 @@ describe('SQLite writes beside another connection', () => {
 
   it('over HTTP, a write that never gets the lock is a 503 problem with Retry-After, and changes nothing', async () => {
     await open(100);
-    const built = await createApp({ config: testConfig(), db, clock: new ManualClock(NOW), logger: capturingLogger([]) });
+    const built = await createApp({
+      config: testConfig(),
+      db,
+      clock: new ManualClock(NOW),
+      logger: capturingLogger([]),
+    });
     try {
       other = new BetterSqlite3(file);
       other.exec('BEGIN IMMEDIATE');
-      const res = await built.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email: 'late@example.com', password: 'a long password' } });
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        payload: { email: 'late@example.com', password: 'a long password' },
+      });
       other.exec('ROLLBACK');
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-      expect(res.json()).toMatchObject({ status: 503, code: 'unavailable', detail: 'The database is busy with other writes; try again shortly.' });
-      expect(await db.kysely.selectFrom('users').select('email').where('email', '=', 'late@example.com').execute()).toEqual([]);
+      expect(res.json()).toMatchObject({
+        status: 503,
+        code: 'unavailable',
+        detail: 'The database is busy with other writes; try again shortly.',
+      });
+      expect(
+        await db.kysely.selectFrom('users').select('email').where('email', '=', 'late@example.com').execute(),
+      ).toEqual([]);
     } finally {
       await built.close();
     }

@@ -10,13 +10,28 @@ describe(`purgeSpentCredentials (${engine})`, () => {
   afterEach(async () => t.close());
 
   const count = async (table: 'link_codes' | 'refresh_tokens') =>
-    Number((await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()).n);
-  const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<bigint>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const refresh = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
 
   it('keeps what is still useful and deletes what can never be used again', async () => {
-    t = await createTestApp({ env: { LINK_CODE_TTL_SECONDS: '600', REFRESH_TOKEN_TTL_SECONDS: String(90 * 86_400), ACCESS_TOKEN_TTL_SECONDS: '604800' } });
+    t = await createTestApp({
+      env: {
+        LINK_CODE_TTL_SECONDS: '600',
+        REFRESH_TOKEN_TTL_SECONDS: String(90 * 86_400),
+        ACCESS_TOKEN_TTL_SECONDS: '604800',
+      },
+    });
     const user = await signUp(t);
-    const linkCode = () => t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
+    const linkCode = () =>
+      t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
     expect((await linkCode()).statusCode).toBe(200);
     const successor = (await refresh(user.refreshToken)).json<{ refresh_token: string }>().refresh_token; // the first token is now used
     expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 0, refreshTokens: 0 });

@@ -5,7 +5,15 @@ import { startSchedule } from '../../src/jobs/schedule.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
-  const logger = createLogger('info', new Writable({ write: (c: Buffer, _e, done) => { lines.push(JSON.parse(c.toString()) as Record<string, unknown>); done(); } }));
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write: (c: Buffer, _e, done) => {
+        lines.push(JSON.parse(c.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
   return { logger, lines };
 }
 
@@ -44,6 +52,9 @@ describe('scheduler', () => {
     const jobLines = lines.filter((l) => l.job === 'test.job');
     expect(jobLines).toHaveLength(runs);
     expect(jobLines[0]).toMatchObject({ msg: 'job test.job: run 1', n: 1 });
-    expect(lines.find((l) => l.job === 'test.failing')).toMatchObject({ level: 50, msg: 'job test.failing failed: boom' });
+    expect(lines.find((l) => l.job === 'test.failing')).toMatchObject({
+      level: 50,
+      msg: 'job test.failing failed: boom',
+    });
   });
 });

@@ -27,7 +27,17 @@ describe('price caching', () => {
     for (let d = 0; d < 365; d++) {
       for (let h = 0; h < 16; h++) {
         const model = models[h % 4] as string;
-        rows.push({ hourStart: start + d * 86_400_000 + h * 1_800_000, source: 'codex', model, input: 10n, cached: 5n, output: 3n, reasoning: 1n, total: 13n, billable: 13n });
+        rows.push({
+          hourStart: start + d * 86_400_000 + h * 1_800_000,
+          source: 'codex',
+          model,
+          input: 10n,
+          cached: 5n,
+          output: 3n,
+          reasoning: 1n,
+          total: 13n,
+          billable: 13n,
+        });
       }
     }
     calls.n = 0;

@@ -53,8 +53,20 @@ describe('cost properties (seed printed above)', () => {
         // splitting every row in two
         const split = rows.flatMap((r) => {
           const half = (x: bigint): bigint => x / 2n;
-          const a = { ...r, input: half(r.input), cached: half(r.cached), output: half(r.output), reasoning: half(r.reasoning) };
-          const b = { ...r, input: r.input - a.input, cached: r.cached - a.cached, output: r.output - a.output, reasoning: r.reasoning - a.reasoning };
+          const a = {
+            ...r,
+            input: half(r.input),
+            cached: half(r.cached),
+            output: half(r.output),
+            reasoning: half(r.reasoning),
+          };
+          const b = {
+            ...r,
+            input: r.input - a.input,
+            cached: r.cached - a.cached,
+            output: r.output - a.output,
+            reasoning: r.reasoning - a.reasoning,
+          };
           return [a, b];
         });
         expect(total(split)).toBe(whole);

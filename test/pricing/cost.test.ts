@@ -2,23 +2,49 @@ import { describe, expect, it } from 'vitest';
 import type { UsageRow } from '../../src/domain/usage-row.js';
 import { createCostAccumulator } from '../../src/pricing/cost.js';
 import { formatMicros } from '../../src/pricing/money.js';
-import { BUNDLED_PRICES_EFFECTIVE_FROM, PRICE_HISTORY_START, createPriceService } from '../../src/pricing/price-service.js';
+import {
+  BUNDLED_PRICES_EFFECTIVE_FROM,
+  PRICE_HISTORY_START,
+  createPriceService,
+} from '../../src/pricing/price-service.js';
 
 const prices = createPriceService();
 
-function usage(iso: string, source: string, model: string, counts: Partial<Pick<UsageRow, 'input' | 'cached' | 'output' | 'reasoning'>>): UsageRow {
+function usage(
+  iso: string,
+  source: string,
+  model: string,
+  counts: Partial<Pick<UsageRow, 'input' | 'cached' | 'output' | 'reasoning'>>,
+): UsageRow {
   const input = counts.input ?? 0n;
   const cached = counts.cached ?? 0n;
   const output = counts.output ?? 0n;
   const reasoning = counts.reasoning ?? 0n;
-  return { hourStart: Date.parse(iso), source, model, input, cached, output, reasoning, total: input + output, billable: input + output };
+  return {
+    hourStart: Date.parse(iso),
+    source,
+    model,
+    input,
+    cached,
+    output,
+    reasoning,
+    total: input + output,
+    billable: input + output,
+  };
 }
 
 describe('createCostAccumulator', () => {
   it('prices a codex row with cached inside input (overlap)', () => {
     const acc = createCostAccumulator(prices);
     // gpt-5-codex, priced as gpt-5: 1.25 / 0.125 / 10 USD per million
-    acc.add(usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5-codex', { input: 1_000_000n, cached: 800_000n, output: 50_000n, reasoning: 20_000n }));
+    acc.add(
+      usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5-codex', {
+        input: 1_000_000n,
+        cached: 800_000n,
+        output: 50_000n,
+        reasoning: 20_000n,
+      }),
+    );
     // 200k × 1.25 + 800k × 0.125 + 50k × 10 = 0.25 + 0.1 + 0.5
     expect(formatMicros(acc.totalMicros())).toBe('0.850000');
     expect(acc.summary()).toEqual({
@@ -36,7 +62,13 @@ describe('createCostAccumulator', () => {
   it('prices a claude row with disjoint counts (add)', () => {
     const acc = createCostAccumulator(prices);
     // claude-opus-4-1: 15 / 1.5 (cache read) / 75 USD per million
-    acc.add(usage('2026-01-15T10:00:00Z', 'claude', 'claude-opus-4-1-20250805', { input: 10_000n, cached: 100_000n, output: 2_000n }));
+    acc.add(
+      usage('2026-01-15T10:00:00Z', 'claude', 'claude-opus-4-1-20250805', {
+        input: 10_000n,
+        cached: 100_000n,
+        output: 2_000n,
+      }),
+    );
     // 10k × 15 + 100k × 1.5 + 2k × 75 = 0.15 + 0.15 + 0.15
     expect(formatMicros(acc.totalMicros())).toBe('0.450000');
     expect(acc.summary()).toMatchObject({ model: 'claude-opus-4-1', pricing_mode: 'add' });
@@ -73,7 +105,12 @@ describe('createCostAccumulator', () => {
     acc.add(usage('2026-01-15T10:00:00Z', 'codex', 'gpt-5', { input: 1n }));
     acc.add(usage('2026-01-15T10:00:00Z', 'opencode', 'my-local-llama', { input: 1_000_000n }));
     const s = acc.summary();
-    expect(s).toMatchObject({ model: null, pricing_mode: 'mixed', default_profile: true, unpriced_models: ['my-local-llama'] });
+    expect(s).toMatchObject({
+      model: null,
+      pricing_mode: 'mixed',
+      default_profile: true,
+      unpriced_models: ['my-local-llama'],
+    });
     // default profile gpt-5.2: 1.75 USD/M input; plus 1.25 µ$ truncated to 1
     expect(acc.totalMicros()).toBe(1_750_000n + 1n);
   });
@@ -81,14 +118,24 @@ describe('createCostAccumulator', () => {
   it('names a single unknown model and flags the default profile', () => {
     const acc = createCostAccumulator(prices);
     acc.add(usage('2026-01-15T10:00:00Z', 'kimi', 'unknown', { input: 1_000_000n, output: 1_000_000n }));
-    expect(acc.summary()).toMatchObject({ model: 'unknown', pricing_mode: 'add', default_profile: true, unpriced_models: ['unknown'] });
+    expect(acc.summary()).toMatchObject({
+      model: 'unknown',
+      pricing_mode: 'add',
+      default_profile: true,
+      unpriced_models: ['unknown'],
+    });
     expect(formatMicros(acc.totalMicros())).toBe('15.750000');
   });
 
   it('answers zero and the data date for no rows', () => {
     const acc = createCostAccumulator(prices);
     expect(formatMicros(acc.totalMicros())).toBe('0.000000');
-    expect(acc.summary()).toMatchObject({ model: null, pricing_mode: 'add', effective_from: BUNDLED_PRICES_EFFECTIVE_FROM, default_profile: false });
+    expect(acc.summary()).toMatchObject({
+      model: null,
+      pricing_mode: 'add',
+      effective_from: BUNDLED_PRICES_EFFECTIVE_FROM,
+      default_profile: false,
+    });
     expect(createCostAccumulator(prices, { sourceFilter: 'codex' }).summary().pricing_mode).toBe('overlap');
     expect(createCostAccumulator(prices, { sourceFilter: 'claude' }).summary().pricing_mode).toBe('add');
   });
@@ -102,7 +149,14 @@ describe('createCostAccumulator', () => {
     for (let d = 0; d < 365; d++) {
       for (let h = 0; h < 16; h++) {
         const model = models[h % 4] as string;
-        rows.push(usage(new Date(start + d * 86_400_000 + h * 1_800_000).toISOString(), model.startsWith('gpt') ? 'codex' : 'claude', model, { input: 50_000n, cached: 30_000n, output: 4_000n, reasoning: 1_000n }));
+        rows.push(
+          usage(
+            new Date(start + d * 86_400_000 + h * 1_800_000).toISOString(),
+            model.startsWith('gpt') ? 'codex' : 'claude',
+            model,
+            { input: 50_000n, cached: 30_000n, output: 4_000n, reasoning: 1_000n },
+          ),
+        );
       }
     }
     const cold = performance.now();
@@ -118,7 +172,9 @@ describe('createCostAccumulator', () => {
       total = acc.totalMicros();
     }
     const warmMs = (performance.now() - t0) / reps;
-    console.info(`cost: ${rows.length} rows, first pass ${coldMs.toFixed(1)} ms (fills the price cache), then ${warmMs.toFixed(2)} ms; total ${formatMicros(total)} USD`);
+    console.info(
+      `cost: ${rows.length} rows, first pass ${coldMs.toFixed(1)} ms (fills the price cache), then ${warmMs.toFixed(2)} ms; total ${formatMicros(total)} USD`,
+    );
     expect(total).toBe(first.totalMicros());
     expect(total).toBeGreaterThan(0n);
   });

@@ -67,13 +67,22 @@ describe('mergeOpenRouterPrices', () => {
     expect(svc.source).toBe('openrouter');
     expect(svc.priceOnDate('gpt-5-codex', '2026-11-21').rates.input).toBe(1_250_000_000n);
     const after = svc.priceOnDate('gpt-5-codex', '2026-11-22');
-    expect(after.rates).toEqual({ input: 1_500_000_000n, cached: 150_000_000n, output: 12_000_000_000n, reasoning: 12_000_000_000n });
+    expect(after.rates).toEqual({
+      input: 1_500_000_000n,
+      cached: 150_000_000n,
+      output: 12_000_000_000n,
+      reasoning: 12_000_000_000n,
+    });
     expect(after.effectiveFrom).toBe('2026-11-22');
     expect(svc.identify('gpt-5-codex')).toMatchObject({ model: 'gpt-5-codex', priced_as: 'gpt-5' });
 
     // A second sync on a later day with the same prices changes nothing; with new prices it adds another period.
     expect(mergeOpenRouterPrices(merge.providers, { data: [openRouter.data[0]] }, '2026-11-23').updated).toEqual([]);
-    const third = mergeOpenRouterPrices(merge.providers, { data: [{ id: 'openai/gpt-5', pricing: price('0.000001', '0.000008') }] }, '2026-12-01');
+    const third = mergeOpenRouterPrices(
+      merge.providers,
+      { data: [{ id: 'openai/gpt-5', pricing: price('0.000001', '0.000008') }] },
+      '2026-12-01',
+    );
     expect(third.updated).toEqual(['openai/gpt-5']);
     await svc.replaceData(third.providers, { effectiveFrom: '2026-12-01', source: 'openrouter' });
     expect(svc.priceOnDate('gpt-5', '2026-11-30').rates.input).toBe(1_500_000_000n);
@@ -83,7 +92,11 @@ describe('mergeOpenRouterPrices', () => {
 
   it('keeps future-dated entries in force after their own start', async () => {
     const current = (await waitForUpdate()) as Provider[];
-    const merge = mergeOpenRouterPrices(current, { data: [{ id: 'google/gemini-3.6-flash', pricing: price('0.000001', '0.000004') }] }, '2026-11-22');
+    const merge = mergeOpenRouterPrices(
+      current,
+      { data: [{ id: 'google/gemini-3.6-flash', pricing: price('0.000001', '0.000004') }] },
+      '2026-11-22',
+    );
     expect(merge.updated).toEqual(['google/gemini-3.6-flash']);
     const svc = createPriceService();
     await svc.replaceData(merge.providers, { effectiveFrom: '2026-11-22' });

@@ -6,7 +6,12 @@
 import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
 import { bundledPriceData, withPriceData } from '../../src/pricing/price-data.js';
-import { createPriceData, createPriceService, PriceDataError, priceDataReady } from '../../src/pricing/price-service.js';
+import {
+  createPriceData,
+  createPriceService,
+  PriceDataError,
+  priceDataReady,
+} from '../../src/pricing/price-service.js';
 
 async function withGpt5Input(usdPerMtok: number): Promise<Provider[]> {
   const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Provider[];
@@ -20,7 +25,9 @@ describe('price data sets', () => {
   it('price side by side in one process, each with its own data', async () => {
     await priceDataReady();
     const bundled = createPriceService({ data: bundledPriceData() });
-    const dearer = createPriceService({ data: createPriceData(await withGpt5Input(2.5), { effectiveFrom: '2026-11-22' }) });
+    const dearer = createPriceService({
+      data: createPriceData(await withGpt5Input(2.5), { effectiveFrom: '2026-11-22' }),
+    });
     const current = createPriceService();
     expect(dearer.fingerprint).toMatch(/^genai-prices@2026-11-22 /);
     expect(bundled.fingerprint).toBe('genai-prices@0.1.8 bundled');
@@ -31,7 +38,10 @@ describe('price data sets', () => {
       expect(current.priceOnDate(model, '2026-11-20').rates.input).toBe(1_250_000_000n);
     }
     // The same data again under its known fingerprint (as read back from the database).
-    const again = createPriceData(JSON.stringify(dearer.data.providers), { effectiveFrom: '2026-11-22', fingerprint: dearer.fingerprint });
+    const again = createPriceData(JSON.stringify(dearer.data.providers), {
+      effectiveFrom: '2026-11-22',
+      fingerprint: dearer.fingerprint,
+    });
     expect(again.fingerprint).toBe(dearer.fingerprint);
 
     // Replacing the process's data moves the services that follow it, not the pinned ones.

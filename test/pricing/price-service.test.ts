@@ -18,11 +18,27 @@ const prices = createPriceService();
 
 describe('identify', () => {
   it('groups spellings under the database id with a display name; another model keeps its own id, priced as its match', () => {
-    expect(prices.identify('gpt-5.2')).toEqual({ model_id: 'gpt-5.2', model: 'GPT-5.2', known: true, provider: 'openai', priced_as: null });
-    expect(prices.identify('gpt-5.2-codex')).toEqual({ model_id: 'gpt-5.2-codex', model: 'gpt-5.2-codex', known: true, provider: 'openai', priced_as: 'gpt-5.2' });
+    expect(prices.identify('gpt-5.2')).toEqual({
+      model_id: 'gpt-5.2',
+      model: 'GPT-5.2',
+      known: true,
+      provider: 'openai',
+      priced_as: null,
+    });
+    expect(prices.identify('gpt-5.2-codex')).toEqual({
+      model_id: 'gpt-5.2-codex',
+      model: 'gpt-5.2-codex',
+      known: true,
+      provider: 'openai',
+      priced_as: 'gpt-5.2',
+    });
     expect(prices.identify('gpt-5-codex').model_id).toBe('gpt-5-codex');
     expect(prices.identify('gpt-5').model_id).toBe('gpt-5');
-    expect(prices.identify('claude-sonnet-4-5-20250929')).toMatchObject({ model_id: 'claude-sonnet-4-5', model: 'Claude Sonnet 4.5', provider: 'anthropic' });
+    expect(prices.identify('claude-sonnet-4-5-20250929')).toMatchObject({
+      model_id: 'claude-sonnet-4-5',
+      model: 'Claude Sonnet 4.5',
+      provider: 'anthropic',
+    });
     expect(prices.identify('  Claude-Sonnet-4-5 ').model_id).toBe('claude-sonnet-4-5');
   });
 
@@ -32,7 +48,13 @@ describe('identify', () => {
   });
 
   it('keeps the raw name for unknown models', () => {
-    expect(prices.identify('my-local-llama')).toEqual({ model_id: 'my-local-llama', model: 'my-local-llama', known: false, provider: null, priced_as: null });
+    expect(prices.identify('my-local-llama')).toEqual({
+      model_id: 'my-local-llama',
+      model: 'my-local-llama',
+      known: false,
+      provider: null,
+      priced_as: null,
+    });
     expect(prices.identify('unknown')).toMatchObject({ known: false, model_id: 'unknown' });
   });
 
@@ -51,8 +73,19 @@ describe('identify', () => {
 describe('priceOn', () => {
   it('uses the database price with base tiers', () => {
     const p = prices.priceOnDate('gpt-5-codex', '2026-01-15');
-    expect(p).toMatchObject({ modelId: 'gpt-5-codex', isDefault: false, pricedAs: 'gpt-5', provider: 'openai', effectiveFrom: PRICE_HISTORY_START });
-    expect(p.rates).toEqual({ input: 1_250_000_000n, cached: 125_000_000n, output: 10_000_000_000n, reasoning: 10_000_000_000n });
+    expect(p).toMatchObject({
+      modelId: 'gpt-5-codex',
+      isDefault: false,
+      pricedAs: 'gpt-5',
+      provider: 'openai',
+      effectiveFrom: PRICE_HISTORY_START,
+    });
+    expect(p.rates).toEqual({
+      input: 1_250_000_000n,
+      cached: 125_000_000n,
+      output: 10_000_000_000n,
+      reasoning: 10_000_000_000n,
+    });
     expect(prices.priceOnDate('claude-sonnet-4-5', '2026-01-15').rates.input).toBe(3_000_000_000n);
   });
 
@@ -68,12 +101,19 @@ describe('priceOn', () => {
   it('prices unknown models with the default profile and says so', () => {
     const p = prices.priceOnDate('my-local-llama', '2026-01-15');
     expect(p).toMatchObject({ modelId: 'my-local-llama', isDefault: true, pricedAs: 'gpt-5.2', provider: 'openai' });
-    expect(p.rates).toEqual({ input: 1_750_000_000n, cached: 175_000_000n, output: 14_000_000_000n, reasoning: 14_000_000_000n });
+    expect(p.rates).toEqual({
+      input: 1_750_000_000n,
+      cached: 175_000_000n,
+      output: 14_000_000_000n,
+      reasoning: 14_000_000_000n,
+    });
     expect(prices.defaultIdentity).toMatchObject({ model_id: 'gpt-5.2-codex', priced_as: 'gpt-5.2' });
   });
 
   it('records the release date of the bundled data version it was written for', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../node_modules/@pydantic/genai-prices/package.json', import.meta.url), 'utf8')) as { version: string };
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../node_modules/@pydantic/genai-prices/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
     expect(pkg.version).toBe(BUNDLED_PRICES_VERSION);
     expect(prices.dataEffectiveFrom).toBe(BUNDLED_PRICES_EFFECTIVE_FROM);
     expect(prices.source).toBe('genai-prices');

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatMicros, totalsWithCost } from '../../src/pricing/money.js';
 import { combinePricingModes, pricingModeForSource } from '../../src/pricing/modes.js';
-import { costFemto, femtoToMicros, libraryUsage, ratesFromModelPrice, usdPerMtokToFemto } from '../../src/pricing/rates.js';
+import {
+  costFemto,
+  femtoToMicros,
+  libraryUsage,
+  ratesFromModelPrice,
+  usdPerMtokToFemto,
+} from '../../src/pricing/rates.js';
 import { TieredPrices } from '@pydantic/genai-prices';
 
 describe('formatMicros', () => {
@@ -64,7 +70,9 @@ describe('rates', () => {
       reasoning: 15_000_000_000n,
     });
     expect(ratesFromModelPrice({ input_mtok: 0.57, output_mtok: 2.3 })).toMatchObject({ cached: 570_000_000n });
-    expect(ratesFromModelPrice({ input_mtok: 1, output_mtok: 2, output_reasoning_mtok: 3 })?.reasoning).toBe(3_000_000_000n);
+    expect(ratesFromModelPrice({ input_mtok: 1, output_mtok: 2, output_reasoning_mtok: 3 })?.reasoning).toBe(
+      3_000_000_000n,
+    );
     expect(ratesFromModelPrice({ input_audio_mtok: 1 })).toBeNull();
   });
 
@@ -76,12 +84,24 @@ describe('rates', () => {
     // add: 1M × 1.75 + 400k × 0.175 + 100k × 14 + 60k × 14 = 1.75 + 0.07 + 1.4 + 0.84
     expect(femtoToMicros(costFemto(counts, 'add', rates))).toBe(4_060_000n);
     // Inconsistent overlap data (cached > input) never goes negative.
-    expect(costFemto({ input: 5n, cached: 9n, output: 1n, reasoning: 3n }, 'overlap', rates)).toBe(5n * 175_000_000n + 1n * 14_000_000_000n);
+    expect(costFemto({ input: 5n, cached: 9n, output: 1n, reasoning: 3n }, 'overlap', rates)).toBe(
+      5n * 175_000_000n + 1n * 14_000_000_000n,
+    );
   });
 
   it('maps counts onto the library usage fields', () => {
     const counts = { input: 100n, cached: 40n, output: 30n, reasoning: 10n };
-    expect(libraryUsage(counts, 'overlap')).toEqual({ input_tokens: 100, cache_read_tokens: 40, output_tokens: 30, output_reasoning_tokens: 10 });
-    expect(libraryUsage(counts, 'add')).toEqual({ input_tokens: 140, cache_read_tokens: 40, output_tokens: 40, output_reasoning_tokens: 10 });
+    expect(libraryUsage(counts, 'overlap')).toEqual({
+      input_tokens: 100,
+      cache_read_tokens: 40,
+      output_tokens: 30,
+      output_reasoning_tokens: 10,
+    });
+    expect(libraryUsage(counts, 'add')).toEqual({
+      input_tokens: 140,
+      cache_read_tokens: 40,
+      output_tokens: 40,
+      output_reasoning_tokens: 10,
+    });
   });
 });

@@ -23,17 +23,40 @@ describe('replaceData', () => {
 
     const data = await bundledCopy();
     setInputPrice(data, 'openai', 'gpt-5', 2.5);
-    data.find((p) => p.id === 'openai')?.models.push({ id: 'gpt-9-test', name: 'GPT 9 Test', match: { equals: 'gpt-9-test' }, prices: { input_mtok: 1, output_mtok: 2 } });
+    data
+      .find((p) => p.id === 'openai')
+      ?.models.push({
+        id: 'gpt-9-test',
+        name: 'GPT 9 Test',
+        match: { equals: 'gpt-9-test' },
+        prices: { input_mtok: 1, output_mtok: 2 },
+      });
     const result = await a.replaceData(JSON.stringify(data), { effectiveFrom: '2026-11-22' });
     expect(result).toMatchObject({ providers: data.length, effectiveFrom: '2026-11-22', source: 'genai-prices' });
     expect(result.models).toBeGreaterThan(1000);
 
     expect(a.priceOnDate('gpt-5', '2026-11-20').rates.input).toBe(2_500_000_000n);
     expect(b.priceOnDate('gpt-5', '2026-11-20').rates.input).toBe(2_500_000_000n);
-    expect(b.identify('gpt-9-test')).toEqual({ model_id: 'gpt-9-test', model: 'GPT 9 Test', known: true, provider: 'openai', priced_as: null });
+    expect(b.identify('gpt-9-test')).toEqual({
+      model_id: 'gpt-9-test',
+      model: 'GPT 9 Test',
+      known: true,
+      provider: 'openai',
+      priced_as: null,
+    });
     expect(b.dataEffectiveFrom).toBe('2026-11-22');
     const acc = createCostAccumulator(b);
-    acc.add({ hourStart: Date.parse('2026-11-20T10:00:00Z'), source: 'codex', model: 'gpt-5', input: 1_000_000n, cached: 0n, output: 0n, reasoning: 0n, total: 1_000_000n, billable: 1_000_000n });
+    acc.add({
+      hourStart: Date.parse('2026-11-20T10:00:00Z'),
+      source: 'codex',
+      model: 'gpt-5',
+      input: 1_000_000n,
+      cached: 0n,
+      output: 0n,
+      reasoning: 0n,
+      total: 1_000_000n,
+      billable: 1_000_000n,
+    });
     expect(acc.totalMicros()).toBe(2_500_000n);
     expect(acc.summary().data_effective_from).toBe('2026-11-22');
   });
@@ -61,6 +84,8 @@ describe('replaceData', () => {
       expect(svc.priceOnDate('claude-opus-4-1', '2026-01-01')).toEqual(before);
       expect(svc.identify('gpt-5.2-codex').known).toBe(true);
     }
-    await expect(svc.replaceData(await bundledCopy(), { effectiveFrom: '22-11-2026' })).rejects.toThrow(/effectiveFrom/);
+    await expect(svc.replaceData(await bundledCopy(), { effectiveFrom: '22-11-2026' })).rejects.toThrow(
+      /effectiveFrom/,
+    );
   });
 });

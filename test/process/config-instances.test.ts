@@ -19,6 +19,9 @@ describe('instance settings', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(() => loadConfig({ DATABASE_URL: PG, DATABASE_SCHEMA: 'a; drop' })).toThrow(/DATABASE_SCHEMA/);
-    expect(loadConfig({ DATABASE_URL: PG, DATABASE_SCHEMA: 'tenant_1' }).database).toMatchObject({ kind: 'postgres', schema: 'tenant_1' });
+    expect(loadConfig({ DATABASE_URL: PG, DATABASE_SCHEMA: 'tenant_1' }).database).toMatchObject({
+      kind: 'postgres',
+      schema: 'tenant_1',
+    });
   });
 });

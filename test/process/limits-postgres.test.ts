@@ -52,7 +52,12 @@ describe.skipIf(!testDatabaseUrl)('rate limits in PostgreSQL', () => {
     const db = opened.db as PostgresDb;
     await migrateToLatest(db);
     await db.close();
-    const limiter = postgresLimiters(db, new ManualClock(T0), testConfig({ INGEST_BURST: '1' }).limits, createLogger('silent'))('ingest');
+    const limiter = postgresLimiters(
+      db,
+      new ManualClock(T0),
+      testConfig({ INGEST_BURST: '1' }).limits,
+      createLogger('silent'),
+    )('ingest');
     expect((await limiter.take('d')).allowed).toBe(true);
     expect((await limiter.take('d')).allowed).toBe(false);
   });

@@ -28,7 +28,11 @@ describe('TRUST_PROXY settings', () => {
     expect(testConfig({}).trustProxy).toBe(false);
     expect(testConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(testConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(testConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    expect(testConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+    ]);
     expect(() => testConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(ConfigError);
     expect(() => testConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(ConfigError);
   });

@@ -32,54 +32,109 @@ describe(`control characters in requests (${engine})`, () => {
 
   const expectRefused = (res: { statusCode: number; body: string; json: () => unknown }, path: string) => {
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ path, message: 'must not contain control characters' }] });
+    expect(res.json()).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [{ path, message: 'must not contain control characters' }],
+    });
   };
 
   it('in the sign-in API: e-mail, password sign-in, display names', async () => {
-    expectRefused(await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email: 'nul\u0000@example.com', password: 'long enough' } }), '/body/email');
     expectRefused(
-      await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email: 'n@example.com', password: 'long enough', data: { display_name: 'A\u0000' } } }),
-      '/body/data/display_name',
-    );
-    expectRefused(
-      await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: `${user.email}\u0000`, password: 'correct horse' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        payload: { email: 'nul\u0000@example.com', password: 'long enough' },
+      }),
       '/body/email',
     );
     expectRefused(
-      await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(user.accessToken), payload: { data: { display_name: 'bell\u0007' } } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        payload: { email: 'n@example.com', password: 'long enough', data: { display_name: 'A\u0000' } },
+      }),
+      '/body/data/display_name',
+    );
+    expectRefused(
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/token?grant_type=password',
+        payload: { email: `${user.email}\u0000`, password: 'correct horse' },
+      }),
+      '/body/email',
+    );
+    expectRefused(
+      await t.app.inject({
+        method: 'PUT',
+        url: '/auth/v1/user',
+        headers: bearer(user.accessToken),
+        payload: { data: { display_name: 'bell\u0007' } },
+      }),
       '/body/data/display_name',
     );
   });
 
   it('in device names and link-code request ids', async () => {
     expectRefused(
-      await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken), payload: { device_name: 'lap\u0000top' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-device-token-issue',
+        headers: bearer(user.accessToken),
+        payload: { device_name: 'lap\u0000top' },
+      }),
       '/body/device_name',
     );
-    const code = (await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) })).json<{ link_code: string }>().link_code;
+    const code = (
+      await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) })
+    ).json<{ link_code: string }>().link_code;
     expectRefused(
-      await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: code, request_id: 'req\u0000' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-link-code-exchange',
+        payload: { link_code: code, request_id: 'req\u0000' },
+      }),
       '/body/request_id',
     );
     expectRefused(
-      await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: code, request_id: 'req-1', device_name: 'x\u0085' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-link-code-exchange',
+        payload: { link_code: code, request_id: 'req-1', device_name: 'x\u0085' },
+      }),
       '/body/device_name',
     );
   });
 
   it('in uploads: model, project, subscriptions; nothing is stored', async () => {
-    const upload = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(device.token), payload });
-    expectRefused(await upload({ hourly: [{ hour_start: H, source: 'codex', model: 'gpt\u0000', total_tokens: 1 }] }), '/body/hourly/0/model');
-    expectRefused(await upload({ hourly: [{ hour_start: H, source: 'codex', model: 'gpt-5', project_key: 'o/r\u0000', total_tokens: 1 }] }), '/body/hourly/0/project_key');
+    const upload = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/functions/svc-ingest', headers: bearer(device.token), payload });
     expectRefused(
-      await upload({ hourly: [{ hour_start: H, source: 'codex', model: 'gpt-5', total_tokens: 1 }], device_subscriptions: [{ tool: 'codex', planType: 'pro\u0000' }] }),
+      await upload({ hourly: [{ hour_start: H, source: 'codex', model: 'gpt\u0000', total_tokens: 1 }] }),
+      '/body/hourly/0/model',
+    );
+    expectRefused(
+      await upload({
+        hourly: [{ hour_start: H, source: 'codex', model: 'gpt-5', project_key: 'o/r\u0000', total_tokens: 1 }],
+      }),
+      '/body/hourly/0/project_key',
+    );
+    expectRefused(
+      await upload({
+        hourly: [{ hour_start: H, source: 'codex', model: 'gpt-5', total_tokens: 1 }],
+        device_subscriptions: [{ tool: 'codex', planType: 'pro\u0000' }],
+      }),
       '/body/device_subscriptions/0/planType',
     );
     expect(await listDeviceBuckets(t.db.kysely, device.deviceId)).toHaveLength(0);
   });
 
   it('in query strings', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31&source=a%00', headers: bearer(user.accessToken) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31&source=a%00',
+      headers: bearer(user.accessToken),
+    });
     expectRefused(res, '/querystring/source');
   });
 });

@@ -13,9 +13,14 @@ describe('device limits', () => {
     t = undefined;
   });
 
-  const linkCode = (app: TestApp, token: string) => app.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(token) });
+  const linkCode = (app: TestApp, token: string) =>
+    app.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(token) });
   const exchange = (app: TestApp, code: string, requestId: string) =>
-    app.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: code, request_id: requestId } });
+    app.app.inject({
+      method: 'POST',
+      url: '/functions/svc-link-code-exchange',
+      payload: { link_code: code, request_id: requestId },
+    });
 
   it('caps the live devices of one user (MAX_DEVICES_PER_USER) with 409, for issued tokens, new link codes and exchanges', async () => {
     t = await createTestApp({ env: { MAX_DEVICES_PER_USER: '3' } });
@@ -26,14 +31,22 @@ describe('device limits', () => {
     await issueDevice(t, user, 'two');
     await issueDevice(t, user, 'three');
 
-    const fourth = await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken), payload: {} });
+    const fourth = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(user.accessToken),
+      payload: {},
+    });
     expect(fourth.statusCode, fourth.body).toBe(409);
     expect(fourth.json()).toMatchObject({ status: 409, code: 'conflict' });
     expect((await linkCode(t, user.accessToken)).statusCode).toBe(409);
     // A code created before the cap was reached cannot add a fourth device either.
     expect((await exchange(t, early.json<{ link_code: string }>().link_code, 'req-after-cap')).statusCode).toBe(409);
     const service = await t.app.inject({
-      method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY), payload: { user_id: user.id },
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+      payload: { user_id: user.id },
     });
     expect(service.statusCode).toBe(409);
 
@@ -49,11 +62,19 @@ describe('device limits', () => {
     const refused = await linkCode(t, user.accessToken);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    const issue = await t.app.inject({ method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(user.accessToken), payload: {} });
+    const issue = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(user.accessToken),
+      payload: {},
+    });
     expect(issue.statusCode).toBe(429);
     // The operator's service role key is not limited; nor is another user.
     const service = await t.app.inject({
-      method: 'POST', url: '/functions/svc-device-token-issue', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY), payload: { user_id: user.id },
+      method: 'POST',
+      url: '/functions/svc-device-token-issue',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+      payload: { user_id: user.id },
     });
     expect(service.statusCode).toBe(200);
     expect((await linkCode(t, (await signUp(t)).accessToken)).statusCode).toBe(200);

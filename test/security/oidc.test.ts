@@ -15,7 +15,9 @@ describe('external OpenID Connect configuration', () => {
     expect(() => testConfig(jwks)).toThrow(ConfigError);
     expect(() => testConfig({ ...jwks, AUTH_ISSUER: 'https://idp.example' })).toThrow(/AUTH_AUDIENCE/);
     expect(() => testConfig({ ...jwks, AUTH_AUDIENCE: 'tokentally' })).toThrow(/AUTH_ISSUER/);
-    expect(testConfig({ ...jwks, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'tokentally' }).auth.audience).toBe('tokentally');
+    expect(testConfig({ ...jwks, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'tokentally' }).auth.audience).toBe(
+      'tokentally',
+    );
   });
 });
 
@@ -33,12 +35,23 @@ describe(`external OpenID Connect tokens (${engine})`, () => {
     const ec = await generateKeyPair('ES384');
     ecPrivate = ec.privateKey;
     const ecJwk = { ...(await exportJWK(ec.publicKey)), kid: 'ec-key', use: 'sig' };
-    const oct = { kty: 'oct', k: Buffer.from(SYMMETRIC).toString('base64url'), kid: 'sym-key', alg: 'HS256', use: 'sig' };
-    jwks = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk, ecJwk, oct] })));
+    const oct = {
+      kty: 'oct',
+      k: Buffer.from(SYMMETRIC).toString('base64url'),
+      kid: 'sym-key',
+      alg: 'HS256',
+      use: 'sig',
+    };
+    jwks = http.createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk, ecJwk, oct] })),
+    );
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
     const now = Date.now();
-    t = await createTestApp({ clock: new ManualClock(now), env: { AUTH_JWKS_URL: url, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'tokentally' } });
+    t = await createTestApp({
+      clock: new ManualClock(now),
+      env: { AUTH_JWKS_URL: url, AUTH_ISSUER: 'https://idp.example', AUTH_AUDIENCE: 'tokentally' },
+    });
     sign = (sub, overrides = {}) =>
       new SignJWT({ email: 'ext@example.com' })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
@@ -58,9 +71,17 @@ describe(`external OpenID Connect tokens (${engine})`, () => {
     const token = await sign('external-subject-1');
     const first = await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) });
     expect(first.statusCode, first.body).toBe(200);
-    const again = await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(await sign('external-subject-1')) });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/user',
+      headers: bearer(await sign('external-subject-1')),
+    });
     expect(again.json().id).toBe(first.json().id);
-    const other = await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(await sign('external-subject-2')) });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: '/auth/v1/user',
+      headers: bearer(await sign('external-subject-2')),
+    });
     expect(other.json().id).not.toBe(first.json().id);
     const link = await t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(token) });
     expect(link.statusCode).toBe(200);
@@ -97,7 +118,9 @@ describe(`external OpenID Connect tokens (${engine})`, () => {
 
   it('refuses tokens of another issuer or audience', async () => {
     for (const token of [await sign('x', { iss: 'https://evil.example' }), await sign('x', { aud: 'someone-else' })]) {
-      expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) })).statusCode).toBe(
+        401,
+      );
     }
   });
 });

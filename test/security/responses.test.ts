@@ -19,7 +19,12 @@ describe('error mapping', () => {
     app.get('/broken', async () => JSON.parse('{"stored": ') as unknown);
     await app.ready();
     try {
-      const bad = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+      const bad = await app.inject({
+        method: 'POST',
+        url: '/echo',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"a":',
+      });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ status: 400, detail: 'The body is not valid JSON.' });
       const broken = await app.inject({ method: 'GET', url: '/broken' });
@@ -49,7 +54,14 @@ describe(`response headers and malformed URLs (${engine})`, () => {
 
   it('every response carries X-Content-Type-Options: nosniff', async () => {
     t = await createTestApp();
-    for (const url of ['/healthz', '/openapi.json', '/no/such/path', '/functions/svc-usage-summary', '/', '/badge/00000000-0000-4000-8000-000000000000.svg']) {
+    for (const url of [
+      '/healthz',
+      '/openapi.json',
+      '/no/such/path',
+      '/functions/svc-usage-summary',
+      '/',
+      '/badge/00000000-0000-4000-8000-000000000000.svg',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
     }

@@ -22,9 +22,14 @@ describe(`sessions that end (${engine})`, () => {
   afterEach(async () => t.close());
 
   const me = (token: string) => t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) });
-  const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
+  const refresh = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
   const signIn = (user: TestUser, password = 'correct horse') =>
-    t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: user.email, password } });
+    t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: user.email, password },
+    });
 
   it('sign-out ends the access token at once (local: this session only; global: all)', async () => {
     t = await createTestApp();
@@ -32,12 +37,17 @@ describe(`sessions that end (${engine})`, () => {
     const second = (await signIn(user)).json<SessionBody>();
     const third = (await signIn(user)).json<SessionBody>();
     expect((await me(user.accessToken)).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(user.accessToken) })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(user.accessToken) }))
+        .statusCode,
+    ).toBe(204);
     const ended = await me(user.accessToken);
     expect(ended.statusCode).toBe(401);
     expect(ended.json().detail).toContain('session has ended');
     expect((await me(second.access_token)).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout', headers: bearer(second.access_token) })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/logout', headers: bearer(second.access_token) })).statusCode,
+    ).toBe(204);
     expect((await me(second.access_token)).statusCode).toBe(401);
     expect((await me(third.access_token)).statusCode).toBe(401);
   });
@@ -46,7 +56,8 @@ describe(`sessions that end (${engine})`, () => {
     t = await createTestApp();
     const user = await signUp(t);
     expect((await me(user.accessToken)).statusCode).toBe(200);
-    const sessionId = JSON.parse(Buffer.from(user.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')).session_id as string;
+    const sessionId = JSON.parse(Buffer.from(user.accessToken.split('.')[1] ?? '', 'base64url').toString('utf8'))
+      .session_id as string;
     await revokeSession(t.db.kysely, sessionId, t.clock.now()); // as another process would
     t.clock.advance(5_001);
     expect((await me(user.accessToken)).statusCode).toBe(401);
@@ -68,7 +79,11 @@ describe(`sessions that end (${engine})`, () => {
   it('concurrent refreshes of one token get the same new session, and the session goes on', async () => {
     t = await createTestApp();
     const user = await signUp(t);
-    const answers = await Promise.all([refresh(user.refreshToken), refresh(user.refreshToken), refresh(user.refreshToken)]);
+    const answers = await Promise.all([
+      refresh(user.refreshToken),
+      refresh(user.refreshToken),
+      refresh(user.refreshToken),
+    ]);
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     const tokens = new Set(answers.map((a) => a.json<SessionBody>().refresh_token));
     expect(tokens.size).toBe(1);
@@ -86,7 +101,8 @@ describe(`sessions that end (${engine})`, () => {
     t = await createTestApp();
     const user = await signUp(t);
     const other = (await signIn(user)).json<SessionBody>();
-    const put = (token: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
+    const put = (token: string, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
 
     const weak = await put(user.accessToken, { password: 'short' });
     expect(weak.statusCode).toBe(422);
@@ -122,7 +138,9 @@ describe(`password change with the official @supabase/auth-js client (${engine})
     expect(updated.error).toBeNull();
     expect(updated.data.user?.email).toBe('pw@example.com');
     const again = new AuthClient({ url, persistSession: false, autoRefreshToken: false, detectSessionInUrl: false });
-    expect((await again.signInWithPassword({ email: 'pw@example.com', password: 'first password' })).error?.status).toBe(400);
+    expect(
+      (await again.signInWithPassword({ email: 'pw@example.com', password: 'first password' })).error?.status,
+    ).toBe(400);
     expect((await again.signInWithPassword({ email: 'pw@example.com', password: 'second password' })).error).toBeNull();
     const weak = await auth.updateUser({ password: 'short' });
     expect(weak.error?.status).toBe(422);

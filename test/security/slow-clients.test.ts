@@ -39,7 +39,9 @@ describe('slow clients', () => {
   });
 
   it('a stalled body holds no in-flight slot: other uploads succeed, the stalled ones get 408 and are closed', async () => {
-    t = await createTestApp({ env: { INGEST_MAX_INFLIGHT: '4', REQUEST_HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '1200' } });
+    t = await createTestApp({
+      env: { INGEST_MAX_INFLIGHT: '4', REQUEST_HEADERS_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '1200' },
+    });
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const port = Number(new URL(address).port);
     const attacker = await signUp(t);

@@ -35,31 +35,78 @@ describe.skipIf(engine !== 'sqlite')('admin backup (sqlite)', () => {
     const live = serverOn(path.join(dir, 'live'));
     const port = Number((await live.waitFor(LISTENING))[1]);
 
-    const signup = await request(port, 'POST', '/auth/v1/signup', { email: 'kept@example.com', password: 'long enough' });
+    const signup = await request(port, 'POST', '/auth/v1/signup', {
+      email: 'kept@example.com',
+      password: 'long enough',
+    });
     const { access_token: jwt, user } = signup.json as { access_token: string; user: { id: string } };
-    const issue = async (name: string) => ((await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: user.id, device_name: name }, SERVICE)).json as { token: string }).token;
+    const issue = async (name: string) =>
+      (
+        (
+          await request(
+            port,
+            'POST',
+            '/functions/svc-device-token-issue',
+            { user_id: user.id, device_name: name },
+            SERVICE,
+          )
+        ).json as { token: string }
+      ).token;
     const laptop = { authorization: `Bearer ${await issue('laptop')}` };
     const busy = { authorization: `Bearer ${await issue('busy')}` };
     const day = Date.UTC(2026, 9, 1);
-    const hourly = Array.from({ length: 48 }, (_, i) => ({ hour_start: new Date(day + i * 1_800_000).toISOString(), source: 'codex', model: 'gpt-5', input_tokens: 1000 + i, output_tokens: 10, total_tokens: 1010 + i }));
+    const hourly = Array.from({ length: 48 }, (_, i) => ({
+      hour_start: new Date(day + i * 1_800_000).toISOString(),
+      source: 'codex',
+      model: 'gpt-5',
+      input_tokens: 1000 + i,
+      output_tokens: 10,
+      total_tokens: 1010 + i,
+    }));
     expect((await request(port, 'POST', '/functions/svc-ingest', { hourly }, laptop)).status).toBe(200);
 
     // Another device keeps uploading (another month) while the copy is made.
     let uploading = true;
     const background = (async () => {
       for (let k = 0; uploading; k += 1) {
-        const r = await request(port, 'POST', '/functions/svc-ingest', { hourly: [{ hour_start: new Date(Date.UTC(2026, 8, 1) + (k % 200) * 1_800_000).toISOString(), source: 'claude', model: 'claude-sonnet-4', total_tokens: 5 + k }] }, busy);
+        const r = await request(
+          port,
+          'POST',
+          '/functions/svc-ingest',
+          {
+            hourly: [
+              {
+                hour_start: new Date(Date.UTC(2026, 8, 1) + (k % 200) * 1_800_000).toISOString(),
+                source: 'claude',
+                model: 'claude-sonnet-4',
+                total_tokens: 5 + k,
+              },
+            ],
+          },
+          busy,
+        );
         expect(r.status).toBe(200);
       }
     })();
     const copy = path.join(dir, 'copy.db');
-    const env = { ...process.env, ...TEST_SECRETS, DATA_DIR: path.join(dir, 'live'), DATABASE_URL: '', LOG_LEVEL: 'warn' };
-    const backup = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'backup', copy], { cwd: root, env });
+    const env = {
+      ...process.env,
+      ...TEST_SECRETS,
+      DATA_DIR: path.join(dir, 'live'),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+    };
+    const backup = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'backup', copy], {
+      cwd: root,
+      env,
+    });
     expect(backup.stdout).toMatch(/^copied the database to .*copy\.db \(\d+ bytes, \d+ ms\)/);
     uploading = false;
     await background;
     // A second backup to the same file is refused rather than overwriting it.
-    await expect(run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'backup', copy], { cwd: root, env })).rejects.toMatchObject({ code: 1 });
+    await expect(
+      run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'backup', copy], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 1 });
 
     const query = '/functions/svc-usage-summary?from=2026-10-01&to=2026-10-01&tz=UTC';
     const before = await request(port, 'GET', query, undefined, { authorization: `Bearer ${jwt}` });
@@ -75,6 +122,8 @@ describe.skipIf(engine !== 'sqlite')('admin backup (sqlite)', () => {
     const after = await request(restoredPort, 'GET', query, undefined, { authorization: `Bearer ${jwt}` });
     expect(after.status).toBe(200);
     expect(after.json).toEqual(before.json);
-    expect((after.json as { totals: { total_tokens: string } }).totals.total_tokens).toBe(String(hourly.reduce((sum, b) => sum + b.total_tokens, 0)));
+    expect((after.json as { totals: { total_tokens: string } }).totals.total_tokens).toBe(
+      String(hourly.reduce((sum, b) => sum + b.total_tokens, 0)),
+    );
   }, 120_000);
 });

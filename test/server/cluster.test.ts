@@ -39,18 +39,44 @@ describe('a server of several processes', { timeout: 90_000 }, () => {
     const workers = childPids(server.child.pid as number);
     expect(workers).toHaveLength(2);
 
-    const signup = await request(port, 'POST', '/auth/v1/signup', { email: 'many@example.com', password: 'long enough' });
+    const signup = await request(port, 'POST', '/auth/v1/signup', {
+      email: 'many@example.com',
+      password: 'long enough',
+    });
     expect(signup.status).toBe(200);
     const userId = (signup.json as { user: { id: string } }).user.id;
-    const issued = await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: userId, device_name: 'laptop' }, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    const issued = await request(
+      port,
+      'POST',
+      '/functions/svc-device-token-issue',
+      { user_id: userId, device_name: 'laptop' },
+      { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` },
+    );
     expect(issued.status).toBe(200);
     const token = (issued.json as { token: string }).token;
 
     const hour = Math.floor(Date.now() / 1_800_000) * 1_800_000 - 86_400_000;
     const upload = (k: number) =>
-      request(port, 'POST', '/functions/svc-ingest', {
-        hourly: [{ hour_start: new Date(hour - k * 1_800_000).toISOString(), source: 'codex', model: 'gpt-5', input_tokens: 100 + k, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: 110 + k }],
-      }, { authorization: `Bearer ${token}` });
+      request(
+        port,
+        'POST',
+        '/functions/svc-ingest',
+        {
+          hourly: [
+            {
+              hour_start: new Date(hour - k * 1_800_000).toISOString(),
+              source: 'codex',
+              model: 'gpt-5',
+              input_tokens: 100 + k,
+              cached_input_tokens: 0,
+              output_tokens: 10,
+              reasoning_output_tokens: 0,
+              total_tokens: 110 + k,
+            },
+          ],
+        },
+        { authorization: `Bearer ${token}` },
+      );
     const results = await Promise.all(Array.from({ length: 12 }, (_, k) => upload(k)));
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
     expect(results.map((r) => (r.json as { inserted: number }).inserted)).toEqual(Array(12).fill(1));
@@ -63,10 +89,14 @@ describe('a server of several processes', { timeout: 90_000 }, () => {
     expect([...servedBy].sort()).toEqual([...workers].sort());
 
     // Prices switched by the process that served syncPricing are loaded by the other one.
-    const synced = await request(port, 'POST', '/functions/svc-pricing-sync', undefined, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    const synced = await request(port, 'POST', '/functions/svc-pricing-sync', undefined, {
+      authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}`,
+    });
     expect(synced.status).toBe(200);
     expect(synced.json).toMatchObject({ updated: true, persisted: true });
-    const reloaded = await server.waitFor(/"pid":(\d+),[^\n]*another server process switched prices; restored genai-prices prices/);
+    const reloaded = await server.waitFor(
+      /"pid":(\d+),[^\n]*another server process switched prices; restored genai-prices prices/,
+    );
     const syncLine = () => server.lines().find((l) => l.url === '/functions/svc-pricing-sync');
     while (!syncLine()) await new Promise((resolve) => setTimeout(resolve, 10));
     const syncedBy = syncLine()?.pid;
@@ -89,7 +119,13 @@ describe('a server of several processes', { timeout: 90_000 }, () => {
 
   it('keeps the rate limits for all processes together', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-cluster-'));
-    const server = start({ DATA_DIR: dataDir, SERVER_PROCESSES: '2', INGEST_BURST: '3', INGEST_RATE_PER_MINUTE: '1', RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+    const server = start({
+      DATA_DIR: dataDir,
+      SERVER_PROCESSES: '2',
+      INGEST_BURST: '3',
+      INGEST_RATE_PER_MINUTE: '1',
+      RATE_LIMIT_AUTH_PER_MINUTE: '2',
+    });
     cleanup.push(() => {
       server.child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -98,17 +134,34 @@ describe('a server of several processes', { timeout: 90_000 }, () => {
 
     // Sign-ups per address: two a minute in all, whichever process answers.
     const signups = [];
-    for (const who of ['a', 'b', 'c']) signups.push(await request(port, 'POST', '/auth/v1/signup', { email: `${who}@example.com`, password: 'long enough' }));
+    for (const who of ['a', 'b', 'c'])
+      signups.push(
+        await request(port, 'POST', '/auth/v1/signup', { email: `${who}@example.com`, password: 'long enough' }),
+      );
     expect(signups.map((r) => r.status)).toEqual([200, 200, 429]);
 
     const userId = (signups[0]?.json as { user: { id: string } }).user.id;
-    const issued = await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: userId, device_name: 'laptop' }, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    const issued = await request(
+      port,
+      'POST',
+      '/functions/svc-device-token-issue',
+      { user_id: userId, device_name: 'laptop' },
+      { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` },
+    );
     const token = (issued.json as { token: string }).token;
     const hour = Math.floor(Date.now() / 1_800_000) * 1_800_000 - 86_400_000;
     const statuses: number[] = [];
     let retryAfter: string | string[] | undefined;
     for (let k = 0; k < 6; k += 1) {
-      const r = await request(port, 'POST', '/functions/svc-ingest', { hourly: [{ hour_start: new Date(hour).toISOString(), source: 'codex', model: 'gpt-5', total_tokens: 10 + k }] }, { authorization: `Bearer ${token}` });
+      const r = await request(
+        port,
+        'POST',
+        '/functions/svc-ingest',
+        {
+          hourly: [{ hour_start: new Date(hour).toISOString(), source: 'codex', model: 'gpt-5', total_tokens: 10 + k }],
+        },
+        { authorization: `Bearer ${token}` },
+      );
       statuses.push(r.status);
       if (r.status === 429) retryAfter = r.headers['retry-after'];
     }

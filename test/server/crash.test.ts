@@ -39,11 +39,20 @@ describe(`a server killed during uploads (${engine})`, () => {
     await admin.query(`create schema "${schema}"`);
     await admin.end();
     cleanup.push(() => dropTestSchema(schema));
-    return { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'tt-crash-pg-')), DATABASE_URL: testDatabaseUrl, DATABASE_SCHEMA: schema };
+    return {
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'tt-crash-pg-')),
+      DATABASE_URL: testDatabaseUrl,
+      DATABASE_SCHEMA: schema,
+    };
   }
 
   it('keeps every acknowledged upload whole and none in part, across three SIGKILLs', async () => {
-    const env = { ...(await storage()), INGEST_BURST: '1000000', INGEST_RATE_PER_MINUTE: '1000000', INGEST_MAX_INFLIGHT: '1000' };
+    const env = {
+      ...(await storage()),
+      INGEST_BURST: '1000000',
+      INGEST_RATE_PER_MINUTE: '1000000',
+      INGEST_MAX_INFLIGHT: '1000',
+    };
     const boot = async (): Promise<{ server: Started; port: number }> => {
       const server = start(env);
       cleanup.push(() => void server.child.kill('SIGKILL'));
@@ -51,9 +60,18 @@ describe(`a server killed during uploads (${engine})`, () => {
     };
 
     let { server, port } = await boot();
-    const signup = await request(port, 'POST', '/auth/v1/signup', { email: 'crash@example.com', password: 'long enough' });
+    const signup = await request(port, 'POST', '/auth/v1/signup', {
+      email: 'crash@example.com',
+      password: 'long enough',
+    });
     const { access_token: jwt, user } = signup.json as { access_token: string; user: { id: string } };
-    const issued = await request(port, 'POST', '/functions/svc-device-token-issue', { user_id: user.id, device_name: 'laptop' }, { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` });
+    const issued = await request(
+      port,
+      'POST',
+      '/functions/svc-device-token-issue',
+      { user_id: user.id, device_name: 'laptop' },
+      { authorization: `Bearer ${TEST_SECRETS.SERVICE_ROLE_KEY}` },
+    );
     const device = { authorization: `Bearer ${(issued.json as { token: string }).token}` };
 
     const acknowledged = new Set<number>();
@@ -67,7 +85,13 @@ describe(`a server killed during uploads (${engine})`, () => {
         while (sent < last) {
           const id = sent++;
           const day = FIRST_DAY + id * DAY_MS;
-          const hourly = [1, 2, 4, 8, 16].map((tokens, j) => ({ hour_start: new Date(day + j * 1_800_000).toISOString(), source: 'codex', model: 'gpt-5', input_tokens: tokens, total_tokens: tokens }));
+          const hourly = [1, 2, 4, 8, 16].map((tokens, j) => ({
+            hour_start: new Date(day + j * 1_800_000).toISOString(),
+            source: 'codex',
+            model: 'gpt-5',
+            input_tokens: tokens,
+            total_tokens: tokens,
+          }));
           try {
             const r = await request(target, 'POST', '/functions/svc-ingest', { hourly }, device);
             if (r.status === 200) {
@@ -91,9 +115,16 @@ describe(`a server killed during uploads (${engine})`, () => {
     }
 
     const to = new Date(FIRST_DAY + (ROUNDS * PER_ROUND - 1) * DAY_MS).toISOString().slice(0, 10);
-    const daily = await request(port, 'GET', `/functions/svc-usage-daily?from=2024-01-01&to=${to}&tz=UTC`, undefined, { authorization: `Bearer ${jwt}` });
+    const daily = await request(port, 'GET', `/functions/svc-usage-daily?from=2024-01-01&to=${to}&tz=UTC`, undefined, {
+      authorization: `Bearer ${jwt}`,
+    });
     expect(daily.status, JSON.stringify(daily.json)).toBe(200);
-    const totals = new Map((daily.json as { data: Array<{ day: string; total_tokens: string }> }).data.map((d) => [d.day, Number(d.total_tokens)]));
+    const totals = new Map(
+      (daily.json as { data: Array<{ day: string; total_tokens: string }> }).data.map((d) => [
+        d.day,
+        Number(d.total_tokens),
+      ]),
+    );
     const partial: string[] = [];
     const lost: string[] = [];
     let whole = 0;
@@ -111,7 +142,13 @@ describe(`a server killed during uploads (${engine})`, () => {
     expect(whole).toBeGreaterThanOrEqual(acknowledged.size);
 
     // The restarted server still takes uploads.
-    const again = await request(port, 'POST', '/functions/svc-ingest', { hourly: [{ hour_start: new Date(FIRST_DAY).toISOString(), source: 'codex', model: 'gpt-5', total_tokens: 1 }] }, device);
+    const again = await request(
+      port,
+      'POST',
+      '/functions/svc-ingest',
+      { hourly: [{ hour_start: new Date(FIRST_DAY).toISOString(), source: 'codex', model: 'gpt-5', total_tokens: 1 }] },
+      device,
+    );
     expect(again.status).toBe(200);
   }, 240_000);
 });

@@ -15,7 +15,16 @@ async function startServer(dirs: string[], env: Record<string, string> = {}) {
   dirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
-    env: { ...process.env, ...TEST_SECRETS, DATA_DIR: dataDir, PORT: '0', PASSWORD_SCRYPT_COST: '32768', JOBS_ENABLED: 'false', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      ...TEST_SECRETS,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      PASSWORD_SCRYPT_COST: '32768',
+      JOBS_ENABLED: 'false',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -46,10 +55,19 @@ describe('server process', () => {
     // A request whose body is still arriving when SIGTERM comes.
     const body = JSON.stringify({ email: 'slow@example.com', password: 'long enough' });
     const response = new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/auth/v1/signup', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/auth/v1/signup',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       // Time for the server to have read the headers even on a busy machine (headers read after
@@ -69,7 +87,9 @@ describe('server process', () => {
     const socket = net.connect(port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.on('error', () => undefined);
-    socket.write(`POST /auth/v1/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`);
+    socket.write(
+      `POST /auth/v1/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
+    );
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();

@@ -27,7 +27,15 @@ export async function startBrowserEnv(): Promise<BrowserEnv> {
   const profileDir = mkdtempSync(join(tmpdir(), 'tt-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   mkdirSync(SHOTS, { recursive: true });
   return {
@@ -43,7 +51,10 @@ export async function startBrowserEnv(): Promise<BrowserEnv> {
   };
 }
 
-export async function newContext(env: BrowserEnv, options: { dark?: boolean; phone?: boolean; timezoneId?: string } = {}): Promise<BrowserContext> {
+export async function newContext(
+  env: BrowserEnv,
+  options: { dark?: boolean; phone?: boolean; timezoneId?: string } = {},
+): Promise<BrowserContext> {
   return env.browser.newContext({
     baseURL: env.base,
     viewport: options.phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
@@ -62,12 +73,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
     violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
   };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
 }
 
 /** Whether the page scrolls sideways (it must not, down to 390 px). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
-  return (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1')) as boolean;
+  return (await page.evaluate(
+    'document.documentElement.scrollWidth > document.documentElement.clientWidth + 1',
+  )) as boolean;
 }
 
 export async function signUpThroughForm(page: Page, email: string, password: string, name: string): Promise<void> {
@@ -80,7 +101,11 @@ export async function signUpThroughForm(page: Page, email: string, password: str
 }
 
 /** Copies a signed-in context's session into a fresh one (another theme or viewport, same user). */
-export async function sameSession(env: BrowserEnv, from: BrowserContext, options: Parameters<typeof newContext>[1]): Promise<BrowserContext> {
+export async function sameSession(
+  env: BrowserEnv,
+  from: BrowserContext,
+  options: Parameters<typeof newContext>[1],
+): Promise<BrowserContext> {
   const state = await from.storageState();
   const ctx = await env.browser.newContext({
     baseURL: env.base,

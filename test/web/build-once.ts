@@ -19,10 +19,14 @@ function newest(dir: string): number {
 export default function setup(): void {
   const built = 'dist/web/build-report.json';
   if (existsSync(built) && statSync(built).mtimeMs >= newest('web')) return;
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-    // Vitest sets NODE_ENV=test, which would make Vite build development React: the budget check
-    // and the browser tests must see the bundle `npm run build` makes.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    {
+      stdio: 'inherit',
+      // Vitest sets NODE_ENV=test, which would make Vite build development React: the budget check
+      // and the browser tests must see the bundle `npm run build` makes.
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 }

@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { humanCount, humanUsd } from '../../web/src/lib/format.js';
 import { bearer, ingest, type BucketInput } from '../helpers/actors.js';
 import { engine, TEST_SECRETS } from '../helpers/app.js';
-import { axeViolations, sameSession, scrollsSideways, SHOTS, signUpThroughForm, startBrowserEnv, type BrowserEnv, newContext } from './browser.js';
+import {
+  axeViolations,
+  sameSession,
+  scrollsSideways,
+  SHOTS,
+  signUpThroughForm,
+  startBrowserEnv,
+  type BrowserEnv,
+  newContext,
+} from './browser.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -22,14 +31,45 @@ const NAME = 'Ada Lovelace';
 
 /** Today in New York (the browser's zone), and buckets on known days. */
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(Date.now());
-const dayUtc = (offsetDays: number, hourUtc: number) => new Date(Date.parse(`${today}T00:00:00Z`) - offsetDays * 86_400_000 + hourUtc * 3_600_000).toISOString();
+const dayUtc = (offsetDays: number, hourUtc: number) =>
+  new Date(Date.parse(`${today}T00:00:00Z`) - offsetDays * 86_400_000 + hourUtc * 3_600_000).toISOString();
 const day = (offsetDays: number) => dayUtc(offsetDays, 12).slice(0, 10);
 const BUCKETS: BucketInput[] = [
-  { hour_start: dayUtc(1, 15), source: 'codex', model: 'gpt-5', input_tokens: 400_000, cached_input_tokens: 100_000, output_tokens: 20_000, total_tokens: 420_000 },
-  { hour_start: dayUtc(2, 16), source: 'claude', model: 'claude-sonnet-4', input_tokens: 1000, cached_input_tokens: 300_000, output_tokens: 9000, total_tokens: 310_000 },
-  { hour_start: dayUtc(3, 17), source: 'codex', model: 'gpt-5', input_tokens: 200_000, output_tokens: 50_000, total_tokens: 250_000 },
+  {
+    hour_start: dayUtc(1, 15),
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 400_000,
+    cached_input_tokens: 100_000,
+    output_tokens: 20_000,
+    total_tokens: 420_000,
+  },
+  {
+    hour_start: dayUtc(2, 16),
+    source: 'claude',
+    model: 'claude-sonnet-4',
+    input_tokens: 1000,
+    cached_input_tokens: 300_000,
+    output_tokens: 9000,
+    total_tokens: 310_000,
+  },
+  {
+    hour_start: dayUtc(3, 17),
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 200_000,
+    output_tokens: 50_000,
+    total_tokens: 250_000,
+  },
   // 2026-03-08: the US spring-forward day (46 half-hours in New York).
-  { hour_start: '2026-03-08T15:00:00Z', source: 'codex', model: 'gpt-5', input_tokens: 7000, output_tokens: 500, total_tokens: 7500 },
+  {
+    hour_start: '2026-03-08T15:00:00Z',
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 7000,
+    output_tokens: 500,
+    total_tokens: 7500,
+  },
 ];
 
 /** The GoTrue client's stored session (localStorage `tokentally.auth`). */
@@ -81,31 +121,49 @@ describe(`dashboard in a browser (${engine})`, () => {
     expect(await commands.textContent()).toContain(`tokentally link --server ${env.base}`);
     await page.reload();
     await page.getByRole('heading', { name: 'Overview' }).waitFor(); // the session survives a reload
-    const signIn = await env.t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: EMAIL, password: PASSWORD } });
+    const signIn = await env.t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: EMAIL, password: PASSWORD },
+    });
     userToken = signIn.json().access_token;
     await shoot('overview-empty');
   });
 
   it('links a device through the browser flow against the real CLI', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tt-cli-home-'));
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'link', '--server', env.base, '--device-name', 'e2e-laptop'], {
-      env: { PATH: process.env['PATH'], HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.state'), BROWSER: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const cli = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'link', '--server', env.base, '--device-name', 'e2e-laptop'],
+      {
+        env: {
+          PATH: process.env['PATH'],
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, '.config'),
+          XDG_STATE_HOME: join(home, '.state'),
+          BROWSER: 'true',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     cli.stdout.on('data', (d: Buffer) => (output += d.toString()));
     cli.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number>((resolve) => cli.on('exit', (code) => resolve(code ?? -1)));
     for (let i = 0; i < 300 && !/Opening (\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 50));
     const url = /Opening (\S+)/.exec(output)?.[1];
-    expect(url, output).toMatch(new RegExp(`^${env.base}/link\\?callback=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=`));
+    expect(url, output).toMatch(
+      new RegExp(`^${env.base}/link\\?callback=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=`),
+    );
     await page.goto(url as string);
     await page.getByRole('heading', { name: 'Link e2e-laptop?' }).waitFor();
     await shoot('link-approve');
     await page.getByRole('button', { name: 'Link e2e-laptop' }).click();
     await page.getByRole('heading', { name: 'Linked' }).waitFor();
     expect(await exited, output).toBe(0);
-    const config = JSON.parse(readFileSync(join(home, '.config', 'tokentally', 'config.json'), 'utf8')) as { token: string };
+    const config = JSON.parse(readFileSync(join(home, '.config', 'tokentally', 'config.json'), 'utf8')) as {
+      token: string;
+    };
     deviceToken = config.token;
     expect(deviceToken).toMatch(/^tt_dev_/);
     rmSync(home, { recursive: true, force: true });
@@ -115,14 +173,21 @@ describe(`dashboard in a browser (${engine})`, () => {
   it('shows the right totals, cost, heatmap cells, models and the daily table', async () => {
     await page.goto('/?range=7d');
     const summary = (
-      await env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`, headers: bearer(userToken) })
+      await env.t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`,
+        headers: bearer(userToken),
+      })
     ).json().totals;
     expect(summary.total_tokens).toBe('980000');
     await expect.poll(() => page.getByTestId('stat-tokens').textContent()).toBe(humanCount(980_000));
     expect(await page.getByTestId('stat-cost').textContent()).toBe(humanUsd(summary.total_cost_usd));
     expect(Number(summary.total_cost_usd)).toBeGreaterThan(0);
     expect(await page.getByTestId('stat-active-days').textContent()).toBe('3');
-    for (const offset of [1, 2, 3]) expect(Number(await page.locator(`rect[data-day="${day(offset)}"]`).getAttribute('data-level'))).toBeGreaterThan(0);
+    for (const offset of [1, 2, 3])
+      expect(Number(await page.locator(`rect[data-day="${day(offset)}"]`).getAttribute('data-level'))).toBeGreaterThan(
+        0,
+      );
     expect(await page.locator(`rect[data-day="${day(4)}"]`).getAttribute('data-level')).toBe('0');
     await page.locator('tr[data-model="gpt-5"]').waitFor();
     await page.locator('tr[data-model^="claude-sonnet-4"]').waitFor();
@@ -153,14 +218,28 @@ describe(`dashboard in a browser (${engine})`, () => {
     await shoot('devices');
     // Another machine uses the code and uploads: the page notices by itself.
     const code = (await page.getByTestId('link-code').textContent()) as string;
-    const exchanged = await env.t.app.inject({ method: 'POST', url: '/functions/svc-link-code-exchange', payload: { link_code: code, request_id: 'e2e-second', device_name: 'e2e-desktop' } });
+    const exchanged = await env.t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-link-code-exchange',
+      payload: { link_code: code, request_id: 'e2e-second', device_name: 'e2e-desktop' },
+    });
     expect(exchanged.statusCode, exchanged.body).toBe(200);
-    expect((await ingest(env.t, exchanged.json().token, [{ hour_start: dayUtc(5, 12), source: 'gemini', model: 'gemini-2.5-pro', total_tokens: 1 }])).statusCode).toBe(200);
+    expect(
+      (
+        await ingest(env.t, exchanged.json().token, [
+          { hour_start: dayUtc(5, 12), source: 'gemini', model: 'gemini-2.5-pro', total_tokens: 1 },
+        ])
+      ).statusCode,
+    ).toBe(200);
     await page.getByText('e2e-desktop is linked and its first upload has arrived.').waitFor({ timeout: 15_000 });
   });
 
   it('shows the caller pinned on the leaderboard, and a public profile once sharing is on', async () => {
-    await env.t.app.inject({ method: 'POST', url: '/functions/svc-leaderboard-refresh', headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY) });
+    await env.t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-leaderboard-refresh',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+    });
     await page.goto('/leaderboard?period=total');
     const mine = page.getByTestId('my-row').first();
     await mine.waitFor();
@@ -204,11 +283,17 @@ describe(`dashboard in a browser (${engine})`, () => {
     await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'All time' }).click();
     await page.getByRole('group', { name: 'Tokens of' }).getByRole('button', { name: 'GPT' }).click();
     await page.getByRole('group', { name: 'Card theme' }).getByRole('button', { name: 'Dark' }).click();
-    expect(await page.getByTestId('badge-img').getAttribute('src')).toBe(`/badge/${userId}.svg?period=total&metric=gpt`);
-    expect(await page.getByTestId('card-img').getAttribute('src')).toBe(`/card/${userId}.svg?period=total&metric=gpt&theme=dark`);
+    expect(await page.getByTestId('badge-img').getAttribute('src')).toBe(
+      `/badge/${userId}.svg?period=total&metric=gpt`,
+    );
+    expect(await page.getByTestId('card-img').getAttribute('src')).toBe(
+      `/card/${userId}.svg?period=total&metric=gpt&theme=dark`,
+    );
     await expect.poll(() => loaded('badge-img')).toBe(true);
     await expect.poll(() => loaded('card-img')).toBe(true);
-    expect(await page.getByTestId('snippet-markdown').textContent()).toContain(`${env.base}/card/${userId}.svg?period=total&metric=gpt&theme=dark`);
+    expect(await page.getByTestId('snippet-markdown').textContent()).toContain(
+      `${env.base}/card/${userId}.svg?period=total&metric=gpt&theme=dark`,
+    );
     const html = (await page.getByTestId('snippet-html').textContent()) as string;
     expect(html).toContain(`srcset="${env.base}/card/${userId}.svg?period=total&metric=gpt&theme=dark"`);
     expect(html).toContain(`src="${env.base}/badge/${userId}.svg?period=total&metric=gpt"`);
@@ -218,7 +303,10 @@ describe(`dashboard in a browser (${engine})`, () => {
   it('downloads the export as CSV with the known buckets, and a range as JSON', async () => {
     await page.goto('/settings');
     const exportCard = page.getByRole('region', { name: 'Export your data' });
-    const [csvDownload] = await Promise.all([page.waitForEvent('download'), exportCard.getByRole('button', { name: 'Download' }).click()]);
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      exportCard.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(csvDownload.suggestedFilename()).toMatch(/^tokentally-export-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = readFileSync(await csvDownload.path(), 'utf8').split('\r\n');
     expect(lines[0]).toBe(
@@ -226,9 +314,14 @@ describe(`dashboard in a browser (${engine})`, () => {
     );
     for (const b of BUCKETS) {
       const start = `bucket,${b.hour_start.replace('.000Z', 'Z')},,e2e-laptop,${b.source},${b.model},,,${b.input_tokens ?? 0},${b.cached_input_tokens ?? 0},${b.output_tokens ?? 0},0,${b.total_tokens},`;
-      expect(lines.filter((l) => l.startsWith(start)), start).toHaveLength(1);
+      expect(
+        lines.filter((l) => l.startsWith(start)),
+        start,
+      ).toHaveLength(1);
     }
-    expect(lines.filter((l) => l.startsWith('bucket,') && l.includes(',e2e-desktop,gemini,gemini-2.5-pro,'))).toHaveLength(1);
+    expect(
+      lines.filter((l) => l.startsWith('bucket,') && l.includes(',e2e-desktop,gemini,gemini-2.5-pro,')),
+    ).toHaveLength(1);
     expect(lines.filter((l) => l.startsWith('day,')).length).toBeGreaterThanOrEqual(4);
     await exportCard.getByText(/^Saved tokentally-export-.*\.csv/).waitFor();
 
@@ -237,9 +330,16 @@ describe(`dashboard in a browser (${engine})`, () => {
     await exportCard.getByRole('button', { name: 'JSON' }).click();
     await exportCard.getByLabel('From').fill(oneDay);
     await exportCard.getByLabel('To').fill(oneDay);
-    const [jsonDownload] = await Promise.all([page.waitForEvent('download'), exportCard.getByRole('button', { name: 'Download' }).click()]);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent('download'),
+      exportCard.getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(jsonDownload.suggestedFilename()).toMatch(/^tokentally-export-\d{4}-\d{2}-\d{2}\.json$/);
-    const body = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8')) as { from: string; to: string; buckets: Array<{ total_tokens: string }> };
+    const body = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8')) as {
+      from: string;
+      to: string;
+      buckets: Array<{ total_tokens: string }>;
+    };
     expect([body.from, body.to]).toEqual([oneDay, oneDay]);
     expect(body.buckets.map((b) => b.total_tokens)).toEqual(['420000']);
     await shoot('settings-export');
@@ -247,7 +347,20 @@ describe(`dashboard in a browser (${engine})`, () => {
 
   it('says which model prices a model the price data does not list', async () => {
     // gpt-5.2-codex has no entry of its own: it keeps its id and is priced as gpt-5.2 (docs/pricing.md).
-    expect((await ingest(env.t, deviceToken, [{ hour_start: dayUtc(6, 12), source: 'codex', model: 'gpt-5.2-codex', input_tokens: 900, output_tokens: 100, total_tokens: 1000 }])).statusCode).toBe(200);
+    expect(
+      (
+        await ingest(env.t, deviceToken, [
+          {
+            hour_start: dayUtc(6, 12),
+            source: 'codex',
+            model: 'gpt-5.2-codex',
+            input_tokens: 900,
+            output_tokens: 100,
+            total_tokens: 1000,
+          },
+        ])
+      ).statusCode,
+    ).toBe(200);
     await page.goto('/?range=7d');
     const row = page.locator('tr[data-model="gpt-5.2-codex"]');
     await row.waitFor();
@@ -262,17 +375,27 @@ describe(`dashboard in a browser (${engine})`, () => {
     await page.route('**/functions/svc-usage-summary*', async (route) => {
       asked.push({ url: route.request().url(), at: Date.now() });
       if (asked.length === 1) {
-        await route.fulfill({ status: 429, headers: { 'retry-after': '2', 'content-type': 'application/problem+json' }, body: JSON.stringify({ status: 429, detail: 'Too many requests.' }) });
+        await route.fulfill({
+          status: 429,
+          headers: { 'retry-after': '2', 'content-type': 'application/problem+json' },
+          body: JSON.stringify({ status: 429, detail: 'Too many requests.' }),
+        });
       } else {
         await route.continue();
       }
     });
     try {
       const summary = (
-        await env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`, headers: bearer(userToken) })
+        await env.t.app.inject({
+          method: 'GET',
+          url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}&tz=America/New_York`,
+          headers: bearer(userToken),
+        })
       ).json().totals;
       await page.goto('/?range=7d');
-      await expect.poll(() => page.getByTestId('stat-tokens').textContent(), { timeout: 10_000 }).toBe(humanCount(Number(summary.total_tokens)));
+      await expect
+        .poll(() => page.getByTestId('stat-tokens').textContent(), { timeout: 10_000 })
+        .toBe(humanCount(Number(summary.total_tokens)));
       const [refused] = asked;
       await expect.poll(() => asked.slice(1).some((a) => a.url === refused?.url), { timeout: 10_000 }).toBe(true);
       const retried = asked.slice(1).find((a) => a.url === refused?.url);
@@ -295,8 +418,14 @@ describe(`dashboard in a browser (${engine})`, () => {
   });
 
   it('says the session has ended when it can no longer be refreshed', async () => {
-    const session = JSON.parse((await page.evaluate("localStorage.getItem('tokentally.auth')")) as string) as { access_token: string };
-    await env.t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(session.access_token) });
+    const session = JSON.parse((await page.evaluate("localStorage.getItem('tokentally.auth')")) as string) as {
+      access_token: string;
+    };
+    await env.t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/logout?scope=global',
+      headers: bearer(session.access_token),
+    });
     env.t.clock.advance(2 * 3_600_000); // the access token has expired for the server
     await page.goto('/devices');
     await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
@@ -311,7 +440,12 @@ describe(`dashboard in a browser (${engine})`, () => {
     await page.getByRole('heading', { name: 'Devices' }).waitFor();
     await page.goto('/settings');
     const token = sessionOf(await page.evaluate("localStorage.getItem('tokentally.auth')")).access_token;
-    const summary = () => env.t.app.inject({ method: 'GET', url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}`, headers: bearer(token) });
+    const summary = () =>
+      env.t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-usage-summary?from=${day(6)}&to=${today}`,
+        headers: bearer(token),
+      });
     expect((await summary()).statusCode).toBe(200);
 
     await page.getByRole('button', { name: 'Delete account…' }).click();

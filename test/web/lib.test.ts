@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../web/src/lib/csv.js';
-import { addDays, halfHoursInDay, localMidnightUtc, todayIn, weekday, zoneLabel, zoneOffsetLabel } from '../../web/src/lib/dates.js';
+import {
+  addDays,
+  halfHoursInDay,
+  localMidnightUtc,
+  todayIn,
+  weekday,
+  zoneLabel,
+  zoneOffsetLabel,
+} from '../../web/src/lib/dates.js';
 import { exactCount, humanChange, humanCount, humanUsd, countdown } from '../../web/src/lib/format.js';
 import { change, previousPeriod, resolveRange } from '../../web/src/lib/ranges.js';
-import { cacheShare, layersWithRest, slotLabelWithOffset, sortRows, stack, unsyncedSlots } from '../../web/src/lib/series.js';
+import {
+  cacheShare,
+  layersWithRest,
+  slotLabelWithOffset,
+  sortRows,
+  stack,
+  unsyncedSlots,
+} from '../../web/src/lib/series.js';
 
 describe('dashboard ranges', () => {
   const today = '2026-03-11'; // a Wednesday
@@ -24,15 +39,34 @@ describe('dashboard ranges', () => {
   });
 
   it('takes a custom range as given, swapped when reversed, clamped to 800 days, today when invalid', () => {
-    expect(resolveRange('custom', today, 'sun', { from: '2026-03-08', to: '2026-03-08' })).toEqual({ from: '2026-03-08', to: '2026-03-08', days: 1 });
-    expect(resolveRange('custom', today, 'sun', { from: '2026-03-09', to: '2026-03-01' })).toMatchObject({ from: '2026-03-01', to: '2026-03-09' });
+    expect(resolveRange('custom', today, 'sun', { from: '2026-03-08', to: '2026-03-08' })).toEqual({
+      from: '2026-03-08',
+      to: '2026-03-08',
+      days: 1,
+    });
+    expect(resolveRange('custom', today, 'sun', { from: '2026-03-09', to: '2026-03-01' })).toMatchObject({
+      from: '2026-03-01',
+      to: '2026-03-09',
+    });
     expect(resolveRange('custom', today, 'sun', { from: '2020-01-01', to: '2026-03-01' }).days).toBe(800);
-    expect(resolveRange('custom', today, 'sun', { from: '2026-02-30', to: 'x' })).toEqual({ from: today, to: today, days: 1 });
+    expect(resolveRange('custom', today, 'sun', { from: '2026-02-30', to: 'x' })).toEqual({
+      from: today,
+      to: today,
+      days: 1,
+    });
   });
 
   it('compares with the previous period of the same length', () => {
-    expect(previousPeriod({ from: '2026-03-05', to: '2026-03-11', days: 7 })).toEqual({ from: '2026-02-26', to: '2026-03-04', days: 7 });
-    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-01', days: 1 })).toEqual({ from: '2026-02-28', to: '2026-02-28', days: 1 });
+    expect(previousPeriod({ from: '2026-03-05', to: '2026-03-11', days: 7 })).toEqual({
+      from: '2026-02-26',
+      to: '2026-03-04',
+      days: 7,
+    });
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-01', days: 1 })).toEqual({
+      from: '2026-02-28',
+      to: '2026-02-28',
+      days: 1,
+    });
     expect(change(150, 100)).toBe(0.5);
     expect(change(0, 0)).toBe(0);
     expect(change(5, 0)).toBeNull();
@@ -63,8 +97,15 @@ describe('dashboard zones', () => {
     expect(slotLabelWithOffset('2026-11-01T01:30:00-04:00')).toBe('01:30 (UTC−4)');
     expect(slotLabelWithOffset('2026-11-01T01:30:00-05:00')).toBe('01:30 (UTC−5)');
     expect(slotLabelWithOffset('2026-03-08T05:30:00+05:30')).toBe('05:30 (UTC+5:30)');
-    const rows = ['2026-03-08T10:00:00Z', '2026-03-08T10:30:00Z', '2026-03-08T11:00:00Z', '2026-03-08T11:30:00Z'].map((hour_start) => ({ hour_start }));
-    expect(unsyncedSlots(rows, '2026-03-08T10:40:00Z', Date.UTC(2026, 2, 8, 11, 10))).toEqual([false, true, true, false]);
+    const rows = ['2026-03-08T10:00:00Z', '2026-03-08T10:30:00Z', '2026-03-08T11:00:00Z', '2026-03-08T11:30:00Z'].map(
+      (hour_start) => ({ hour_start }),
+    );
+    expect(unsyncedSlots(rows, '2026-03-08T10:40:00Z', Date.UTC(2026, 2, 8, 11, 10))).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
     expect(unsyncedSlots(rows, null, Date.UTC(2026, 2, 8, 10, 10))).toEqual([true, false, false, false]);
   });
 });
@@ -89,14 +130,36 @@ describe('dashboard numbers', () => {
   });
 
   it('writes CSV of exactly the rows given, quoting where needed', () => {
-    expect(toCsv(['day', 'total_tokens'], [['2026-03-08', '7500'], ['a,"b"', 1]])).toBe('day,total_tokens\r\n2026-03-08,7500\r\n"a,""b""",1\r\n');
+    expect(
+      toCsv(
+        ['day', 'total_tokens'],
+        [
+          ['2026-03-08', '7500'],
+          ['a,"b"', 1],
+        ],
+      ),
+    ).toBe('day,total_tokens\r\n2026-03-08,7500\r\n"a,""b""",1\r\n');
   });
 
-  it('stacks layers, sorts rows exactly and counts cache hits by each source\'s convention', () => {
+  it("stacks layers, sorts rows exactly and counts cache hits by each source's convention", () => {
     const layers = layersWithRest([10, 5], [{ key: 'codex', values: [6, 5] }]);
-    expect(layers).toEqual([{ key: 'codex', values: [6, 5] }, { key: 'other', values: [4, 0] }]);
-    expect(stack(layers)).toEqual([[6, 5], [10, 5]]);
-    const row = (day: string, total: string) => ({ day, total_tokens: total, billable_total_tokens: total, input_tokens: '0', cached_input_tokens: '0', output_tokens: '0', reasoning_output_tokens: '0' });
+    expect(layers).toEqual([
+      { key: 'codex', values: [6, 5] },
+      { key: 'other', values: [4, 0] },
+    ]);
+    expect(stack(layers)).toEqual([
+      [6, 5],
+      [10, 5],
+    ]);
+    const row = (day: string, total: string) => ({
+      day,
+      total_tokens: total,
+      billable_total_tokens: total,
+      input_tokens: '0',
+      cached_input_tokens: '0',
+      output_tokens: '0',
+      reasoning_output_tokens: '0',
+    });
     const rows = [row('2026-01-01', '9007199254740993'), row('2026-01-02', '9007199254740992'), row('2026-01-03', '5')];
     expect(sortRows(rows, 'total_tokens', true).map((r) => r.day)).toEqual(['2026-01-01', '2026-01-02', '2026-01-03']);
     expect(sortRows(rows, 'day', true).map((r) => r.day)).toEqual(['2026-01-03', '2026-01-02', '2026-01-01']);

@@ -81,7 +81,10 @@ export async function call<T>(op: string, options: CallOptions = {}): Promise<T>
 }
 
 /** A file answer (an attachment): its bytes and the file name the server suggests, if any. */
-export async function download(op: string, options: CallOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+export async function download(
+  op: string,
+  options: CallOptions = {},
+): Promise<{ blob: Blob; filename: string | null }> {
   const res = await request(op, options);
   const disposition = res.headers.get('content-disposition') ?? '';
   const filename = /filename="([^"\\/]+)"/.exec(disposition)?.[1] ?? null;

@@ -20,7 +20,14 @@ const NAV: Array<[string, string]> = [
   ['/settings', 'Settings'],
 ];
 
-const TITLES: Record<string, string> = { '/': 'Overview', '/devices': 'Devices', '/leaderboard': 'Leaderboard', '/settings': 'Settings', '/link': 'Link a machine', '/share': 'Shared profile' };
+const TITLES: Record<string, string> = {
+  '/': 'Overview',
+  '/devices': 'Devices',
+  '/leaderboard': 'Leaderboard',
+  '/settings': 'Settings',
+  '/link': 'Link a machine',
+  '/share': 'Shared profile',
+};
 
 function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean }) {
   const { path } = useLocation();
@@ -43,7 +50,11 @@ function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean 
           </nav>
           <div className="topbar-end">
             {signedIn ? (
-              <button type="button" className="btn btn-small btn-ghost" onClick={() => void signOut().then(() => navigate('/sign-in'))}>
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                onClick={() => void signOut().then(() => navigate('/sign-in'))}
+              >
                 Sign out
               </button>
             ) : (
@@ -55,7 +66,15 @@ function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean 
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<div className="page"><Skeleton height={300} /></div>}>{children}</Suspense>
+        <Suspense
+          fallback={
+            <div className="page">
+              <Skeleton height={300} />
+            </div>
+          }
+        >
+          {children}
+        </Suspense>
       </main>
       <footer className="footer">
         Tokentally · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
@@ -78,9 +97,24 @@ export function App() {
   if (session.status === 'loading') return <div className="boot" aria-busy="true" />;
 
   // Public pages, signed in or not.
-  if (path === '/leaderboard') return <Shell signedIn={signedIn}><Leaderboard /></Shell>;
-  if (path.startsWith('/u/')) return <Shell signedIn={signedIn}><PublicProfile userId={decodeURIComponent(path.slice(3))} /></Shell>;
-  if (path === '/share') return <Shell signedIn={signedIn}><SharePage /></Shell>;
+  if (path === '/leaderboard')
+    return (
+      <Shell signedIn={signedIn}>
+        <Leaderboard />
+      </Shell>
+    );
+  if (path.startsWith('/u/'))
+    return (
+      <Shell signedIn={signedIn}>
+        <PublicProfile userId={decodeURIComponent(path.slice(3))} />
+      </Shell>
+    );
+  if (path === '/share')
+    return (
+      <Shell signedIn={signedIn}>
+        <SharePage />
+      </Shell>
+    );
 
   if (!signedIn)
     return (

@@ -14,7 +14,10 @@ export const auth = new GoTrueClient({
   detectSessionInUrl: false,
 });
 
-export type SessionState = { status: 'loading' } | { status: 'signed-out'; expired: boolean; notice?: string } | { status: 'signed-in'; session: Session };
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out'; expired: boolean; notice?: string }
+  | { status: 'signed-in'; session: Session };
 
 let state: SessionState = { status: 'loading' };
 let signingOut = false;
@@ -29,7 +32,10 @@ auth.onAuthStateChange((event, session) => {
   if (session) set({ status: 'signed-in', session });
   else if (event === 'SIGNED_OUT' || event === 'INITIAL_SESSION') {
     // Ended without the user signing out (refresh refused), or already known to have expired.
-    const expired = event === 'SIGNED_OUT' && !signingOut && (state.status === 'signed-in' || (state.status === 'signed-out' && state.expired));
+    const expired =
+      event === 'SIGNED_OUT' &&
+      !signingOut &&
+      (state.status === 'signed-in' || (state.status === 'signed-out' && state.expired));
     set({ status: 'signed-out', expired });
     signingOut = false;
   }

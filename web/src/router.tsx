@@ -41,7 +41,16 @@ export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: st
   const { href, onClick, ...rest } = props;
   const click = (e: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(e);
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || !href.startsWith('/')) return;
+    if (
+      e.defaultPrevented ||
+      e.button !== 0 ||
+      e.metaKey ||
+      e.ctrlKey ||
+      e.shiftKey ||
+      e.altKey ||
+      !href.startsWith('/')
+    )
+      return;
     e.preventDefault();
     navigate(href);
   };

@@ -20,7 +20,11 @@ export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Pr
       (data) => !abort.signal.aborted && setState({ key, data }),
       (error: unknown) => {
         if (abort.signal.aborted) return;
-        setState((s) => ({ key, ...(s.key === key ? { data: s.data } : {}), error: error instanceof ApiError ? error.message : String(error) }));
+        setState((s) => ({
+          key,
+          ...(s.key === key ? { data: s.data } : {}),
+          error: error instanceof ApiError ? error.message : String(error),
+        }));
       },
     );
     return () => abort.abort();
@@ -30,5 +34,10 @@ export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Pr
     setTick((t) => t + 1);
   }, []);
   const current = state.key === key;
-  return { data: state.data, error: current ? state.error : undefined, loading: !current || (state.data === undefined && state.error === undefined), retry };
+  return {
+    data: state.data,
+    error: current ? state.error : undefined,
+    loading: !current || (state.data === undefined && state.error === undefined),
+    retry,
+  };
 }

@@ -31,7 +31,8 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
 
   const mode = configMode(paths.configFile);
   if (mode === undefined) bad(`no config at ${paths.configFile}: run \`tokentally link\``);
-  else if ((mode & 0o077) !== 0) bad(`${paths.configFile} is readable by others (mode ${mode.toString(8)}); run chmod 600 on it`);
+  else if ((mode & 0o077) !== 0)
+    bad(`${paths.configFile} is readable by others (mode ${mode.toString(8)}); run chmod 600 on it`);
   else ok(`config ${paths.configFile} (mode 600)`);
 
   if (config.server !== undefined) {
@@ -39,14 +40,23 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
       const res = await fetch(`${config.server}/healthz`, { signal: AbortSignal.timeout(ctx.api.timeoutMs) });
       if (res.ok) {
         ok(`server ${config.server} is reachable`);
-        const health = (await res.json().catch(() => ({}))) as { version?: unknown; pricing?: { state?: unknown; rows_done?: unknown } };
+        const health = (await res.json().catch(() => ({}))) as {
+          version?: unknown;
+          pricing?: { state?: unknown; rows_done?: unknown };
+        };
         const serverVersion = typeof health.version === 'string' ? health.version : undefined;
         if (serverVersion === undefined) note(`the server does not say its version; this CLI is ${VERSION}`);
         else if (serverVersion === VERSION) ok(`CLI and server versions match (${VERSION})`);
-        else note(`this CLI is ${VERSION} but the server is ${serverVersion}: install its CLI with \`npm install -g ${config.server}/cli/tokentally.tgz\``);
+        else
+          note(
+            `this CLI is ${VERSION} but the server is ${serverVersion}: install its CLI with \`npm install -g ${config.server}/cli/tokentally.tgz\``,
+          );
         if (health.pricing?.state === 'repricing') {
-          const done = typeof health.pricing.rows_done === 'number' ? ` (${health.pricing.rows_done} daily rows done)` : '';
-          note(`the server is repricing its stored costs with new price data${done}; costs use the previous prices until it ends`);
+          const done =
+            typeof health.pricing.rows_done === 'number' ? ` (${health.pricing.rows_done} daily rows done)` : '';
+          note(
+            `the server is repricing its stored costs with new price data${done}; costs use the previous prices until it ends`,
+          );
         }
       } else bad(`server ${config.server} answered ${res.status} on /healthz`);
     } catch (err) {
@@ -57,7 +67,8 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
         await postJson(pingUrl(config.server), undefined, config.token, { ...ctx.api, attempts: 1 });
         ok('device token accepted (sync ping)');
       } catch (err) {
-        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) bad('device token rejected: link again with `tokentally link`');
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403))
+          bad('device token rejected: link again with `tokentally link`');
         else bad(`could not check the device token: ${(err as Error).message}`);
       }
     }
@@ -77,7 +88,8 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
       note(`${parser.agent}: no logs (looked in ${dirs.join(', ')})`);
       continue;
     }
-    if (parser.noTokenCounts === undefined || files > 0) ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
+    if (parser.noTokenCounts === undefined || files > 0)
+      ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
     if (parser.noTokenCounts !== undefined) note(`${parser.agent}: ${parser.noTokenCounts}`);
     if (parser.needsSqlite === true && discovered.some((f) => f.path.endsWith('.db')) && sqliteDriver() === null) {
       bad(`${parser.agent}: its database cannot be read: ${SQLITE_MISSING}`);

@@ -25,7 +25,8 @@ export function normalizeServer(raw: string): string {
   } catch {
     throw new UsageError(`"${raw}" is not a server URL (e.g. https://tokentally.example.com)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`the server URL must start with http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`the server URL must start with http:// or https://`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -50,12 +51,16 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
       const link = await startLoopbackLink(server, deviceName || 'this machine', BROWSER_WAIT_MS);
       out.info(`Opening ${link.url}`);
       out.info('Approve the link in your browser (sign in first if asked). Waiting…');
-      if (!(await openBrowser(link.url, ctx.env, ctx.platform))) out.info('Could not open a browser: open the address above yourself.');
+      if (!(await openBrowser(link.url, ctx.env, ctx.platform)))
+        out.info('Could not open a browser: open the address above yourself.');
       try {
         code = await link.code;
       } catch (err) {
         link.close();
-        throw new UsageError(`${(err as Error).message}. Run \`tokentally link --server ${server}\` again, or create a code at ${server}/devices and add --code.`, 1);
+        throw new UsageError(
+          `${(err as Error).message}. Run \`tokentally link --server ${server}\` again, or create a code at ${server}/devices and add --code.`,
+          1,
+        );
       }
       try {
         const result = await exchangeAndSave(ctx, server, code, deviceName);
@@ -66,9 +71,13 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
         throw err;
       }
     }
-    out.info(`No browser here. Either open ${server}/devices, create a link code and run:\n  tokentally link --server ${server} --code XXXX-XXXX-XXXX`);
+    out.info(
+      `No browser here. Either open ${server}/devices, create a link code and run:\n  tokentally link --server ${server} --code XXXX-XXXX-XXXX`,
+    );
     if (!ctx.interactive) {
-      throw new UsageError('no link code given. Create one in the dashboard, then run `tokentally link --code XXXX-XXXX-XXXX` (or set TOKENTALLY_LINK_CODE).');
+      throw new UsageError(
+        'no link code given. Create one in the dashboard, then run `tokentally link --code XXXX-XXXX-XXXX` (or set TOKENTALLY_LINK_CODE).',
+      );
     }
     code = (await ctx.prompt('Link code (from the dashboard): ')).trim();
     if (code === '') throw new UsageError('no link code entered.');
@@ -84,7 +93,8 @@ async function exchangeAndSave(ctx: CliContext, server: string, code: string, de
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
   const pending = config.pendingLink;
-  const requestId = pending !== undefined && pending.server === server && pending.code === code ? pending.requestId : randomUUID();
+  const requestId =
+    pending !== undefined && pending.server === server && pending.code === code ? pending.requestId : randomUUID();
   config.pendingLink = { server, code, requestId };
   saveConfig(paths.configFile, config);
 
@@ -95,16 +105,28 @@ async function exchangeAndSave(ctx: CliContext, server: string, code: string, de
     answer = await postJson(`${server}/functions/svc-link-code-exchange`, body, undefined, ctx.api);
   } catch (err) {
     if (err instanceof ApiError) {
-      if (err.status === 400) throw new UsageError(`the server refused the link code: ${err.message}. Codes are single-use and expire after a few minutes; create a new one.`, 1);
-      if (err.status === 409) throw new UsageError(`this link code was already used by another machine: ${err.message}. Create a new one.`, 1);
-      throw new UsageError(`could not link: ${err.message}${err.retryable ? ' (run the same command again to retry safely)' : ''}`, 1);
+      if (err.status === 400)
+        throw new UsageError(
+          `the server refused the link code: ${err.message}. Codes are single-use and expire after a few minutes; create a new one.`,
+          1,
+        );
+      if (err.status === 409)
+        throw new UsageError(
+          `this link code was already used by another machine: ${err.message}. Create a new one.`,
+          1,
+        );
+      throw new UsageError(
+        `could not link: ${err.message}${err.retryable ? ' (run the same command again to retry safely)' : ''}`,
+        1,
+      );
     }
     throw err;
   }
   const token = isRecord(answer) ? str(answer['token']) : undefined;
   const deviceId = isRecord(answer) ? str(answer['device_id']) : undefined;
   const userId = isRecord(answer) ? str(answer['user_id']) : undefined;
-  if (token === undefined || deviceId === undefined) throw new UsageError('the server answered without a device token.', 1);
+  if (token === undefined || deviceId === undefined)
+    throw new UsageError('the server answered without a device token.', 1);
   const linked = loadConfig(paths.configFile);
   delete linked.pendingLink;
   linked.server = server;
@@ -113,7 +135,9 @@ async function exchangeAndSave(ctx: CliContext, server: string, code: string, de
   if (userId !== undefined) linked.userId = userId;
   linked.linkedAt = new Date(ctx.now()).toISOString();
   saveConfig(paths.configFile, linked);
-  out.info(`Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId}). Config saved in ${paths.configFile}.`);
+  out.info(
+    `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId}). Config saved in ${paths.configFile}.`,
+  );
   out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
   return 0;
 }

@@ -37,7 +37,13 @@ export interface ReportRow {
 /** The server's billable rule (src/domain/billable.ts), on the CLI's plain-number counts. */
 export function billable(source: string, c: Counts): number {
   return Number(
-    billableTokens(source, { input: BigInt(c.input), cached: BigInt(c.cached), output: BigInt(c.output), reasoning: BigInt(c.reasoning), total: BigInt(c.total) }),
+    billableTokens(source, {
+      input: BigInt(c.input),
+      cached: BigInt(c.cached),
+      output: BigInt(c.output),
+      reasoning: BigInt(c.reasoning),
+      total: BigInt(c.total),
+    }),
   );
 }
 
@@ -70,7 +76,14 @@ export function buildReport(
     const day = dayOf(id.hourStart);
     if (opts.since !== undefined && day < opts.since) continue;
     if (opts.until !== undefined && day > opts.until) continue;
-    const key = opts.by === 'day' ? day : opts.by === 'model' ? id.model : opts.by === 'source' ? id.source : id.project || '(no project)';
+    const key =
+      opts.by === 'day'
+        ? day
+        : opts.by === 'model'
+          ? id.model
+          : opts.by === 'source'
+            ? id.source
+            : id.project || '(no project)';
     let row = rows.get(key);
     if (row === undefined) rows.set(key, (row = empty(key)));
     const bucket: PricedBucket = { hourStart: id.hourStart, source: id.source, model: id.model, counts: c };
@@ -90,7 +103,11 @@ export function buildReport(
   for (const row of rows.values()) row.cost_usd = microsToUsd(costMicros(priced.get(row.key) ?? []));
   totals.cost_usd = microsToUsd(costMicros(all));
   const sorted = [...rows.values()].sort((a, b) =>
-    opts.by === 'day' ? (a.key < b.key ? -1 : 1) : b.billable_total_tokens - a.billable_total_tokens || (a.key < b.key ? -1 : 1),
+    opts.by === 'day'
+      ? a.key < b.key
+        ? -1
+        : 1
+      : b.billable_total_tokens - a.billable_total_tokens || (a.key < b.key ? -1 : 1),
   );
   return { rows: sorted, totals };
 }
@@ -109,13 +126,18 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     allowPositionals: false,
   });
   const by = values.by;
-  if (by !== 'day' && by !== 'model' && by !== 'source' && by !== 'project') throw new UsageError('--by must be day, model, source or project');
+  if (by !== 'day' && by !== 'model' && by !== 'source' && by !== 'project')
+    throw new UsageError('--by must be day, model, source or project');
   const tz = values.tz ?? defaultZone(ctx.env);
   if (!isValidZone(tz)) throw new UsageError(`unknown time zone "${tz}" (use an IANA name such as Europe/Berlin)`);
-  for (const [name, v] of [['since', values.since], ['until', values.until]] as const) {
+  for (const [name, v] of [
+    ['since', values.since],
+    ['until', values.until],
+  ] as const) {
     if (v !== undefined && !isIsoDate(v)) throw new UsageError(`--${name} must be a date like 2026-11-01`);
   }
-  if (values.since !== undefined && values.until !== undefined && values.since > values.until) throw new UsageError('--since is after --until');
+  if (values.since !== undefined && values.until !== undefined && values.since > values.until)
+    throw new UsageError('--since is after --until');
   const out = createOutput(ctx.stdout, ctx.stderr, values.json === true);
   const paths = ownPaths(ctx.env);
   if (values.refresh === true) {
@@ -130,9 +152,15 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     }
   }
   const state = new LocalState(paths.stateDir);
-  const { rows, totals } = buildReport(state.buckets.entries(), { tz, since: values.since, until: values.until, by }, await loadPricer());
+  const { rows, totals } = buildReport(
+    state.buckets.entries(),
+    { tz, since: values.since, until: values.until, by },
+    await loadPricer(),
+  );
   if (values.json === true) {
-    out.data(JSON.stringify({ tz, since: values.since ?? null, until: values.until ?? null, by, rows, totals }, null, 2));
+    out.data(
+      JSON.stringify({ tz, since: values.since ?? null, until: values.until ?? null, by, rows, totals }, null, 2),
+    );
     return 0;
   }
   if (rows.length === 0) {
@@ -149,7 +177,12 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     formatInt(r.billable_total_tokens),
     formatUsd(BigInt(r.cost_usd.replace('.', ''))),
   ];
-  out.data(table([by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable', 'cost'], [...rows.map(fmtRow), fmtRow(totals)]));
+  out.data(
+    table(
+      [by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable', 'cost'],
+      [...rows.map(fmtRow), fmtRow(totals)],
+    ),
+  );
   out.data(`(time zone ${tz}; ${BILLABLE_NOTE} Cost: the server's price data and rules, per model and UTC day.)`);
   return 0;
 }

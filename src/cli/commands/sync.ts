@@ -64,7 +64,11 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
 }
 
 /** Scan all agents, queue changed groups, commit local state. Exported for `report --refresh`. */
-export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): { result: ScanResult; state: LocalState } {
+export function scanAndQueue(
+  ctx: CliContext,
+  out: Output,
+  projects: boolean,
+): { result: ScanResult; state: LocalState } {
   const paths = ownPaths(ctx.env);
   const state = new LocalState(paths.stateDir);
   let bar = out.progress('Reading agent logs', 0);
@@ -97,7 +101,10 @@ export function scanAndQueue(ctx: CliContext, out: Output, projects: boolean): {
 function reportScan(out: Output, r: ScanResult): void {
   const parts = Object.entries(r.agents)
     .filter(([, s]) => s.changed > 0 || s.malformed > 0)
-    .map(([a, s]) => `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`);
+    .map(
+      ([a, s]) =>
+        `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`,
+    );
   for (const s of Object.values(r.agents)) for (const msg of s.unavailable ?? []) out.warn(msg);
   if (parts.length === 0) out.info('No new usage in the agent logs.');
   else for (const p of parts) out.info(p);
@@ -119,19 +126,39 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
     return 0;
   }
   const bar = pendingBuckets >= 2000 ? out.progress('Uploading', pendingBuckets) : out.progress('', 0);
-  const api = { ...ctx.api, onRetry: (ms: number, status: number) => out.info(`server busy (${status || 'network'}); retrying in ${Math.ceil(ms / 1000)} s`) };
+  const api = {
+    ...ctx.api,
+    onRetry: (ms: number, status: number) =>
+      out.info(`server busy (${status || 'network'}); retrying in ${Math.ceil(ms / 1000)} s`),
+  };
   const res: UploadResult = await drainQueue(queue, server, token, api, (sent) => bar.update(sent));
   bar.done();
   if (res.buckets > 0) state.meta.lastUploadAt = new Date(ctx.now()).toISOString();
   state.meta.lastResult = res.error === undefined ? 'ok' : `error: ${res.error.message}`;
   state.commit();
   if (res.buckets > 0) {
-    out.info(`Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`);
-    if (!out.quiet) out.info(`${newUsageSummary(state, await loadPricer()) || 'no new tokens'} — ${formatInt(res.buckets)} half-hour bucket(s) sent`);
+    out.info(
+      `Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`,
+    );
+    if (!out.quiet)
+      out.info(
+        `${newUsageSummary(state, await loadPricer()) || 'no new tokens'} — ${formatInt(res.buckets)} half-hour bucket(s) sent`,
+      );
   }
-  for (const r of res.rejected) out.warn(`the server refused bucket group ${r.group.split('\u001f').map((x, i) => (i === 0 ? new Date(Number(x)).toISOString() : x)).join(' / ')} and it was dropped: ${r.reason}`);
+  for (const r of res.rejected)
+    out.warn(
+      `the server refused bucket group ${r.group
+        .split('\u001f')
+        .map((x, i) => (i === 0 ? new Date(Number(x)).toISOString() : x))
+        .join(' / ')} and it was dropped: ${r.reason}`,
+    );
   if (res.error !== undefined) {
-    const hint = res.error.status === 401 ? ' (the device token was refused: run `tokentally link` again)' : res.error.retryable ? ' (will retry on the next sync)' : '';
+    const hint =
+      res.error.status === 401
+        ? ' (the device token was refused: run `tokentally link` again)'
+        : res.error.retryable
+          ? ' (will retry on the next sync)'
+          : '';
     out.error(`upload stopped: ${res.error.message}${hint}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
     return 1;
   }
@@ -154,6 +181,9 @@ export function newUsageSummary(state: LocalState, costMicros: Pricer): string {
   }
   return [...bySource]
     .sort((a, b) => b[1].tokens - a[1].tokens)
-    .map(([source, s], i) => `${source} ${formatTokens(s.tokens)}${i === 0 ? ' tokens' : ''} ${formatUsd(costMicros(s.buckets))}`)
+    .map(
+      ([source, s], i) =>
+        `${source} ${formatTokens(s.tokens)}${i === 0 ? ' tokens' : ''} ${formatUsd(costMicros(s.buckets))}`,
+    )
     .join(' · ');
 }

@@ -27,7 +27,8 @@ function agentPresent(dir: string): boolean {
 
 export function installClaude(roots: AgentRoots, self: readonly string[]): HookEdit {
   const file = claudeSettingsFile(roots);
-  if (!agentPresent(path.dirname(file))) return { changed: false, message: `Claude Code not found (${path.dirname(file)}); skipped` };
+  if (!agentPresent(path.dirname(file)))
+    return { changed: false, message: `Claude Code not found (${path.dirname(file)}); skipped` };
   const command = shellQuote(hookArgv(self, 'claude'));
   return installJsonHooks(file, ['Stop', 'SessionEnd'], () => ({ hooks: [{ type: 'command', command }] }));
 }
@@ -43,7 +44,8 @@ function flagFile(stateDir: string): string {
 
 export function installGemini(roots: AgentRoots, self: readonly string[], stateDir: string): HookEdit {
   const file = geminiSettingsFile(roots);
-  if (!agentPresent(roots.geminiDir)) return { changed: false, message: `Gemini CLI not found (${roots.geminiDir}); skipped` };
+  if (!agentPresent(roots.geminiDir))
+    return { changed: false, message: `Gemini CLI not found (${roots.geminiDir}); skipped` };
   const command = shellQuote(hookArgv(self, 'gemini'));
   return installJsonHooks(
     file,
@@ -53,7 +55,10 @@ export function installGemini(roots: AgentRoots, self: readonly string[], stateD
       // Gemini CLI ≥ 0.26 reads hooksConfig.enabled, older releases tools.enableHooks. Turn on
       // whichever is unset (never override an explicit false) and remember what we set.
       const set: string[] = [];
-      for (const [section, key] of [['hooksConfig', 'enabled'], ['tools', 'enableHooks']] as const) {
+      for (const [section, key] of [
+        ['hooksConfig', 'enabled'],
+        ['tools', 'enableHooks'],
+      ] as const) {
         const obj = isRecord(settings[section]) ? settings[section] : {};
         if (obj[key] === undefined) {
           obj[key] = true;

@@ -74,7 +74,8 @@ function originalFile(stateDir: string): string {
 }
 
 export function installCodex(roots: AgentRoots, hookArgs: readonly string[], stateDir: string): HookEdit {
-  if (!fs.existsSync(roots.codexHome)) return { changed: false, message: `Codex not found (${roots.codexHome}); skipped` };
+  if (!fs.existsSync(roots.codexHome))
+    return { changed: false, message: `Codex not found (${roots.codexHome}); skipped` };
   const file = configFile(roots);
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const found = findNotify(text);
@@ -85,7 +86,10 @@ export function installCodex(roots: AgentRoots, hookArgs: readonly string[], sta
   const line = `notify = ${JSON.stringify(hookArgs)}`;
   const next = found !== undefined ? text.slice(0, found.start) + line + text.slice(found.end) : `${line}\n${text}`;
   writeFileAtomic(file, next, 0o600);
-  return { changed: true, message: `installed notify in ${file}${found !== undefined ? ' (the previous notify is chained)' : ''}` };
+  return {
+    changed: true,
+    message: `installed notify in ${file}${found !== undefined ? ' (the previous notify is chained)' : ''}`,
+  };
 }
 
 export function uninstallCodex(roots: AgentRoots, stateDir: string): HookEdit {
@@ -93,7 +97,8 @@ export function uninstallCodex(roots: AgentRoots, stateDir: string): HookEdit {
   if (!fs.existsSync(file)) return { changed: false, message: `nothing to remove (${file} does not exist)` };
   const text = fs.readFileSync(file, 'utf8');
   const found = findNotify(text);
-  if (found === undefined || !found.value.includes(HOOK_MARKER)) return { changed: false, message: `no tokentally notify in ${file}` };
+  if (found === undefined || !found.value.includes(HOOK_MARKER))
+    return { changed: false, message: `no tokentally notify in ${file}` };
   const original = originalNotify(stateDir);
   let next: string;
   if (original !== undefined) next = text.slice(0, found.start) + `notify = ${original}` + text.slice(found.end);
@@ -110,7 +115,10 @@ export function uninstallCodex(roots: AgentRoots, stateDir: string): HookEdit {
   } catch {
     // no backup
   }
-  return { changed: true, message: `removed tokentally notify from ${file}${original !== undefined ? ' (restored the previous notify)' : ''}` };
+  return {
+    changed: true,
+    message: `removed tokentally notify from ${file}${original !== undefined ? ' (restored the previous notify)' : ''}`,
+  };
 }
 
 /** The notify assignment value that was there before ours, if any. */

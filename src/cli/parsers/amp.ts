@@ -31,32 +31,55 @@ function emitThread(doc: Record<string, unknown>, file: LogFile, sink: RecordSin
     const id = m['messageId'] ?? m['id'];
     if ((typeof id === 'string' || typeof id === 'number') && isRecord(m['usage'])) usageOf.set(String(id), m['usage']);
   }
-  const ledger = isRecord(doc['usageLedger']) && Array.isArray(doc['usageLedger']['events']) ? doc['usageLedger']['events'].filter(isRecord) : [];
+  const ledger =
+    isRecord(doc['usageLedger']) && Array.isArray(doc['usageLedger']['events'])
+      ? doc['usageLedger']['events'].filter(isRecord)
+      : [];
   if (ledger.length > 0) {
     ledger.forEach((ev, i) => {
       const tokens = isRecord(ev['tokens']) ? ev['tokens'] : {};
       const to = ev['toMessageId'];
       const msgUsage = to !== undefined ? usageOf.get(String(to)) : undefined;
-      const counts = ampCounts(tokens['input'], tokens['output'], msgUsage?.['cacheReadInputTokens'], msgUsage?.['cacheCreationInputTokens']);
+      const counts = ampCounts(
+        tokens['input'],
+        tokens['output'],
+        msgUsage?.['cacheReadInputTokens'],
+        msgUsage?.['cacheCreationInputTokens'],
+      );
       if (counts.total === 0) return;
       const ts = parseInstant(ev['timestamp']);
       if (ts === undefined) return sink.malformed();
       const key = str(ev['id']) ?? (to !== undefined ? `m${String(to)}` : `e${i}`);
-      sink.upsert(`amp:${thread}:${key}`, { ts, source: 'amp', model: normalizeModel(ev['model'] ?? msgUsage?.['model']), counts });
+      sink.upsert(`amp:${thread}:${key}`, {
+        ts,
+        source: 'amp',
+        model: normalizeModel(ev['model'] ?? msgUsage?.['model']),
+        counts,
+      });
     });
     return;
   }
   for (const m of messages) {
     const u = m['usage'];
     if (m['role'] !== 'assistant' || !isRecord(u)) continue;
-    const counts = ampCounts(u['inputTokens'], u['outputTokens'], u['cacheReadInputTokens'], u['cacheCreationInputTokens']);
+    const counts = ampCounts(
+      u['inputTokens'],
+      u['outputTokens'],
+      u['cacheReadInputTokens'],
+      u['cacheCreationInputTokens'],
+    );
     if (counts.total === 0) continue;
     const ts = parseInstant(u['timestamp'] ?? m['timestamp'] ?? doc['created']);
     if (ts === undefined) {
       sink.malformed();
       continue;
     }
-    sink.upsert(`amp:${thread}:m${String(m['messageId'] ?? m['id'] ?? ts)}`, { ts, source: 'amp', model: normalizeModel(u['model']), counts });
+    sink.upsert(`amp:${thread}:m${String(m['messageId'] ?? m['id'] ?? ts)}`, {
+      ts,
+      source: 'amp',
+      model: normalizeModel(u['model']),
+      counts,
+    });
   }
 }
 
@@ -71,7 +94,9 @@ export const ampParser: AgentParser = {
     } catch {
       return [];
     }
-    return names.filter((n) => /^T-.*\.json$/.test(n)).map((n): LogFile => ({ path: path.join(dir, n), key: path.join(dir, n), format: 'document' }));
+    return names
+      .filter((n) => /^T-.*\.json$/.test(n))
+      .map((n): LogFile => ({ path: path.join(dir, n), key: path.join(dir, n), format: 'document' }));
   },
   parse(file, _start, sink) {
     // Caught mid-rewrite: the throw keeps the cursor and what the thread counted so far, and the

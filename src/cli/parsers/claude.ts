@@ -48,30 +48,41 @@ export const claudeParser: AgentParser = {
   },
   parse(file, start, sink: RecordSink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
-    const offset = readJsonl(file.path, start.offset, ['"usage"'], (obj, lineStart) => {
-      const message = obj['message'];
-      const msg = isRecord(message) ? message : undefined;
-      const usage = msg?.['usage'] ?? obj['usage'];
-      if (!isRecord(usage)) return;
-      const counts = claudeCounts(usage);
-      if (counts.total === 0) return; // synthetic bookkeeping rows
-      const ts = parseInstant(obj['timestamp']);
-      if (ts === undefined) {
-        sink.malformed();
-        return;
-      }
-      const messageId = str(msg?.['id']);
-      const requestId = str(obj['requestId']) ?? '';
-      // Without a request id (proxies, Anthropic-compatible gateways) a message id is only
-      // trusted within its session: some gateways reuse one id everywhere (ccusage #1635).
-      const scope = requestId !== '' ? requestId : `session:${str(obj['sessionId']) ?? file.key}`;
-      const id = messageId !== undefined ? `${messageId}\u0000${scope}` : requestId !== '' ? `req\u0000${requestId}` : `${file.key}@${lineStart}`;
-      sink.upsert(
-        id,
-        { ts, source: 'claude', model: normalizeModel(msg?.['model'] ?? obj['model']), counts, cwd: str(obj['cwd']) },
-        messageId !== undefined ? { group: messageId, sidechain: obj['isSidechain'] === true } : {},
-      );
-    }, stats);
+    const offset = readJsonl(
+      file.path,
+      start.offset,
+      ['"usage"'],
+      (obj, lineStart) => {
+        const message = obj['message'];
+        const msg = isRecord(message) ? message : undefined;
+        const usage = msg?.['usage'] ?? obj['usage'];
+        if (!isRecord(usage)) return;
+        const counts = claudeCounts(usage);
+        if (counts.total === 0) return; // synthetic bookkeeping rows
+        const ts = parseInstant(obj['timestamp']);
+        if (ts === undefined) {
+          sink.malformed();
+          return;
+        }
+        const messageId = str(msg?.['id']);
+        const requestId = str(obj['requestId']) ?? '';
+        // Without a request id (proxies, Anthropic-compatible gateways) a message id is only
+        // trusted within its session: some gateways reuse one id everywhere (ccusage #1635).
+        const scope = requestId !== '' ? requestId : `session:${str(obj['sessionId']) ?? file.key}`;
+        const id =
+          messageId !== undefined
+            ? `${messageId}\u0000${scope}`
+            : requestId !== ''
+              ? `req\u0000${requestId}`
+              : `${file.key}@${lineStart}`;
+        sink.upsert(
+          id,
+          { ts, source: 'claude', model: normalizeModel(msg?.['model'] ?? obj['model']), counts, cwd: str(obj['cwd']) },
+          messageId !== undefined ? { group: messageId, sidechain: obj['isSidechain'] === true } : {},
+        );
+      },
+      stats,
+    );
     sink.malformed(stats.malformed);
     return { offset, state: null };
   },

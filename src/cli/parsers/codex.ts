@@ -118,17 +118,25 @@ function tokenCountPayload(obj: Record<string, unknown>): Record<string, unknown
 /** Fingerprints of every cumulative snapshot in the parent rollout (for fork replay detection). */
 function parentSnapshots(parentId: string, files: readonly LogFile[]): Set<string> {
   const set = new Set<string>();
-  const parent = files.find((f) => ROLLOUT_ID.exec(path.basename(f.path))?.[1]?.toLowerCase() === parentId.toLowerCase());
+  const parent = files.find(
+    (f) => ROLLOUT_ID.exec(path.basename(f.path))?.[1]?.toLowerCase() === parentId.toLowerCase(),
+  );
   if (parent === undefined) return set;
   const stats: LineStats = { lines: 0, malformed: 0 };
   try {
-    readJsonl(parent.path, 0, ['"token_count"'], (obj) => {
-      const p = tokenCountPayload(obj);
-      const info = p?.['info'];
-      if (!isRecord(info)) return;
-      const total = readUsage(info['total_token_usage']);
-      if (total !== undefined) set.add(fingerprint(total));
-    }, stats);
+    readJsonl(
+      parent.path,
+      0,
+      ['"token_count"'],
+      (obj) => {
+        const p = tokenCountPayload(obj);
+        const info = p?.['info'];
+        if (!isRecord(info)) return;
+        const total = readUsage(info['total_token_usage']);
+        if (total !== undefined) set.add(fingerprint(total));
+      },
+      stats,
+    );
   } catch {
     // parent unreadable: fall back to the time window alone
   }
@@ -155,72 +163,80 @@ export function createCodexParser(agent: 'codex' | 'every-code'): AgentParser {
       const st = loadState(start.state);
       let parentSet: Set<string> | undefined;
       const stats: LineStats = { lines: 0, malformed: 0 };
-      const offset = readJsonl(file.path, start.offset, NEEDLES, (obj) => {
-        const type = obj['type'];
-        const payload = obj['payload'];
-        if (type === 'session_meta' && isRecord(payload)) {
-          if (st.sawMeta === true) return; // a fork replays its parent's session_meta too
-          st.sawMeta = true;
-          const cwd = str(payload['cwd']);
-          if (cwd !== undefined) st.cwd = cwd;
-          const model = str(payload['model']);
-          if (model !== undefined) st.model = normalizeModel(model);
-          const forked = str(payload['forked_from_id']);
-          if (forked !== undefined && forked !== '') {
-            st.forkParent = forked;
-            st.forkStart = parseInstant(payload['timestamp']) ?? parseInstant(obj['timestamp']) ?? 0;
-            st.replaying = true;
-          }
-          return;
-        }
-        if (type === 'turn_context' && isRecord(payload)) {
-          const model = str(payload['model']);
-          if (model !== undefined) st.model = normalizeModel(model);
-          return;
-        }
-        const tc = tokenCountPayload(obj);
-        if (tc === undefined) return;
-        const info = tc['info'];
-        if (!isRecord(info)) return; // info:null rows carry only rate limits
-        const total = readUsage(info['total_token_usage']);
-        const last = readUsage(info['last_token_usage']);
-        if (total === undefined && last === undefined) return;
-        const ts = parseInstant(obj['timestamp']);
-        if (ts === undefined) {
-          sink.malformed();
-          return;
-        }
-        const fp = total !== undefined ? fingerprint(total) : undefined;
-        if (fp !== undefined && fp === st.prevFp) {
-          sink.skipped(); // duplicate token_count event
-          return;
-        }
-        if (st.replaying === true) {
-          parentSet ??= st.forkParent !== undefined ? parentSnapshots(st.forkParent, ctx.files) : new Set();
-          const inWindow = st.forkStart !== undefined && st.forkStart > 0 && ts <= st.forkStart + FORK_REPLAY_WINDOW_MS;
-          if ((fp !== undefined && parentSet.has(fp)) || inWindow) {
-            if (fp !== undefined) remember(st, fp);
-            sink.skipped();
+      const offset = readJsonl(
+        file.path,
+        start.offset,
+        NEEDLES,
+        (obj) => {
+          const type = obj['type'];
+          const payload = obj['payload'];
+          if (type === 'session_meta' && isRecord(payload)) {
+            if (st.sawMeta === true) return; // a fork replays its parent's session_meta too
+            st.sawMeta = true;
+            const cwd = str(payload['cwd']);
+            if (cwd !== undefined) st.cwd = cwd;
+            const model = str(payload['model']);
+            if (model !== undefined) st.model = normalizeModel(model);
+            const forked = str(payload['forked_from_id']);
+            if (forked !== undefined && forked !== '') {
+              st.forkParent = forked;
+              st.forkStart = parseInstant(payload['timestamp']) ?? parseInstant(obj['timestamp']) ?? 0;
+              st.replaying = true;
+            }
             return;
           }
-          st.replaying = false;
-        }
-        if (fp !== undefined && st.recent.includes(fp)) {
-          sink.skipped(); // a stale, out-of-order re-send of an earlier snapshot
-          return;
-        }
-        let delta: RawUsage;
-        if (last !== undefined) delta = last;
-        else if (total !== undefined && st.prevFp !== undefined) {
-          const prev = unfingerprint(st.prevFp);
-          delta = total.total >= prev.total ? minus(total, prev) : total; // went down: a reset
-        } else if (total !== undefined) delta = total;
-        else return;
-        if (fp !== undefined) remember(st, fp);
-        const counts = codexCounts(delta);
-        if (counts.total === 0) return;
-        sink.add({ ts, source: agent, model: st.model ?? 'unknown', counts, cwd: st.cwd });
-      }, stats, ['"type":"response_item"']);
+          if (type === 'turn_context' && isRecord(payload)) {
+            const model = str(payload['model']);
+            if (model !== undefined) st.model = normalizeModel(model);
+            return;
+          }
+          const tc = tokenCountPayload(obj);
+          if (tc === undefined) return;
+          const info = tc['info'];
+          if (!isRecord(info)) return; // info:null rows carry only rate limits
+          const total = readUsage(info['total_token_usage']);
+          const last = readUsage(info['last_token_usage']);
+          if (total === undefined && last === undefined) return;
+          const ts = parseInstant(obj['timestamp']);
+          if (ts === undefined) {
+            sink.malformed();
+            return;
+          }
+          const fp = total !== undefined ? fingerprint(total) : undefined;
+          if (fp !== undefined && fp === st.prevFp) {
+            sink.skipped(); // duplicate token_count event
+            return;
+          }
+          if (st.replaying === true) {
+            parentSet ??= st.forkParent !== undefined ? parentSnapshots(st.forkParent, ctx.files) : new Set();
+            const inWindow =
+              st.forkStart !== undefined && st.forkStart > 0 && ts <= st.forkStart + FORK_REPLAY_WINDOW_MS;
+            if ((fp !== undefined && parentSet.has(fp)) || inWindow) {
+              if (fp !== undefined) remember(st, fp);
+              sink.skipped();
+              return;
+            }
+            st.replaying = false;
+          }
+          if (fp !== undefined && st.recent.includes(fp)) {
+            sink.skipped(); // a stale, out-of-order re-send of an earlier snapshot
+            return;
+          }
+          let delta: RawUsage;
+          if (last !== undefined) delta = last;
+          else if (total !== undefined && st.prevFp !== undefined) {
+            const prev = unfingerprint(st.prevFp);
+            delta = total.total >= prev.total ? minus(total, prev) : total; // went down: a reset
+          } else if (total !== undefined) delta = total;
+          else return;
+          if (fp !== undefined) remember(st, fp);
+          const counts = codexCounts(delta);
+          if (counts.total === 0) return;
+          sink.add({ ts, source: agent, model: st.model ?? 'unknown', counts, cwd: st.cwd });
+        },
+        stats,
+        ['"type":"response_item"'],
+      );
       sink.malformed(stats.malformed);
       return { offset, state: st };
     },

@@ -26,39 +26,56 @@ export function copilotCounts(u: Record<string, unknown>): Counts {
 
 export const copilotParser: AgentParser = {
   agent: 'copilot',
-  noTokenCounts: 'Copilot CLI writes token counts only in newer builds (on assistant.message events); sessions of older builds count as nothing',
+  noTokenCounts:
+    'Copilot CLI writes token counts only in newer builds (on assistant.message events); sessions of older builds count as nothing',
   roots: (r) => [path.join(r.copilotDir, 'session-state')],
   discover(r) {
     const root = path.join(r.copilotDir, 'session-state');
-    return walkFiles(root, (name) => name.endsWith('.jsonl'), 2).map((p): LogFile => ({ path: p, key: p, format: 'jsonl' }));
+    return walkFiles(root, (name) => name.endsWith('.jsonl'), 2).map((p): LogFile => ({
+      path: p,
+      key: p,
+      format: 'jsonl',
+    }));
   },
   parse(file, start, sink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
     let model = isRecord(start.state) ? str(start.state['model']) : undefined;
     let cwd = isRecord(start.state) ? str(start.state['cwd']) : undefined;
-    const offset = readJsonl(file.path, start.offset, ['"usage"', '"session.model_change"', '"session.start"'], (obj, lineStart) => {
-      const data = isRecord(obj['data']) ? obj['data'] : {};
-      if (obj['type'] === 'session.model_change') {
-        model = str(data['newModel']) ?? model;
-        return;
-      }
-      if (obj['type'] === 'session.start') {
-        const context = isRecord(data['context']) ? data['context'] : {};
-        cwd = str(context['cwd']) ?? cwd;
-        model = str(data['selectedModel']) ?? model;
-        return;
-      }
-      if (obj['type'] !== 'assistant.message' || !isRecord(data['usage'])) return;
-      const counts = copilotCounts(data['usage']);
-      if (counts.total === 0) return;
-      const ts = parseInstant(obj['timestamp']);
-      if (ts === undefined) {
-        sink.malformed();
-        return;
-      }
-      const id = str(data['messageId']) ?? str(obj['id']);
-      sink.upsert(id !== undefined ? `copilot:${id}` : `${file.key}@${lineStart}`, { ts, source: 'copilot', model: normalizeModel(data['model'] ?? model), counts, cwd });
-    }, stats);
+    const offset = readJsonl(
+      file.path,
+      start.offset,
+      ['"usage"', '"session.model_change"', '"session.start"'],
+      (obj, lineStart) => {
+        const data = isRecord(obj['data']) ? obj['data'] : {};
+        if (obj['type'] === 'session.model_change') {
+          model = str(data['newModel']) ?? model;
+          return;
+        }
+        if (obj['type'] === 'session.start') {
+          const context = isRecord(data['context']) ? data['context'] : {};
+          cwd = str(context['cwd']) ?? cwd;
+          model = str(data['selectedModel']) ?? model;
+          return;
+        }
+        if (obj['type'] !== 'assistant.message' || !isRecord(data['usage'])) return;
+        const counts = copilotCounts(data['usage']);
+        if (counts.total === 0) return;
+        const ts = parseInstant(obj['timestamp']);
+        if (ts === undefined) {
+          sink.malformed();
+          return;
+        }
+        const id = str(data['messageId']) ?? str(obj['id']);
+        sink.upsert(id !== undefined ? `copilot:${id}` : `${file.key}@${lineStart}`, {
+          ts,
+          source: 'copilot',
+          model: normalizeModel(data['model'] ?? model),
+          counts,
+          cwd,
+        });
+      },
+      stats,
+    );
     sink.malformed(stats.malformed);
     return { offset, state: model !== undefined || cwd !== undefined ? { model, cwd } : null };
   },

@@ -19,7 +19,10 @@ import { walkFiles } from '../walk.js';
 import type { AgentParser, LogFile } from './types.js';
 
 export function droidModel(raw: unknown): string {
-  const s = (str(raw) ?? '').replace(/^custom:/i, '').replace(/-?\[[^\]]*\]/g, '').replace(/-\d+$/, '');
+  const s = (str(raw) ?? '')
+    .replace(/^custom:/i, '')
+    .replace(/-?\[[^\]]*\]/g, '')
+    .replace(/-\d+$/, '');
   return normalizeModel(s.replace(/(\d)\.(\d)/g, '$1-$2'));
 }
 
@@ -51,7 +54,8 @@ export const droidParser: AgentParser = {
     const segments = grow(isRecord(start.state) ? segmentsOf(start.state['segments']) : [], current, mtime);
     const session = path.basename(file.path, '.settings.json');
     // Every segment is reported on each read: the engine takes back this file's earlier contribution first.
-    for (const s of segments) sink.add({ ts: s.ts, source: 'droid', model, counts: unpackCounts(s.c), cwd: str(doc['cwd']) });
+    for (const s of segments)
+      sink.add({ ts: s.ts, source: 'droid', model, counts: unpackCounts(s.c), cwd: str(doc['cwd']) });
     return { offset: 0, state: segments.length > 0 ? { segments, session } : null };
   },
 };

@@ -41,7 +41,13 @@ interface JsonlContext {
   lastModel?: string | undefined;
 }
 
-function emitMessage(m: Record<string, unknown>, fallbackId: string, fallbackTs: number | undefined, ctx: JsonlContext, sink: RecordSink): void {
+function emitMessage(
+  m: Record<string, unknown>,
+  fallbackId: string,
+  fallbackTs: number | undefined,
+  ctx: JsonlContext,
+  sink: RecordSink,
+): void {
   const type = m['type'];
   if (type !== undefined && type !== 'gemini' && type !== 'model' && type !== 'message_update') return;
   const counts = messageCounts(m);
@@ -55,15 +61,24 @@ function emitMessage(m: Record<string, unknown>, fallbackId: string, fallbackTs:
   ctx.lastTs = ts;
   if (model !== undefined) ctx.lastModel = model;
   const id = str(m['id']);
-  sink.upsert(id !== undefined ? `gemini:${id}` : fallbackId, { ts, source: 'gemini', model: normalizeModel(model), counts, cwd: ctx.cwd });
+  sink.upsert(id !== undefined ? `gemini:${id}` : fallbackId, {
+    ts,
+    source: 'gemini',
+    model: normalizeModel(model),
+    counts,
+    cwd: ctx.cwd,
+  });
 }
 
 export const geminiParser: AgentParser = {
   agent: 'gemini',
   roots: (r) => [path.join(r.geminiDir, 'tmp')],
   discover(r) {
-    const files = walkFiles(path.join(r.geminiDir, 'tmp'), (name, dir) =>
-      dir.split(path.sep).includes('chats') && (name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'))),
+    const files = walkFiles(
+      path.join(r.geminiDir, 'tmp'),
+      (name, dir) =>
+        dir.split(path.sep).includes('chats') &&
+        (name.endsWith('.jsonl') || (name.startsWith('session-') && name.endsWith('.json'))),
     );
     return files.map((p): LogFile => ({ path: p, key: p, format: p.endsWith('.jsonl') ? 'jsonl' : 'document' }));
   },
@@ -93,22 +108,35 @@ export const geminiParser: AgentParser = {
     // whole when they change; `{type: "message_update", id, ...}` partial updates; and
     // `{"$set": {...}}` rows that may carry a `messages` snapshot.
     const prev = isRecord(start.state) ? start.state : {};
-    const ctx: JsonlContext = { cwd: str(prev['cwd']), lastTs: typeof prev['lastTs'] === 'number' ? prev['lastTs'] : undefined, lastModel: str(prev['lastModel']) };
+    const ctx: JsonlContext = {
+      cwd: str(prev['cwd']),
+      lastTs: typeof prev['lastTs'] === 'number' ? prev['lastTs'] : undefined,
+      lastModel: str(prev['lastModel']),
+    };
     const stats: LineStats = { lines: 0, malformed: 0 };
-    const offset = readJsonl(file.path, start.offset, ['"tokens"', '"usageMetadata"', '"directories"'], (obj, lineStart) => {
-      const set = isRecord(obj['$set']) ? obj['$set'] : undefined;
-      const meta = set ?? obj;
-      const dirs = meta['directories'];
-      if (ctx.cwd === undefined && Array.isArray(dirs) && typeof dirs[0] === 'string') ctx.cwd = dirs[0];
-      if (set !== undefined) {
-        const messages = set['messages'];
-        if (Array.isArray(messages)) messages.forEach((m, i) => isRecord(m) && emitMessage(m, `${file.key}@${lineStart}#${i}`, undefined, ctx, sink));
-        return;
-      }
-      const inner = obj['message'];
-      const m = isRecord(inner) && obj['tokens'] === undefined ? inner : obj;
-      emitMessage(m, `${file.key}@${lineStart}`, parseInstant(obj['timestamp']), ctx, sink);
-    }, stats);
+    const offset = readJsonl(
+      file.path,
+      start.offset,
+      ['"tokens"', '"usageMetadata"', '"directories"'],
+      (obj, lineStart) => {
+        const set = isRecord(obj['$set']) ? obj['$set'] : undefined;
+        const meta = set ?? obj;
+        const dirs = meta['directories'];
+        if (ctx.cwd === undefined && Array.isArray(dirs) && typeof dirs[0] === 'string') ctx.cwd = dirs[0];
+        if (set !== undefined) {
+          const messages = set['messages'];
+          if (Array.isArray(messages))
+            messages.forEach(
+              (m, i) => isRecord(m) && emitMessage(m, `${file.key}@${lineStart}#${i}`, undefined, ctx, sink),
+            );
+          return;
+        }
+        const inner = obj['message'];
+        const m = isRecord(inner) && obj['tokens'] === undefined ? inner : obj;
+        emitMessage(m, `${file.key}@${lineStart}`, parseInstant(obj['timestamp']), ctx, sink);
+      },
+      stats,
+    );
     sink.malformed(stats.malformed);
     return { offset, state: { cwd: ctx.cwd, lastTs: ctx.lastTs, lastModel: ctx.lastModel } };
   },

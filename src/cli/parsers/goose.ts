@@ -32,7 +32,9 @@ export const gooseParser: AgentParser = {
   roots: (r) => [path.join(r.gooseDir, 'sessions')],
   discover(r) {
     const p = path.join(r.gooseDir, 'sessions', 'sessions.db');
-    return fs.existsSync(p) ? [{ path: p, key: p, format: 'document', companions: [`${p}-wal`] } satisfies LogFile] : [];
+    return fs.existsSync(p)
+      ? [{ path: p, key: p, format: 'document', companions: [`${p}-wal`] } satisfies LogFile]
+      : [];
   },
   parse(file, start, sink) {
     const driver = sqliteDriver();
@@ -58,10 +60,15 @@ export const gooseParser: AgentParser = {
           sink.malformed();
           continue;
         }
-        const segments = grow(segmentsOf(previous[id]), { input, cached: 0, output, reasoning: 0, total: input + output }, ts);
+        const segments = grow(
+          segmentsOf(previous[id]),
+          { input, cached: 0, output, reasoning: 0, total: input + output },
+          ts,
+        );
         sessions[id] = segments;
         const model = modelOf(row['model']);
-        for (const s of segments) sink.add({ ts: s.ts, source: 'goose', model, counts: unpackCounts(s.c), cwd: str(row['cwd']) });
+        for (const s of segments)
+          sink.add({ ts: s.ts, source: 'goose', model, counts: unpackCounts(s.c), cwd: str(row['cwd']) });
       }
     } finally {
       db.close();
@@ -73,7 +80,8 @@ export const gooseParser: AgentParser = {
 /** Crush keeps per session only the last request's token counts (and a running cost), so nothing can be counted. */
 export const crushParser: AgentParser = {
   agent: 'crush',
-  noTokenCounts: 'Crush stores only the last request’s token counts per session (plus a running cost), not each request’s: its usage cannot be counted',
+  noTokenCounts:
+    'Crush stores only the last request’s token counts per session (plus a running cost), not each request’s: its usage cannot be counted',
   roots: (r) => [r.crushDir],
   discover: () => [],
   parse: () => ({ offset: 0, state: null }),

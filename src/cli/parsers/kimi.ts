@@ -41,49 +41,61 @@ export const kimiParser: AgentParser = {
   roots: (r) => [path.join(r.kimiDir, 'sessions'), path.join(r.kimiCodeDir, 'sessions')],
   discover(r) {
     const accept = (name: string): boolean => name === 'wire.jsonl';
-    return [...walkFiles(path.join(r.kimiDir, 'sessions'), accept), ...walkFiles(path.join(r.kimiCodeDir, 'sessions'), accept)].map(
-      (p): LogFile => ({ path: p, key: p, format: 'jsonl' }),
-    );
+    return [
+      ...walkFiles(path.join(r.kimiDir, 'sessions'), accept),
+      ...walkFiles(path.join(r.kimiCodeDir, 'sessions'), accept),
+    ].map((p): LogFile => ({ path: p, key: p, format: 'jsonl' }));
   },
   parse(file, start, sink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
     // Kimi Code: `usage.record.model` is the config alias (e.g. `k3`); the real model id is on the
     // preceding `llm.request` event, kept across syncs in the file state.
     let requestModel = isRecord(start.state) ? str(start.state['model']) : undefined;
-    const offset = readJsonl(file.path, start.offset, ['"token_usage"', '"usage.record"', '"llm.request"'], (obj, lineStart) => {
-      const ev = eventOf(obj);
-      const payload = isRecord(ev['payload']) ? ev['payload'] : ev;
-      const type = ev['type'] ?? obj['type'];
-      let counts: Counts | undefined;
-      let model: unknown = payload['model'] ?? ev['model'] ?? obj['model'];
-      let id: string | undefined;
-      if (type === 'llm.request') {
-        requestModel = str(model) ?? requestModel;
-        return;
-      }
-      if (type === 'usage.record') {
-        // session-scoped rows are running totals of the turn-scoped ones
-        const scope = str(payload['usageScope']) ?? str(ev['usageScope']) ?? str(obj['usageScope']);
-        if (scope !== undefined && scope.toLowerCase().includes('session')) return;
-        const u = payload['usage'] ?? ev['usage'];
-        if (!isRecord(u)) return;
-        counts = kimiCounts(u['inputOther'], u['output'], u['inputCacheRead'], u['inputCacheCreation']);
-        id = str(payload['messageId']) ?? str(payload['id']);
-        model = requestModel ?? model;
-      } else {
-        const u = payload['token_usage'];
-        if (!isRecord(u)) return;
-        counts = kimiCounts(u['input_other'], u['output'], u['input_cache_read'], u['input_cache_creation']);
-        id = str(payload['message_id']);
-      }
-      if (counts.total === 0) return;
-      const ts = parseInstant(obj['timestamp'] ?? obj['time'] ?? ev['timestamp'] ?? ev['time']);
-      if (ts === undefined) {
-        sink.malformed();
-        return;
-      }
-      sink.upsert(id !== undefined ? `kimi:${id}` : `${file.key}@${lineStart}`, { ts, source: 'kimi', model: normalizeModel(model), counts });
-    }, stats);
+    const offset = readJsonl(
+      file.path,
+      start.offset,
+      ['"token_usage"', '"usage.record"', '"llm.request"'],
+      (obj, lineStart) => {
+        const ev = eventOf(obj);
+        const payload = isRecord(ev['payload']) ? ev['payload'] : ev;
+        const type = ev['type'] ?? obj['type'];
+        let counts: Counts | undefined;
+        let model: unknown = payload['model'] ?? ev['model'] ?? obj['model'];
+        let id: string | undefined;
+        if (type === 'llm.request') {
+          requestModel = str(model) ?? requestModel;
+          return;
+        }
+        if (type === 'usage.record') {
+          // session-scoped rows are running totals of the turn-scoped ones
+          const scope = str(payload['usageScope']) ?? str(ev['usageScope']) ?? str(obj['usageScope']);
+          if (scope !== undefined && scope.toLowerCase().includes('session')) return;
+          const u = payload['usage'] ?? ev['usage'];
+          if (!isRecord(u)) return;
+          counts = kimiCounts(u['inputOther'], u['output'], u['inputCacheRead'], u['inputCacheCreation']);
+          id = str(payload['messageId']) ?? str(payload['id']);
+          model = requestModel ?? model;
+        } else {
+          const u = payload['token_usage'];
+          if (!isRecord(u)) return;
+          counts = kimiCounts(u['input_other'], u['output'], u['input_cache_read'], u['input_cache_creation']);
+          id = str(payload['message_id']);
+        }
+        if (counts.total === 0) return;
+        const ts = parseInstant(obj['timestamp'] ?? obj['time'] ?? ev['timestamp'] ?? ev['time']);
+        if (ts === undefined) {
+          sink.malformed();
+          return;
+        }
+        sink.upsert(id !== undefined ? `kimi:${id}` : `${file.key}@${lineStart}`, {
+          ts,
+          source: 'kimi',
+          model: normalizeModel(model),
+          counts,
+        });
+      },
+      stats,
+    );
     sink.malformed(stats.malformed);
     return { offset, state: requestModel !== undefined ? { model: requestModel } : null };
   },

@@ -73,7 +73,9 @@ function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSin
     const hasId = cols.some((c) => c.name === 'id');
     const hasUpdated = cols.some((c) => c.name === 'time_updated');
     const select = `SELECT ${hasId ? 'id' : 'NULL AS id'}, data, ${hasUpdated ? 'time_updated' : 'NULL'} AS updated FROM message`;
-    const rows = (hasUpdated && since !== undefined ? db.all(`${select} WHERE time_updated >= ?`, since) : db.all(select)) as {
+    const rows = (
+      hasUpdated && since !== undefined ? db.all(`${select} WHERE time_updated >= ?`, since) : db.all(select)
+    ) as {
       id: unknown;
       data: unknown;
       updated: unknown;

@@ -26,7 +26,10 @@ export function piCounts(u: Record<string, unknown>): Counts {
   return { input, cached, output, reasoning: 0, total: input + cached + output };
 }
 
-function createPiParser(agent: 'pi' | 'openclaw', rootsOf: (r: Parameters<AgentParser['roots']>[0]) => string[]): AgentParser {
+function createPiParser(
+  agent: 'pi' | 'openclaw',
+  rootsOf: (r: Parameters<AgentParser['roots']>[0]) => string[],
+): AgentParser {
   return {
     agent,
     roots: rootsOf,
@@ -38,23 +41,35 @@ function createPiParser(agent: 'pi' | 'openclaw', rootsOf: (r: Parameters<AgentP
     parse(file, start, sink) {
       const stats: LineStats = { lines: 0, malformed: 0 };
       let cwd = isRecord(start.state) ? str(start.state['cwd']) : undefined;
-      const offset = readJsonl(file.path, start.offset, ['"usage"', '"session"'], (obj, lineStart) => {
-        if (obj['type'] === 'session') {
-          cwd = str(obj['cwd']) ?? cwd;
-          return;
-        }
-        const m = obj['message'];
-        if (obj['type'] !== 'message' || !isRecord(m) || m['role'] !== 'assistant' || !isRecord(m['usage'])) return;
-        const counts = piCounts(m['usage']);
-        if (counts.total === 0) return;
-        const ts = parseInstant(m['timestamp']) ?? parseInstant(obj['timestamp']);
-        if (ts === undefined) {
-          sink.malformed();
-          return;
-        }
-        const id = str(obj['id']);
-        sink.upsert(id !== undefined ? `${agent}:${id}:${ts}` : `${file.key}@${lineStart}`, { ts, source: agent, model: normalizeModel(m['model']), counts, cwd });
-      }, stats);
+      const offset = readJsonl(
+        file.path,
+        start.offset,
+        ['"usage"', '"session"'],
+        (obj, lineStart) => {
+          if (obj['type'] === 'session') {
+            cwd = str(obj['cwd']) ?? cwd;
+            return;
+          }
+          const m = obj['message'];
+          if (obj['type'] !== 'message' || !isRecord(m) || m['role'] !== 'assistant' || !isRecord(m['usage'])) return;
+          const counts = piCounts(m['usage']);
+          if (counts.total === 0) return;
+          const ts = parseInstant(m['timestamp']) ?? parseInstant(obj['timestamp']);
+          if (ts === undefined) {
+            sink.malformed();
+            return;
+          }
+          const id = str(obj['id']);
+          sink.upsert(id !== undefined ? `${agent}:${id}:${ts}` : `${file.key}@${lineStart}`, {
+            ts,
+            source: agent,
+            model: normalizeModel(m['model']),
+            counts,
+            cwd,
+          });
+        },
+        stats,
+      );
       sink.malformed(stats.malformed);
       return { offset, state: cwd !== undefined ? { cwd } : null };
     },

@@ -70,7 +70,8 @@ function emitTask(agent: AgentId, file: LogFile, entries: unknown[], sink: Recor
 }
 
 function createVscodeAgentParser(agent: AgentId, extensionIds: readonly string[]): AgentParser {
-  const taskRoots = (dirs: readonly string[]): string[] => dirs.flatMap((d) => extensionIds.map((id) => path.join(d, id, 'tasks')));
+  const taskRoots = (dirs: readonly string[]): string[] =>
+    dirs.flatMap((d) => extensionIds.map((id) => path.join(d, id, 'tasks')));
   return {
     agent,
     roots: (r) => taskRoots(r.vscodeStorageDirs),
@@ -79,7 +80,8 @@ function createVscodeAgentParser(agent: AgentId, extensionIds: readonly string[]
       for (const root of taskRoots(r.vscodeStorageDirs)) {
         for (const taskDir of subdirs(root)) {
           const p = path.join(taskDir, 'ui_messages.json');
-          if (fs.existsSync(p)) files.push({ path: p, key: p, format: 'document', companions: [path.join(taskDir, 'task_metadata.json')] });
+          if (fs.existsSync(p))
+            files.push({ path: p, key: p, format: 'document', companions: [path.join(taskDir, 'task_metadata.json')] });
         }
       }
       return files;

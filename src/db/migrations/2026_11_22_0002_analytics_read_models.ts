@@ -39,7 +39,8 @@ const slotOf = (hourStart: string) => `((${hourStart} % ${DAY_MS}) / ${HALF_HOUR
 /** Half-hours per block of the two-level prefix. */
 const BLOCK = 8;
 /** The prefix rows k a half-hour at `slot` adds to: block rows k = 8j above it, and the rows above it inside its own block. */
-const touches = (k: string, slot: string) => `(${k} > ${slot} and (${k} % ${BLOCK} = 0 or ${k} / ${BLOCK} = ${slot} / ${BLOCK}))`;
+const touches = (k: string, slot: string) =>
+  `(${k} > ${slot} and (${k} % ${BLOCK} = 0 or ${k} / ${BLOCK} = ${slot} / ${BLOCK}))`;
 
 /** SQLite: the two upserts adding one row's counts times `sign` (`new.x`, `-old.x` or `new.x - old.x`). */
 function sqliteUpserts(row: 'new' | 'old', amount: (c: string) => string): string {
@@ -54,21 +55,38 @@ function sqliteUpserts(row: 'new' | 'old', amount: (c: string) => string): strin
 
 /** Installs the SQLite row triggers (used by this migration, and by 0004's `down`). */
 export async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
-  await sql.raw(`create trigger usage_rollup_analytics_insert after insert on usage_rollup begin
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_insert after insert on usage_rollup begin
   ${sqliteUpserts('new', (c) => `new.${c}`)}
-end`).execute(db);
-  const sameKey = 'new.user_id = old.user_id and new.hour_start = old.hour_start and new.source = old.source and new.model = old.model';
+end`,
+    )
+    .execute(db);
+  const sameKey =
+    'new.user_id = old.user_id and new.hour_start = old.hour_start and new.source = old.source and new.model = old.model';
   const changed = COUNTS.map((c) => `new.${c} <> old.${c}`).join(' or ');
-  await sql.raw(`create trigger usage_rollup_analytics_update after update on usage_rollup when ${sameKey} and (${changed}) begin
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_update after update on usage_rollup when ${sameKey} and (${changed}) begin
   ${sqliteUpserts('new', (c) => `new.${c} - old.${c}`)}
-end`).execute(db);
-  await sql.raw(`create trigger usage_rollup_analytics_rekey after update on usage_rollup when not (${sameKey}) begin
+end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_rekey after update on usage_rollup when not (${sameKey}) begin
   ${sqliteUpserts('old', (c) => `-old.${c}`)}
   ${sqliteUpserts('new', (c) => `new.${c}`)}
-end`).execute(db);
-  await sql.raw(`create trigger usage_rollup_analytics_delete after delete on usage_rollup begin
+end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_delete after delete on usage_rollup begin
   ${sqliteUpserts('old', (c) => `-old.${c}`)}
-end`).execute(db);
+end`,
+    )
+    .execute(db);
 }
 
 /** PostgreSQL: set-based upserts from a row source aliased `r` with the rollup's columns. */
@@ -91,22 +109,38 @@ export async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
   const cols = `user_id, hour_start, source, model, ${COUNTS.join(', ')}`;
   const neg = `user_id, hour_start, source, model, ${COUNTS.map((c) => `-${c} as ${c}`).join(', ')}`;
   const fn = async (name: string, from: string) => {
-    await sql.raw(`create function ${name}() returns trigger language plpgsql as $fn$
+    await sql
+      .raw(
+        `create function ${name}() returns trigger language plpgsql as $fn$
 begin
   ${pgUpserts(from)}
   return null;
 end
-$fn$`).execute(db);
+$fn$`,
+      )
+      .execute(db);
   };
   await fn('usage_rollup_analytics_insert', `(select ${cols} from new_rows)`);
   await fn('usage_rollup_analytics_delete', `(select ${neg} from old_rows)`);
   await fn('usage_rollup_analytics_update', `(select ${cols} from new_rows union all select ${neg} from old_rows)`);
-  await sql.raw(`create trigger usage_rollup_analytics_insert after insert on usage_rollup referencing new table as new_rows
-    for each statement execute function usage_rollup_analytics_insert()`).execute(db);
-  await sql.raw(`create trigger usage_rollup_analytics_update after update on usage_rollup referencing new table as new_rows old table as old_rows
-    for each statement execute function usage_rollup_analytics_update()`).execute(db);
-  await sql.raw(`create trigger usage_rollup_analytics_delete after delete on usage_rollup referencing old table as old_rows
-    for each statement execute function usage_rollup_analytics_delete()`).execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_insert after insert on usage_rollup referencing new table as new_rows
+    for each statement execute function usage_rollup_analytics_insert()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_update after update on usage_rollup referencing new table as new_rows old table as old_rows
+    for each statement execute function usage_rollup_analytics_update()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_analytics_delete after delete on usage_rollup referencing old table as old_rows
+    for each statement execute function usage_rollup_analytics_delete()`,
+    )
+    .execute(db);
 }
 
 export function migration(dialect: DialectName) {
@@ -135,34 +169,56 @@ export function migration(dialect: DialectName) {
       ).execute();
 
       // Backfill from what is stored already.
-      await sql.raw(`insert into usage_daily (user_id, day, source, model, ${COUNTS.join(', ')})
+      await sql
+        .raw(
+          `insert into usage_daily (user_id, day, source, model, ${COUNTS.join(', ')})
         select user_id, ${dayOf('hour_start')}, source, model, ${COUNTS.map((c) => `sum(${c})`).join(', ')}
-          from usage_rollup group by user_id, ${dayOf('hour_start')}, source, model`).execute(db);
+          from usage_rollup group by user_id, ${dayOf('hour_start')}, source, model`,
+        )
+        .execute(db);
 
       if (dialect === 'sqlite') {
-        await db.schema.createTable('usage_halfhour_index').addColumn('k', 'integer', (c) => c.primaryKey()).execute();
-        await sql.raw(`insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`).execute(db);
-        await sql.raw(`insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
+        await db.schema
+          .createTable('usage_halfhour_index')
+          .addColumn('k', 'integer', (c) => c.primaryKey())
+          .execute();
+        await sql
+          .raw(
+            `insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`,
+          )
+          .execute(db);
+        await sql
+          .raw(
+            `insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
           select r.user_id, h.k, ${dayOf('r.hour_start')}, ${COUNTS.map((c) => `sum(r.${c})`).join(', ')}
             from usage_rollup r join usage_halfhour_index h on ${touches('h.k', slotOf('r.hour_start'))}
-           group by r.user_id, h.k, ${dayOf('r.hour_start')}`).execute(db);
+           group by r.user_id, h.k, ${dayOf('r.hour_start')}`,
+          )
+          .execute(db);
         await createSqliteTriggers(db);
       } else {
-        await sql.raw(`insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
+        await sql
+          .raw(
+            `insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
           select r.user_id, k.k, ${dayOf('r.hour_start')} as day, ${COUNTS.map((c) => `sum(r.${c})`).join(', ')}
             from usage_rollup r cross join lateral generate_series(${slotOf('r.hour_start')}::int + 1, 48) as k(k)
            where ${touches('k.k', slotOf('r.hour_start'))}
-           group by r.user_id, k.k, day`).execute(db);
+           group by r.user_id, k.k, day`,
+          )
+          .execute(db);
         await createPostgresTriggers(db);
       }
     },
 
     async down(db: Kysely<any>): Promise<void> {
       for (const op of ['insert', 'update', 'rekey', 'delete']) {
-        await sql.raw(`drop trigger if exists usage_rollup_analytics_${op}${dialect === 'postgres' ? ' on usage_rollup' : ''}`).execute(db);
+        await sql
+          .raw(`drop trigger if exists usage_rollup_analytics_${op}${dialect === 'postgres' ? ' on usage_rollup' : ''}`)
+          .execute(db);
         if (dialect === 'postgres') await sql.raw(`drop function if exists usage_rollup_analytics_${op}()`).execute(db);
       }
-      for (const table of ['usage_halfhour_index', 'usage_day_prefix', 'usage_daily']) await db.schema.dropTable(table).ifExists().execute();
+      for (const table of ['usage_halfhour_index', 'usage_day_prefix', 'usage_daily'])
+        await db.schema.dropTable(table).ifExists().execute();
     },
   };
 }

@@ -54,8 +54,16 @@ interface Target {
 
 function targets(dialect: DialectName): Target[] {
   return [
-    { table: 'leaderboard_user_weeks', keys: ['user_id', 'week'], keyValues: (r) => [`${r}.user_id`, weekOf(`${r}.hour_start`)] },
-    { table: 'leaderboard_user_months', keys: ['user_id', 'month'], keyValues: (r) => [`${r}.user_id`, monthOf(dialect, `${r}.hour_start`)] },
+    {
+      table: 'leaderboard_user_weeks',
+      keys: ['user_id', 'week'],
+      keyValues: (r) => [`${r}.user_id`, weekOf(`${r}.hour_start`)],
+    },
+    {
+      table: 'leaderboard_user_months',
+      keys: ['user_id', 'month'],
+      keyValues: (r) => [`${r}.user_id`, monthOf(dialect, `${r}.hour_start`)],
+    },
     { table: 'leaderboard_user_totals', keys: ['user_id'], keyValues: (r) => [`${r}.user_id`] },
   ];
 }
@@ -92,64 +100,119 @@ async function createTables(db: Kysely<any>): Promise<void> {
       .addColumn('gpt', 'bigint', (c: any) => c.notNull())
       .addColumn('claude', 'bigint', (c: any) => c.notNull())
       .addColumn('other', 'bigint', (c: any) => c.notNull());
-  await withFamilies(db.schema.createTable('leaderboard_user_weeks').addColumn('user_id', 'text', (c) => c.notNull()).addColumn('week', 'bigint', (c) => c.notNull()))
+  await withFamilies(
+    db.schema
+      .createTable('leaderboard_user_weeks')
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('week', 'bigint', (c) => c.notNull()),
+  )
     .addPrimaryKeyConstraint('leaderboard_user_weeks_pk', ['user_id', 'week'])
     .execute();
-  await db.schema.createIndex('leaderboard_user_weeks_week').on('leaderboard_user_weeks').columns(['week', 'user_id']).execute();
-  await withFamilies(db.schema.createTable('leaderboard_user_months').addColumn('user_id', 'text', (c) => c.notNull()).addColumn('month', 'bigint', (c) => c.notNull()))
+  await db.schema
+    .createIndex('leaderboard_user_weeks_week')
+    .on('leaderboard_user_weeks')
+    .columns(['week', 'user_id'])
+    .execute();
+  await withFamilies(
+    db.schema
+      .createTable('leaderboard_user_months')
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('month', 'bigint', (c) => c.notNull()),
+  )
     .addPrimaryKeyConstraint('leaderboard_user_months_pk', ['user_id', 'month'])
     .execute();
-  await db.schema.createIndex('leaderboard_user_months_month').on('leaderboard_user_months').columns(['month', 'user_id']).execute();
-  await withFamilies(db.schema.createTable('leaderboard_user_totals').addColumn('user_id', 'text', (c) => c.primaryKey())).execute();
+  await db.schema
+    .createIndex('leaderboard_user_months_month')
+    .on('leaderboard_user_months')
+    .columns(['month', 'user_id'])
+    .execute();
+  await withFamilies(
+    db.schema.createTable('leaderboard_user_totals').addColumn('user_id', 'text', (c) => c.primaryKey()),
+  ).execute();
 }
 
 /** Installs the SQLite row triggers (used by this migration, and by 0004's `down`). */
 export async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
   const ts = targets('sqlite');
   const body = (parts: string[]) => parts.join('\n  ');
-  await sql.raw(`create trigger usage_rollup_leaderboard_insert after insert on usage_rollup begin
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_insert after insert on usage_rollup begin
   ${body(ts.map((t) => sqliteUpsert(t, 'NEW', '')))}
-end`).execute(db);
+end`,
+    )
+    .execute(db);
   // The common update (ingest moving a row's counts) keeps the key: one upsert of the difference
   // per period table. A row whose key changes (repairs) moves its amount from the old key to the new.
   const sameKey = 'new.user_id = old.user_id and new.hour_start = old.hour_start and new.model = old.model';
-  await sql.raw(`create trigger usage_rollup_leaderboard_update after update of user_id, hour_start, model, billable on usage_rollup
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_update after update of user_id, hour_start, model, billable on usage_rollup
   when ${sameKey} and new.billable <> old.billable begin
   ${body(ts.map((t) => sqliteUpsertAmount(t, 'NEW', '(NEW.billable - OLD.billable)')))}
-end`).execute(db);
-  await sql.raw(`create trigger usage_rollup_leaderboard_rekey after update of user_id, hour_start, model on usage_rollup
+end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_rekey after update of user_id, hour_start, model on usage_rollup
   when not (${sameKey}) begin
   ${body(ts.map((t) => sqliteUpsert(t, 'OLD', '-')))}
   ${body(ts.map((t) => sqliteUpsert(t, 'NEW', '')))}
-end`).execute(db);
-  await sql.raw(`create trigger usage_rollup_leaderboard_delete after delete on usage_rollup begin
+end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_delete after delete on usage_rollup begin
   ${body(ts.map((t) => sqliteUpsert(t, 'OLD', '-')))}
-end`).execute(db);
+end`,
+    )
+    .execute(db);
 }
 
 /** Installs the PostgreSQL statement triggers (used by this migration, and by 0004's `down`). */
 export async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
   const ts = targets('postgres');
   const fn = async (name: string, from: string) => {
-    await sql.raw(`create function ${name}() returns trigger language plpgsql as $fn$
+    await sql
+      .raw(
+        `create function ${name}() returns trigger language plpgsql as $fn$
 begin
   ${ts.map((t) => pgUpsert(t, from)).join('\n  ')}
   return null;
 end
-$fn$`).execute(db);
+$fn$`,
+      )
+      .execute(db);
   };
   await fn('usage_rollup_leaderboard_insert', '(select user_id, hour_start, model, billable from new_rows)');
-  await fn('usage_rollup_leaderboard_delete', '(select user_id, hour_start, model, -billable as billable from old_rows)');
+  await fn(
+    'usage_rollup_leaderboard_delete',
+    '(select user_id, hour_start, model, -billable as billable from old_rows)',
+  );
   await fn(
     'usage_rollup_leaderboard_update',
     '(select user_id, hour_start, model, billable from new_rows union all select user_id, hour_start, model, -billable from old_rows)',
   );
-  await sql.raw(`create trigger usage_rollup_leaderboard_insert after insert on usage_rollup referencing new table as new_rows
-    for each statement execute function usage_rollup_leaderboard_insert()`).execute(db);
-  await sql.raw(`create trigger usage_rollup_leaderboard_update after update on usage_rollup referencing new table as new_rows old table as old_rows
-    for each statement execute function usage_rollup_leaderboard_update()`).execute(db);
-  await sql.raw(`create trigger usage_rollup_leaderboard_delete after delete on usage_rollup referencing old table as old_rows
-    for each statement execute function usage_rollup_leaderboard_delete()`).execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_insert after insert on usage_rollup referencing new table as new_rows
+    for each statement execute function usage_rollup_leaderboard_insert()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_update after update on usage_rollup referencing new table as new_rows old table as old_rows
+    for each statement execute function usage_rollup_leaderboard_update()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger usage_rollup_leaderboard_delete after delete on usage_rollup referencing old table as old_rows
+    for each statement execute function usage_rollup_leaderboard_delete()`,
+    )
+    .execute(db);
 }
 
 /** Fills the (empty) aggregate tables from the rollup in bulk, one statement per table. */
@@ -157,8 +220,12 @@ async function fillFromRollup(db: Kysely<any>, dialect: DialectName): Promise<vo
   for (const t of targets(dialect)) {
     const [g, c, o] = familyAmounts(dialect, 'r.model', 'r.billable');
     const keys = t.keyValues('r');
-    await sql.raw(`insert into ${t.table} (${t.keys.join(', ')}, gpt, claude, other)
-      select ${keys.join(', ')}, sum(${g}), sum(${c}), sum(${o}) from usage_rollup r group by ${keys.join(', ')}`).execute(db);
+    await sql
+      .raw(
+        `insert into ${t.table} (${t.keys.join(', ')}, gpt, claude, other)
+      select ${keys.join(', ')}, sum(${g}), sum(${c}), sum(${o}) from usage_rollup r group by ${keys.join(', ')}`,
+      )
+      .execute(db);
   }
 }
 
@@ -181,7 +248,9 @@ export async function rebuildLeaderboardAggregates(db: Kysely<any>, dialect: Dia
 
 export async function dropLeaderboardAggregates(db: Kysely<any>, dialect: DialectName): Promise<void> {
   for (const op of ['insert', 'update', 'delete']) {
-    await sql.raw(`drop trigger if exists usage_rollup_leaderboard_${op}${dialect === 'postgres' ? ' on usage_rollup' : ''}`).execute(db);
+    await sql
+      .raw(`drop trigger if exists usage_rollup_leaderboard_${op}${dialect === 'postgres' ? ' on usage_rollup' : ''}`)
+      .execute(db);
     if (dialect === 'postgres') await sql.raw(`drop function if exists usage_rollup_leaderboard_${op}()`).execute(db);
   }
   for (const table of ['leaderboard_user_totals', 'leaderboard_user_months', 'leaderboard_user_weeks']) {

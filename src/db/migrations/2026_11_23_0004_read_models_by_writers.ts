@@ -24,12 +24,22 @@ import * as leaderboard from './2026_11_22_0003_leaderboard_aggregates.js';
 
 const TRIGGERS: Record<DialectName, string[]> = {
   sqlite: [
-    'usage_rollup_analytics_insert', 'usage_rollup_analytics_update', 'usage_rollup_analytics_rekey', 'usage_rollup_analytics_delete',
-    'usage_rollup_leaderboard_insert', 'usage_rollup_leaderboard_update', 'usage_rollup_leaderboard_rekey', 'usage_rollup_leaderboard_delete',
+    'usage_rollup_analytics_insert',
+    'usage_rollup_analytics_update',
+    'usage_rollup_analytics_rekey',
+    'usage_rollup_analytics_delete',
+    'usage_rollup_leaderboard_insert',
+    'usage_rollup_leaderboard_update',
+    'usage_rollup_leaderboard_rekey',
+    'usage_rollup_leaderboard_delete',
   ],
   postgres: [
-    'usage_rollup_analytics_insert', 'usage_rollup_analytics_update', 'usage_rollup_analytics_delete',
-    'usage_rollup_leaderboard_insert', 'usage_rollup_leaderboard_update', 'usage_rollup_leaderboard_delete',
+    'usage_rollup_analytics_insert',
+    'usage_rollup_analytics_update',
+    'usage_rollup_analytics_delete',
+    'usage_rollup_leaderboard_insert',
+    'usage_rollup_leaderboard_update',
+    'usage_rollup_leaderboard_delete',
   ],
 };
 
@@ -50,7 +60,8 @@ async function rekeyDaily(db: Kysely<any>, dialect: DialectName, key: string[], 
   await sql.raw(`insert into usage_daily_next (${columns}) select ${columns} from usage_daily`).execute(db);
   await db.schema.dropTable('usage_daily').execute();
   await db.schema.alterTable('usage_daily_next').renameTo('usage_daily').execute();
-  if (dialect === 'postgres') await sql.raw('alter table usage_daily rename constraint usage_daily_next_pk to usage_daily_pk').execute(db);
+  if (dialect === 'postgres')
+    await sql.raw('alter table usage_daily rename constraint usage_daily_next_pk to usage_daily_pk').execute(db);
 }
 
 export function migration(dialect: DialectName) {
@@ -78,8 +89,15 @@ export function migration(dialect: DialectName) {
       await db.schema.dropTable('read_model_state').ifExists().execute();
       await rekeyDaily(db, dialect, ['user_id', 'day', 'source', 'model'], false);
       if (dialect === 'sqlite') {
-        await db.schema.createTable('usage_halfhour_index').addColumn('k', 'integer', (c) => c.primaryKey()).execute();
-        await sql.raw(`insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`).execute(db);
+        await db.schema
+          .createTable('usage_halfhour_index')
+          .addColumn('k', 'integer', (c) => c.primaryKey())
+          .execute();
+        await sql
+          .raw(
+            `insert into usage_halfhour_index (k) ${Array.from({ length: 48 }, (_, i) => `select ${i + 1}`).join(' union all ')}`,
+          )
+          .execute(db);
         await analytics.createSqliteTriggers(db);
         await leaderboard.createSqliteTriggers(db);
       } else {

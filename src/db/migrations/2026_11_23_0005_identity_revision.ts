@@ -15,29 +15,51 @@ import type { DialectName } from '../dialect.js';
 const BUMP = 'update identity_revision set revision = revision + 1 where id = 1';
 
 async function createSqliteTriggers(db: Kysely<any>): Promise<void> {
-  await sql.raw(`create trigger users_identity_revision_update after update of display_name, avatar_url on users
+  await sql
+    .raw(
+      `create trigger users_identity_revision_update after update of display_name, avatar_url on users
     when old.display_name is not new.display_name or old.avatar_url is not new.avatar_url
-    begin ${BUMP}; end`).execute(db);
+    begin ${BUMP}; end`,
+    )
+    .execute(db);
   await sql.raw(`create trigger users_identity_revision_delete after delete on users begin ${BUMP}; end`).execute(db);
   for (const event of ['insert', 'update', 'delete']) {
-    await sql.raw(`create trigger public_views_identity_revision_${event} after ${event} on public_views begin ${BUMP}; end`).execute(db);
+    await sql
+      .raw(`create trigger public_views_identity_revision_${event} after ${event} on public_views begin ${BUMP}; end`)
+      .execute(db);
   }
 }
 
 async function createPostgresTriggers(db: Kysely<any>): Promise<void> {
-  await sql.raw(`create function bump_identity_revision() returns trigger language plpgsql as $fn$
+  await sql
+    .raw(
+      `create function bump_identity_revision() returns trigger language plpgsql as $fn$
 begin
   ${BUMP};
   return null;
 end
-$fn$`).execute(db);
-  await sql.raw(`create trigger users_identity_revision_update after update of display_name, avatar_url on users for each row
+$fn$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger users_identity_revision_update after update of display_name, avatar_url on users for each row
     when (old.display_name is distinct from new.display_name or old.avatar_url is distinct from new.avatar_url)
-    execute function bump_identity_revision()`).execute(db);
-  await sql.raw(`create trigger users_identity_revision_delete after delete on users
-    for each statement execute function bump_identity_revision()`).execute(db);
-  await sql.raw(`create trigger public_views_identity_revision after insert or update or delete on public_views
-    for each statement execute function bump_identity_revision()`).execute(db);
+    execute function bump_identity_revision()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger users_identity_revision_delete after delete on users
+    for each statement execute function bump_identity_revision()`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger public_views_identity_revision after insert or update or delete on public_views
+    for each statement execute function bump_identity_revision()`,
+    )
+    .execute(db);
 }
 
 export function migration(dialect: DialectName) {
@@ -55,7 +77,13 @@ export function migration(dialect: DialectName) {
 
     async down(db: Kysely<any>): Promise<void> {
       if (dialect === 'sqlite') {
-        for (const t of ['users_identity_revision_update', 'users_identity_revision_delete', 'public_views_identity_revision_insert', 'public_views_identity_revision_update', 'public_views_identity_revision_delete']) {
+        for (const t of [
+          'users_identity_revision_update',
+          'users_identity_revision_delete',
+          'public_views_identity_revision_insert',
+          'public_views_identity_revision_update',
+          'public_views_identity_revision_delete',
+        ]) {
           await sql.raw(`drop trigger if exists ${t}`).execute(db);
         }
       } else {

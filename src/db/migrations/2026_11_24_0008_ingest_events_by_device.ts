@@ -8,7 +8,11 @@ import type { Kysely } from 'kysely';
 export function migration() {
   return {
     async up(db: Kysely<any>): Promise<void> {
-      await db.schema.createIndex('ingest_events_device').on('ingest_events').columns(['device_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('ingest_events_device')
+        .on('ingest_events')
+        .columns(['device_id', 'created_at'])
+        .execute();
     },
 
     async down(db: Kysely<any>): Promise<void> {

@@ -38,7 +38,9 @@ export function migration(dialect: DialectName) {
         .addPrimaryKeyConstraint('usage_days_pk', ['user_id', 'day'])
         .execute();
       // Half-hours summed across sources and models; empty ones (all sums zero) are left out.
-      await sql.raw(`insert into usage_days (user_id, day, counts)
+      await sql
+        .raw(
+          `insert into usage_days (user_id, day, counts)
         select user_id, day, ${joined(COUNTS.map((c) => `sum(${c})`))} || ',' || ${aggregate}(entry, ',' order by slot)
           from (select user_id, ${dayOf('hour_start')} as day, ${slotOf('hour_start')} as slot,
                        ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')},
@@ -46,7 +48,9 @@ export function migration(dialect: DialectName) {
                   from usage_rollup
                  group by user_id, ${dayOf('hour_start')}, ${slotOf('hour_start')}
                 having ${COUNTS.map((c) => `sum(${c}) <> 0`).join(' or ')}) s
-         group by user_id, day`).execute(db);
+         group by user_id, day`,
+        )
+        .execute(db);
       await db.schema.dropTable('usage_day_prefix').execute();
     },
 
@@ -61,10 +65,14 @@ export function migration(dialect: DialectName) {
       // Row k: for k a multiple of 8 the half-hours before k, otherwise those from k's block of 8 up to k.
       const ks = Array.from({ length: 48 }, (_, i) => `select ${i + 1} as k`).join(' union all ');
       const touches = `(h.k > ${slotOf('r.hour_start')} and (h.k % 8 = 0 or h.k / 8 = ${slotOf('r.hour_start')} / 8))`;
-      await sql.raw(`insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
+      await sql
+        .raw(
+          `insert into usage_day_prefix (user_id, k, day, ${COUNTS.join(', ')})
         select r.user_id, h.k, ${dayOf('r.hour_start')}, ${COUNTS.map((c) => `sum(r.${c})`).join(', ')}
           from usage_rollup r join (${ks}) h on ${touches}
-         group by r.user_id, h.k, ${dayOf('r.hour_start')}`).execute(db);
+         group by r.user_id, h.k, ${dayOf('r.hour_start')}`,
+        )
+        .execute(db);
       await db.schema.dropTable('usage_days').execute();
     },
   };

@@ -34,9 +34,13 @@ export function migration(dialect: DialectName) {
         .addColumn('day', 'bigint', (c) => c.notNull())
         .addColumn('source', 'text', (c) => c.notNull())
         .addColumn('model', 'text', (c) => c.notNull());
-      for (const c of ['input', 'cached_input', 'output', 'reasoning', 'cost_micros']) repriced = repriced.addColumn(c, 'bigint', (col) => col.notNull());
+      for (const c of ['input', 'cached_input', 'output', 'reasoning', 'cost_micros'])
+        repriced = repriced.addColumn(c, 'bigint', (col) => col.notNull());
       // The key order of usage_daily, so the swap's join walks both tables in step.
-      await clustered(dialect, repriced.addPrimaryKeyConstraint('usage_daily_repriced_pk', ['user_id', 'source', 'model', 'day'])).execute();
+      await clustered(
+        dialect,
+        repriced.addPrimaryKeyConstraint('usage_daily_repriced_pk', ['user_id', 'source', 'model', 'day']),
+      ).execute();
       await db.schema
         .createTable('repricing')
         .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))

@@ -52,7 +52,6 @@ const DAY_MODEL_SQL = {
               where user_id = $1 and day >= $2 and day < $3 and ($4::text is null or source = $4) group by source, model`,
 };
 
-
 /** Row filters applied in SQL. `models` is the list of raw model names to keep (undefined = all). */
 export interface RowFilter {
   readonly source?: string | undefined;
@@ -68,11 +67,23 @@ function slotAtOrAfter(ms: number): number {
  * Raw rollup rows of a user whose bucket starts in `[startMs, endMs)`, optionally filtered.
  * The right grain for one day (hourly) and the fallback for filtered daily/monthly/heatmap views.
  */
-export async function listRollupRows(db: Db, userId: string, startMs: number, endMs: number, filter: RowFilter = {}): Promise<UsageRow[]> {
+export async function listRollupRows(
+  db: Db,
+  userId: string,
+  startMs: number,
+  endMs: number,
+  filter: RowFilter = {},
+): Promise<UsageRow[]> {
   if (filter.models !== undefined && filter.models.length === 0) return [];
-  const models = filter.models === undefined ? null : db.dialect === 'sqlite' ? JSON.stringify(filter.models) : [...filter.models];
+  const models =
+    filter.models === undefined ? null : db.dialect === 'sqlite' ? JSON.stringify(filter.models) : [...filter.models];
   const rows = await rawRows(db, ROLLUP_SQL, [userId, BigInt(startMs), BigInt(endMs), filter.source ?? null, models]);
-  return rows.map((r) => ({ hourStart: Number(r[0]), source: r[1] as string, model: r[2] as string, ...countsAt(r, 3) }));
+  return rows.map((r) => ({
+    hourStart: Number(r[0]),
+    source: r[1] as string,
+    model: r[2] as string,
+    ...countsAt(r, 3),
+  }));
 }
 
 /** Usage of a window at (UTC day, source, model) grain, split the way its readers need it. */
@@ -96,14 +107,23 @@ export interface DayModelUsage {
  * (counts and stored costs summed in SQL, one row per source and model), the partial UTC days at
  * either edge from the rollup. The model filter is the caller's (in JS, by raw name or canonical id).
  */
-export async function listDayModelUsage(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<DayModelUsage> {
+export async function listDayModelUsage(
+  db: Db,
+  userId: string,
+  startMs: number,
+  endMs: number,
+  source?: string,
+): Promise<DayModelUsage> {
   const a = slotAtOrAfter(startMs) * HALF_HOUR_MS;
   const b = slotAtOrAfter(endMs) * HALF_HOUR_MS;
   if (b <= a) return { totals: [], priced: [], edgeRows: [], pricedBy: await readCostsFingerprint(db) };
   const firstFull = Math.ceil(a / DAY_MS);
   const endFull = Math.floor(b / DAY_MS);
   if (firstFull >= endFull) {
-    const [rows, pricedBy] = await Promise.all([listRollupRows(db, userId, a, b, { source }), readCostsFingerprint(db)]);
+    const [rows, pricedBy] = await Promise.all([
+      listRollupRows(db, userId, a, b, { source }),
+      readCostsFingerprint(db),
+    ]);
     return { totals: rows, priced: [], edgeRows: rows, pricedBy };
   }
   const [days, head, tail] = await Promise.all([
@@ -121,14 +141,26 @@ export async function listDayModelUsage(db: Db, userId: string, startMs: number,
     const src = rowSource as string;
     const model = rowModel as string;
     totals.push({ hourStart: firstFull * DAY_MS, source: src, model, ...countsAt(row, 2) });
-    priced.push({ source: src, model, firstDay: Number(firstDay), lastDay: Number(lastDay), micros: BigInt(micros as bigint) });
+    priced.push({
+      source: src,
+      model,
+      firstDay: Number(firstDay),
+      lastDay: Number(lastDay),
+      micros: BigInt(micros as bigint),
+    });
   }
   // No stored costs read: any data priced nothing here, so the one recorded now.
   return { totals, priced, edgeRows, pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };
 }
 
 /** Distinct raw model names a user has in the UTC days touching `[startMs, endMs)` (for resolving a `model` filter). */
-export async function listModelsInWindow(db: Db, userId: string, startMs: number, endMs: number, source?: string): Promise<string[]> {
+export async function listModelsInWindow(
+  db: Db,
+  userId: string,
+  startMs: number,
+  endMs: number,
+  source?: string,
+): Promise<string[]> {
   let q = db.kysely
     .selectFrom('usage_daily')
     .select('model')
@@ -161,7 +193,12 @@ export interface ProjectTotals {
 }
 
 /** All-time totals per project (optionally one source), billable descending, then total, then key; at most `limit`. */
-export async function listProjectTotals(db: Q, userId: string, limit: number, source?: string): Promise<ProjectTotals[]> {
+export async function listProjectTotals(
+  db: Q,
+  userId: string,
+  limit: number,
+  source?: string,
+): Promise<ProjectTotals[]> {
   let q = db
     .selectFrom('project_usage')
     .select((eb) => [
@@ -180,7 +217,12 @@ export async function listProjectTotals(db: Q, userId: string, limit: number, so
     .orderBy('project_key')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ projectKey: r.project_key, projectRef: r.project_ref, total: BigInt(r.total), billable: BigInt(r.billable) }));
+  return rows.map((r) => ({
+    projectKey: r.project_key,
+    projectRef: r.project_ref,
+    total: BigInt(r.total),
+    billable: BigInt(r.billable),
+  }));
 }
 
 /** A user's sign-up time (epoch ms), or undefined when the user does not exist. */
@@ -233,7 +275,11 @@ export interface InstallSummary {
 export async function installSummary(db: Q, userId: string): Promise<InstallSummary> {
   const row = await db
     .selectFrom('devices')
-    .select((eb) => [eb.fn.countAll<bigint>().as('n'), eb.fn.max('last_seen_at').as('seen'), eb.fn.max('last_sync_at').as('sync')])
+    .select((eb) => [
+      eb.fn.countAll<bigint>().as('n'),
+      eb.fn.max('last_seen_at').as('seen'),
+      eb.fn.max('last_sync_at').as('sync'),
+    ])
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -43,7 +43,11 @@ export interface DailyCostRow extends Readonly<PricedCounts> {
 
 /** The fingerprint of the price data that priced the stored costs, or null when none did yet. */
 export async function readCostsFingerprint(db: Db): Promise<string | null> {
-  const row = await db.kysely.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('read_model_state')
+    .select('value')
+    .where('name', '=', COSTS_STATE)
+    .executeTakeFirst();
   return row?.value ?? null;
 }
 
@@ -87,7 +91,17 @@ export async function listUsersWithDaily(db: Db, afterUserId: string, limit: num
   return rows.map((r) => r.user_id);
 }
 
-const DAILY_COLUMNS = ['user_id', 'day', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'cost_micros'] as const;
+const DAILY_COLUMNS = [
+  'user_id',
+  'day',
+  'source',
+  'model',
+  'input',
+  'cached_input',
+  'output',
+  'reasoning',
+  'cost_micros',
+] as const;
 
 type DailyRecord = { [K in (typeof DAILY_COLUMNS)[number]]: unknown };
 
@@ -108,12 +122,17 @@ function dailyRow(r: DailyRecord): DailyCostRow {
 /** The daily rows of some users, as stored now. */
 export async function readDailyRows(db: Db, userIds: readonly string[]): Promise<DailyCostRow[]> {
   if (userIds.length === 0) return [];
-  const rows = await db.kysely.selectFrom('usage_daily').select([...DAILY_COLUMNS]).where('user_id', 'in', userIds).execute();
+  const rows = await db.kysely
+    .selectFrom('usage_daily')
+    .select([...DAILY_COLUMNS])
+    .where('user_id', 'in', userIds)
+    .execute();
   return rows.map(dailyRow);
 }
 
 const SAME_ROW = 'd.user_id = r.user_id AND d.source = r.source AND d.model = r.model AND d.day = r.day';
-const SAME_COUNTS = 'd.input = r.input AND d.cached_input = r.cached_input AND d.output = r.output AND d.reasoning = r.reasoning';
+const SAME_COUNTS =
+  'd.input = r.input AND d.cached_input = r.cached_input AND d.output = r.output AND d.reasoning = r.reasoning';
 /** Rows without a new cost for their present counts: new since their batch, or changed by an upload since. */
 const STALE_SQL = `SELECT ${DAILY_COLUMNS.map((c) => `d.${c}`).join(', ')}
   FROM usage_daily d LEFT JOIN usage_daily_repriced r ON ${SAME_ROW}
@@ -138,27 +157,34 @@ export interface SwapResult {
  */
 export async function swapRepricedCosts(
   db: Db,
-  q: { readonly holder: string; readonly target: string; readonly nowMs: number; readonly price: (row: DailyCostRow) => bigint },
+  q: {
+    readonly holder: string;
+    readonly target: string;
+    readonly nowMs: number;
+    readonly price: (row: DailyCostRow) => bigint;
+  },
 ): Promise<SwapResult | undefined> {
   if (db.dialect === 'sqlite') {
     // Synchronous: no read on this connection sees half of it (db/transaction.ts).
     return inSqliteTransaction(db, () => {
       const s = db.sqlite;
-      const state = s.prepare<[], { target: string; holder: string | null }>('SELECT target, holder FROM repricing WHERE id = 1').get();
+      const state = s
+        .prepare<[], { target: string; holder: string | null }>('SELECT target, holder FROM repricing WHERE id = 1')
+        .get();
       if (state?.target !== q.target || state.holder !== q.holder) return undefined;
       const previous = readCostsFingerprintSync(db) ?? q.target;
       let changed = s.prepare(SQLITE_SWAP_SQL).run().changes;
       const stale = (s.prepare(STALE_SQL).all() as DailyRecord[]).map(dailyRow);
-      const update = s.prepare('UPDATE usage_daily SET cost_micros = ? WHERE user_id = ? AND source = ? AND model = ? AND day = ?');
+      const update = s.prepare(
+        'UPDATE usage_daily SET cost_micros = ? WHERE user_id = ? AND source = ? AND model = ? AND day = ?',
+      );
       for (const row of stale) {
         const cost = q.price(row);
         if (cost !== row.costMicros) changed += update.run(cost, row.userId, row.source, row.model, row.day).changes;
       }
-      s.prepare('INSERT INTO read_model_state (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at').run(
-        COSTS_STATE,
-        q.target,
-        q.nowMs,
-      );
+      s.prepare(
+        'INSERT INTO read_model_state (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+      ).run(COSTS_STATE, q.target, q.nowMs);
       s.prepare('DELETE FROM repricing').run();
       s.prepare('DELETE FROM usage_daily_repriced').run();
       s.prepare('DELETE FROM price_snapshots WHERE fingerprint NOT IN (?, ?)').run(q.target, previous);
@@ -171,9 +197,13 @@ export async function swapRepricedCosts(
     if (state?.target !== q.target || state.holder !== q.holder) return undefined;
     // Waits for the uploads in flight; later ones wait for this and then read the new fingerprint.
     await advisoryXactLock(COSTS_LOCK_KEY).execute(tx);
-    const previous = (await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst())?.value ?? q.target;
+    const previous =
+      (await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst())
+        ?.value ?? q.target;
     const swapped = await sql`UPDATE usage_daily d SET cost_micros = r.cost_micros FROM usage_daily_repriced r
-                               WHERE ${sql.raw(SAME_ROW)} AND ${sql.raw(SAME_COUNTS)} AND d.cost_micros <> r.cost_micros`.execute(tx);
+                               WHERE ${sql.raw(SAME_ROW)} AND ${sql.raw(SAME_COUNTS)} AND d.cost_micros <> r.cost_micros`.execute(
+      tx,
+    );
     const stale = (await sql<DailyRecord>`${sql.raw(STALE_SQL)}`.execute(tx)).rows.map(dailyRow);
     const changed = await updateCosts(tx, stale, q.price);
     await tx
@@ -189,7 +219,11 @@ export async function swapRepricedCosts(
 }
 
 /** PostgreSQL: sets the new cost of the rows whose cost changes; returns how many. */
-async function updateCosts(tx: Tx, rows: readonly DailyCostRow[], price: (row: DailyCostRow) => bigint): Promise<number> {
+async function updateCosts(
+  tx: Tx,
+  rows: readonly DailyCostRow[],
+  price: (row: DailyCostRow) => bigint,
+): Promise<number> {
   const changed = rows.map((row) => ({ row, cost: price(row) })).filter((c) => c.cost !== c.row.costMicros);
   if (changed.length === 0) return 0;
   await sql`UPDATE usage_daily d SET cost_micros = v.cost

@@ -127,7 +127,8 @@ function cutDays<T>(p: Plan, rows: readonly Row<T>[], math: Arithmetic<T>, hourS
       const lo = k * COUNT_WIDTH;
       const hi = lo + COUNT_WIDTH;
       let any = false;
-      for (let f = 0; f < COUNT_WIDTH; f++) if (math.toNumber(math.sub(sums[hi + f] as T, sums[lo + f] as T)) !== 0) any = true;
+      for (let f = 0; f < COUNT_WIDTH; f++)
+        if (math.toNumber(math.sub(sums[hi + f] as T, sums[lo + f] as T)) !== 0) any = true;
       if (!any) continue;
       hourStarts.push(slot * HALF_HOUR_MS);
       for (let f = 0; f < COUNT_WIDTH; f++) {
@@ -208,7 +209,13 @@ function parseBigRows(text: string): Row<bigint>[] {
  * that cross neither a UTC midnight nor any of `cutsMs` (instants, e.g. local day starts), in
  * columns with `hourStart` = the run's first half-hour. Empty runs are left out.
  */
-export async function listPieces(db: Db, userId: string, startMs: number, endMs: number, cutsMs: readonly number[]): Promise<UsageColumns> {
+export async function listPieces(
+  db: Db,
+  userId: string,
+  startMs: number,
+  endMs: number,
+  cutsMs: readonly number[],
+): Promise<UsageColumns> {
   const p = plan(startMs, endMs, cutsMs);
   if (p === undefined) return { hourStarts: [], counts: new Float64Array(0) };
   const rows = await rawRows(db, DAYS_SQL, [userId, p.firstDay, p.lastDay]);
@@ -219,7 +226,8 @@ export async function listPieces(db: Db, userId: string, startMs: number, endMs:
   if (fast !== undefined) {
     const hourStarts: number[] = [];
     const counts: number[] = [];
-    if (cutDays(p, fast, DOUBLES, hourStarts, counts) <= EXACT_DOUBLE_LIMIT) return { hourStarts, counts: Float64Array.from(counts) };
+    if (cutDays(p, fast, DOUBLES, hourStarts, counts) <= EXACT_DOUBLE_LIMIT)
+      return { hourStarts, counts: Float64Array.from(counts) };
   }
   const hourStarts: number[] = [];
   const counts: bigint[] = [];

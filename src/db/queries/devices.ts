@@ -28,7 +28,10 @@ export async function countLiveDevices(db: Q, userId: string): Promise<number> {
 }
 
 /** The live (non-revoked) device behind a token hash. */
-export async function findActiveDeviceToken(db: Q, tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined> {
+export async function findActiveDeviceToken(
+  db: Q,
+  tokenHash: string,
+): Promise<{ userId: string; deviceId: string } | undefined> {
   const row = await db
     .selectFrom('device_tokens as t')
     .innerJoin('devices as d', 'd.id', 't.device_id')
@@ -116,7 +119,11 @@ export async function listUserDevices(db: Q, userId: string, includeRevoked: boo
       'd.created_at',
       'd.last_sync_at',
       'd.revoked_at',
-      eb.selectFrom('ingest_events as e').select((e) => e.fn.max('e.created_at').as('m')).whereRef('e.device_id', '=', 'd.id').as('last_upload_at'),
+      eb
+        .selectFrom('ingest_events as e')
+        .select((e) => e.fn.max('e.created_at').as('m'))
+        .whereRef('e.device_id', '=', 'd.id')
+        .as('last_upload_at'),
     ])
     .where('d.user_id', '=', userId);
   if (!includeRevoked) query = query.where('d.revoked_at', 'is', null);
@@ -134,7 +141,12 @@ export async function listUserDevices(db: Q, userId: string, includeRevoked: boo
 
 /** Renames one of the user's devices; false when the user has no such device. */
 export async function renameUserDevice(db: Q, userId: string, deviceId: string, name: string): Promise<boolean> {
-  const result = await db.updateTable('devices').set({ name }).where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+  const result = await db
+    .updateTable('devices')
+    .set({ name })
+    .where('id', '=', deviceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -142,10 +154,25 @@ export async function renameUserDevice(db: Q, userId: string, deviceId: string, 
  * Revokes a device and every token of it (uploads stay). Idempotent: an already revoked device
  * keeps its first revocation time. Undefined when the user has no such device.
  */
-export async function revokeUserDevice(db: Q, userId: string, deviceId: string, now: number): Promise<{ revokedAt: number } | undefined> {
-  const device = await db.selectFrom('devices').select('revoked_at').where('id', '=', deviceId).where('user_id', '=', userId).executeTakeFirst();
+export async function revokeUserDevice(
+  db: Q,
+  userId: string,
+  deviceId: string,
+  now: number,
+): Promise<{ revokedAt: number } | undefined> {
+  const device = await db
+    .selectFrom('devices')
+    .select('revoked_at')
+    .where('id', '=', deviceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!device) return undefined;
-  await db.updateTable('device_tokens').set({ revoked_at: now }).where('device_id', '=', deviceId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('device_tokens')
+    .set({ revoked_at: now })
+    .where('device_id', '=', deviceId)
+    .where('revoked_at', 'is', null)
+    .execute();
   if (device.revoked_at !== null) return { revokedAt: Number(device.revoked_at) };
   await db.updateTable('devices').set({ revoked_at: now }).where('id', '=', deviceId).execute();
   return { revokedAt: now };

@@ -16,16 +16,31 @@ export interface Entitlement {
   revokedAt: number | null;
 }
 
-export async function insertEntitlement(db: Q, e: { id: string; userId: string; source: string; grantedAt: number; expiresAt: number | null }): Promise<void> {
+export async function insertEntitlement(
+  db: Q,
+  e: { id: string; userId: string; source: string; grantedAt: number; expiresAt: number | null },
+): Promise<void> {
   await db
     .insertInto('entitlements')
-    .values({ id: e.id, user_id: e.userId, source: e.source, granted_at: e.grantedAt, expires_at: e.expiresAt, revoked_at: null })
+    .values({
+      id: e.id,
+      user_id: e.userId,
+      source: e.source,
+      granted_at: e.grantedAt,
+      expires_at: e.expiresAt,
+      revoked_at: null,
+    })
     .execute();
 }
 
 /** Revokes every live entitlement of a user; returns how many. */
 export async function revokeEntitlements(db: Q, userId: string, nowMs: number): Promise<number> {
-  const result = await db.updateTable('entitlements').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('entitlements')
+    .set({ revoked_at: nowMs })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

@@ -19,7 +19,13 @@ export interface ExportDevice {
 
 /** The user's devices, revoked ones included (their buckets stay). */
 export async function listExportDevices(db: Q, userId: string): Promise<ExportDevice[]> {
-  return db.selectFrom('devices').select(['id', 'name']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('devices')
+    .select(['id', 'name'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export interface BucketKey {
@@ -40,17 +46,39 @@ export async function listBucketPage(
 ): Promise<ExportBucket[]> {
   let query = db
     .selectFrom('usage_buckets')
-    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .select([
+      'hour_start',
+      'source',
+      'model',
+      'project_key',
+      'project_ref',
+      'input',
+      'cached_input',
+      'output',
+      'reasoning',
+      'total',
+      'billable',
+    ])
     .where('device_id', '=', q.deviceId)
     .where('hour_start', '>=', BigInt(q.fromMs))
     .where('hour_start', '<', BigInt(q.toMs));
   const after = q.after;
   if (after) {
     query = query.where((eb) =>
-      eb(eb.refTuple('hour_start', 'source', 'model', 'project_key'), '>', eb.tuple(after.hourStart, after.source, after.model, after.projectKey)),
+      eb(
+        eb.refTuple('hour_start', 'source', 'model', 'project_key'),
+        '>',
+        eb.tuple(after.hourStart, after.source, after.model, after.projectKey),
+      ),
     );
   }
-  const rows = await query.orderBy('hour_start').orderBy('source').orderBy('model').orderBy('project_key').limit(q.limit).execute();
+  const rows = await query
+    .orderBy('hour_start')
+    .orderBy('source')
+    .orderBy('model')
+    .orderBy('project_key')
+    .limit(q.limit)
+    .execute();
   return rows.map((r) => ({
     hourStart: r.hour_start,
     source: r.source,
@@ -80,13 +108,27 @@ export async function listDailyPage(
 ): Promise<ExportDaily[]> {
   let query = db
     .selectFrom('usage_daily')
-    .select(['day', 'source', 'model', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable', 'cost_micros'])
+    .select([
+      'day',
+      'source',
+      'model',
+      'input',
+      'cached_input',
+      'output',
+      'reasoning',
+      'total',
+      'billable',
+      'cost_micros',
+    ])
     .select((eb) => eb.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).as('priced_by'))
     .where('user_id', '=', q.userId)
     .where('day', '>=', BigInt(q.fromDay))
     .where('day', '<=', BigInt(q.toDay));
   const after = q.after;
-  if (after) query = query.where((eb) => eb(eb.refTuple('day', 'source', 'model'), '>', eb.tuple(after.day, after.source, after.model)));
+  if (after)
+    query = query.where((eb) =>
+      eb(eb.refTuple('day', 'source', 'model'), '>', eb.tuple(after.day, after.source, after.model)),
+    );
   const rows = await query.orderBy('day').orderBy('source').orderBy('model').limit(q.limit).execute();
   return rows.map((r) => ({
     day: r.day,

@@ -9,7 +9,8 @@ import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } f
 import { STORED_COLUMNS } from './ingest-rows.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const LOCK_USERS = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+const LOCK_USERS =
+  'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
 
 /**
  * Begins an ingest transaction holding the users' advisory locks, taken in sorted order, so groups
@@ -19,11 +20,17 @@ const LOCK_USERS = 'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM un
  * server-made UUIDs, inlined so BEGIN and the locks are one round trip; anything else takes the
  * parameterised path.
  */
-export async function beginLockingUsers(client: PoolClient, userIds: readonly string[], readCosts: boolean): Promise<string | null> {
+export async function beginLockingUsers(
+  client: PoolClient,
+  userIds: readonly string[],
+  readCosts: boolean,
+): Promise<string | null> {
   const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
   if (userIds.every((id) => UUID.test(id))) {
     const users = LOCK_USERS.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`);
-    const begun: unknown = await client.query(readCosts ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`);
+    const begun: unknown = await client.query(
+      readCosts ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`,
+    );
     return readCosts ? fingerprintFromResult(begun) : null;
   }
   await client.query('BEGIN');
@@ -40,7 +47,9 @@ export async function beginLockingUsers(client: PoolClient, userIds: readonly st
  * `hour_start` = day, the text in `project_ref`).
  */
 export const SELECT_STORED = `
-  SELECT 'b' AS kind, b.device_id AS owner, ${STORED_COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
+  SELECT 'b' AS kind, b.device_id AS owner, ${STORED_COLUMNS.split(', ')
+    .map((c) => `b.${c}`)
+    .join(', ')}
     FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
     JOIN usage_buckets b
       ON b.device_id = g.device_id AND b.hour_start = g.hour_start AND b.source = g.source AND b.model = g.model
@@ -145,4 +154,3 @@ export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
   const main = renumber(final);
   return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
 }
-

@@ -18,4 +18,16 @@ export const STORED_COLUMNS =
   'hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable';
 
 /** A stored bucket read as a tuple in {@link STORED_COLUMNS} order (SQLite's raw mode: no row object per read). */
-export type StoredTuple = [bigint, string, string, string, string | null, bigint, bigint, bigint, bigint, bigint, bigint];
+export type StoredTuple = [
+  bigint,
+  string,
+  string,
+  string,
+  string | null,
+  bigint,
+  bigint,
+  bigint,
+  bigint,
+  bigint,
+  bigint,
+];

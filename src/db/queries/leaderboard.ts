@@ -1,12 +1,19 @@
 /**
  * @fileoverview Leaderboard snapshots: the per-user family sums they are built from, writing a
- * generation, switching to it in one step, and the reads of a page, one row and the current
- * generation. Names and visibility are joined here at read time, never stored in a snapshot.
+ * generation, switching to it in one step, pruning, and the refresh lease. The reads of a
+ * snapshot are in leaderboard-reads.ts.
  */
 import { sql, type Kysely } from 'kysely';
-import { LAST_LISTED_PLACE, METRICS, type Metric, type Period, type PeriodWindow, type RankedRow, type UserTotals } from '../../domain/leaderboard-ranking.js';
+import {
+  LAST_LISTED_PLACE,
+  METRICS,
+  type Metric,
+  type Period,
+  type PeriodWindow,
+  type RankedRow,
+  type UserTotals,
+} from '../../domain/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
-import { rawRows } from '../raw-rows.js';
 import { whenUnlocked } from '../sqlite-busy.js';
 import type { Database } from '../schema.js';
 
@@ -16,14 +23,31 @@ type Q = Kysely<Database>;
  * Billable tokens per user and family in a period, from the aggregates the ingest writers keep (one
  * row per user): `week` and `month` are the keys of the window (see the aggregates migration).
  */
-export async function listFamilyTotals(db: Q, period: Period, key: { week: number; month: number }): Promise<UserTotals[]> {
+export async function listFamilyTotals(
+  db: Q,
+  period: Period,
+  key: { week: number; month: number },
+): Promise<UserTotals[]> {
   const rows =
     period === 'week'
-      ? await db.selectFrom('leaderboard_user_weeks').select(['user_id', 'gpt', 'claude', 'other']).where('week', '=', BigInt(key.week)).execute()
+      ? await db
+          .selectFrom('leaderboard_user_weeks')
+          .select(['user_id', 'gpt', 'claude', 'other'])
+          .where('week', '=', BigInt(key.week))
+          .execute()
       : period === 'month'
-        ? await db.selectFrom('leaderboard_user_months').select(['user_id', 'gpt', 'claude', 'other']).where('month', '=', BigInt(key.month)).execute()
+        ? await db
+            .selectFrom('leaderboard_user_months')
+            .select(['user_id', 'gpt', 'claude', 'other'])
+            .where('month', '=', BigInt(key.month))
+            .execute()
         : await db.selectFrom('leaderboard_user_totals').select(['user_id', 'gpt', 'claude', 'other']).execute();
-  return rows.map((r) => ({ userId: r.user_id, gpt: saneFamilyTotal(r.gpt), claude: saneFamilyTotal(r.claude), other: saneFamilyTotal(r.other) }));
+  return rows.map((r) => ({
+    userId: r.user_id,
+    gpt: saneFamilyTotal(r.gpt),
+    claude: saneFamilyTotal(r.claude),
+    other: saneFamilyTotal(r.other),
+  }));
 }
 
 /**
@@ -49,7 +73,10 @@ export function saneFamilyTotal(value: unknown): bigint {
 
 /** The next free generation id (callers hold the refresh lock). */
 export async function nextGenerationId(db: Q): Promise<number> {
-  const row = await db.selectFrom('leaderboard_generations').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('leaderboard_generations')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0n) + 1;
 }
 
@@ -73,7 +100,18 @@ export async function insertGeneration(
     .execute();
 }
 
-const MEMBER_COLUMNS = ['generation', 'user_id', 'total', 'gpt', 'claude', 'other', 'rank_all', 'rank_gpt', 'rank_claude', 'rank_other'] as const;
+const MEMBER_COLUMNS = [
+  'generation',
+  'user_id',
+  'total',
+  'gpt',
+  'claude',
+  'other',
+  'rank_all',
+  'rank_gpt',
+  'rank_claude',
+  'rank_other',
+] as const;
 const ENTRY_COLUMNS = ['generation', 'metric', 'pos', 'user_id', 'rank'] as const;
 type Value = string | number | bigint | null;
 
@@ -98,17 +136,26 @@ function entryRows(generation: number, rows: readonly RankedRow[]): Value[][] {
 
 const PG_TYPES: Record<string, string> = { user_id: 'text', metric: 'text' };
 
-async function insertRows(db: Db, table: 'leaderboard_entries' | 'leaderboard_members', columns: readonly string[], rows: readonly Value[][]): Promise<void> {
+async function insertRows(
+  db: Db,
+  table: 'leaderboard_entries' | 'leaderboard_members',
+  columns: readonly string[],
+  rows: readonly Value[][],
+): Promise<void> {
   const CHUNK = 5000;
   if (db.dialect === 'sqlite') {
     // 100 rows a statement: one call into SQLite per 100 rows instead of per row.
     const PER_STATEMENT = 100;
     const tuple = `(${columns.map(() => '?').join(', ')})`;
-    const statement = (n: number) => db.sqlite.prepare(`insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: n }, () => tuple).join(', ')}`);
+    const statement = (n: number) =>
+      db.sqlite.prepare(
+        `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: n }, () => tuple).join(', ')}`,
+      );
     const full = statement(PER_STATEMENT);
     const writeChunk = db.sqlite.transaction((chunk: readonly Value[][]) => {
       let i = 0;
-      for (; i + PER_STATEMENT <= chunk.length; i += PER_STATEMENT) full.run(...chunk.slice(i, i + PER_STATEMENT).flat());
+      for (; i + PER_STATEMENT <= chunk.length; i += PER_STATEMENT)
+        full.run(...chunk.slice(i, i + PER_STATEMENT).flat());
       if (i < chunk.length) statement(chunk.length - i).run(...chunk.slice(i).flat());
     });
     // Each chunk takes the write lock when it begins; taken by another process, it is tried again.
@@ -124,7 +171,9 @@ async function insertRows(db: Db, table: 'leaderboard_entries' | 'leaderboard_me
       const values = chunk.map((r) => (r[k] === null || r[k] === undefined ? null : String(r[k])));
       return sql`${values}::${sql.raw(PG_TYPES[c] ?? 'bigint')}[]`;
     });
-    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})`.execute(db.kysely);
+    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})`.execute(
+      db.kysely,
+    );
   }
 }
 
@@ -134,7 +183,9 @@ async function insertRows(db: Db, table: 'leaderboard_entries' | 'leaderboard_me
  * interleave). Nobody reads them until {@link switchGenerations} points at the generation.
  */
 export async function insertEntries(db: Db, generation: number, rows: readonly RankedRow[]): Promise<void> {
-  const members = [...rows].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)).map((r) => memberValues(generation, r));
+  const members = [...rows]
+    .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))
+    .map((r) => memberValues(generation, r));
   await insertRows(db, 'leaderboard_members', MEMBER_COLUMNS, members);
   await insertRows(db, 'leaderboard_entries', ENTRY_COLUMNS, entryRows(generation, rows));
 }
@@ -152,9 +203,15 @@ export async function switchGenerations(
       .onConflict((oc) => oc.column('period').doUpdateSet({ generation: s.generation }))
       .execute();
   }
-  const last = await db.selectFrom('leaderboard_runs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const last = await db
+    .selectFrom('leaderboard_runs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   const id = Number(last?.id ?? 0n) + 1;
-  await db.insertInto('leaderboard_runs').values({ id, periods: run.periods.join(','), result: run.result, finished_at: run.finishedAt }).execute();
+  await db
+    .insertInto('leaderboard_runs')
+    .values({ id, periods: run.periods.join(','), result: run.result, finished_at: run.finishedAt })
+    .execute();
   return id;
 }
 
@@ -172,7 +229,12 @@ export async function deleteOldGenerations(db: Q, period: Period): Promise<void>
     .execute();
   const ids = keep.map((k) => k.id);
   if (ids.length === 0) return;
-  const stale = await db.selectFrom('leaderboard_generations').select('id').where('period', '=', period).where('id', 'not in', ids).execute();
+  const stale = await db
+    .selectFrom('leaderboard_generations')
+    .select('id')
+    .where('period', '=', period)
+    .where('id', 'not in', ids)
+    .execute();
   if (stale.length === 0) return;
   const staleIds = stale.map((s) => s.id);
   await db.deleteFrom('leaderboard_entries').where('generation', 'in', staleIds).execute();
@@ -182,130 +244,32 @@ export async function deleteOldGenerations(db: Q, period: Period): Promise<void>
 
 /** Keeps the last `keep` refresh runs (their answers are only needed by callers waiting right now). */
 export async function deleteOldRuns(db: Q, latestId: number, keep = 100): Promise<void> {
-  await db.deleteFrom('leaderboard_runs').where('id', '<=', BigInt(latestId - keep)).execute();
+  await db
+    .deleteFrom('leaderboard_runs')
+    .where('id', '<=', BigInt(latestId - keep))
+    .execute();
 }
 
 export async function latestRunId(db: Q): Promise<number> {
-  const row = await db.selectFrom('leaderboard_runs').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('leaderboard_runs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0n);
 }
 
 /** Runs finished after `afterId`, newest first. */
-export async function listRunsAfter(db: Q, afterId: number): Promise<{ id: number; periods: Period[]; result: string }[]> {
-  const rows = await db.selectFrom('leaderboard_runs').selectAll().where('id', '>', BigInt(afterId)).orderBy('id', 'desc').execute();
-  return rows.map((r) => ({ id: Number(r.id), periods: r.periods.split(',') as Period[], result: r.result }));
-}
-
-export interface GenerationRow {
-  id: number;
-  period: Period;
-  fromDay: string;
-  toDay: string;
-  generatedAt: number;
-  counts: Record<Metric, number>;
-}
-
-/** The generation readers are pointed at for a period. */
-export async function findCurrentGeneration(db: Q, period: Period): Promise<GenerationRow | undefined> {
-  const row = await db
-    .selectFrom('leaderboard_current as c')
-    .innerJoin('leaderboard_generations as g', 'g.id', 'c.generation')
-    .selectAll('g')
-    .where('c.period', '=', period)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    id: Number(row.id),
-    period,
-    fromDay: row.from_day,
-    toDay: row.to_day,
-    generatedAt: Number(row.generated_at),
-    counts: { all: Number(row.count_all), gpt: Number(row.count_gpt), claude: Number(row.count_claude), other: Number(row.count_other) },
-  };
-}
-
-/** A snapshot row: immutable once written, so callers may cache it per generation. */
-export interface EntryRow {
-  userId: string;
-  rank: number | null;
-  total: bigint;
-  gpt: bigint;
-  claude: bigint;
-  other: bigint;
-}
-
-/** A user's current public identity, joined at read time (never stored in a snapshot). */
-export interface PublicIdentity {
-  displayName: string | null;
-  avatarUrl: string | null;
-  isPublic: boolean;
-}
-
-/** Places offset+1 … offset+limit of a metric in a generation: a range read on the primary key. */
-export async function listEntryPage(db: Q, generation: number, metric: Metric, limit: number, offset: number): Promise<EntryRow[]> {
+export async function listRunsAfter(
+  db: Q,
+  afterId: number,
+): Promise<{ id: number; periods: Period[]; result: string }[]> {
   const rows = await db
-    .selectFrom('leaderboard_entries as e')
-    .innerJoin('leaderboard_members as m', (join) => join.onRef('m.generation', '=', 'e.generation').onRef('m.user_id', '=', 'e.user_id'))
-    .select(['e.user_id', 'e.rank', 'm.total', 'm.gpt', 'm.claude', 'm.other'])
-    .where('e.generation', '=', BigInt(generation))
-    .where('e.metric', '=', metric)
-    .where('e.pos', '>', BigInt(offset))
-    .where('e.pos', '<=', BigInt(offset + limit))
-    .orderBy('e.pos')
+    .selectFrom('leaderboard_runs')
+    .selectAll()
+    .where('id', '>', BigInt(afterId))
+    .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ userId: r.user_id, rank: Number(r.rank), total: r.total, gpt: r.gpt, claude: r.claude, other: r.other }));
-}
-
-/** One user's row in a generation, with the metric's rank (null without usage in it), if ranked at all. */
-export async function findEntry(db: Q, generation: number, metric: Metric, userId: string): Promise<EntryRow | undefined> {
-  const row = await db
-    .selectFrom('leaderboard_members')
-    .select(['user_id', `rank_${metric} as rank` as 'rank_all as rank', 'total', 'gpt', 'claude', 'other'])
-    .where('generation', '=', BigInt(generation))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return { userId: row.user_id, rank: row.rank === null ? null : Number(row.rank), total: row.total, gpt: row.gpt, claude: row.claude, other: row.other };
-}
-
-const IDENTITY_SQL = {
-  sqlite: `select u.id, u.display_name, u.avatar_url, v.token_hash from json_each(@p1) j
-    join users u on u.id = j.value
-    left join public_views v on v.user_id = u.id and v.revoked_at is null`,
-  postgres: `select u.id, u.display_name, u.avatar_url, v.token_hash from users u
-    left join public_views v on v.user_id = u.id and v.revoked_at is null
-    where u.id = any($1::text[])`,
-};
-
-/**
- * Current names, avatars and visibility of some users, in one read of a fixed statement (the ids
- * travel as one JSON or array parameter). Users that do not exist are absent from the map. (On
- * SQLite it may see an open transaction's uncommitted profile change: harmless, the identity
- * revision moves on with the commit, or again if it is rolled back.)
- */
-export async function listPublicIdentities(db: Db, userIds: readonly string[]): Promise<Map<string, PublicIdentity>> {
-  const out = new Map<string, PublicIdentity>();
-  if (userIds.length === 0) return out;
-  const ids = [...new Set(userIds)];
-  const rows = await rawRows(db, IDENTITY_SQL, [db.dialect === 'sqlite' ? JSON.stringify(ids) : ids]);
-  for (const [id, displayName, avatarUrl, tokenHash] of rows as [string, string | null, string | null, string | null][]) {
-    out.set(id, { displayName, avatarUrl, isPublic: tokenHash !== null });
-  }
-  return out;
-}
-
-const REVISION_SQL = {
-  sqlite: 'select revision from identity_revision where id = 1',
-  postgres: 'select revision from identity_revision where id = 1',
-};
-
-/**
- * The identity revision (migration 0005): it moves whenever a public name, avatar or visibility
- * may have changed, so identities read at one revision stay right until it moves.
- */
-export async function readIdentityRevision(db: Db): Promise<bigint> {
-  const [row] = await rawRows(db, REVISION_SQL, []);
-  return (row?.[0] as bigint | undefined) ?? 0n;
+  return rows.map((r) => ({ id: Number(r.id), periods: r.periods.split(',') as Period[], result: r.result }));
 }
 
 /**
@@ -313,7 +277,11 @@ export async function readIdentityRevision(db: Db): Promise<bigint> {
  * a write transaction (inTransaction), so two processes cannot both take it.
  */
 export async function tryTakeRefreshLease(db: Q, holder: string, now: number, expiresAt: number): Promise<boolean> {
-  const current = await db.selectFrom('leaderboard_refresh_lease').select('expires_at').where('id', '=', 1).executeTakeFirst();
+  const current = await db
+    .selectFrom('leaderboard_refresh_lease')
+    .select('expires_at')
+    .where('id', '=', 1)
+    .executeTakeFirst();
   if (current && Number(current.expires_at) > now) return false;
   await db
     .insertInto('leaderboard_refresh_lease')
@@ -329,7 +297,12 @@ export async function releaseRefreshLease(db: Q, holder: string): Promise<void> 
 }
 
 /** A user's family totals per ISO week for weeks [fromWeek, toWeek]: a range read on the primary key (user_id, week). */
-export async function listUserWeeks(db: Q, userId: string, fromWeek: number, toWeek: number): Promise<{ week: number; gpt: bigint; claude: bigint; other: bigint }[]> {
+export async function listUserWeeks(
+  db: Q,
+  userId: string,
+  fromWeek: number,
+  toWeek: number,
+): Promise<{ week: number; gpt: bigint; claude: bigint; other: bigint }[]> {
   const rows = await db
     .selectFrom('leaderboard_user_weeks')
     .select(['week', 'gpt', 'claude', 'other'])

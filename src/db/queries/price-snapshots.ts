@@ -22,22 +22,42 @@ export async function savePriceSnapshot(db: Q, s: PriceSnapshot, nowMs: number):
   if (await hasPriceSnapshot(db, s.fingerprint)) return;
   await db
     .insertInto('price_snapshots')
-    .values({ fingerprint: s.fingerprint, source: s.source, effective_from: s.effectiveFrom, data: s.data, saved_at: nowMs })
+    .values({
+      fingerprint: s.fingerprint,
+      source: s.source,
+      effective_from: s.effectiveFrom,
+      data: s.data,
+      saved_at: nowMs,
+    })
     .onConflict((oc) => oc.column('fingerprint').doNothing())
     .execute();
 }
 
 export async function hasPriceSnapshot(db: Q, fingerprint: string): Promise<boolean> {
-  return (await db.selectFrom('price_snapshots').select('fingerprint').where('fingerprint', '=', fingerprint).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('price_snapshots')
+      .select('fingerprint')
+      .where('fingerprint', '=', fingerprint)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function findPriceSnapshot(db: Q, fingerprint: string): Promise<PriceSnapshot | undefined> {
-  const row = await db.selectFrom('price_snapshots').select(['fingerprint', 'source', 'effective_from', 'data']).where('fingerprint', '=', fingerprint).executeTakeFirst();
+  const row = await db
+    .selectFrom('price_snapshots')
+    .select(['fingerprint', 'source', 'effective_from', 'data'])
+    .where('fingerprint', '=', fingerprint)
+    .executeTakeFirst();
   return row && { fingerprint: row.fingerprint, source: row.source, effectiveFrom: row.effective_from, data: row.data };
 }
 
 /** {@link findPriceSnapshot} read synchronously (the SQLite ingest writer, inside its transaction). */
 export function findPriceSnapshotSync(db: SqliteDb, fingerprint: string): PriceSnapshot | undefined {
-  const row = db.sqlite.prepare<[string], { source: string; effective_from: string; data: string }>('SELECT source, effective_from, data FROM price_snapshots WHERE fingerprint = ?').get(fingerprint);
+  const row = db.sqlite
+    .prepare<[string], { source: string; effective_from: string; data: string }>(
+      'SELECT source, effective_from, data FROM price_snapshots WHERE fingerprint = ?',
+    )
+    .get(fingerprint);
   return row && { fingerprint, source: row.source, effectiveFrom: row.effective_from, data: row.data };
 }

@@ -22,5 +22,7 @@ export async function upsertPricingData(db: Q, p: StoredPricing): Promise<void> 
 
 export async function findPricingData(db: Q): Promise<StoredPricing | undefined> {
   const row = await db.selectFrom('pricing_data').selectAll().where('id', '=', 1n).executeTakeFirst();
-  return row ? { source: row.source, effectiveFrom: row.effective_from, data: row.data, fetchedAt: Number(row.fetched_at) } : undefined;
+  return row
+    ? { source: row.source, effectiveFrom: row.effective_from, data: row.data, fetchedAt: Number(row.fetched_at) }
+    : undefined;
 }

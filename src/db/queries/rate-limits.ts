@@ -31,8 +31,19 @@ export interface TakeSettings {
 }
 
 /** Takes up to `n` tokens for each (key → n) of one limit; answers each key's grant and the tokens left. */
-export async function takeTokens(db: PostgresDb, t: TakeSettings, asked: ReadonlyMap<string, number>): Promise<{ key: string; granted: number; tokens: number }[]> {
-  const result = await db.pool.query<{ key: string; granted: number; tokens: number }>(TAKE, [t.name, t.burst, t.refillPerMs, t.now, [...asked.keys()], [...asked.values()]]);
+export async function takeTokens(
+  db: PostgresDb,
+  t: TakeSettings,
+  asked: ReadonlyMap<string, number>,
+): Promise<{ key: string; granted: number; tokens: number }[]> {
+  const result = await db.pool.query<{ key: string; granted: number; tokens: number }>(TAKE, [
+    t.name,
+    t.burst,
+    t.refillPerMs,
+    t.now,
+    [...asked.keys()],
+    [...asked.values()],
+  ]);
   return result.rows;
 }
 

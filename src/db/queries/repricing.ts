@@ -70,11 +70,19 @@ async function clearRepriced(tx: Tx, db: Db): Promise<void> {
  * are (a repricing to other data is called off) or when a repricing to it is under way; otherwise
  * a repricing to it starts from the first user (replacing one to other data).
  */
-export async function requestRepricing(db: Db, snapshot: PriceSnapshot, nowMs: number): Promise<'current' | 'repricing'> {
+export async function requestRepricing(
+  db: Db,
+  snapshot: PriceSnapshot,
+  nowMs: number,
+): Promise<'current' | 'repricing'> {
   const target = snapshot.fingerprint;
   return locked(db, async (tx) => {
     await savePriceSnapshot(tx, snapshot, nowMs);
-    const live = await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst();
+    const live = await tx
+      .selectFrom('read_model_state')
+      .select('value')
+      .where('name', '=', COSTS_STATE)
+      .executeTakeFirst();
     const state = await stateOf(tx);
     if (live?.value === target) {
       if (state !== undefined) {
@@ -85,7 +93,11 @@ export async function requestRepricing(db: Db, snapshot: PriceSnapshot, nowMs: n
     }
     if (state?.target === target) return 'repricing';
     const fresh = { target, after_user: '', rows_done: 0, started_at: nowMs };
-    if (state === undefined) await tx.insertInto('repricing').values({ id: 1, ...fresh, holder: null, lease_until: 0 }).execute();
+    if (state === undefined)
+      await tx
+        .insertInto('repricing')
+        .values({ id: 1, ...fresh, holder: null, lease_until: 0 })
+        .execute();
     else await tx.updateTable('repricing').set(fresh).where('id', '=', 1).execute(); // the holder goes on, with the new target
     await clearRepriced(tx, db);
     return 'repricing';
@@ -96,7 +108,12 @@ export async function requestRepricing(db: Db, snapshot: PriceSnapshot, nowMs: n
  * Takes (or renews) the lease of the repricing under way for `holder` until `untilMs`, unless
  * another holder's lease runs past `nowMs`. Undefined when no repricing is under way.
  */
-export async function takeRepricingLease(db: Db, holder: string, nowMs: number, untilMs: number): Promise<{ state: RepricingState; mine: boolean } | undefined> {
+export async function takeRepricingLease(
+  db: Db,
+  holder: string,
+  nowMs: number,
+  untilMs: number,
+): Promise<{ state: RepricingState; mine: boolean } | undefined> {
   return locked(db, async (tx) => {
     const state = await stateOf(tx);
     if (state === undefined) return undefined;
@@ -109,7 +126,12 @@ export async function takeRepricingLease(db: Db, holder: string, nowMs: number, 
 /** Gives the lease back (if `holder` still has it), so another process may go on at once. */
 export async function releaseRepricingLease(db: Db, holder: string): Promise<void> {
   await locked(db, async (tx) => {
-    await tx.updateTable('repricing').set({ holder: null, lease_until: 0 }).where('id', '=', 1).where('holder', '=', holder).execute();
+    await tx
+      .updateTable('repricing')
+      .set({ holder: null, lease_until: 0 })
+      .where('id', '=', 1)
+      .where('holder', '=', holder)
+      .execute();
   });
 }
 
@@ -123,18 +145,27 @@ const ON_CONFLICT_SQL = `ON CONFLICT (user_id, source, model, day) DO UPDATE SET
  */
 export async function saveRepricedBatch(
   db: Db,
-  q: { readonly holder: string; readonly target: string; readonly afterUser: string; readonly rows: readonly RepricedRow[]; readonly leaseUntil: number },
+  q: {
+    readonly holder: string;
+    readonly target: string;
+    readonly afterUser: string;
+    readonly rows: readonly RepricedRow[];
+    readonly leaseUntil: number;
+  },
 ): Promise<boolean> {
   const progress = { after_user: q.afterUser, lease_until: q.leaseUntil };
   if (db.dialect === 'sqlite') {
     return inSqliteTransaction(db, () => {
       const s = db.sqlite;
       const moved = s
-        .prepare('UPDATE repricing SET after_user = ?, rows_done = rows_done + ?, lease_until = ? WHERE id = 1 AND target = ? AND holder = ?')
+        .prepare(
+          'UPDATE repricing SET after_user = ?, rows_done = rows_done + ?, lease_until = ? WHERE id = 1 AND target = ? AND holder = ?',
+        )
         .run(q.afterUser, q.rows.length, q.leaseUntil, q.target, q.holder);
       if (moved.changes !== 1) return false;
       const insert = s.prepare(`${UPSERT_SQL} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ${ON_CONFLICT_SQL}`);
-      for (const r of q.rows) insert.run(r.userId, r.day, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.cost);
+      for (const r of q.rows)
+        insert.run(r.userId, r.day, r.source, r.model, r.input, r.cached, r.output, r.reasoning, r.cost);
       return true;
     });
   }

@@ -25,11 +25,27 @@ export async function findPublicView(db: Q, userId: string): Promise<PublicViewR
 }
 
 /** Turns visibility on with a fresh token (its hash and the nonce it is derived from). */
-export async function enablePublicView(db: Q, userId: string, token: { hash: string; nonce: string }, now: number): Promise<void> {
+export async function enablePublicView(
+  db: Q,
+  userId: string,
+  token: { hash: string; nonce: string },
+  now: number,
+): Promise<void> {
   await db
     .insertInto('public_views')
-    .values({ user_id: userId, token_hash: token.hash, token_nonce: token.nonce, created_at: now, updated_at: now, revoked_at: null })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: token.hash, token_nonce: token.nonce, updated_at: now, revoked_at: null }))
+    .values({
+      user_id: userId,
+      token_hash: token.hash,
+      token_nonce: token.nonce,
+      created_at: now,
+      updated_at: now,
+      revoked_at: null,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('user_id')
+        .doUpdateSet({ token_hash: token.hash, token_nonce: token.nonce, updated_at: now, revoked_at: null }),
+    )
     .execute();
 }
 

@@ -42,7 +42,19 @@ export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
 export async function listDeviceBuckets(db: Q, deviceId: string) {
   return db
     .selectFrom('usage_buckets')
-    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', 'input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
+    .select([
+      'hour_start',
+      'source',
+      'model',
+      'project_key',
+      'project_ref',
+      'input',
+      'cached_input',
+      'output',
+      'reasoning',
+      'total',
+      'billable',
+    ])
     .where('device_id', '=', deviceId)
     .orderBy('hour_start')
     .orderBy('source')

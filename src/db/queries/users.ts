@@ -31,7 +31,11 @@ export async function updateUserProfile(
   profile: { display_name?: string | null; avatar_url?: string | null },
   now: number,
 ): Promise<void> {
-  await db.updateTable('users').set({ ...profile, updated_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ ...profile, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function insertRefreshToken(
@@ -71,8 +75,17 @@ export async function liveSessionOwner(db: Q, sessionId: string, now: number): P
 }
 
 /** Revokes every session of the user but one (after a password change). */
-export async function revokeOtherSessions(db: Q, userId: string, keepSessionId: string | undefined, now: number): Promise<void> {
-  let query = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+export async function revokeOtherSessions(
+  db: Q,
+  userId: string,
+  keepSessionId: string | undefined,
+  now: number,
+): Promise<void> {
+  let query = db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (keepSessionId !== undefined) query = query.where('session_id', '!=', keepSessionId);
   await query.execute();
 }
@@ -91,7 +104,12 @@ export async function revokeSession(db: Q, sessionId: string, now: number): Prom
 }
 
 export async function revokeUserSessions(db: Q, userId: string, now: number): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Deletes refresh tokens that expired, and used or revoked ones older than `spentBeforeMs`. */

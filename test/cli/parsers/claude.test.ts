@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendJsonl, counts, makeHome, readBuckets, removeHome, runScan, writeJsonl, type TestHome } from '../helpers.js';
+import {
+  appendJsonl,
+  counts,
+  makeHome,
+  readBuckets,
+  removeHome,
+  runScan,
+  writeJsonl,
+  type TestHome,
+} from '../helpers.js';
 
 interface Line {
   ts: string;
@@ -41,7 +50,11 @@ const assistant = (l: Line) => ({
     },
   },
 });
-const user = (ts: string) => ({ type: 'user', timestamp: ts, message: { role: 'user', content: 'secret prompt text' } });
+const user = (ts: string) => ({
+  type: 'user',
+  timestamp: ts,
+  message: { role: 'user', content: 'secret prompt text' },
+});
 
 let h: TestHome;
 let project: string;
@@ -55,7 +68,10 @@ const M = 'claude-sonnet-4-5-20250929';
 
 describe('claude parser', () => {
   it('maps usage to disjoint wire counts: cache creation is input, cache read is cached, total covers all', () => {
-    writeJsonl(path.join(project, 'sess-1.jsonl'), [user('2026-11-01T10:00:00.000Z'), assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 10, cw: 2000, cr: 30000, o: 500 })]);
+    writeJsonl(path.join(project, 'sess-1.jsonl'), [
+      user('2026-11-01T10:00:00.000Z'),
+      assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 10, cw: 2000, cr: 30000, o: 500 }),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ [`2026-11-01T10:00|claude|${M}`]: counts(2010, 30000, 500, 0, 32510) });
   });
@@ -83,7 +99,10 @@ describe('claude parser', () => {
   it('dedupes messages copied into another file by a continued session', () => {
     const a = assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 100, cr: 1000, o: 50 });
     writeJsonl(path.join(project, 'sess-1.jsonl'), [a]);
-    writeJsonl(path.join(project, 'sess-2.jsonl'), [{ ...a, sessionId: 'sess-2' }, assistant({ ts: '2026-11-01T11:00:00.000Z', msg: 'msg_2', req: 'req_2', i: 7, o: 3, session: 'sess-2' })]);
+    writeJsonl(path.join(project, 'sess-2.jsonl'), [
+      { ...a, sessionId: 'sess-2' },
+      assistant({ ts: '2026-11-01T11:00:00.000Z', msg: 'msg_2', req: 'req_2', i: 7, o: 3, session: 'sess-2' }),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
       [`2026-11-01T10:00|claude|${M}`]: counts(100, 1000, 50, 0, 1150),
@@ -114,14 +133,24 @@ describe('claude parser', () => {
       assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_gw', i: 100, o: 5, session: 'a' }),
       assistant({ ts: '2026-11-01T10:00:06.000Z', msg: 'msg_gw', i: 100, o: 50, session: 'a' }),
     ]);
-    writeJsonl(path.join(project, 'sess-2.jsonl'), [assistant({ ts: '2026-11-01T10:10:00.000Z', msg: 'msg_gw', i: 7, o: 3, session: 'b' })]);
+    writeJsonl(path.join(project, 'sess-2.jsonl'), [
+      assistant({ ts: '2026-11-01T10:10:00.000Z', msg: 'msg_gw', i: 7, o: 3, session: 'b' }),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ [`2026-11-01T10:00|claude|${M}`]: counts(107, 0, 53, 0, 160) });
   });
 
   it('drops a /btw sidechain replay of a parent message (same message id, new request id), in either order', () => {
     const parent = assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 100, cr: 900, o: 50 });
-    const replay = assistant({ ts: '2026-11-01T10:40:00.000Z', msg: 'msg_1', req: 'req_9', i: 100, cr: 900, o: 50, side: true });
+    const replay = assistant({
+      ts: '2026-11-01T10:40:00.000Z',
+      msg: 'msg_1',
+      req: 'req_9',
+      i: 100,
+      cr: 900,
+      o: 50,
+      side: true,
+    });
     writeJsonl(path.join(project, 'sess-1.jsonl'), [parent, replay]);
     runScan(h.env);
     const expected = { [`2026-11-01T10:00|claude|${M}`]: counts(100, 900, 50, 0, 1050) };
@@ -141,9 +170,20 @@ describe('claude parser', () => {
   });
 
   it('counts genuine subagent sidechains in subagents/ files', () => {
-    writeJsonl(path.join(project, 'sess-1.jsonl'), [assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 100, o: 50 })]);
+    writeJsonl(path.join(project, 'sess-1.jsonl'), [
+      assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'req_1', i: 100, o: 50 }),
+    ]);
     writeJsonl(path.join(project, 'sess-1', 'subagents', 'agent-abc.jsonl'), [
-      assistant({ ts: '2026-11-01T10:01:00.000Z', msg: 'msg_s1', req: 'req_s1', i: 40, cw: 60, o: 20, side: true, model: 'claude-haiku-4-5' }),
+      assistant({
+        ts: '2026-11-01T10:01:00.000Z',
+        msg: 'msg_s1',
+        req: 'req_s1',
+        i: 40,
+        cw: 60,
+        o: 20,
+        side: true,
+        model: 'claude-haiku-4-5',
+      }),
     ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
@@ -168,8 +208,12 @@ describe('claude parser', () => {
   it('reads every directory of a comma-separated CLAUDE_CONFIG_DIR', () => {
     const second = path.join(h.root, 'claude2');
     h.env['CLAUDE_CONFIG_DIR'] = `${h.env['CLAUDE_CONFIG_DIR']},${second}`;
-    writeJsonl(path.join(project, 's.jsonl'), [assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'r1', i: 1, o: 1 })]);
-    writeJsonl(path.join(second, 'projects', 'p', 's.jsonl'), [assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_2', req: 'r2', i: 2, o: 2 })]);
+    writeJsonl(path.join(project, 's.jsonl'), [
+      assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_1', req: 'r1', i: 1, o: 1 }),
+    ]);
+    writeJsonl(path.join(second, 'projects', 'p', 's.jsonl'), [
+      assistant({ ts: '2026-11-01T10:00:05.000Z', msg: 'msg_2', req: 'r2', i: 2, o: 2 }),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ [`2026-11-01T10:00|claude|${M}`]: counts(3, 0, 3, 0, 6) });
   });

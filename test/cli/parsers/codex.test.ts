@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendJsonl, counts, makeHome, readBuckets, removeHome, runScan, writeJsonl, type TestHome } from '../helpers.js';
+import {
+  appendJsonl,
+  counts,
+  makeHome,
+  readBuckets,
+  removeHome,
+  runScan,
+  writeJsonl,
+  type TestHome,
+} from '../helpers.js';
 
 const ID = '0199a000-0000-7000-8000-000000000001';
 const CHILD = '0199a000-0000-7000-8000-000000000002';
@@ -12,17 +21,43 @@ interface U {
   o: number;
   r: number;
 }
-const usage = (u: U) => ({ input_tokens: u.i, cached_input_tokens: u.c, output_tokens: u.o, reasoning_output_tokens: u.r, total_tokens: u.i + u.o });
+const usage = (u: U) => ({
+  input_tokens: u.i,
+  cached_input_tokens: u.c,
+  output_tokens: u.o,
+  reasoning_output_tokens: u.r,
+  total_tokens: u.i + u.o,
+});
 const add = (a: U, b: U): U => ({ i: a.i + b.i, c: a.c + b.c, o: a.o + b.o, r: a.r + b.r });
 
-const meta = (ts: string, id: string, extra: object = {}) => ({ timestamp: ts, type: 'session_meta', payload: { id, timestamp: ts, cwd: '/nonexistent/work', cli_version: '0.50.0', ...extra } });
-const turn = (ts: string, model: string) => ({ timestamp: ts, type: 'turn_context', payload: { cwd: '/nonexistent/work', model } });
+const meta = (ts: string, id: string, extra: object = {}) => ({
+  timestamp: ts,
+  type: 'session_meta',
+  payload: { id, timestamp: ts, cwd: '/nonexistent/work', cli_version: '0.50.0', ...extra },
+});
+const turn = (ts: string, model: string) => ({
+  timestamp: ts,
+  type: 'turn_context',
+  payload: { cwd: '/nonexistent/work', model },
+});
 const tc = (ts: string, total: U | undefined, last: U | undefined) => ({
   timestamp: ts,
   type: 'event_msg',
-  payload: { type: 'token_count', info: { ...(total ? { total_token_usage: usage(total) } : {}), ...(last ? { last_token_usage: usage(last) } : {}), model_context_window: 272000 }, rate_limits: null },
+  payload: {
+    type: 'token_count',
+    info: {
+      ...(total ? { total_token_usage: usage(total) } : {}),
+      ...(last ? { last_token_usage: usage(last) } : {}),
+      model_context_window: 272000,
+    },
+    rate_limits: null,
+  },
 });
-const infoNull = (ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'token_count', info: null, rate_limits: { primary: { used_percent: 3 } } } });
+const infoNull = (ts: string) => ({
+  timestamp: ts,
+  type: 'event_msg',
+  payload: { type: 'token_count', info: null, rate_limits: { primary: { used_percent: 3 } } },
+});
 
 const L1: U = { i: 1000, c: 200, o: 100, r: 40 };
 const L2: U = { i: 2000, c: 1500, o: 300, r: 100 };
@@ -106,7 +141,10 @@ describe('codex parser', () => {
     const archived = path.join(h.env['CODEX_HOME'] as string, 'archived_sessions');
     writeJsonl(path.join(sessions, rollout(ID)), rows);
     writeJsonl(path.join(archived, rollout(ID)), rows); // a stale archived copy of the live file
-    writeJsonl(path.join(archived, rollout(CHILD)), [turn('2026-11-01T09:00:00.000Z', 'gpt-5'), tc('2026-11-01T09:01:00.000Z', L2, L2)]);
+    writeJsonl(path.join(archived, rollout(CHILD)), [
+      turn('2026-11-01T09:00:00.000Z', 'gpt-5'),
+      tc('2026-11-01T09:01:00.000Z', L2, L2),
+    ]);
     runScan(h.env);
     const first = readBuckets(h.env);
     expect(first).toEqual({
@@ -158,7 +196,10 @@ describe('codex parser', () => {
     const file = path.join(sessions, rollout(ID));
     writeJsonl(file, [turn('2026-11-01T10:00:01.000Z', 'gpt-5'), tc('2026-11-01T10:01:00.000Z', L1, L1)]);
     runScan(h.env);
-    appendJsonl(file, [tc('2026-11-01T10:02:00.000Z', add(L1, L2), L2), tc('2026-11-01T10:02:00.000Z', add(L1, L2), L2)]);
+    appendJsonl(file, [
+      tc('2026-11-01T10:02:00.000Z', add(L1, L2), L2),
+      tc('2026-11-01T10:02:00.000Z', add(L1, L2), L2),
+    ]);
     const second = runScan(h.env);
     expect(second.agents['codex']?.changed).toBe(1);
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|codex|gpt-5': counts(3000, 1700, 400, 140, 3400) });
@@ -181,7 +222,12 @@ describe('codex parser', () => {
 
   it('counts malformed lines and keeps going; a rewritten file is re-read without double counting', () => {
     const file = path.join(sessions, rollout(ID));
-    writeJsonl(file, [turn('2026-11-01T10:00:01.000Z', 'gpt-5'), 'not json', '{"type":"event_msg","payload":{"type":"token_count"', tc('2026-11-01T10:01:00.000Z', L1, L1)]);
+    writeJsonl(file, [
+      turn('2026-11-01T10:00:01.000Z', 'gpt-5'),
+      'not json',
+      '{"type":"event_msg","payload":{"type":"token_count"',
+      tc('2026-11-01T10:01:00.000Z', L1, L1),
+    ]);
     const r = runScan(h.env);
     expect(r.agents['codex']?.malformed).toBe(2);
     // an editor rewrites the file shorter (new inode): its old contribution is taken back
@@ -192,7 +238,10 @@ describe('codex parser', () => {
   });
 
   it('reports Every Code under its own source', () => {
-    writeJsonl(path.join(h.env['CODE_HOME'] as string, 'sessions', '2026', '11', '01', rollout(ID)), [turn('2026-11-01T10:00:01.000Z', 'gpt-5'), tc('2026-11-01T10:01:00.000Z', L1, L1)]);
+    writeJsonl(path.join(h.env['CODE_HOME'] as string, 'sessions', '2026', '11', '01', rollout(ID)), [
+      turn('2026-11-01T10:00:01.000Z', 'gpt-5'),
+      tc('2026-11-01T10:01:00.000Z', L1, L1),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|every-code|gpt-5': counts(1000, 200, 100, 40, 1100) });
   });

@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendJsonl, counts, makeHome, readBuckets, removeHome, run, runScan, writeJsonl, type TestHome } from '../helpers.js';
+import {
+  appendJsonl,
+  counts,
+  makeHome,
+  readBuckets,
+  removeHome,
+  run,
+  runScan,
+  writeJsonl,
+  type TestHome,
+} from '../helpers.js';
 
 let h: TestHome;
 beforeEach(() => {
@@ -14,9 +24,25 @@ const T0 = Date.UTC(2026, 10, 1, 10, 0, 5);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 describe('copilot parser', () => {
-  const ev = (type: string, data: object, ts: number, id = `e${ts}`) => ({ type, data, id, timestamp: iso(ts), parentId: null });
+  const ev = (type: string, data: object, ts: number, id = `e${ts}`) => ({
+    type,
+    data,
+    id,
+    timestamp: iso(ts),
+    parentId: null,
+  });
   const msg = (mid: string, ts: number, usage: object | undefined, model?: string) =>
-    ev('assistant.message', { messageId: mid, content: 'secret', interactionId: 'i', ...(usage ? { usage } : {}), ...(model ? { model } : {}) }, ts);
+    ev(
+      'assistant.message',
+      {
+        messageId: mid,
+        content: 'secret',
+        interactionId: 'i',
+        ...(usage ? { usage } : {}),
+        ...(model ? { model } : {}),
+      },
+      ts,
+    );
 
   it('counts assistant messages that carry usage, with the session model, once across a resumed session', () => {
     const file = path.join(h.env['COPILOT_HOME'] as string, 'session-state', 's1', 'events.jsonl');
@@ -29,7 +55,15 @@ describe('copilot parser', () => {
       m1,
     ]);
     runScan(h.env);
-    appendJsonl(file, [m1, msg('m2', T0 + 1_800_000, { prompt_tokens: 500, completion_tokens: 20, cache_read_input_tokens: 100, cache_creation_input_tokens: 50 }, 'gpt-5')]);
+    appendJsonl(file, [
+      m1,
+      msg(
+        'm2',
+        T0 + 1_800_000,
+        { prompt_tokens: 500, completion_tokens: 20, cache_read_input_tokens: 100, cache_creation_input_tokens: 50 },
+        'gpt-5',
+      ),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
       '2026-11-01T10:00|copilot|claude-sonnet-4.5': counts(2000, 8000, 300, 0, 10300),
@@ -47,7 +81,18 @@ describe('goose parser and crush', () => {
       'CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, description TEXT, working_dir TEXT, created_at TIMESTAMP, updated_at TIMESTAMP, input_tokens INTEGER, output_tokens INTEGER, accumulated_input_tokens INTEGER, accumulated_output_tokens INTEGER, model_config_json TEXT)',
     );
     const at = new Date(updated).toISOString().replace('T', ' ').slice(0, 19);
-    db.prepare('INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(id, 'secret', '/nonexistent/g', at, at, 1, 1, input, output, JSON.stringify({ model_name: 'gpt-5' }));
+    db.prepare('INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      id,
+      'secret',
+      '/nonexistent/g',
+      at,
+      at,
+      1,
+      1,
+      input,
+      output,
+      JSON.stringify({ model_name: 'gpt-5' }),
+    );
     db.close();
   }
 
@@ -66,7 +111,9 @@ describe('goose parser and crush', () => {
   it('doctor says which tools record no usable token counts', async () => {
     fs.mkdirSync(h.env['CRUSH_DATA_DIR'] as string, { recursive: true });
     fs.mkdirSync(path.join(h.env['COPILOT_HOME'] as string, 'session-state'), { recursive: true });
-    writeJsonl(path.join(h.env['PI_CODING_AGENT_DIR'] as string, 'sessions', 'p', 's.jsonl'), [{ type: 'session', id: 's' }]);
+    writeJsonl(path.join(h.env['PI_CODING_AGENT_DIR'] as string, 'sessions', 'p', 's.jsonl'), [
+      { type: 'session', id: 's' },
+    ]);
     const r = await run(h.env, ['doctor']);
     expect(r.stdout).toContain('crush: Crush stores only the last request’s token counts');
     expect(r.stdout).toContain('copilot: Copilot CLI writes token counts only in newer builds');

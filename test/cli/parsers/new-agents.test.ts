@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { droidModel } from '../../../src/cli/parsers/droid.js';
-import { appendJsonl, counts, makeHome, readBuckets, removeHome, runScan, writeJson, writeJsonl, type TestHome } from '../helpers.js';
+import {
+  appendJsonl,
+  counts,
+  makeHome,
+  readBuckets,
+  removeHome,
+  runScan,
+  writeJson,
+  writeJsonl,
+  type TestHome,
+} from '../helpers.js';
 
 let h: TestHome;
 beforeEach(() => {
@@ -14,12 +24,31 @@ const T0 = Date.UTC(2026, 10, 1, 10, 0, 5);
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 describe('pi and OpenClaw parsers', () => {
-  const piMsg = (id: string, ts: number, u: { i: number; o: number; cr: number; cw: number }, model = 'claude-opus-4-5') => ({
+  const piMsg = (
+    id: string,
+    ts: number,
+    u: { i: number; o: number; cr: number; cw: number },
+    model = 'claude-opus-4-5',
+  ) => ({
     type: 'message',
     id,
     parentId: null,
     timestamp: iso(ts),
-    message: { role: 'assistant', content: [{ type: 'text', text: 'secret' }], provider: 'anthropic', model, usage: { input: u.i, output: u.o, cacheRead: u.cr, cacheWrite: u.cw, totalTokens: u.i + u.o + u.cr + u.cw, cost: { total: 0.1 } }, timestamp: ts },
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'secret' }],
+      provider: 'anthropic',
+      model,
+      usage: {
+        input: u.i,
+        output: u.o,
+        cacheRead: u.cr,
+        cacheWrite: u.cw,
+        totalTokens: u.i + u.o + u.cr + u.cw,
+        cost: { total: 0.1 },
+      },
+      timestamp: ts,
+    },
   });
 
   it('reads assistant usage incrementally, and counts a message copied into a forked session once', () => {
@@ -31,9 +60,16 @@ describe('pi and OpenClaw parsers', () => {
       a,
     ]);
     runScan(h.env);
-    appendJsonl(path.join(dir, '2026-11-01T10-00-00-000Z_1111.jsonl'), [piMsg('e5f6a7b8', T0 + 1_800_000, { i: 1, o: 2, cr: 0, cw: 0 }, 'gpt-5.2-codex'), '{"type":"message","usage":']); // a torn line
+    appendJsonl(path.join(dir, '2026-11-01T10-00-00-000Z_1111.jsonl'), [
+      piMsg('e5f6a7b8', T0 + 1_800_000, { i: 1, o: 2, cr: 0, cw: 0 }, 'gpt-5.2-codex'),
+      '{"type":"message","usage":',
+    ]); // a torn line
     // the fork copies the history (same entry id and time), then goes on
-    writeJsonl(path.join(dir, '2026-11-01T11-00-00-000Z_2222.jsonl'), [{ type: 'session', id: '2222', parentSession: '1111' }, a, piMsg('99990000', T0 + 1_800_000 + 60_000, { i: 3, o: 4, cr: 0, cw: 0 })]);
+    writeJsonl(path.join(dir, '2026-11-01T11-00-00-000Z_2222.jsonl'), [
+      { type: 'session', id: '2222', parentSession: '1111' },
+      a,
+      piMsg('99990000', T0 + 1_800_000 + 60_000, { i: 3, o: 4, cr: 0, cw: 0 }),
+    ]);
     const r = runScan(h.env);
     expect(r.agents['pi']?.malformed).toBe(1);
     expect(readBuckets(h.env)).toEqual({
@@ -44,7 +80,9 @@ describe('pi and OpenClaw parsers', () => {
   });
 
   it('reads OpenClaw agents in the same format under their own source', () => {
-    writeJsonl(path.join(h.env['OPENCLAW_STATE_DIR'] as string, 'agents', 'main', 'sessions', 's1.jsonl'), [piMsg('x1', T0, { i: 5, o: 5, cr: 0, cw: 0 }, 'gpt-5')]);
+    writeJsonl(path.join(h.env['OPENCLAW_STATE_DIR'] as string, 'agents', 'main', 'sessions', 's1.jsonl'), [
+      piMsg('x1', T0, { i: 5, o: 5, cr: 0, cw: 0 }, 'gpt-5'),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|openclaw|gpt-5': counts(5, 0, 5, 0, 10) });
   });
@@ -52,15 +90,53 @@ describe('pi and OpenClaw parsers', () => {
 
 describe('amp parser', () => {
   const file = () => path.join(h.env['AMP_DATA_DIR'] as string, 'threads', 'T-0b1c.json');
-  const thread = (events: object[], messages: object[]) => ({ v: 3, id: 'T-0b1c', created: T0, title: 'secret', messages, usageLedger: { events } });
+  const thread = (events: object[], messages: object[]) => ({
+    v: 3,
+    id: 'T-0b1c',
+    created: T0,
+    title: 'secret',
+    messages,
+    usageLedger: { events },
+  });
 
   it('takes each ledger inference with its message cache counts, and re-reads the rewritten thread without double counting', () => {
-    const m1 = { messageId: 1, role: 'assistant', content: [{ type: 'text', text: 'secret' }], usage: { model: 'claude-sonnet-4-5', inputTokens: 10, outputTokens: 100, cacheReadInputTokens: 4000, cacheCreationInputTokens: 500 } };
-    const e1 = { id: 'ev1', timestamp: iso(T0), model: 'claude-sonnet-4-5', tokens: { input: 10, output: 100 }, operationType: 'inference', fromMessageId: 0, toMessageId: 1 };
+    const m1 = {
+      messageId: 1,
+      role: 'assistant',
+      content: [{ type: 'text', text: 'secret' }],
+      usage: {
+        model: 'claude-sonnet-4-5',
+        inputTokens: 10,
+        outputTokens: 100,
+        cacheReadInputTokens: 4000,
+        cacheCreationInputTokens: 500,
+      },
+    };
+    const e1 = {
+      id: 'ev1',
+      timestamp: iso(T0),
+      model: 'claude-sonnet-4-5',
+      tokens: { input: 10, output: 100 },
+      operationType: 'inference',
+      fromMessageId: 0,
+      toMessageId: 1,
+    };
     writeJson(file(), thread([e1], [{ messageId: 0, role: 'user', content: 'secret' }, m1]));
     runScan(h.env);
-    const e2 = { id: 'ev2', timestamp: iso(T0 + 1_800_000), model: 'claude-sonnet-4-5', tokens: { input: 20, output: 50 }, toMessageId: 3 };
-    writeJson(file(), thread([e1, e2], [m1, { messageId: 3, role: 'assistant', usage: { cacheReadInputTokens: 100, cacheCreationInputTokens: 0 } }]));
+    const e2 = {
+      id: 'ev2',
+      timestamp: iso(T0 + 1_800_000),
+      model: 'claude-sonnet-4-5',
+      tokens: { input: 20, output: 50 },
+      toMessageId: 3,
+    };
+    writeJson(
+      file(),
+      thread(
+        [e1, e2],
+        [m1, { messageId: 3, role: 'assistant', usage: { cacheReadInputTokens: 100, cacheCreationInputTokens: 0 } }],
+      ),
+    );
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({
       '2026-11-01T10:00|amp|claude-sonnet-4-5': counts(510, 4000, 100, 0, 4610),
@@ -69,7 +145,17 @@ describe('amp parser', () => {
   });
 
   it('falls back to message usage in a thread without a ledger', () => {
-    writeJson(file(), { id: 'T-0b1c', created: T0, messages: [{ messageId: 1, role: 'assistant', usage: { model: 'gpt-5', inputTokens: 7, outputTokens: 3, timestamp: iso(T0) } }] });
+    writeJson(file(), {
+      id: 'T-0b1c',
+      created: T0,
+      messages: [
+        {
+          messageId: 1,
+          role: 'assistant',
+          usage: { model: 'gpt-5', inputTokens: 7, outputTokens: 3, timestamp: iso(T0) },
+        },
+      ],
+    });
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|amp|gpt-5': counts(7, 0, 3, 0, 10) });
   });
@@ -78,7 +164,18 @@ describe('amp parser', () => {
 describe('droid parser', () => {
   const file = () => path.join(h.env['FACTORY_HOME'] as string, 'sessions', '-home-dev-app', '5f0e.settings.json');
   const write = (t: { i: number; o: number; cw: number; cr: number; th: number }, at: number, replace = false) => {
-    const body = JSON.stringify({ model: 'custom:Claude-Opus-4.5-Thinking-[Anthropic]-0', providerLock: 'anthropic', providerLockTimestamp: iso(T0), tokenUsage: { inputTokens: t.i, outputTokens: t.o, cacheCreationTokens: t.cw, cacheReadTokens: t.cr, thinkingTokens: t.th } });
+    const body = JSON.stringify({
+      model: 'custom:Claude-Opus-4.5-Thinking-[Anthropic]-0',
+      providerLock: 'anthropic',
+      providerLockTimestamp: iso(T0),
+      tokenUsage: {
+        inputTokens: t.i,
+        outputTokens: t.o,
+        cacheCreationTokens: t.cw,
+        cacheReadTokens: t.cr,
+        thinkingTokens: t.th,
+      },
+    });
     fs.mkdirSync(path.dirname(file()), { recursive: true });
     if (replace) {
       fs.writeFileSync(`${file()}.tmp`, body);
@@ -114,12 +211,26 @@ describe('droid parser', () => {
 
 describe('Cline, Roo Code and Kilo Code parsers', () => {
   const storage = () => h.env['VSCODE_GLOBAL_STORAGE'] as string;
-  const req = (ts: number, r: object | null) => ({ ts, type: 'say', say: 'api_req_started', text: JSON.stringify(r === null ? { request: 'secret prompt' } : { request: 'secret', ...r }) });
+  const req = (ts: number, r: object | null) => ({
+    ts,
+    type: 'say',
+    say: 'api_req_started',
+    text: JSON.stringify(r === null ? { request: 'secret prompt' } : { request: 'secret', ...r }),
+  });
 
   it('keys each request by task and time, so the entry filled in after streaming replaces its empty first copy', () => {
     const task = path.join(storage(), 'saoudrizwan.claude-dev', 'tasks', '1730455205000');
-    writeJson(path.join(task, 'task_metadata.json'), { files_in_context: [], model_usage: [{ ts: T0 - 1000, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' }, { ts: T0 + 1_000_000, model_id: 'gpt-5', model_provider_id: 'openai', mode: 'act' }] });
-    writeJson(path.join(task, 'ui_messages.json'), [{ ts: T0 - 2000, type: 'say', say: 'task', text: 'secret' }, req(T0, null)]);
+    writeJson(path.join(task, 'task_metadata.json'), {
+      files_in_context: [],
+      model_usage: [
+        { ts: T0 - 1000, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' },
+        { ts: T0 + 1_000_000, model_id: 'gpt-5', model_provider_id: 'openai', mode: 'act' },
+      ],
+    });
+    writeJson(path.join(task, 'ui_messages.json'), [
+      { ts: T0 - 2000, type: 'say', say: 'task', text: 'secret' },
+      req(T0, null),
+    ]);
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({});
     writeJson(path.join(task, 'ui_messages.json'), [
@@ -135,7 +246,9 @@ describe('Cline, Roo Code and Kilo Code parsers', () => {
 
   it('reads Roo Code and Kilo Code task folders under their own sources (model unknown without metadata)', () => {
     for (const ext of ['rooveterinaryinc.roo-cline', 'kilocode.kilo-code']) {
-      writeJson(path.join(storage(), ext, 'tasks', 't1', 'ui_messages.json'), [req(T0, { tokensIn: 1, tokensOut: 2, cacheWrites: 0, cacheReads: 0, apiProtocol: 'anthropic' })]);
+      writeJson(path.join(storage(), ext, 'tasks', 't1', 'ui_messages.json'), [
+        req(T0, { tokensIn: 1, tokensOut: 2, cacheWrites: 0, cacheReads: 0, apiProtocol: 'anthropic' }),
+      ]);
     }
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({

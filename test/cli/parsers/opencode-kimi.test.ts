@@ -1,7 +1,17 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendJsonl, counts, makeHome, readBuckets, removeHome, runScan, writeJson, writeJsonl, type TestHome } from '../helpers.js';
+import {
+  appendJsonl,
+  counts,
+  makeHome,
+  readBuckets,
+  removeHome,
+  runScan,
+  writeJson,
+  writeJsonl,
+  type TestHome,
+} from '../helpers.js';
 
 let h: TestHome;
 beforeEach(() => {
@@ -9,7 +19,12 @@ beforeEach(() => {
 });
 afterEach(() => removeHome(h));
 
-const ocMsg = (id: string, created: number, t: { i: number; o: number; r: number; cr: number; cw: number }, model = 'claude-sonnet-4-5') => ({
+const ocMsg = (
+  id: string,
+  created: number,
+  t: { i: number; o: number; r: number; cr: number; cw: number },
+  model = 'claude-sonnet-4-5',
+) => ({
   id,
   sessionID: 'ses_1',
   role: 'assistant',
@@ -24,7 +39,9 @@ const ocMsg = (id: string, created: number, t: { i: number; o: number; r: number
 
 function makeDb(file: string, rows: { id: string; data: object; omitIdInData?: boolean }[]): void {
   const db = new Database(file);
-  db.exec('CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)');
+  db.exec(
+    'CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL)',
+  );
   const ins = db.prepare('INSERT OR REPLACE INTO message VALUES (?, ?, ?, ?, ?)');
   for (const r of rows) {
     const data: Record<string, unknown> = { ...r.data };
@@ -62,7 +79,9 @@ describe('opencode parser', () => {
     makeDb(path.join(dir, 'opencode.db'), [{ id: 'msg_1', data: full }]);
     runScan(h.env);
     runScan(h.env);
-    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(400, 4000, 50, 25, 4475) });
+    expect(readBuckets(h.env)).toEqual({
+      '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(400, 4000, 50, 25, 4475),
+    });
   });
 
   it('reads only rows updated since the last pass, and sees a message grow', () => {
@@ -72,17 +91,31 @@ describe('opencode parser', () => {
     makeDb(file, [{ id: 'msg_1', data: ocMsg('msg_1', T0, { i: 100, o: 10, r: 0, cr: 4000, cw: 300 }) }]);
     runScan(h.env);
     const db = new Database(file);
-    db.prepare('UPDATE message SET data = ?, time_updated = 5 WHERE id = ?').run(JSON.stringify(ocMsg('msg_1', T0, { i: 100, o: 50, r: 25, cr: 4000, cw: 300 })), 'msg_1');
-    db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run('msg_2', 'ses_1', 6, 6, JSON.stringify(ocMsg('msg_2', T0, { i: 1, o: 1, r: 0, cr: 0, cw: 0 })));
+    db.prepare('UPDATE message SET data = ?, time_updated = 5 WHERE id = ?').run(
+      JSON.stringify(ocMsg('msg_1', T0, { i: 100, o: 50, r: 25, cr: 4000, cw: 300 })),
+      'msg_1',
+    );
+    db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(
+      'msg_2',
+      'ses_1',
+      6,
+      6,
+      JSON.stringify(ocMsg('msg_2', T0, { i: 1, o: 1, r: 0, cr: 0, cw: 0 })),
+    );
     db.close();
     const second = runScan(h.env);
     expect(second.agents['opencode']?.records).toBe(1);
-    expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(401, 4000, 51, 25, 4477) });
+    expect(readBuckets(h.env)).toEqual({
+      '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(401, 4000, 51, 25, 4477),
+    });
   });
 
   it('treats epoch seconds like milliseconds', () => {
     const dir = h.env['OPENCODE_DATA_DIR'] as string;
-    writeJson(path.join(dir, 'storage', 'message', 'ses_1', 'msg_9.json'), ocMsg('msg_9', T0 / 1000, { i: 1, o: 1, r: 0, cr: 0, cw: 0 }));
+    writeJson(
+      path.join(dir, 'storage', 'message', 'ses_1', 'msg_9.json'),
+      ocMsg('msg_9', T0 / 1000, { i: 1, o: 1, r: 0, cr: 0, cw: 0 }),
+    );
     runScan(h.env);
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|opencode|claude-sonnet-4-5': counts(1, 0, 1, 0, 2) });
   });
@@ -93,7 +126,14 @@ describe('kimi parser', () => {
     const file = path.join(h.env['KIMI_HOME'] as string, 'sessions', 'wd1', 'sess1', 'wire.jsonl');
     const status = (mid: string, ts: number, other: number, read: number, create: number, out: number) => ({
       timestamp: ts,
-      message: { type: 'StatusUpdate', payload: { context_usage: 0.07, token_usage: { input_other: other, output: out, input_cache_read: read, input_cache_creation: create }, message_id: mid } },
+      message: {
+        type: 'StatusUpdate',
+        payload: {
+          context_usage: 0.07,
+          token_usage: { input_other: other, output: out, input_cache_read: read, input_cache_creation: create },
+          message_id: mid,
+        },
+      },
     });
     writeJsonl(file, [
       { timestamp: T0 / 1000, message: { type: 'TurnBegin', payload: { user_input: 'secret' } } },
@@ -110,8 +150,22 @@ describe('kimi parser', () => {
   });
 
   it('reads turn-scoped Kimi Code usage.record rows with the model of the preceding llm.request', () => {
-    const file = path.join(h.env['KIMI_CODE_HOME'] as string, 'sessions', 'key', 'sess', 'agents', 'main', 'wire.jsonl');
-    const rec = (usageScope: string, other: number) => ({ type: 'usage.record', time: new Date(T0).toISOString(), model: 'k3', usageScope, usage: { inputOther: other, output: 20, inputCacheRead: 1000, inputCacheCreation: 50 } });
+    const file = path.join(
+      h.env['KIMI_CODE_HOME'] as string,
+      'sessions',
+      'key',
+      'sess',
+      'agents',
+      'main',
+      'wire.jsonl',
+    );
+    const rec = (usageScope: string, other: number) => ({
+      type: 'usage.record',
+      time: new Date(T0).toISOString(),
+      model: 'k3',
+      usageScope,
+      usage: { inputOther: other, output: 20, inputCacheRead: 1000, inputCacheCreation: 50 },
+    });
     writeJsonl(file, [
       { type: 'metadata', protocol_version: '1.4' },
       { type: 'config.update', modelAlias: 'k3' },

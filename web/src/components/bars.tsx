@@ -8,7 +8,12 @@ export function MonthlyBars({ rows }: { rows: Array<{ month: string; value: numb
     <div className="bars" role="img" aria-label="Billable tokens per month; the table alternative lists the values">
       <div className="bars-plot">
         {rows.map((r) => (
-          <div key={r.month} className="bar-col" style={{ width: `${w}%` }} title={`${humanMonth(r.month)}: ${exactCount(r.exact)} tokens`}>
+          <div
+            key={r.month}
+            className="bar-col"
+            style={{ width: `${w}%` }}
+            title={`${humanMonth(r.month)}: ${exactCount(r.exact)} tokens`}
+          >
             <div className="bar" style={{ height: `${(r.value / max) * 100}%` }} />
           </div>
         ))}

@@ -14,7 +14,19 @@ export function ErrorNote({ message, retry }: { message: string; retry?: () => v
   );
 }
 
-export function Card({ title, actions, children, className, id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+  id,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  id?: string;
+}) {
   return (
     <section className={`card ${className ?? ''}`} aria-labelledby={id ? `${id}-title` : undefined}>
       {(title || actions) && (
@@ -52,7 +64,17 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** Code with a copy button; `wrap` breaks long lines (URLs) instead of scrolling them. */
-export function CodeBlock({ code, label, wrap = false, testId }: { code: string; label: string; wrap?: boolean; testId?: string }) {
+export function CodeBlock({
+  code,
+  label,
+  wrap = false,
+  testId,
+}: {
+  code: string;
+  label: string;
+  wrap?: boolean;
+  testId?: string;
+}) {
   return (
     <div className={wrap ? 'code-block wrap' : 'code-block'}>
       <pre aria-label={label} data-testid={testId}>
@@ -77,19 +99,43 @@ export function ChartOrTable({ chart, table, label }: { chart: ReactNode; table:
           {asTable ? `Show ${label} as chart` : `Show ${label} as table`}
         </button>
       </div>
-      {asTable ? <div className="table-wrap" tabIndex={0} role="region" aria-label={`${label} table`}>{table}</div> : chart}
+      {asTable ? (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={`${label} table`}>
+          {table}
+        </div>
+      ) : (
+        chart
+      )}
     </div>
   );
 }
 
-export function Avatar({ url, name, size = 40 }: { url: string | null | undefined; name: string | null | undefined; size?: number }) {
+export function Avatar({
+  url,
+  name,
+  size = 40,
+}: {
+  url: string | null | undefined;
+  name: string | null | undefined;
+  size?: number;
+}) {
   const [failed, setFailed] = useState(false);
-  const initials = (name ?? '?').trim().split(/\s+/).slice(0, 2).map((w) => w[0]?.toUpperCase() ?? '').join('') || '?';
+  const initials =
+    (name ?? '?')
+      .trim()
+      .split(/\s+/)
+      .slice(0, 2)
+      .map((w) => w[0]?.toUpperCase() ?? '')
+      .join('') || '?';
   if (url && !failed && url.startsWith(location.origin)) {
     return <img className="avatar" src={url} alt="" width={size} height={size} onError={() => setFailed(true)} />;
   }
   return (
-    <span className="avatar avatar-initials" style={{ width: size, height: size, fontSize: size * 0.4 }} aria-hidden="true">
+    <span
+      className="avatar avatar-initials"
+      style={{ width: size, height: size, fontSize: size * 0.4 }}
+      aria-hidden="true"
+    >
       {initials}
     </span>
   );

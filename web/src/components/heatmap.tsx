@@ -10,8 +10,17 @@ export interface HeatCell {
 const CELL = 12;
 const GAP = 3;
 
-export function Heatmap({ weeks, weekStartsOn, onOpen }: { weeks: Array<Array<HeatCell | null>>; weekStartsOn: 'sun' | 'mon'; onOpen: (day: string) => void }) {
-  const dayNames = weekStartsOn === 'mon' ? ['Mon', '', 'Wed', '', 'Fri', '', ''] : ['', 'Mon', '', 'Wed', '', 'Fri', ''];
+export function Heatmap({
+  weeks,
+  weekStartsOn,
+  onOpen,
+}: {
+  weeks: Array<Array<HeatCell | null>>;
+  weekStartsOn: 'sun' | 'mon';
+  onOpen: (day: string) => void;
+}) {
+  const dayNames =
+    weekStartsOn === 'mon' ? ['Mon', '', 'Wed', '', 'Fri', '', ''] : ['', 'Mon', '', 'Wed', '', 'Fri', ''];
   const width = 28 + weeks.length * (CELL + GAP);
   const height = 18 + 7 * (CELL + GAP);
   const months: Array<{ x: number; label: string }> = [];
@@ -29,7 +38,12 @@ export function Heatmap({ weeks, weekStartsOn, onOpen }: { weeks: Array<Array<He
   });
   return (
     <div className="heatmap-scroll" tabIndex={0} role="region" aria-label="Activity heatmap (scrolls sideways)">
-      <svg className="heatmap" viewBox={`0 0 ${width} ${height}`} role="img" aria-label="Daily activity over the last 52 weeks">
+      <svg
+        className="heatmap"
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label="Daily activity over the last 52 weeks"
+      >
         {months.map((m, i) => (
           <text key={i} x={m.x} y={10} className="heat-label">
             {m.label}

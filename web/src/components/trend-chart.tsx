@@ -46,7 +46,10 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
       width: el.clientWidth || 600,
       height,
       padding: [12, 8, 0, 4],
-      scales: { x: { time: false, range: [-0.5, n - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
+      scales: {
+        x: { time: false, range: [-0.5, n - 0.5] },
+        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] },
+      },
       cursor: { points: { show: false }, drag: { x: false, y: false } },
       legend: { live: true },
       axes: [
@@ -61,10 +64,20 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
           values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
           font: '12px system-ui, sans-serif',
         },
-        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { show: false }, values: (_u, splits) => splits.map(fmt), size: 56, font: '12px system-ui, sans-serif' },
+        {
+          stroke: axisColor,
+          grid: { stroke: gridColor, width: 1 },
+          ticks: { show: false },
+          values: (_u, splits) => splits.map(fmt),
+          size: 56,
+          font: '12px system-ui, sans-serif',
+        },
       ],
       series: [
-        { label: labels.length > 0 && longLabels[0]?.includes(':') ? 'Half-hour' : 'Day', value: (_u, v) => (v === null || v === undefined ? '' : (longLabels[v] ?? '')) },
+        {
+          label: labels.length > 0 && longLabels[0]?.includes(':') ? 'Half-hour' : 'Day',
+          value: (_u, v) => (v === null || v === undefined ? '' : (longLabels[v] ?? '')),
+        },
         ...order.map((k) => ({
           label: layers[k]?.key ?? '',
           stroke: PALETTE[k % PALETTE.length] as string,
@@ -72,7 +85,8 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
           width: 0,
           paths: bars,
           points: { show: false },
-          value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) => (idx === null ? '—' : exact(layers[k]?.values[idx] ?? 0)),
+          value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) =>
+            idx === null ? '—' : exact(layers[k]?.values[idx] ?? 0),
         })),
       ],
       hooks: {
@@ -104,5 +118,12 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
       plot.destroy();
     };
   }, [labels, longLabels, layers, unit, unsynced, height]);
-  return <div ref={host} className="trend-chart" role="img" aria-label={`Stacked ${unit === 'cost' ? 'cost' : 'token'} chart; the table alternative lists the values`} />;
+  return (
+    <div
+      ref={host}
+      className="trend-chart"
+      role="img"
+      aria-label={`Stacked ${unit === 'cost' ? 'cost' : 'token'} chart; the table alternative lists the values`}
+    />
+  );
 }

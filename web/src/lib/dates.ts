@@ -40,7 +40,16 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 /** Today's date in `zone` at `nowMs`. */
 export function todayIn(zone: string, nowMs: number): IsoDate {
   let format = dayFormats.get(zone);
-  if (!format) dayFormats.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  if (!format)
+    dayFormats.set(
+      zone,
+      (format = new Intl.DateTimeFormat('en-CA', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      })),
+    );
   const parts = format.formatToParts(nowMs);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;

@@ -55,7 +55,8 @@ export function humanUsd(value: number | string): string {
   if (n === 0) return '$0.00';
   const abs = Math.abs(n);
   if (abs >= 100_000) return `${n < 0 ? '-' : ''}$${humanCount(abs)}`;
-  if (abs >= 0.01) return `${n < 0 ? '-' : ''}$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  if (abs >= 0.01)
+    return `${n < 0 ? '-' : ''}$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   return `${n < 0 ? '-' : ''}$${abs.toPrecision(2)}`;
 }
 
@@ -82,15 +83,21 @@ export function humanPercent(ratio: number): string {
 /** A plain date in the viewer's locale ("Mar 8, 2026"); `weekday` adds the day name. */
 export function humanDate(date: string, locale?: string, withWeekday = false): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return dateFormat(locale, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric', ...(withWeekday ? { weekday: 'short' } : {}) }).format(
-    Date.UTC(y, m - 1, d),
-  );
+  return dateFormat(locale, {
+    timeZone: 'UTC',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    ...(withWeekday ? { weekday: 'short' } : {}),
+  }).format(Date.UTC(y, m - 1, d));
 }
 
 /** "Mar 2026" for "2026-03". */
 export function humanMonth(month: string, locale?: string, short = false): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return dateFormat(locale, { timeZone: 'UTC', month: 'short', ...(short ? {} : { year: 'numeric' }) }).format(Date.UTC(y, m - 1, 1));
+  return dateFormat(locale, { timeZone: 'UTC', month: 'short', ...(short ? {} : { year: 'numeric' }) }).format(
+    Date.UTC(y, m - 1, 1),
+  );
 }
 
 /** An instant in the viewer's zone and locale. */

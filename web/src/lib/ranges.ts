@@ -1,7 +1,18 @@
 /** @fileoverview The range picker's presets, resolved to plain dates in the viewer's zone, and the previous period. */
 import { addDays, daysBetween, isIsoDate, weekday, type IsoDate } from './dates.js';
 
-export const PRESETS = ['today', 'yesterday', '7d', '30d', 'week', 'month', 'last-month', 'year', 'all', 'custom'] as const;
+export const PRESETS = [
+  'today',
+  'yesterday',
+  '7d',
+  '30d',
+  'week',
+  'month',
+  'last-month',
+  'year',
+  'all',
+  'custom',
+] as const;
 export type Preset = (typeof PRESETS)[number];
 
 export const PRESET_LABELS: Record<Preset, string> = {

@@ -33,7 +33,11 @@ export function slotLabelWithOffset(hour: string): string {
 }
 
 /** Whether each slot starts after the last sync (so it may still fill in). */
-export function unsyncedSlots(rows: ReadonlyArray<{ hour_start: string }>, lastSyncAt: string | null, nowMs: number): boolean[] {
+export function unsyncedSlots(
+  rows: ReadonlyArray<{ hour_start: string }>,
+  lastSyncAt: string | null,
+  nowMs: number,
+): boolean[] {
   const sync = lastSyncAt ? Date.parse(lastSyncAt) : -Infinity;
   return rows.map((r) => {
     const start = Date.parse(r.hour_start);
@@ -70,7 +74,11 @@ export function stack(layers: readonly Layer[]): number[][] {
 export type SortKey = 'day' | keyof TokenRow;
 
 /** Rows sorted by a column (numbers compared exactly as BigInt), ties by day. */
-export function sortRows<R extends TokenRow & { day: string }>(rows: readonly R[], key: SortKey, descending: boolean): R[] {
+export function sortRows<R extends TokenRow & { day: string }>(
+  rows: readonly R[],
+  key: SortKey,
+  descending: boolean,
+): R[] {
   const sign = descending ? -1 : 1;
   return [...rows].sort((a, b) => {
     if (key === 'day') return sign * a.day.localeCompare(b.day);
@@ -84,7 +92,9 @@ export function sortRows<R extends TokenRow & { day: string }>(rows: readonly R[
 const CACHED_INSIDE_INPUT = new Set(['codex', 'every-code']);
 
 /** Share of input read from the cache ("cache-hit share"), each source counted by its own convention. */
-export function cacheShare(sources: ReadonlyArray<{ source: string; totals: Pick<TokenRow, 'input_tokens' | 'cached_input_tokens'> }>): number {
+export function cacheShare(
+  sources: ReadonlyArray<{ source: string; totals: Pick<TokenRow, 'input_tokens' | 'cached_input_tokens'> }>,
+): number {
   let cached = 0;
   let input = 0;
   for (const s of sources) {

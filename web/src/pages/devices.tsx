@@ -51,7 +51,10 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
     const id = setInterval(async () => {
       try {
         const { devices } = await call<{ devices: Device[] }>('svc-devices');
-        const fresh = devices.find((d) => d.last_upload_at !== null && baseline.get(d.device_id) !== d.last_upload_at && !baseline.has(d.device_id));
+        const fresh = devices.find(
+          (d) =>
+            d.last_upload_at !== null && baseline.get(d.device_id) !== d.last_upload_at && !baseline.has(d.device_id),
+        );
         if (fresh) {
           setArrived(fresh);
           setCode(null);
@@ -68,8 +71,7 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
     <Card id="link" title="Link a machine">
       {arrived ? (
         <div className="note note-ok" role="status">
-          <strong>{arrived.name}</strong> is linked and its first upload has arrived.{' '}
-          <a href="/">See your usage</a>
+          <strong>{arrived.name}</strong> is linked and its first upload has arrived. <a href="/">See your usage</a>
         </div>
       ) : code ? (
         <div className="link-code">
@@ -82,7 +84,10 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
             </span>
           </div>
           <p>On the machine to link, run:</p>
-          <CodeBlock code={installCommands(code.link_code)} label="Commands to install the client and link with this code" />
+          <CodeBlock
+            code={installCommands(code.link_code)}
+            label="Commands to install the client and link with this code"
+          />
           <p className="muted small" role="status">
             <span className="pulse" aria-hidden="true" /> Waiting for the first upload… this page updates by itself.
           </p>
@@ -90,7 +95,8 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
       ) : (
         <div>
           <p>
-            The quickest way: run <code>tokentally link --server {location.origin}</code> on the machine; it opens this site to approve. On a machine without a browser, create a one-time code:
+            The quickest way: run <code>tokentally link --server {location.origin}</code> on the machine; it opens this
+            site to approve. On a machine without a browser, create a one-time code:
           </p>
           <button type="button" className="btn btn-primary" onClick={() => void create()}>
             Create a link code
@@ -102,7 +108,17 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
   );
 }
 
-function DeviceRow({ device, zone, now, onChanged }: { device: Device; zone: string; now: number; onChanged: () => void }) {
+function DeviceRow({
+  device,
+  zone,
+  now,
+  onChanged,
+}: {
+  device: Device;
+  zone: string;
+  now: number;
+  onChanged: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(device.name);
   const [confirming, setConfirming] = useState(false);
@@ -121,9 +137,18 @@ function DeviceRow({ device, zone, now, onChanged }: { device: Device; zone: str
   return (
     <li className="device" data-testid="device-row">
       <div className="device-main">
-        <span className={`platform-dot ${device.last_sync_at && now - Date.parse(device.last_sync_at) < 86_400_000 ? 'live' : ''}`} aria-hidden="true" />
+        <span
+          className={`platform-dot ${device.last_sync_at && now - Date.parse(device.last_sync_at) < 86_400_000 ? 'live' : ''}`}
+          aria-hidden="true"
+        />
         {editing ? (
-          <form className="inline-form" onSubmit={(e) => (e.preventDefault(), void act(() => call('svc-device-rename', { method: 'POST', body: { device_id: device.device_id, name } })))}>
+          <form
+            className="inline-form"
+            onSubmit={(e) => (
+              e.preventDefault(),
+              void act(() => call('svc-device-rename', { method: 'POST', body: { device_id: device.device_id, name } }))
+            )}
+          >
             <label>
               <span className="sr-only">New name for {device.name}</span>
               <input value={name} onChange={(e) => setName(e.target.value)} maxLength={128} required autoFocus />
@@ -158,7 +183,13 @@ function DeviceRow({ device, zone, now, onChanged }: { device: Device; zone: str
         {confirming ? (
           <>
             <span className="small">Revoke {device.name}? Its uploads stay.</span>
-            <button type="button" className="btn btn-small btn-danger" onClick={() => void act(() => call('svc-device-revoke', { method: 'POST', body: { device_id: device.device_id } }))}>
+            <button
+              type="button"
+              className="btn btn-small btn-danger"
+              onClick={() =>
+                void act(() => call('svc-device-revoke', { method: 'POST', body: { device_id: device.device_id } }))
+              }
+            >
               Revoke
             </button>
             <button type="button" className="btn btn-small btn-ghost" onClick={() => setConfirming(false)}>
@@ -168,10 +199,20 @@ function DeviceRow({ device, zone, now, onChanged }: { device: Device; zone: str
         ) : (
           !editing && (
             <>
-              <button type="button" className="btn btn-small" onClick={() => (setName(device.name), setEditing(true))} aria-label={`Rename ${device.name}`}>
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => (setName(device.name), setEditing(true))}
+                aria-label={`Rename ${device.name}`}
+              >
                 Rename
               </button>
-              <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => setConfirming(true)} aria-label={`Revoke ${device.name}`}>
+              <button
+                type="button"
+                className="btn btn-small btn-ghost-danger"
+                onClick={() => setConfirming(true)}
+                aria-label={`Revoke ${device.name}`}
+              >
                 Revoke
               </button>
             </>
@@ -195,14 +236,18 @@ export function Devices() {
       <div className="page-head">
         <div>
           <h1>Devices</h1>
-          <p className="muted">The machines that upload your usage. Revoke a lost one: its token stops working at once.</p>
+          <p className="muted">
+            The machines that upload your usage. Revoke a lost one: its token stops working at once.
+          </p>
         </div>
       </div>
       <LinkCodePanel knownDevices={list.data?.devices} onLinked={refresh} />
       <Card id="device-list" title="Linked machines">
         {list.error && <ErrorNote message={list.error} retry={list.retry} />}
         {!list.data && !list.error && <Skeleton height={120} />}
-        {list.data && list.data.devices.length === 0 && <p className="muted">No machine is linked yet. Link one above.</p>}
+        {list.data && list.data.devices.length === 0 && (
+          <p className="muted">No machine is linked yet. Link one above.</p>
+        )}
         {list.data && list.data.devices.length > 0 && (
           <ul className="device-list">
             {list.data.devices.map((d) => (

@@ -41,11 +41,26 @@ export const METRICS = [
 ] as const;
 const LIMIT = 20;
 
-function Tabs({ label, value, options, param }: { label: string; value: string; options: ReadonlyArray<readonly [string, string, ...string[]]>; param: string }) {
+function Tabs({
+  label,
+  value,
+  options,
+  param,
+}: {
+  label: string;
+  value: string;
+  options: ReadonlyArray<readonly [string, string, ...string[]]>;
+  param: string;
+}) {
   return (
     <div className="tabs" role="group" aria-label={label}>
       {options.map(([v, text]) => (
-        <button key={v} type="button" aria-pressed={v === value} onClick={() => setQuery({ [param]: v, page: null }, true)}>
+        <button
+          key={v}
+          type="button"
+          aria-pressed={v === value}
+          onClick={() => setQuery({ [param]: v, page: null }, true)}
+        >
           {text}
         </button>
       ))}
@@ -61,7 +76,11 @@ function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: b
       <th scope="row">
         <span className="who">
           <Avatar url={entry.avatar_url} name={entry.user_id ? name : null} size={28} />
-          {entry.user_id && entry.is_public ? <Link href={`/u/${entry.user_id}`}>{name}</Link> : <span className={entry.is_public ? '' : 'muted'}>{name}</span>}
+          {entry.user_id && entry.is_public ? (
+            <Link href={`/u/${entry.user_id}`}>{name}</Link>
+          ) : (
+            <span className={entry.is_public ? '' : 'muted'}>{name}</span>
+          )}
           {mine && <span className="badge">you</span>}
         </span>
       </th>
@@ -80,17 +99,33 @@ export function Leaderboard() {
   const page = Math.max(1, Number(query.get('page')) || 1);
   const signedIn = session.status === 'signed-in';
   const board = useLoad(`${period}|${metric[0]}|${page}|${signedIn}`, (signal) =>
-    call<Board>('svc-leaderboard', { params: { period, metric: metric[0], limit: LIMIT, offset: (page - 1) * LIMIT }, signal, ...(signedIn ? {} : { bearer: null }) }),
+    call<Board>('svc-leaderboard', {
+      params: { period, metric: metric[0], limit: LIMIT, offset: (page - 1) * LIMIT },
+      signal,
+      ...(signedIn ? {} : { bearer: null }),
+    }),
   );
   const field = metric[2] as keyof Entry;
   const me = board.data?.me ?? null;
-  const meOnPage = me !== null && me.rank !== null && board.data?.entries.some((e) => e.rank === me.rank && e.total_tokens === me.total_tokens && (e.user_id === me.user_id || (!e.is_public && !me.is_public)));
+  const meOnPage =
+    me !== null &&
+    me.rank !== null &&
+    board.data?.entries.some(
+      (e) =>
+        e.rank === me.rank &&
+        e.total_tokens === me.total_tokens &&
+        (e.user_id === me.user_id || (!e.is_public && !me.is_public)),
+    );
   return (
     <div className="page">
       <div className="page-head">
         <div>
           <h1>Leaderboard</h1>
-          <p className="muted">Billable tokens, in UTC. {board.data && `${humanDate(board.data.from)} – ${board.data.to.startsWith('9999') ? 'now' : humanDate(board.data.to)}`}</p>
+          <p className="muted">
+            Billable tokens, in UTC.{' '}
+            {board.data &&
+              `${humanDate(board.data.from)} – ${board.data.to.startsWith('9999') ? 'now' : humanDate(board.data.to)}`}
+          </p>
         </div>
       </div>
       <div className="toolbar wrap">
@@ -105,7 +140,12 @@ export function Leaderboard() {
               <Row entry={me} field={field} mine />
             </tbody>
           </table>
-          {!me.is_public && <p className="muted small">Others see you as “Anonymous”. Turn on sharing in <Link href="/settings">Settings</Link> to show your name.</p>}
+          {!me.is_public && (
+            <p className="muted small">
+              Others see you as “Anonymous”. Turn on sharing in <Link href="/settings">Settings</Link> to show your
+              name.
+            </p>
+          )}
         </div>
       )}
       <Card>
@@ -127,7 +167,18 @@ export function Leaderboard() {
               </thead>
               <tbody>
                 {board.data.entries.map((e, i) => (
-                  <Row key={`${e.rank}-${e.user_id ?? i}`} entry={e} field={field} mine={Boolean(meOnPage && me && e.rank === me.rank && e.user_id === me.user_id && e.total_tokens === me.total_tokens)} />
+                  <Row
+                    key={`${e.rank}-${e.user_id ?? i}`}
+                    entry={e}
+                    field={field}
+                    mine={Boolean(
+                      meOnPage &&
+                      me &&
+                      e.rank === me.rank &&
+                      e.user_id === me.user_id &&
+                      e.total_tokens === me.total_tokens,
+                    )}
+                  />
                 ))}
               </tbody>
             </table>
@@ -135,13 +186,23 @@ export function Leaderboard() {
         )}
         {board.data && board.data.total_pages > 1 && (
           <nav className="pager" aria-label="Pages">
-            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setQuery({ page: String(page - 1) }, true)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={page <= 1}
+              onClick={() => setQuery({ page: String(page - 1) }, true)}
+            >
               Previous
             </button>
             <span>
               Page {page} of {board.data.total_pages}
             </span>
-            <button type="button" className="btn btn-small" disabled={page >= board.data.total_pages} onClick={() => setQuery({ page: String(page + 1) }, true)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={page >= board.data.total_pages}
+              onClick={() => setQuery({ page: String(page + 1) }, true)}
+            >
               Next
             </button>
           </nav>

@@ -33,7 +33,9 @@ export function LinkPage() {
     return (
       <div className="page narrow">
         <Card title="This link request is not valid">
-          <p>Start again on the machine with <code>tokentally link --server {location.origin}</code>.</p>
+          <p>
+            Start again on the machine with <code>tokentally link --server {location.origin}</code>.
+          </p>
         </Card>
       </div>
     );
@@ -63,17 +65,25 @@ export function LinkPage() {
         ) : (
           <>
             <p>
-              A <code>tokentally</code> command on <strong>{device}</strong> asks to upload its usage to your account. Approve only if you just started it.
+              A <code>tokentally</code> command on <strong>{device}</strong> asks to upload its usage to your account.
+              Approve only if you just started it.
             </p>
             <div className="button-row">
-              <button type="button" className="btn btn-primary" onClick={() => void approve()} disabled={phase === 'sending'}>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => void approve()}
+                disabled={phase === 'sending'}
+              >
                 Link {device}
               </button>
               <button type="button" className="btn" onClick={() => setPhase('declined')}>
                 Cancel
               </button>
             </div>
-            <p className="muted small">Only a one-time link code goes to {callback.host} on your machine, never your session.</p>
+            <p className="muted small">
+              Only a one-time link code goes to {callback.host} on your machine, never your session.
+            </p>
           </>
         )}
         {error && <ErrorNote message={error} retry={() => void approve()} />}

@@ -69,10 +69,14 @@ export interface OverviewData {
 }
 
 const billable = (r: TokenRow) => Number(r.billable_total_tokens);
-const rate = (t: Totals) => (Number(t.billable_total_tokens) > 0 ? Number(t.total_cost_usd) / Number(t.billable_total_tokens) : 0);
+const rate = (t: Totals) =>
+  Number(t.billable_total_tokens) > 0 ? Number(t.total_cost_usd) / Number(t.billable_total_tokens) : 0;
 
 /** The top keys to stack by (at most 5; the rest is "other"). */
-function stackKeys(breakdown: Breakdown, by: StackBy): Array<{ key: string; param: Record<string, string>; totals: Totals }> {
+function stackKeys(
+  breakdown: Breakdown,
+  by: StackBy,
+): Array<{ key: string; param: Record<string, string>; totals: Totals }> {
   if (by === 'source') {
     return [...breakdown.sources]
       .sort((a, b) => billable(b.totals) - billable(a.totals))
@@ -111,7 +115,9 @@ export async function loadOverview(range: DateRange, zone: string, signal: Abort
     call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz }, signal }),
     call<Daily>('svc-usage-daily', { params: { from: prev.from, to: prev.to, ...tz }, signal }),
     call<Breakdown>('svc-usage-model-breakdown', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    range.days === 1 ? call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz }, signal }) : Promise.resolve(undefined),
+    range.days === 1
+      ? call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz }, signal })
+      : Promise.resolve(undefined),
   ]);
   const rows: TokenRow[] = hourly ? hourly.data : daily.data;
   const all = { key: 'all', values: rows.map(billable) };
@@ -122,15 +128,36 @@ export async function loadOverview(range: DateRange, zone: string, signal: Abort
 }
 
 /** The trend split into layers by source or model (top five and "other"). */
-export async function loadStackedTrend(base: OverviewData, range: DateRange, zone: string, by: StackBy, signal: AbortSignal): Promise<Trend> {
+export async function loadStackedTrend(
+  base: OverviewData,
+  range: DateRange,
+  zone: string,
+  by: StackBy,
+  signal: AbortSignal,
+): Promise<Trend> {
   const keys = stackKeys(base.breakdown, by);
   const total = base.trend.layers[0]?.values ?? [];
   const tz = { tz: zone };
   const parts =
     base.trend.kind === 'hourly'
-      ? (await Promise.all(keys.map((k) => call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...k.param }, signal })))).map((h) => h.data.map(billable))
-      : (await Promise.all(keys.map((k) => call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...k.param }, signal })))).map((d) => d.data.map(billable));
-  const layers = layersWithRest(total, keys.map((k, i) => ({ key: k.key, values: parts[i] ?? [] })));
+      ? (
+          await Promise.all(
+            keys.map((k) =>
+              call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...k.param }, signal }),
+            ),
+          )
+        ).map((h) => h.data.map(billable))
+      : (
+          await Promise.all(
+            keys.map((k) =>
+              call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...k.param }, signal }),
+            ),
+          )
+        ).map((d) => d.data.map(billable));
+  const layers = layersWithRest(
+    total,
+    keys.map((k, i) => ({ key: k.key, values: parts[i] ?? [] })),
+  );
   return { ...base.trend, layers, costRates: rateOf(layers, keys, base.summary.totals) };
 }
 
@@ -147,7 +174,10 @@ function rateOf(layers: Layer[], keys: Array<{ key: string; totals: Totals }>, t
 }
 
 export function loadHeatmap(zone: string, weekStart: WeekStart, today: IsoDate, signal: AbortSignal): Promise<Heatmap> {
-  return call<Heatmap>('svc-usage-heatmap', { params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone }, signal });
+  return call<Heatmap>('svc-usage-heatmap', {
+    params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone },
+    signal,
+  });
 }
 
 export function loadMonthly(zone: string, today: IsoDate, signal: AbortSignal): Promise<Monthly> {

@@ -26,13 +26,49 @@ export function TotalsPanel({ data, streak }: { data: OverviewData; streak: numb
   const prevAvg = prevDays ? Number(p.billable_total_tokens) / prevDays : 0;
   const share = cacheShare(data.breakdown.sources);
   const stats: Stat[] = [
-    { label: 'Tokens', value: humanCount(t.total_tokens), exact: exactCount(t.total_tokens), delta: change(Number(t.total_tokens), Number(p.total_tokens)) },
-    { label: 'Billable tokens', value: humanCount(t.billable_total_tokens), exact: exactCount(t.billable_total_tokens), delta: change(Number(t.billable_total_tokens), Number(p.billable_total_tokens)) },
-    { label: 'Cost', value: humanUsd(t.total_cost_usd), exact: exactUsd(t.total_cost_usd), delta: change(Number(t.total_cost_usd), Number(p.total_cost_usd)), neutral: true },
-    { label: 'Active days', value: String(days), exact: `${days} of ${data.daily.data.length} days`, delta: change(days, prevDays) },
-    { label: 'Streak', value: streak === undefined ? '…' : `${streak} day${streak === 1 ? '' : 's'}`, exact: 'Days in a row with usage, up to today', delta: null },
-    { label: 'Average per active day', value: humanCount(avg), exact: `${exactCount(Math.round(avg))} billable tokens`, delta: change(avg, prevAvg) },
-    { label: 'Cache-hit share', value: humanPercent(share), exact: `${(share * 100).toFixed(2)} % of input read from cache`, delta: null },
+    {
+      label: 'Tokens',
+      value: humanCount(t.total_tokens),
+      exact: exactCount(t.total_tokens),
+      delta: change(Number(t.total_tokens), Number(p.total_tokens)),
+    },
+    {
+      label: 'Billable tokens',
+      value: humanCount(t.billable_total_tokens),
+      exact: exactCount(t.billable_total_tokens),
+      delta: change(Number(t.billable_total_tokens), Number(p.billable_total_tokens)),
+    },
+    {
+      label: 'Cost',
+      value: humanUsd(t.total_cost_usd),
+      exact: exactUsd(t.total_cost_usd),
+      delta: change(Number(t.total_cost_usd), Number(p.total_cost_usd)),
+      neutral: true,
+    },
+    {
+      label: 'Active days',
+      value: String(days),
+      exact: `${days} of ${data.daily.data.length} days`,
+      delta: change(days, prevDays),
+    },
+    {
+      label: 'Streak',
+      value: streak === undefined ? '…' : `${streak} day${streak === 1 ? '' : 's'}`,
+      exact: 'Days in a row with usage, up to today',
+      delta: null,
+    },
+    {
+      label: 'Average per active day',
+      value: humanCount(avg),
+      exact: `${exactCount(Math.round(avg))} billable tokens`,
+      delta: change(avg, prevAvg),
+    },
+    {
+      label: 'Cache-hit share',
+      value: humanPercent(share),
+      exact: `${(share * 100).toFixed(2)} % of input read from cache`,
+      delta: null,
+    },
   ];
   return (
     <div className="stats" role="list">
@@ -45,7 +81,9 @@ export function TotalsPanel({ data, streak }: { data: OverviewData; streak: numb
           {s.delta === null && (s.label === 'Streak' || s.label === 'Cache-hit share') ? (
             <div className="stat-delta neutral">{s.label === 'Streak' ? 'current' : 'of input'}</div>
           ) : (
-            <div className={`stat-delta ${s.delta === null || s.delta === 0 || s.neutral ? 'neutral' : s.delta > 0 ? 'up' : 'down'}`}>
+            <div
+              className={`stat-delta ${s.delta === null || s.delta === 0 || s.neutral ? 'neutral' : s.delta > 0 ? 'up' : 'down'}`}
+            >
               {humanChange(s.delta)} <span className="sr-only">compared with the previous period</span>
               <span aria-hidden="true"> vs previous</span>
             </div>
@@ -56,16 +94,39 @@ export function TotalsPanel({ data, streak }: { data: OverviewData; streak: numb
   );
 }
 
-export function TrendPanel({ data, by, unit, nowMs }: { data: OverviewData; by: StackBy; unit: 'tokens' | 'cost'; nowMs: number }) {
+export function TrendPanel({
+  data,
+  by,
+  unit,
+  nowMs,
+}: {
+  data: OverviewData;
+  by: StackBy;
+  unit: 'tokens' | 'cost';
+  nowMs: number;
+}) {
   const trend = data.trend;
   const hourly = trend.kind === 'hourly';
-  const labels = useMemo(() => trend.xs.map((x) => (hourly ? slotLabel(x) : humanDate(x).replace(/,? \d{4}$/, ''))), [trend, hourly]);
-  const longLabels = useMemo(() => trend.xs.map((x) => (hourly ? slotLabelWithOffset(x) : humanDate(x, undefined, true))), [trend, hourly]);
+  const labels = useMemo(
+    () => trend.xs.map((x) => (hourly ? slotLabel(x) : humanDate(x).replace(/,? \d{4}$/, ''))),
+    [trend, hourly],
+  );
+  const longLabels = useMemo(
+    () => trend.xs.map((x) => (hourly ? slotLabelWithOffset(x) : humanDate(x, undefined, true))),
+    [trend, hourly],
+  );
   const layers = useMemo(
-    () => (unit === 'cost' ? trend.layers.map((l, i) => ({ key: l.key, values: l.values.map((v) => v * (trend.costRates[i] ?? 0)) })) : trend.layers),
+    () =>
+      unit === 'cost'
+        ? trend.layers.map((l, i) => ({ key: l.key, values: l.values.map((v) => v * (trend.costRates[i] ?? 0)) }))
+        : trend.layers,
     [trend, unit],
   );
-  const unsynced = useMemo(() => (hourly && trend.hourly ? unsyncedSlots(trend.hourly.data, trend.hourly.sync.last_sync_at, nowMs) : undefined), [trend, hourly, nowMs]);
+  const unsynced = useMemo(
+    () =>
+      hourly && trend.hourly ? unsyncedSlots(trend.hourly.data, trend.hourly.sync.last_sync_at, nowMs) : undefined,
+    [trend, hourly, nowMs],
+  );
   const fmt = (v: number) => (unit === 'cost' ? `≈ ${humanUsd(v)}` : exactCount(Math.round(v)));
   if (layers.length === 0 || layers.every((l) => l.values.every((v) => v === 0))) {
     return <p className="muted empty-chart">No usage in this range.</p>;
@@ -103,7 +164,15 @@ export function TrendPanel({ data, by, unit, nowMs }: { data: OverviewData; by: 
   return (
     <ChartOrTable
       label="trend"
-      chart={<TrendChart labels={labels} longLabels={longLabels} layers={layers} unit={unit} {...(unsynced ? { unsynced } : {})} />}
+      chart={
+        <TrendChart
+          labels={labels}
+          longLabels={longLabels}
+          layers={layers}
+          unit={unit}
+          {...(unsynced ? { unsynced } : {})}
+        />
+      }
       table={table}
     />
   );
@@ -151,7 +220,9 @@ export function ModelBreakdown({ sources }: { sources: SourceRow[] }) {
                   <th scope="row">
                     <span className="model-name">
                       <span>{m.model}</span>
-                      {m.priced_as && m.priced_as !== m.model_id && <span className="badge">priced as {m.priced_as}</span>}
+                      {m.priced_as && m.priced_as !== m.model_id && (
+                        <span className="badge">priced as {m.priced_as}</span>
+                      )}
                     </span>
                   </th>
                   <td className="num" title={exactCount(m.totals.billable_total_tokens)}>
@@ -186,7 +257,19 @@ const COLUMNS: Array<{ key: SortKey; label: string }> = [
   { key: 'reasoning_output_tokens', label: 'Reasoning' },
 ];
 
-export function DailyTable({ data, sort, descending, onSort, onOpen }: { data: OverviewData; sort: SortKey; descending: boolean; onSort: (k: SortKey) => void; onOpen: (day: string) => void }) {
+export function DailyTable({
+  data,
+  sort,
+  descending,
+  onSort,
+  onOpen,
+}: {
+  data: OverviewData;
+  sort: SortKey;
+  descending: boolean;
+  onSort: (k: SortKey) => void;
+  onOpen: (day: string) => void;
+}) {
   const rows = useMemo(() => sortRows(data.daily.data, sort, descending), [data, sort, descending]);
   const download = () => {
     const csv = toCsv(
@@ -212,7 +295,12 @@ export function DailyTable({ data, sort, descending, onSort, onOpen }: { data: O
           <thead>
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c.key} scope="col" className={c.key === 'day' ? '' : 'num'} aria-sort={sort === c.key ? (descending ? 'descending' : 'ascending') : 'none'}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.key === 'day' ? '' : 'num'}
+                  aria-sort={sort === c.key ? (descending ? 'descending' : 'ascending') : 'none'}
+                >
                   <button type="button" className="sort-button" onClick={() => onSort(c.key)}>
                     {c.label}
                     <span aria-hidden="true">{sort === c.key ? (descending ? ' ↓' : ' ↑') : ''}</span>
@@ -225,7 +313,10 @@ export function DailyTable({ data, sort, descending, onSort, onOpen }: { data: O
             {rows.map((r) => (
               <tr key={r.day}>
                 <th scope="row">
-                  <a href={`?range=custom&from=${r.day}&to=${r.day}`} onClick={(e) => (e.preventDefault(), onOpen(r.day))}>
+                  <a
+                    href={`?range=custom&from=${r.day}&to=${r.day}`}
+                    onClick={(e) => (e.preventDefault(), onOpen(r.day))}
+                  >
                     {humanDate(r.day, undefined, true)}
                   </a>
                 </th>

@@ -14,13 +14,39 @@ interface ProfileAnswer {
   entry: Entry;
 }
 
-function ProfileView({ userId, fallbackName, fallbackAvatar }: { userId: string; fallbackName?: string | null; fallbackAvatar?: string | null }) {
+function ProfileView({
+  userId,
+  fallbackName,
+  fallbackAvatar,
+}: {
+  userId: string;
+  fallbackName?: string | null;
+  fallbackAvatar?: string | null;
+}) {
   const session = useSession();
   const signedIn = session.status === 'signed-in';
   const answers = useLoad(`${userId}|${signedIn}`, (signal) =>
-    Promise.all(PERIODS.map(([p]) => call<ProfileAnswer>('svc-leaderboard-profile', { params: { user_id: userId, period: p }, signal, ...(signedIn ? {} : { bearer: null }) }))),
+    Promise.all(
+      PERIODS.map(([p]) =>
+        call<ProfileAnswer>('svc-leaderboard-profile', {
+          params: { user_id: userId, period: p },
+          signal,
+          ...(signedIn ? {} : { bearer: null }),
+        }),
+      ),
+    ),
   );
-  if (answers.error) return <ErrorNote message={answers.error === 'Authenticated credential lacks the required role' ? 'This profile is not public.' : answers.error} retry={answers.retry} />;
+  if (answers.error)
+    return (
+      <ErrorNote
+        message={
+          answers.error === 'Authenticated credential lacks the required role'
+            ? 'This profile is not public.'
+            : answers.error
+        }
+        retry={answers.retry}
+      />
+    );
   if (!answers.data) return <Skeleton height={240} />;
   const first = answers.data[0]?.entry;
   const name = first?.display_name ?? fallbackName ?? 'Anonymous';
@@ -40,13 +66,17 @@ function ProfileView({ userId, fallbackName, fallbackAvatar }: { userId: string;
               <span className="rank-big" data-testid={`rank-${a.period}`}>
                 {a.entry.rank === null ? '—' : `#${a.entry.rank}`}
               </span>
-              <span className="muted small">{a.to.startsWith('9999') ? 'since the start' : `${humanDate(a.from)} – ${humanDate(a.to)}`}</span>
+              <span className="muted small">
+                {a.to.startsWith('9999') ? 'since the start' : `${humanDate(a.from)} – ${humanDate(a.to)}`}
+              </span>
             </div>
             <dl className="metric-list">
               {METRICS.map(([m, label, field]) => (
                 <div key={m}>
                   <dt>{label}</dt>
-                  <dd title={exactCount(String(a.entry[field as keyof Entry]))}>{humanCount(String(a.entry[field as keyof Entry]))}</dd>
+                  <dd title={exactCount(String(a.entry[field as keyof Entry]))}>
+                    {humanCount(String(a.entry[field as keyof Entry]))}
+                  </dd>
                 </div>
               ))}
             </dl>
@@ -72,14 +102,32 @@ export function SharePage() {
   const { hash } = useLocation();
   const token = decodeURIComponent(hash);
   const shared = useLoad(token ? `share|${token}` : null, (signal) =>
-    call<{ display_name: string | null; avatar_url: string | null; user_id: string }>('svc-public-view-profile', { bearer: token, signal }),
+    call<{ display_name: string | null; avatar_url: string | null; user_id: string }>('svc-public-view-profile', {
+      bearer: token,
+      signal,
+    }),
   );
   return (
     <div className="page">
       {!token && <ErrorNote message="This share link is incomplete: the part after # is missing." />}
-      {shared.error && <ErrorNote message={/invalid|revoked|bearer/i.test(shared.error) ? 'This share link is no longer valid: its owner turned sharing off.' : shared.error} retry={shared.retry} />}
+      {shared.error && (
+        <ErrorNote
+          message={
+            /invalid|revoked|bearer/i.test(shared.error)
+              ? 'This share link is no longer valid: its owner turned sharing off.'
+              : shared.error
+          }
+          retry={shared.retry}
+        />
+      )}
       {token && !shared.data && !shared.error && <Skeleton height={240} />}
-      {shared.data && <ProfileView userId={shared.data.user_id} fallbackName={shared.data.display_name} fallbackAvatar={shared.data.avatar_url} />}
+      {shared.data && (
+        <ProfileView
+          userId={shared.data.user_id}
+          fallbackName={shared.data.display_name}
+          fallbackAvatar={shared.data.avatar_url}
+        />
+      )}
     </div>
   );
 }

@@ -22,7 +22,12 @@ function save(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const size = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} bytes`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export function ExportPanel() {
   const [format, setFormat] = useState<Format>('csv');
@@ -47,7 +52,8 @@ export function ExportPanel() {
     <Card id="export" title="Export your data">
       <form className="form" onSubmit={(e) => void run(e)}>
         <p className="muted small flush">
-          Every half-hour bucket your devices uploaded (device, source, model, project, the token counts) and every daily total with its cost.
+          Every half-hour bucket your devices uploaded (device, source, model, project, the token counts) and every
+          daily total with its cost.
         </p>
         <fieldset className="field">
           <legend>Format</legend>
@@ -68,7 +74,13 @@ export function ExportPanel() {
             </label>
             <label className="field">
               <span className="small">To</span>
-              <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} aria-invalid={reversed} />
+              <input
+                type="date"
+                value={to}
+                min={from || undefined}
+                onChange={(e) => setTo(e.target.value)}
+                aria-invalid={reversed}
+              />
             </label>
             {(from || to) && (
               <button type="button" className="btn btn-small btn-ghost" onClick={() => (setFrom(''), setTo(''))}>
@@ -77,7 +89,11 @@ export function ExportPanel() {
             )}
           </div>
           <small className={reversed ? 'error-text' : 'muted'}>
-            {reversed ? 'The first day comes after the last.' : from || to ? `${from || 'the first upload'} to ${to || 'today'}.` : 'Empty: all time.'}
+            {reversed
+              ? 'The first day comes after the last.'
+              : from || to
+                ? `${from || 'the first upload'} to ${to || 'today'}.`
+                : 'Empty: all time.'}
           </small>
         </fieldset>
         <div className="button-row">
@@ -113,7 +129,10 @@ export function DeleteAccount() {
     setBusy(true);
     setError(undefined);
     try {
-      await call('svc-account-delete', { method: 'POST', body: hasPassword ? { password: proof } : { confirm: proof } });
+      await call('svc-account-delete', {
+        method: 'POST',
+        body: hasPassword ? { password: proof } : { confirm: proof },
+      });
     } catch (failed) {
       setBusy(false);
       setError(message(failed));
@@ -167,7 +186,11 @@ export function DeleteAccount() {
             <button type="button" className="btn" onClick={() => dialog.current?.close()} disabled={busy}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-danger" disabled={busy || (!hasPassword && proof.trim() !== CONFIRM_WORDS)}>
+            <button
+              type="submit"
+              className="btn btn-danger"
+              disabled={busy || (!hasPassword && proof.trim() !== CONFIRM_WORDS)}
+            >
               {busy ? 'Deleting…' : 'Delete my account'}
             </button>
           </div>

@@ -44,7 +44,17 @@ export function imagePaths(userId: string, period: Period, metric: Metric, theme
   };
 }
 
-function Choice<T extends string>({ legend, options, value, onChange }: { legend: string; options: Array<[T, string]>; value: T; onChange: (v: T) => void }) {
+function Choice<T extends string>({
+  legend,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  options: Array<[T, string]>;
+  value: T;
+  onChange: (v: T) => void;
+}) {
   return (
     <fieldset className="field">
       <legend>{legend}</legend>
@@ -66,7 +76,10 @@ export function BadgePreview({ userId, isPublic }: { userId: string; isPublic: b
   const paths = imagePaths(userId, period, metric, theme);
   const abs = (path: string) => `${location.origin}${path}`;
   const periodWords = PERIODS.find(([p]) => p === period)?.[1].toLowerCase() ?? '';
-  const markdown = [`[![AI tokens ${periodWords}](${abs(paths.badge)})](${abs(paths.profile)})`, `[![My Tokentally card](${abs(paths.card)})](${abs(paths.profile)})`].join('\n');
+  const markdown = [
+    `[![AI tokens ${periodWords}](${abs(paths.badge)})](${abs(paths.profile)})`,
+    `[![My Tokentally card](${abs(paths.card)})](${abs(paths.profile)})`,
+  ].join('\n');
   const html = [
     `<a href="${abs(paths.profile)}">`,
     `  <picture>`,
@@ -82,13 +95,14 @@ export function BadgePreview({ userId, isPublic }: { userId: string; isPublic: b
       <h3>Badge and card</h3>
       {!isPublic ? (
         <p className="muted" data-testid="badge-not-public">
-          Your badge and card show “not public” until you turn Public on. Once it is on, they show your token totals, your rank and your top model
-          family from the leaderboard.
+          Your badge and card show “not public” until you turn Public on. Once it is on, they show your token totals,
+          your rank and your top model family from the leaderboard.
         </p>
       ) : (
         <>
           <p className="muted small">
-            Figures come from the leaderboard, refreshed every few minutes. Anyone with the address can see them while Public is on.
+            Figures come from the leaderboard, refreshed every few minutes. Anyone with the address can see them while
+            Public is on.
           </p>
           <div className="preview-controls">
             <Choice legend="Period" options={PERIODS} value={period} onChange={setPeriod} />
@@ -97,7 +111,14 @@ export function BadgePreview({ userId, isPublic }: { userId: string; isPublic: b
           </div>
           <div className="preview-images">
             <img src={paths.badge} alt={`Badge preview: AI tokens ${periodWords}`} data-testid="badge-img" />
-            <img className="card-img" src={paths.card} alt={`Card preview (${theme})`} width={440} height={180} data-testid="card-img" />
+            <img
+              className="card-img"
+              src={paths.card}
+              alt={`Card preview (${theme})`}
+              width={440}
+              height={180}
+              data-testid="card-img"
+            />
           </div>
           <div className="field">
             <span>Markdown (a README)</span>

@@ -19,13 +19,18 @@ interface Visibility {
 
 function ProfileForm() {
   const session = useSession();
-  const meta = session.status === 'signed-in' ? (session.session.user.user_metadata as { display_name?: string; avatar_url?: string }) : {};
+  const meta =
+    session.status === 'signed-in'
+      ? (session.session.user.user_metadata as { display_name?: string; avatar_url?: string })
+      : {};
   const [name, setName] = useState(meta.display_name ?? '');
   const [avatar, setAvatar] = useState(meta.avatar_url ?? '');
   const [message, setMessage] = useState<{ ok: boolean; text: string }>();
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const { error } = await auth.updateUser({ data: { display_name: name.trim() || null, avatar_url: avatar.trim() || null } });
+    const { error } = await auth.updateUser({
+      data: { display_name: name.trim() || null, avatar_url: avatar.trim() || null },
+    });
     setMessage(error ? { ok: false, text: error.message } : { ok: true, text: 'Saved.' });
   };
   return (
@@ -34,11 +39,19 @@ function ProfileForm() {
         <label className="field">
           <span>Display name</span>
           <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoComplete="nickname" />
-          <small className="muted">Shown on the leaderboard when sharing is on. An e-mail address is never shown.</small>
+          <small className="muted">
+            Shown on the leaderboard when sharing is on. An e-mail address is never shown.
+          </small>
         </label>
         <label className="field">
           <span>Avatar URL</span>
-          <input type="url" value={avatar} onChange={(e) => setAvatar(e.target.value)} placeholder="https://…" maxLength={500} />
+          <input
+            type="url"
+            value={avatar}
+            onChange={(e) => setAvatar(e.target.value)}
+            placeholder="https://…"
+            maxLength={500}
+          />
         </label>
         <div className="button-row">
           <button className="btn btn-primary" type="submit">
@@ -77,9 +90,15 @@ function SharingPanel() {
       {vis.data && (
         <>
           <label className="switch-row">
-            <input type="checkbox" role="switch" checked={vis.data.enabled} onChange={(e) => void set(e.target.checked)} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={vis.data.enabled}
+              onChange={(e) => void set(e.target.checked)}
+            />
             <span>
-              <strong>Public</strong>: your name, avatar and token totals appear on the leaderboard and on a share link. Off: you are “Anonymous” to others.
+              <strong>Public</strong>: your name, avatar and token totals appear on the leaderboard and on a share link.
+              Off: you are “Anonymous” to others.
             </span>
           </label>
           {link && (
@@ -125,17 +144,26 @@ function DisplayPrefs() {
             list="all-zones"
           />
           <datalist id="all-zones">
-            {((Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? []).map((z) => (
+            {(
+              (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? []
+            ).map((z) => (
               <option key={z} value={z} />
             ))}
           </datalist>
-          <small className={valid ? 'muted' : 'error-text'}>{valid ? 'Empty: the browser’s zone.' : 'Not a time zone name (e.g. Europe/Paris).'}</small>
+          <small className={valid ? 'muted' : 'error-text'}>
+            {valid ? 'Empty: the browser’s zone.' : 'Not a time zone name (e.g. Europe/Paris).'}
+          </small>
         </label>
         <fieldset className="field">
           <legend>Weeks start on</legend>
           <div className="segmented">
             {(['sun', 'mon'] as const).map((d) => (
-              <button key={d} type="button" aria-pressed={prefs.weekStart === d} onClick={() => savePrefs({ weekStart: d })}>
+              <button
+                key={d}
+                type="button"
+                aria-pressed={prefs.weekStart === d}
+                onClick={() => savePrefs({ weekStart: d })}
+              >
                 {d === 'sun' ? 'Sunday' : 'Monday'}
               </button>
             ))}

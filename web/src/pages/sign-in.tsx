@@ -3,7 +3,15 @@ import { useState, type FormEvent } from 'react';
 import { auth } from '../auth.js';
 import { Link } from '../router.js';
 
-export function SignIn({ mode, expired, notice }: { mode: 'sign-in' | 'sign-up'; expired: boolean; notice?: string | undefined }) {
+export function SignIn({
+  mode,
+  expired,
+  notice,
+}: {
+  mode: 'sign-in' | 'sign-up';
+  expired: boolean;
+  notice?: string | undefined;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [name, setName] = useState('');
@@ -26,7 +34,9 @@ export function SignIn({ mode, expired, notice }: { mode: 'sign-in' | 'sign-up';
         <div className="brand brand-large">
           <Logo onAccent /> Tokentally
         </div>
-        <p className="hero-line">Every token your coding agents burn — on every machine, in your time zone, priced to the cent.</p>
+        <p className="hero-line">
+          Every token your coding agents burn — on every machine, in your time zone, priced to the cent.
+        </p>
         <ul className="hero-points">
           <li>Codex, Claude Code, Gemini CLI, OpenCode and more</li>
           <li>Half-hour detail, exact totals and cost</li>
@@ -54,11 +64,24 @@ export function SignIn({ mode, expired, notice }: { mode: 'sign-in' | 'sign-up';
           )}
           <label className="field">
             <span>E-mail</span>
-            <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+            <input
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+              autoComplete="email"
+            />
           </label>
           <label className="field">
             <span>Password</span>
-            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} required minLength={signUp ? 8 : 1} autoComplete={signUp ? 'new-password' : 'current-password'} />
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+              minLength={signUp ? 8 : 1}
+              autoComplete={signUp ? 'new-password' : 'current-password'}
+            />
           </label>
           {error && (
             <div className="note note-error" role="alert">

@@ -1,0 +1,97 @@
+/**
+ * @fileoverview What a PostgreSQL group write reads first, in one round trip: the stored variants
+ * of its uploads' groups, the `usage_daily` and packed `usage_days` rows they may change, and the
+ * rows each touched (device, half-hour) holds (for the bucket bound).
+ */
+import type { PoolClient } from 'pg';
+import { countsOf } from '../db/token-columns.js';
+import type { StoredRow } from '../db/queries/ingest-rows.js';
+import { SELECT_STORED } from '../db/queries/ingest-postgres.js';
+import { preparedName } from '../db/prepared-name.js';
+import { DAY_MS } from '../domain/calendar.js';
+import { dayTotalsOf } from '../domain/day-slots.js';
+import type { TokenCounts } from '../domain/token-counts.js';
+import type { IngestBounds } from './bounds.js';
+import { groupsOf, type StoredVariant } from './plan.js';
+import { toStoredVariant } from './stored-row.js';
+import type { IngestBatch } from './types.js';
+
+/** Column arrays of `rows`, one per getter (what `unnest` takes). */
+export function columns<T>(rows: readonly T[], ...getters: ((row: T) => unknown)[]): unknown[][] {
+  return getters.map((get) => rows.map(get));
+}
+
+export const dailyKey = (userId: string, day: number, source: string, model: string) =>
+  `${userId}\u0000${day}\u0000${source}\u0000${model}`;
+
+export const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
+
+export interface StoredState {
+  /** Stored variants by device. */
+  variants: Map<string, StoredVariant[]>;
+  /** Stored `usage_daily` counts by {@link dailyKey}. */
+  daily: Map<string, TokenCounts>;
+  /** Stored rows by (device, half-hour) ({@link ownerKey}), counted up to the bound + 1. */
+  rows: Map<string, number>;
+  /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
+  days: Map<string, TokenCounts>;
+  /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
+  packed: Map<string, string>;
+}
+
+export async function loadStored(
+  client: PoolClient,
+  batches: readonly IngestBatch[],
+  bounds: IngestBounds,
+): Promise<StoredState> {
+  const groups: { deviceId: string; userId: string; hourStart: number; source: string; model: string }[] = [];
+  for (const batch of batches) {
+    for (const g of groupsOf(batch.buckets)) groups.push({ deviceId: batch.deviceId, userId: batch.userId, ...g });
+  }
+  const state: StoredState = {
+    variants: new Map(),
+    daily: new Map(),
+    rows: new Map(),
+    days: new Map(),
+    packed: new Map(),
+  };
+  if (groups.length === 0) return state;
+  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'c' | 'p'; owner: string }>({
+    name: preparedName(SELECT_STORED),
+    text: SELECT_STORED,
+    values: [
+      ...columns(
+        groups,
+        (g) => g.deviceId,
+        (g) => g.hourStart,
+        (g) => g.source,
+        (g) => g.model,
+      ),
+      ...columns(
+        groups,
+        (g) => g.userId,
+        (g) => Math.floor(g.hourStart / DAY_MS),
+        (g) => g.source,
+        (g) => g.model,
+      ),
+      bounds.maxRowsPerHalfHour + 1,
+    ],
+  });
+  for (const row of rows) {
+    if (row.kind === 'b') {
+      let list = state.variants.get(row.owner);
+      if (list === undefined) state.variants.set(row.owner, (list = []));
+      list.push(toStoredVariant(row));
+    } else if (row.kind === 'c') {
+      state.rows.set(ownerKey(row.owner, Number(row.hour_start)), Number(row.input));
+    } else if (row.kind === 'p') {
+      const key = ownerKey(row.owner, Number(row.hour_start));
+      const packed = row.project_ref as string;
+      state.packed.set(key, packed);
+      state.days.set(key, dayTotalsOf(packed));
+    } else {
+      state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
+    }
+  }
+  return state;
+}
