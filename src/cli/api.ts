@@ -2,8 +2,8 @@
  * @fileoverview HTTP client for the three endpoints the CLI uses. JSON in and out, problem
  * documents turned into {@link ApiError} with the server's `detail`, and retries with
  * exponential backoff on network errors, 429, 502, 503 and 504 that honour `Retry-After`.
- * Uses node:http(s) rather than `fetch`: loading fetch costs ~45 ms per process, a tenth of
- * the no-change sync budget.
+ * Uses node:http(s) rather than `fetch`: loading fetch costs a sizeable share of the no-change
+ * sync budget in every process (docs/cli.md, "Performance").
  */
 import http from 'node:http';
 import https from 'node:https';

@@ -1,6 +1,6 @@
 /**
  * @fileoverview Each request's logger, made on first use. Fastify gives every request a child
- * logger bound to its id; making one costs ~1.5 µs (pino runs the redactor over the bindings) and
+ * logger bound to its id; making one runs pino's redactor over the bindings, and
  * most requests never log through it — the completed line has a logger of its own (request-log.ts).
  * This stands in for the child and makes it when something is logged.
  */

@@ -3,8 +3,8 @@
  * time. (Fastify's default writes two.) Headers and bodies are never logged, so no credential is.
  *
  * The completed line is built here from those four fields only, so it goes through a child logger
- * without the redaction pass (measured 12 µs a line with it, 1.3 µs without: a tenth of an
- * upload's HTTP work). Error lines carry an error object and keep the redacting logger.
+ * without the redaction pass, which cost about a tenth of an upload's HTTP work (docs/decisions.md,
+ * "Speed"). Error lines carry an error object and keep the redacting logger.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';

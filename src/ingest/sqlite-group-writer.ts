@@ -1,6 +1,6 @@
 /**
  * @fileoverview The SQLite group write, synchronous over the better-sqlite3 connection: prepared
- * statements, no query builder (measured ~2 µs a row).
+ * statements, no query builder (docs/architecture.md, "SQL").
  *
  * A group of uploads is one transaction in two phases:
  * 1. each upload in a savepoint of its own: its buckets (read back, planned, replaced), its
@@ -277,7 +277,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
 
   // Runs inside the transaction begun below: a plain function, not a nested transaction, since a
   // savepoint around the whole group would copy every page the read models change into SQLite's
-  // sub-journal (measured: ~35 µs more an upload).
+  // sub-journal (docs/decisions.md, "Ingest on SQLite").
   const writeGroup = (batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
     const stored: UploadDeltas[] = [];
     const days = daySums();

@@ -3,8 +3,8 @@
  * primary keeps every token bucket; a server process asks it over the cluster's IPC channel for
  * each request it limits, so a device or an address gets the configured rate however its
  * connections are spread over the processes. The questions of one event-loop turn travel as one
- * message and come back as one: a message a question cost ~80 µs of CPU an upload under load
- * (a pipe write and a wake-up of the primary each), about the whole gain of a second process.
+ * message and come back as one: a message a question (a pipe write and a wake-up of the primary
+ * each) cost about the whole gain of a second process (docs/decisions.md).
  */
 import cluster from 'node:cluster';
 import { systemClock } from '../clock.js';

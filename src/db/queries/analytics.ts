@@ -23,9 +23,9 @@ type Q = Kysely<Database>;
 
 /*
  * The wide reads (a year of days) come back packed: one text column per group, entries
- * `a,b,c,…` joined by `;` (SQLite group_concat, PostgreSQL string_agg). Materialising thousands
- * of rows with seven 64-bit columns costs several µs a row in the drivers; one string a group and
- * a split is about three times cheaper. They go through {@link rawRows} (prepared once).
+ * `a,b,c,…` joined by `;` (SQLite group_concat, PostgreSQL string_agg): the drivers materialise
+ * each row of seven 64-bit columns at a cost, and one string a group and a split is several times
+ * cheaper (docs/analytics.md). They go through {@link rawRows} (prepared once).
  */
 
 const ROLLUP_SQL = {
