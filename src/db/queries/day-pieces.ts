@@ -120,6 +120,9 @@ function cutDays<T>(p: Plan, rows: readonly Row<T>[], math: Arithmetic<T>, hourS
       for (let f = 0; f < COUNT_WIDTH; f++) run[f] = math.add(run[f] as T, values[at + 1 + f] as T);
     }
     for (; j < last; j++) record(j);
+    // The running sums are exact as doubles while the largest stays below 2^53 (counts are never
+    // negative, so it is the last): counted into the total the caller checks.
+    for (let f = 0; f < COUNT_WIDTH; f++) sumAbs += Math.abs(math.toNumber(run[f] as T));
     for (let f = 0; f < COUNT_WIDTH; f++) sums[last * COUNT_WIDTH + f] = values[start + 1 + f] as T;
     for (let k = 0; k < last; k++) {
       const slot = day * SLOTS_PER_DAY + (bounds[k] as number);
@@ -143,7 +146,6 @@ function cutDays<T>(p: Plan, rows: readonly Row<T>[], math: Arithmetic<T>, hourS
 
 const ZERO = 48;
 const NINE = 57;
-const MINUS = 45;
 const COMMA = 44;
 const SEMICOLON = 59;
 /** Digits a double holds exactly with room to spare: below 10^15 < 2^50. */
@@ -162,7 +164,6 @@ function parseRows(p: Plan, text: string): Row<number>[] | undefined {
   let limit = -1; // the current row's scan limit, once its day is read
   let value = 0;
   let digits = 0;
-  let negative = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : SEMICOLON;
     if (c >= ZERO && c <= NINE) {
@@ -170,15 +171,10 @@ function parseRows(p: Plan, text: string): Row<number>[] | undefined {
       digits++;
       continue;
     }
-    if (c === MINUS && digits === 0 && !negative) {
-      negative = true;
-      continue;
-    }
     if (digits === 0 || digits > SMALL_DIGITS || (c !== COMMA && c !== SEMICOLON)) return undefined;
-    values[n++] = negative ? -value : value;
+    values[n++] = value;
     value = 0;
     digits = 0;
-    negative = false;
     const read = n - rowStart;
     if (read === 1) limit = scanLimit(p, values[rowStart] as number);
     // Past the day's sums, at an entry's first number (its slot): stop reading once it reaches the limit.
