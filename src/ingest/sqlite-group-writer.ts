@@ -79,29 +79,7 @@ interface DaySums {
 }
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
-  const {
-    selectRange,
-    countHalfHour,
-    selectDay,
-    selectVariants,
-    upsertBucket,
-    deleteBucket,
-    addRollup,
-    addProject,
-    selectDaily,
-    putDaily,
-    putDay,
-    addWeek,
-    addMonth,
-    addTotal,
-    touchDevice,
-    clearSubscriptions,
-    insertSubscription,
-    insertEvent,
-    begin,
-    commit,
-    rollback,
-  } = prepareIngestStatements(s);
+  const st = prepareIngestStatements(s);
 
   /**
    * What is stored for the groups an upload mentions. A narrow upload is read back in one range
@@ -119,10 +97,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     }
     // A wide span (a backfill), or a range holding many more rows than the upload, is read group by group.
     const limit = 2 * buckets.length + 16;
-    const range = max - min <= RANGE_READ_SPAN_MS ? selectRange.all(deviceId, min, max, limit) : undefined;
+    const range = max - min <= RANGE_READ_SPAN_MS ? st.selectRange.all(deviceId, min, max, limit) : undefined;
     if (range !== undefined && range.length < limit)
       return { variants: range.map(tupleToStoredVariant), complete: true };
-    const rows = groupsOf(buckets).flatMap((g) => selectVariants.all(deviceId, g.hourStart, g.source, g.model));
+    const rows = groupsOf(buckets).flatMap((g) => st.selectVariants.all(deviceId, g.hourStart, g.source, g.model));
     return { variants: rows.map(tupleToStoredVariant), complete: false };
   };
 
@@ -137,7 +115,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       for (const [hourStart, growth] of plan.growth) {
         const rows = stored.complete
           ? stored.variants.reduce((n, v) => (v.hourStart === hourStart ? n + 1 : n), 0)
-          : Number(countHalfHour.get(batch.deviceId, hourStart, bounds.maxRowsPerHalfHour + 1));
+          : Number(st.countHalfHour.get(batch.deviceId, hourStart, bounds.maxRowsPerHalfHour + 1));
         checkRowBound(hourStart, rows, growth, bounds.maxRowsPerHalfHour);
       }
     }
@@ -154,7 +132,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       before(userId, day) {
         const key = `${userId}\u0000${day}`;
         if (sums.has(key)) return sums.get(key);
-        const packed = selectDay.get(userId, day);
+        const packed = st.selectDay.get(userId, day);
         const stored = packed === undefined ? undefined : dayTotalsOf(packed);
         sums.set(key, stored);
         return stored;
@@ -174,9 +152,9 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const stored = loadStored(deviceId, batch);
     const plan = planIngest(batch.buckets, stored.variants);
     const changes = checkBounds(batch, stored, plan, days);
-    for (const d of plan.deletes) deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
+    for (const d of plan.deletes) st.deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
     for (const b of plan.upserts) {
-      upsertBucket.run(
+      st.upsertBucket.run(
         deviceId,
         b.hourStart,
         b.source,
@@ -193,11 +171,11 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         now,
       );
     }
-    touchDevice.run(now, now, deviceId);
+    st.touchDevice.run(now, now, deviceId);
     if (batch.subscriptions) {
-      clearSubscriptions.run(deviceId);
+      st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {
-        insertSubscription.run(
+        st.insertSubscription.run(
           deviceId,
           position,
           userId,
@@ -211,7 +189,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         );
       });
     }
-    insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
+    st.insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
     return { result: plan.counts, deltas: { userId, now, rollup: plan.rollup, projects: plan.projects }, changes };
   }) as unknown as (batch: IngestBatch, days: DaySums) => Stored;
 
@@ -219,7 +197,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   const applyUserDeltas = (user: UserDeltas, costOf: RowCoster): void => {
     const { userId } = user;
     for (const r of user.rollup) {
-      addRollup.run(
+      st.addRollup.run(
         userId,
         r.hourStart,
         r.source,
@@ -234,7 +212,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     }
     for (const p of user.projects) {
       checked(
-        addProject.get(
+        st.addProject.get(
           userId,
           p.projectKey,
           p.source,
@@ -251,10 +229,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     }
     const derived = deriveReadModelDeltas(user.rollup);
     for (const d of derived.daily) {
-      const row = selectDaily.get(userId, d.day, d.source, d.model);
+      const row = st.selectDaily.get(userId, d.day, d.source, d.model);
       const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
-      putDaily.run(
+      st.putDaily.run(
         userId,
         d.day,
         d.source,
@@ -268,11 +246,11 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         next.costMicros,
       );
     }
-    for (const d of derived.days) putDay.run(userId, d.day, addToDay(selectDay.get(userId, d.day), d.slots));
+    for (const d of derived.days) st.putDay.run(userId, d.day, addToDay(st.selectDay.get(userId, d.day), d.slots));
     const families = (f: FamilyDelta): [bigint, bigint, bigint] => [f.gpt, f.claude, f.other];
-    for (const w of derived.weeks) checked(addWeek.get(userId, w.period, ...families(w)));
-    for (const m of derived.months) checked(addMonth.get(userId, m.period, ...families(m)));
-    if (derived.total) checked(addTotal.get(userId, ...families(derived.total)));
+    for (const w of derived.weeks) checked(st.addWeek.get(userId, w.period, ...families(w)));
+    for (const m of derived.months) checked(st.addMonth.get(userId, m.period, ...families(m)));
+    if (derived.total) checked(st.addTotal.get(userId, ...families(derived.total)));
   };
 
   // Runs inside the transaction begun below: a plain function, not a nested transaction, since a
@@ -297,7 +275,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
 
   return (prepare) => {
     try {
-      begin.run(); // the connection's busy timeout is 0: taken elsewhere, this fails at once
+      st.begin.run(); // the connection's busy timeout is 0: taken elsewhere, this fails at once
     } catch (error) {
       if (isBusy(error)) return BUSY;
       throw error;
@@ -305,10 +283,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     try {
       const { batches, costOf } = prepare();
       const outcomes = batches.length > 0 ? writeGroup(batches, costOf) : [];
-      commit.run();
+      st.commit.run();
       return outcomes;
     } catch (error) {
-      if (s.inTransaction) rollback.run();
+      if (s.inTransaction) st.rollback.run();
       if (isBusy(error)) return BUSY; // rolled back: nothing of the group is stored
       throw error;
     }
