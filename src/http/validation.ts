@@ -28,13 +28,35 @@ const queryAjv = makeAjv({ coerceTypes: true });
 // eslint-disable-next-line no-control-regex -- the point of this expression
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
+/**
+ * Whether any string (or key) of a parsed value holds a control character: the check every accepted
+ * body and query string goes through, so it builds no path (building one per key cost several
+ * times the check itself on a 10-bucket upload; docs/decisions.md, "Speed").
+ */
+function holdsControlCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return CONTROL_CHARACTER.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) if (holdsControlCharacter(value[i])) return true;
+    return false;
+  }
+  for (const key of Object.keys(value)) {
+    if (CONTROL_CHARACTER.test(key) || holdsControlCharacter((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** The JSON-pointer path of the first string (or key) holding a control character, if any. */
-export function controlCharacterPath(value: unknown, path = ''): string | undefined {
+export function controlCharacterPath(value: unknown): string | undefined {
+  return holdsControlCharacter(value) ? pathOfControlCharacter(value, '') : undefined;
+}
+
+function pathOfControlCharacter(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return CONTROL_CHARACTER.test(value) ? path : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i += 1) {
-      const found = controlCharacterPath(value[i], `${path}/${i}`);
+      const found = pathOfControlCharacter(value[i], `${path}/${i}`);
       if (found !== undefined) return found;
     }
     return undefined;
@@ -42,7 +64,7 @@ export function controlCharacterPath(value: unknown, path = ''): string | undefi
   for (const [key, inner] of Object.entries(value)) {
     const at = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
     if (CONTROL_CHARACTER.test(key)) return at;
-    const found = controlCharacterPath(inner, at);
+    const found = pathOfControlCharacter(inner, at);
     if (found !== undefined) return found;
   }
   return undefined;
