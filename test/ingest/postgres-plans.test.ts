@@ -1,0 +1,50 @@
+/**
+ * The PostgreSQL writer's read of what is stored probes each key through its primary key, whatever
+ * the statistics say. Planned on empty, never-analysed tables (a new server, everyone's first sync),
+ * a join over the uploads' keys became hash joins over sequential scans of whole tables, kept in the
+ * connection's plan cache as they grew (db/queries/ingest-postgres.ts, SELECT_STORED). The generic
+ * plan is the one a named statement keeps, so that is the one checked here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostgresDb } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
+import { engine, openTestDb } from '../helpers/app.js';
+
+describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows by key', () => {
+  let db: PostgresDb;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const opened = await openTestDb();
+    if (opened.db.dialect !== 'postgres') throw new Error('expected PostgreSQL');
+    db = opened.db;
+    drop = opened.drop;
+    await migrateToLatest(db);
+  });
+
+  afterAll(async () => {
+    await db.kysely.destroy();
+    await drop();
+  });
+
+  it('plans no sequential scan of a usage table, on empty tables', async () => {
+    const client = await db.pool.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE stored_read AS ${SELECT_STORED}`);
+      const parameters = Array.from({ length: 9 }, () => 'NULL').join(', ');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE stored_read(${parameters})`);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      for (const table of ['usage_buckets', 'usage_daily', 'usage_days']) {
+        expect(plan).toContain(`using ${table}_pk on ${table}`);
+        expect(plan, plan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
+      }
+      expect(plan).not.toContain('Hash Join');
+    } finally {
+      await client.query('DEALLOCATE ALL');
+      await client.query('RESET plan_cache_mode');
+      client.release();
+    }
+  });
+});
