@@ -37,7 +37,8 @@ import {
   UPSERT_BUCKETS,
   type Piece,
 } from '../db/queries/ingest-postgres.js';
-import { columns, dailyKey, loadStored, ownerKey, type StoredState } from './postgres-stored-state.js';
+import { arrayColumns } from '../db/pg-arrays.js';
+import { dailyKey, loadStored, ownerKey, type StoredState } from './postgres-stored-state.js';
 
 /** How one upload of a group ended. */
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
@@ -103,7 +104,7 @@ export async function writeGroup(
   if (deletes.length > 0) {
     pieces.push({
       sql: DELETE_VARIANTS,
-      params: columns(
+      params: arrayColumns(
         deletes,
         (d) => d.deviceId,
         (d) => d.hourStart,
@@ -116,7 +117,7 @@ export async function writeGroup(
   if (upserts.length > 0) {
     pieces.push({
       sql: UPSERT_BUCKETS,
-      params: columns(
+      params: arrayColumns(
         upserts,
         (u) => u.batch.deviceId,
         (u) => u.batch.userId,
@@ -166,7 +167,7 @@ export async function writeGroup(
   if (rollup.length > 0) {
     pieces.push({
       sql: ADD_ROLLUP,
-      params: columns(
+      params: arrayColumns(
         rollup,
         (x) => x.userId,
         (x) => x.r.hourStart,
@@ -184,7 +185,7 @@ export async function writeGroup(
   if (projects.length > 0) {
     pieces.push({
       sql: ADD_PROJECTS,
-      params: columns(
+      params: arrayColumns(
         projects,
         (x) => x.userId,
         (x) => x.p.updatedAt,
@@ -203,7 +204,7 @@ export async function writeGroup(
   if (daily.length > 0) {
     pieces.push({
       sql: PUT_DAILY,
-      params: columns(
+      params: arrayColumns(
         daily,
         (x) => x.userId,
         (x) => x.day,
@@ -222,7 +223,7 @@ export async function writeGroup(
   if (days.length > 0)
     pieces.push({
       sql: PUT_DAYS,
-      params: columns(
+      params: arrayColumns(
         days,
         (x) => x.userId,
         (x) => x.day,
@@ -232,7 +233,7 @@ export async function writeGroup(
   if (weeks.length > 0)
     pieces.push({
       sql: ADD_WEEKS,
-      params: columns(
+      params: arrayColumns(
         weeks,
         (x) => x.userId,
         (x) => x.p.period,
@@ -244,7 +245,7 @@ export async function writeGroup(
   if (months.length > 0)
     pieces.push({
       sql: ADD_MONTHS,
-      params: columns(
+      params: arrayColumns(
         months,
         (x) => x.userId,
         (x) => x.p.period,
@@ -256,7 +257,7 @@ export async function writeGroup(
   if (totals.length > 0)
     pieces.push({
       sql: ADD_TOTALS,
-      params: columns(
+      params: arrayColumns(
         totals,
         (x) => x.userId,
         (x) => x.p.gpt,
@@ -266,7 +267,7 @@ export async function writeGroup(
     });
   pieces.push({
     sql: TOUCH_DEVICES,
-    params: columns(
+    params: arrayColumns(
       written,
       (x) => x.batch.deviceId,
       (x) => x.batch.now,
@@ -274,7 +275,7 @@ export async function writeGroup(
   });
   const events: Piece = {
     sql: INSERT_EVENTS,
-    params: columns(
+    params: arrayColumns(
       written,
       (x) => x.batch.deviceId,
       (x) => x.batch.userId,
@@ -307,7 +308,7 @@ async function writeSubscriptions(client: PoolClient, batches: readonly IngestBa
   await client.query({
     name: preparedName(INSERT_SUBSCRIPTIONS),
     text: INSERT_SUBSCRIPTIONS,
-    values: columns(
+    values: arrayColumns(
       rows,
       (x) => x.b.deviceId,
       (x) => x.b.userId,

@@ -4,6 +4,7 @@
  * rows each touched (device, half-hour) holds (for the bucket bound).
  */
 import type { PoolClient } from 'pg';
+import { arrayColumns } from '../db/pg-arrays.js';
 import { countsOf } from '../db/token-columns.js';
 import type { StoredRow } from '../db/queries/ingest-rows.js';
 import { SELECT_STORED } from '../db/queries/ingest-postgres.js';
@@ -15,11 +16,6 @@ import type { IngestBounds } from './bounds.js';
 import { groupsOf, type StoredVariant } from './plan.js';
 import { toStoredVariant } from './stored-row.js';
 import type { IngestBatch } from './types.js';
-
-/** Column arrays of `rows`, one per getter (what `unnest` takes). */
-export function columns<T>(rows: readonly T[], ...getters: ((row: T) => unknown)[]): unknown[][] {
-  return getters.map((get) => rows.map(get));
-}
 
 export const dailyKey = (userId: string, day: number, source: string, model: string) =>
   `${userId}\u0000${day}\u0000${source}\u0000${model}`;
@@ -60,14 +56,14 @@ export async function loadStored(
     name: preparedName(SELECT_STORED),
     text: SELECT_STORED,
     values: [
-      ...columns(
+      ...arrayColumns(
         groups,
         (g) => g.deviceId,
         (g) => g.hourStart,
         (g) => g.source,
         (g) => g.model,
       ),
-      ...columns(
+      ...arrayColumns(
         groups,
         (g) => g.userId,
         (g) => Math.floor(g.hourStart / DAY_MS),
