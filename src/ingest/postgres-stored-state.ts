@@ -1,13 +1,13 @@
 /**
  * @fileoverview What a PostgreSQL group write reads first, in one round trip: the stored variants
- * of its uploads' groups, the `usage_daily` and packed `usage_days` rows they may change, and the
- * rows each touched (device, half-hour) holds (for the bucket bound).
+ * of its uploads' half-hours (counted, for the bucket bound), the `usage_daily` and packed
+ * `usage_days` rows they may change; a second only for a half-hour crowded past the bound.
  */
 import type { PoolClient } from 'pg';
 import { arrayColumns } from '../db/pg-arrays.js';
 import { countsOf } from '../db/token-columns.js';
 import type { StoredRow } from '../db/queries/ingest-rows.js';
-import { SELECT_STORED } from '../db/queries/ingest-postgres.js';
+import { SELECT_GROUP_VARIANTS, SELECT_STORED } from '../db/queries/ingest-postgres.js';
 import { preparedName } from '../db/prepared-name.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { dayTotalsOf } from '../domain/day-slots.js';
@@ -52,7 +52,8 @@ export async function loadStored(
     packed: new Map(),
   };
   if (groups.length === 0) return state;
-  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'c' | 'p'; owner: string }>({
+  const limit = bounds.maxRowsPerHalfHour + 1;
+  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p'; owner: string }>({
     name: preparedName(SELECT_STORED),
     text: SELECT_STORED,
     values: [
@@ -60,8 +61,6 @@ export async function loadStored(
         groups,
         (g) => g.deviceId,
         (g) => g.hourStart,
-        (g) => g.source,
-        (g) => g.model,
       ),
       ...arrayColumns(
         groups,
@@ -70,16 +69,15 @@ export async function loadStored(
         (g) => g.source,
         (g) => g.model,
       ),
-      bounds.maxRowsPerHalfHour + 1,
+      limit,
     ],
   });
+  for (const g of groups) state.rows.set(ownerKey(g.deviceId, g.hourStart), 0);
   for (const row of rows) {
     if (row.kind === 'b') {
-      let list = state.variants.get(row.owner);
-      if (list === undefined) state.variants.set(row.owner, (list = []));
-      list.push(toStoredVariant(row));
-    } else if (row.kind === 'c') {
-      state.rows.set(ownerKey(row.owner, Number(row.hour_start)), Number(row.input));
+      const key = ownerKey(row.owner, Number(row.hour_start));
+      state.rows.set(key, (state.rows.get(key) ?? 0) + 1);
+      addVariant(state, row.owner, row);
     } else if (row.kind === 'p') {
       const key = ownerKey(row.owner, Number(row.hour_start));
       const packed = row.project_ref as string;
@@ -89,5 +87,46 @@ export async function loadStored(
       state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
     }
   }
+  await readCrowdedHalfHours(client, groups, state, limit);
   return state;
+}
+
+function addVariant(state: StoredState, deviceId: string, row: StoredRow): void {
+  let list = state.variants.get(deviceId);
+  if (list === undefined) state.variants.set(deviceId, (list = []));
+  list.push(toStoredVariant(row));
+}
+
+/**
+ * A half-hour that returned `limit` rows may hold more (rows stored before the bucket bound was
+ * lowered): what was read of it may miss the upload's own groups, so its variants are read again
+ * group by group. Its row count stays `limit`, which is all the bound needs to know.
+ */
+async function readCrowdedHalfHours(
+  client: PoolClient,
+  groups: readonly { deviceId: string; hourStart: number; source: string; model: string }[],
+  state: StoredState,
+  limit: number,
+): Promise<void> {
+  const crowded = groups.filter((g) => (state.rows.get(ownerKey(g.deviceId, g.hourStart)) ?? 0) >= limit);
+  if (crowded.length === 0) return;
+  const isCrowded = new Set(crowded.map((g) => ownerKey(g.deviceId, g.hourStart)));
+  for (const [deviceId, list] of state.variants) {
+    state.variants.set(
+      deviceId,
+      list.filter((v) => !isCrowded.has(ownerKey(deviceId, v.hourStart))),
+    );
+  }
+  const { rows } = await client.query<StoredRow & { owner: string }>({
+    name: preparedName(SELECT_GROUP_VARIANTS),
+    text: SELECT_GROUP_VARIANTS,
+    values: arrayColumns(
+      crowded,
+      (g) => g.deviceId,
+      (g) => g.hourStart,
+      (g) => g.source,
+      (g) => g.model,
+    ),
+  });
+  for (const row of rows) addVariant(state, row.owner, row);
 }

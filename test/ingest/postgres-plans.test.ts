@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
+import { SELECT_GROUP_VARIANTS, SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
 import { engine, openTestDb } from '../helpers/app.js';
 
 describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows by key', () => {
@@ -28,23 +28,35 @@ describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows 
     await drop();
   });
 
-  it('plans no sequential scan of a usage table, on empty tables', async () => {
+  /** The generic plan of `text` (what a named statement keeps), with every parameter NULL. */
+  async function genericPlan(text: string): Promise<string> {
     const client = await db.pool.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE stored_read AS ${SELECT_STORED}`);
-      const parameters = Array.from({ length: 9 }, () => 'NULL').join(', ');
-      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE stored_read(${parameters})`);
-      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
-      for (const table of ['usage_buckets', 'usage_daily', 'usage_days']) {
-        expect(plan).toContain(`using ${table}_pk on ${table}`);
-        expect(plan, plan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
-      }
-      expect(plan).not.toContain('Hash Join');
+      await client.query(`PREPARE planned AS ${text}`);
+      const count = Math.max(...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+      const parameters = Array.from({ length: count }, () => 'NULL').join(', ');
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE planned(${parameters})`);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
     } finally {
       await client.query('DEALLOCATE ALL');
       await client.query('RESET plan_cache_mode');
       client.release();
     }
+  }
+
+  it('plans no sequential scan of a usage table, on empty tables', async () => {
+    const plan = await genericPlan(SELECT_STORED);
+    for (const table of ['usage_buckets', 'usage_daily', 'usage_days']) {
+      expect(plan).toContain(`using ${table}_pk on ${table}`);
+      expect(plan, plan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
+    }
+    expect(plan).not.toContain('Hash Join');
+  });
+
+  it('reads a crowded half-hour group by group through the primary key too', async () => {
+    const plan = await genericPlan(SELECT_GROUP_VARIANTS);
+    expect(plan).toContain('using usage_buckets_pk on usage_buckets');
+    expect(plan, plan).not.toMatch(/Seq Scan on usage_buckets\b|Hash Join/);
   });
 });

@@ -40,44 +40,55 @@ export async function beginLockingUsers(
 }
 
 /**
- * In one round trip: the stored variants of the uploads' groups (`kind` 'b', `owner` = device);
- * the `usage_daily` rows of the (user, day, source, model) keys they fall in (`kind` 'd', `owner` =
- * user, `hour_start` = day); how many rows each touched (device, half-hour) holds, counted up to
- * $9 (`kind` 'c', in `input`); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
- * `hour_start` = day, the text in `project_ref`).
+ * In one round trip: the stored rows of every (device, half-hour) the uploads touch, up to $7 of
+ * each (`kind` 'b', `owner` = device; a half-hour that returns $7 rows may hold more, and its
+ * groups are read again with {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user,
+ * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); and each
+ * touched (user, day)'s packed `usage_days` row (`kind` 'p', `hour_start` = day, the text in
+ * `project_ref`). Reading whole half-hours serves the bucket bound as well (its rows counted) with
+ * one index probe a half-hour.
  *
- * Every lookup is a LATERAL subquery that cannot be pulled up into a join (`LIMIT 1` on a primary
- * key, `OFFSET 0` where a group has several rows), so each key is one index probe whatever the
- * table statistics say. As a join, a named statement's plan was made when the tables were nearly
- * empty (a new server, everyone's first sync) and kept: hash joins over sequential scans of
- * `usage_daily` and `usage_days`, read whole by every group until the next ANALYZE
- * (docs/decisions.md, "Ingest on PostgreSQL").
+ * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
+ * is one index probe whatever the table statistics say. As a join, a named statement's plan was
+ * made when the tables were nearly empty (a new server, everyone's first sync) and kept: hash
+ * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
+ * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL").
  */
 export const SELECT_STORED = `
-  SELECT 'b' AS kind, g.device_id AS owner, ${STORED_COLUMNS.split(', ')
+  SELECT 'b' AS kind, h.device_id AS owner, ${STORED_COLUMNS.split(', ')
+    .map((c) => `b.${c}`)
+    .join(', ')}
+    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
+    CROSS JOIN LATERAL (
+      SELECT ${STORED_COLUMNS} FROM usage_buckets x
+       WHERE x.device_id = h.device_id AND x.hour_start = h.hour_start
+       LIMIT $7) b
+  UNION ALL
+  SELECT 'd', k.user_id, k.day, k.source, k.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
+    FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[], $5::text[], $6::text[])) AS k(user_id, day, source, model)
+    CROSS JOIN LATERAL (
+      SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily x
+       WHERE x.user_id = k.user_id AND x.day = k.day AND x.source = k.source AND x.model = k.model
+       LIMIT 1) d
+  UNION ALL
+  SELECT 'p', k.user_id, k.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
+    CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p`;
+
+/**
+ * The stored variants of (device, half-hour, source, model) groups, for the half-hours that hold
+ * more rows than {@link SELECT_STORED} reads of one (rows stored before the bucket bound was
+ * lowered). `OFFSET 0` keeps each lookup an index probe, as above.
+ */
+export const SELECT_GROUP_VARIANTS = `
+  SELECT g.device_id AS owner, ${STORED_COLUMNS.split(', ')
     .map((c) => `b.${c}`)
     .join(', ')}
     FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
     CROSS JOIN LATERAL (
       SELECT ${STORED_COLUMNS} FROM usage_buckets x
        WHERE x.device_id = g.device_id AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
-      OFFSET 0) b
-  UNION ALL
-  SELECT 'd', k.user_id, k.day, k.source, k.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
-    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[], $7::text[], $8::text[])) AS k(user_id, day, source, model)
-    CROSS JOIN LATERAL (
-      SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily x
-       WHERE x.user_id = k.user_id AND x.day = k.day AND x.source = k.source AND x.model = k.model
-       LIMIT 1) d
-  UNION ALL
-  SELECT 'c', h.device_id, h.hour_start, '', '', '', NULL,
-         (SELECT count(*) FROM (SELECT 1 FROM usage_buckets b WHERE b.device_id = h.device_id AND b.hour_start = h.hour_start LIMIT $9) x),
-         0, 0, 0, 0, 0
-    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
-  UNION ALL
-  SELECT 'p', k.user_id, k.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
-    FROM (SELECT DISTINCT * FROM unnest($5::text[], $6::int8[])) AS k(user_id, day)
-    CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p`;
+      OFFSET 0) b`;
 
 export const DELETE_VARIANTS = `
   DELETE FROM usage_buckets b
