@@ -3,7 +3,7 @@
  * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
  * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
  * then checks that every accepted upload is stored and that every read model's per-user sums equal
- * the raw buckets'. Two upload patterns (BENCH_PATTERNS: `recent`, `backfill`); SQLite first, then
+ * the raw buckets'. Upload patterns (BENCH_PATTERNS: `recent`, `backfill` by default, also `rewrite`; bench/ingest.lua); SQLite first, then
  * PostgreSQL if reachable (BENCH_ENGINES); each with one server process and with one per core
  * (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts (e.g. `BENCH_PROCESSES=1`).
  * BENCH_SERVER measures another build's dist/src/server.js (paired runs against a baseline).
