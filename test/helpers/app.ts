@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openPostgres, openSqlite, quoteIdent, type Db } from '../../src/db/connect.js';
+import { openPostgres, openSqlite, quoteIdent, type Db, type PostgresDb } from '../../src/db/connect.js';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/logger.js';
 
@@ -44,6 +45,29 @@ export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> 
   return {
     db,
     drop: () => dropTestSchema(schema),
+  };
+}
+
+/**
+ * For a describe block that runs on PostgreSQL only: opens a test schema before its tests and
+ * closes and drops it after them; the returned function gives the database inside a test.
+ */
+export function postgresTestDb(): () => PostgresDb {
+  let db: PostgresDb | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const opened = await openTestDb();
+    if (opened.db.dialect !== 'postgres') throw new Error('expected TEST_DATABASE_URL to name a PostgreSQL database');
+    db = opened.db;
+    drop = opened.drop;
+  });
+  afterAll(async () => {
+    await db?.kysely.destroy();
+    await drop?.();
+  });
+  return () => {
+    if (db === undefined) throw new Error('the PostgreSQL test database is not open yet');
+    return db;
   };
 }
 

@@ -5,10 +5,9 @@
  * at both ends of the range. fast-check with a fixed, printed seed.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostgresDb } from '../../src/db/connect.js';
+import { describe, expect, it } from 'vitest';
 import { arrayColumns, arrayLiteral } from '../../src/db/pg-arrays.js';
-import { engine, openTestDb } from '../helpers/app.js';
+import { engine, postgresTestDb } from '../helpers/app.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20_261_124);
 console.info(`pg-arrays: fast-check seed ${SEED}`);
@@ -42,23 +41,10 @@ describe('array literals', () => {
 });
 
 describe.skipIf(engine !== 'postgres')('array literals read back on PostgreSQL', () => {
-  let db: PostgresDb;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const opened = await openTestDb();
-    if (opened.db.dialect !== 'postgres') throw new Error('expected PostgreSQL');
-    db = opened.db;
-    drop = opened.drop;
-  });
-
-  afterAll(async () => {
-    await db.kysely.destroy();
-    await drop();
-  });
+  const database = postgresTestDb();
 
   it('text arrays come back as they were, and as node-postgres sends them', async () => {
-    const client = await db.pool.connect();
+    const client = await database().pool.connect();
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.option(tricky, { nil: null }), { maxLength: 12 }), async (values) => {
@@ -77,7 +63,7 @@ describe.skipIf(engine !== 'postgres')('array literals read back on PostgreSQL',
   });
 
   it('int8 arrays keep every 64-bit value exactly', async () => {
-    const client = await db.pool.connect();
+    const client = await database().pool.connect();
     try {
       await fc.assert(
         fc.asyncProperty(

@@ -5,27 +5,19 @@
  * connection's plan cache as they grew (db/queries/ingest-postgres.ts, SELECT_STORED). The generic
  * plan is the one a named statement keeps, so that is the one checked here.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { SELECT_GROUP_VARIANTS, SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
-import { engine, openTestDb } from '../helpers/app.js';
+import { engine, postgresTestDb } from '../helpers/app.js';
 
 describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows by key', () => {
+  const database = postgresTestDb();
   let db: PostgresDb;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    const opened = await openTestDb();
-    if (opened.db.dialect !== 'postgres') throw new Error('expected PostgreSQL');
-    db = opened.db;
-    drop = opened.drop;
+    db = database();
     await migrateToLatest(db);
-  });
-
-  afterAll(async () => {
-    await db.kysely.destroy();
-    await drop();
   });
 
   /** The generic plan of `text` (what a named statement keeps), with every parameter NULL. */
