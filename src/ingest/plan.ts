@@ -7,7 +7,7 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import { addCounts as add, isZeroCounts as isZero, type TokenCounts } from '../domain/token-counts.js';
+import { addCounts as add, isZeroCounts as isZero, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex, type GroupKey } from './group-index.js';
 import type { NormalizedBucket } from './normalize.js';
@@ -97,12 +97,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
           projectKey,
           source,
           projectRef,
-          input: 0n,
-          cached: 0n,
-          output: 0n,
-          reasoning: 0n,
-          total: 0n,
-          billable: 0n,
+          ...zeroCounts(),
         }),
       );
     if (projectRef !== null) delta.projectRef = projectRef;
@@ -117,12 +112,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
       hourStart: first.hourStart,
       source: first.source,
       model: first.model,
-      input: 0n,
-      cached: 0n,
-      output: 0n,
-      reasoning: 0n,
-      total: 0n,
-      billable: 0n,
+      ...zeroCounts(),
     };
     let rows = 0; // stored rows of this group after the upload, minus before
     for (const bucket of uploaded) {
