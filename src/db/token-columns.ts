@@ -6,6 +6,9 @@
 import type { TokenCounts } from '../domain/token-counts.js';
 import type { TokenColumns } from './schema.js';
 
+/** The six count columns, in their stored order (what a select of a row's counts lists). */
+export const COUNT_COLUMNS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'] as const;
+
 /** The count columns of a row as selected by name. */
 export type CountColumns = { readonly [K in keyof TokenColumns]: bigint };
 

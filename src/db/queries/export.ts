@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
-import { countsOf } from '../token-columns.js';
+import { COUNT_COLUMNS, countsOf } from '../token-columns.js';
 import { COSTS_STATE } from './daily-costs.js';
 
 type Q = Kysely<Database>;
@@ -46,19 +46,7 @@ export async function listBucketPage(
 ): Promise<ExportBucket[]> {
   let query = db
     .selectFrom('usage_buckets')
-    .select([
-      'hour_start',
-      'source',
-      'model',
-      'project_key',
-      'project_ref',
-      'input',
-      'cached_input',
-      'output',
-      'reasoning',
-      'total',
-      'billable',
-    ])
+    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
     .where('device_id', '=', q.deviceId)
     .where('hour_start', '>=', BigInt(q.fromMs))
     .where('hour_start', '<', BigInt(q.toMs));
@@ -108,18 +96,7 @@ export async function listDailyPage(
 ): Promise<ExportDaily[]> {
   let query = db
     .selectFrom('usage_daily')
-    .select([
-      'day',
-      'source',
-      'model',
-      'input',
-      'cached_input',
-      'output',
-      'reasoning',
-      'total',
-      'billable',
-      'cost_micros',
-    ])
+    .select(['day', 'source', 'model', ...COUNT_COLUMNS, 'cost_micros'])
     .select((eb) => eb.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).as('priced_by'))
     .where('user_id', '=', q.userId)
     .where('day', '>=', BigInt(q.fromDay))

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
+import { COUNT_COLUMNS } from '../token-columns.js';
 
 type Q = Kysely<Database>;
 
@@ -42,19 +43,7 @@ export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
 export async function listDeviceBuckets(db: Q, deviceId: string) {
   return db
     .selectFrom('usage_buckets')
-    .select([
-      'hour_start',
-      'source',
-      'model',
-      'project_key',
-      'project_ref',
-      'input',
-      'cached_input',
-      'output',
-      'reasoning',
-      'total',
-      'billable',
-    ])
+    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
     .where('device_id', '=', deviceId)
     .orderBy('hour_start')
     .orderBy('source')
