@@ -283,14 +283,15 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
         })
       : undefined;
   registerDeviceManagementRoutes(app, { devices });
+  const ingestWriter = createIngestWriter(db, book.forWriters(), {
+    maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
+    maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+  });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
     clock,
     devices,
-    writer: createIngestWriter(db, book.forWriters(), {
-      maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
-      maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
-    }),
+    writer: ingestWriter,
     limiter: limiterFor('ingest'),
     inflight: new InflightGate(limits.ingestMaxInflight),
     maxBuckets: limits.maxBucketsPerUpload,
@@ -385,6 +386,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await freshness?.idle();
       await schedule?.stop();
       await app.close();
+      await ingestWriter.close();
       await db.close();
     },
   };

@@ -56,6 +56,23 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
 }
 
 export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS): SqliteDb {
+  const sqlite = openSqliteHandle(file);
+  const kysely = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: sqlite }, busyTimeoutMs) });
+  return {
+    dialect: 'sqlite',
+    sqlite,
+    busyTimeoutMs,
+    kysely,
+    writeLock: new Mutex(),
+    close: once(() => kysely.destroy()), // closes the better-sqlite3 handle too
+  };
+}
+
+/**
+ * One better-sqlite3 connection to `file` as every connection of the server opens it: the app's own
+ * and the ingest writer thread's (src/ingest/sqlite-thread.ts).
+ */
+export function openSqliteHandle(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') createPrivately(file);
   const sqlite = new BetterSqlite3(file);
   sqlite.defaultSafeIntegers(true);
@@ -66,15 +83,7 @@ export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIM
   // lock taken fails at once and is tried again on a timer (db/sqlite-busy.ts), up to busyTimeoutMs.
   sqlite.pragma('busy_timeout = 0');
   if (file !== ':memory:') restrictFiles(file);
-  const kysely = new Kysely<Database>({ dialect: new WaitingSqliteDialect({ database: sqlite }, busyTimeoutMs) });
-  return {
-    dialect: 'sqlite',
-    sqlite,
-    busyTimeoutMs,
-    kysely,
-    writeLock: new Mutex(),
-    close: once(() => kysely.destroy()), // closes the better-sqlite3 handle too
-  };
+  return sqlite;
 }
 
 /**

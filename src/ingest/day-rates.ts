@@ -6,9 +6,10 @@
  * written for all its uploads together, where one failure would fail them all).
  *
  * Rows are priced with the data the stored costs are priced by when the upload commits
- * (docs/pricing.md, "Stored costs"): the SQLite writer reads it inside its transaction
- * ({@link WritePrices.inForce}); the PostgreSQL writer resolves with the data it last knew and, if
- * the transaction finds other data recorded, resolves again with that ({@link WritePrices.of}).
+ * (docs/pricing.md, "Stored costs"): both writers resolve with the data this process last knew
+ * ({@link WritePrices.latest}) and, when the transaction finds other data recorded, resolve again
+ * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
+ * by rolling back and writing the group again.
  */
 import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
@@ -31,14 +32,12 @@ export interface WritePrices {
   latest(): CostRates;
   /** The data with this fingerprint (recorded in the database when the transaction looked). */
   of(fingerprint: string): Promise<CostRates>;
-  /** SQLite, inside the write transaction: the data recorded now, read synchronously. */
-  inForce(): CostRates;
 }
 
 /** The same rates always (tools and tests that write without stored price data). */
 export function fixedPrices(ratesOf: RatesOf): WritePrices {
   const rates: CostRates = { fingerprint: null, ratesOf };
-  return { latest: () => rates, of: async () => rates, inForce: () => rates };
+  return { latest: () => rates, of: async () => rates };
 }
 
 /** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */

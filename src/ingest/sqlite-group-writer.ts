@@ -14,12 +14,17 @@
  * group rolls back and every upload in it fails (nothing of any is stored).
  *
  * The group first takes the database's write lock (`BEGIN IMMEDIATE`), without waiting: when
- * another connection (another server process on the same file) holds it, the write answers
- * {@link BUSY} at once, nothing prepared or written, and the caller tries again later instead of
- * sleeping in SQLite with the event loop blocked. Only once the lock is held is the group prepared
- * (its prices resolved), so a retry costs one failed `BEGIN`.
+ * another connection holds it (the app's own, or another server process's on the same file), the
+ * write answers `busy` at once, nothing written, and the caller tries again later. Holding the lock
+ * it checks that the rates it was given are those of the data the stored costs are priced by now
+ * (day-rates.ts); when another process switched that data meanwhile it answers `stale` with the
+ * data's fingerprint, nothing written, and the caller resolves the rates again.
+ *
+ * It runs on whatever thread owns the connection: the ingest writer thread for a database file
+ * (sqlite-thread.ts), the app's own thread for an in-memory database (writer-sqlite.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { readCostsFingerprintSync } from '../db/queries/daily-costs.js';
 import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
@@ -29,6 +34,7 @@ import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-d
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
+import { costerOf, type RateTable } from './day-rates.js';
 import type { IngestBatch, IngestResult, RowCoster } from './types.js';
 import { tupleToStoredVariant } from './stored-row.js';
 
@@ -51,20 +57,24 @@ function checked(type: unknown): void {
 /** How one upload of a group ended. */
 export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
-/** Another connection holds the write lock: nothing was written. */
-export const BUSY = Symbol('write lock busy');
-
-/** What a group writes, settled once the lock is held. */
+/** What a group writes: its uploads and their rates, resolved with the price data named by `fingerprint`. */
 export interface GroupWork {
   readonly batches: readonly IngestBatch[];
-  readonly costOf: RowCoster;
+  /** The data the rates were resolved with; null for fixed rates (nothing to check). */
+  readonly fingerprint: string | null;
+  readonly rates: RateTable;
 }
 
-/**
- * Takes the write lock, then writes the group `prepare` settles in one transaction; answers
- * {@link BUSY} when the lock is taken elsewhere and throws only when the whole group failed.
- */
-export type GroupWrite = (prepare: () => GroupWork) => Outcome[] | typeof BUSY;
+/** How a group write ended, unless it failed as a whole (then it throws, nothing stored). */
+export type GroupReply =
+  /** Another connection holds the write lock: nothing was written. */
+  | { readonly kind: 'busy' }
+  /** The stored costs are priced by other data than the rates': nothing was written. */
+  | { readonly kind: 'stale'; readonly fingerprint: string }
+  | { readonly kind: 'written'; readonly outcomes: Outcome[] };
+
+/** Writes a group in one transaction (see the file overview). */
+export type GroupWrite = (work: GroupWork) => GroupReply;
 
 interface Stored {
   readonly result: IngestResult;
@@ -273,21 +283,25 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     return outcomes;
   };
 
-  return (prepare) => {
+  return ({ batches, fingerprint, rates }) => {
     try {
       st.begin.run(); // the connection's busy timeout is 0: taken elsewhere, this fails at once
     } catch (error) {
-      if (isBusy(error)) return BUSY;
+      if (isBusy(error)) return { kind: 'busy' };
       throw error;
     }
     try {
-      const { batches, costOf } = prepare();
-      const outcomes = batches.length > 0 ? writeGroup(batches, costOf) : [];
+      const recorded = fingerprint === null ? null : readCostsFingerprintSync(s);
+      if (recorded !== null && recorded !== fingerprint) {
+        st.rollback.run();
+        return { kind: 'stale', fingerprint: recorded };
+      }
+      const outcomes = batches.length > 0 ? writeGroup(batches, costerOf(rates)) : [];
       st.commit.run();
-      return outcomes;
+      return { kind: 'written', outcomes };
     } catch (error) {
       if (s.inTransaction) st.rollback.run();
-      if (isBusy(error)) return BUSY; // rolled back: nothing of the group is stored
+      if (isBusy(error)) return { kind: 'busy' }; // rolled back: nothing of the group is stored
       throw error;
     }
   };

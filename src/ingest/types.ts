@@ -24,6 +24,8 @@ export interface IngestResult {
 
 export interface IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult>;
+  /** Releases what the writer holds beyond the database (the SQLite writer thread); called once no upload is in flight. */
+  close(): Promise<void>;
 }
 
 /** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */

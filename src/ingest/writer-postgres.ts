@@ -75,6 +75,8 @@ export class PostgresIngestWriter implements IngestWriter {
     private readonly bounds: IngestBounds,
   ) {}
 
+  async close(): Promise<void> {}
+
   apply(batch: IngestBatch): Promise<IngestResult> {
     return new Promise<IngestResult>((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });

@@ -1,25 +1,27 @@
 /**
- * @fileoverview The SQLite ingest writer: group commit. Uploads that reach the writer in the same
- * event-loop turn are written as one group (sqlite-group-writer.ts): one transaction, each upload
- * all-or-nothing in its own savepoint, every caller answered after the shared COMMIT. The same
- * hot pages (a user's rollup, daily and leaderboard rows) go to the WAL once per group instead of
- * once per upload, and each user's read models are moved once per group.
+ * @fileoverview The SQLite ingest writer: group commit. Uploads that arrive while a group is being
+ * written wait in a queue and are written together as the next group (sqlite-group-writer.ts):
+ * one transaction, each upload all-or-nothing in its own savepoint, every caller answered after
+ * the shared COMMIT. The same hot pages (a user's rollup, daily and leaderboard rows) go to the WAL
+ * once per group instead of once per upload, and each user's read models are moved once per group.
  *
- * A group is written synchronously holding the app-wide write lock (so it never interleaves with
- * a Kysely write transaction on the same connection). Once it holds the database's write lock the
- * prices it needs are resolved: an upload whose prices cannot be resolved fails alone, before
- * anything is written, with the data the stored costs are priced by then (day-rates.ts).
+ * Groups are written one at a time, on the writer thread for a database file or on this thread for
+ * an in-memory database (sqlite-group-runner.ts). A group's rates are resolved here, before it is
+ * sent, with the price data this process last knew: an upload whose prices cannot be resolved
+ * fails alone, before anything is written. When the group finds the stored costs priced by other
+ * data it is resolved again with that data and sent again (day-rates.ts).
  *
  * When another connection holds the database's write lock (another server process on the same
  * file), the group goes back to the head of the queue and is tried again on the next event-loop
- * turns (every millisecond after the first two), while this process goes on reading requests;
- * an upload that could not get the lock within the busy timeout fails with 503.
+ * turns (every millisecond after the first two); an upload that could not get the lock within the
+ * busy timeout fails with 503. A group that fails as a whole is written again upload by upload, so
+ * only the one at fault fails.
  */
 import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
-import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
-import { BUSY, createSqliteGroupWrite, type GroupWork, type GroupWrite, type Outcome } from './sqlite-group-writer.js';
+import { resolveRates, type RateTable, type RatesOf, type WritePrices } from './day-rates.js';
+import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
 /** Most uploads one group takes; the rest wait for the next turn. */
@@ -34,19 +36,24 @@ interface Pending {
   readonly reject: (error: unknown) => void;
   /** When this upload first found the write lock taken (monotonic ms). */
   busySince?: number;
+  /** Written in a group of its own (its group failed as a whole). */
+  alone?: boolean;
 }
 
 export class SqliteIngestWriter implements IngestWriter {
-  private readonly write: GroupWrite;
+  private readonly runner: GroupRunner;
   private readonly queue: Pending[] = [];
   private scheduled = false;
+  private writing = false;
+  /** When the next group may start (ms from now): 0, or 1 while the write lock is taken elsewhere. */
+  private retryDelayMs = 0;
 
   constructor(
     private readonly db: SqliteDb,
     private readonly prices: WritePrices,
     bounds: IngestBounds,
   ) {
-    this.write = createSqliteGroupWrite(db.sqlite, bounds);
+    this.runner = createGroupRunner(db, bounds);
   }
 
   apply(batch: IngestBatch): Promise<IngestResult> {
@@ -56,63 +63,84 @@ export class SqliteIngestWriter implements IngestWriter {
     });
   }
 
-  private schedule(delayMs = 0): void {
-    if (this.scheduled) return;
+  close(): Promise<void> {
+    return this.runner.close();
+  }
+
+  /** Starts the next group on a later turn (so the uploads of this one join it), unless one is being written. */
+  private schedule(): void {
+    if (this.scheduled || this.writing || this.queue.length === 0) return;
     this.scheduled = true;
+    const delayMs = this.retryDelayMs;
+    this.retryDelayMs = 0;
     if (delayMs === 0) setImmediate(() => this.flush());
     else setTimeout(() => this.flush(), delayMs);
   }
 
-  /** Writes the queued uploads as one group (synchronously, under the app-wide write lock). */
   private flush(): void {
     this.scheduled = false;
-    const group = this.queue.splice(0, MAX_GROUP);
-    if (this.queue.length > 0) this.schedule();
-    const lock = this.db.writeLock;
-    if (lock.isFree)
-      this.writeGroup(group); // synchronous: nothing can interleave
-    else void lock.run(() => this.writeGroup(group));
+    const head = this.queue[0];
+    if (this.writing || head === undefined) return;
+    let size = 1;
+    if (!head.alone) while (size < Math.min(MAX_GROUP, this.queue.length) && !this.queue[size]?.alone) size += 1;
+    const group = this.queue.splice(0, size);
+    this.writing = true;
+    void this.writeGroup(group);
   }
 
-  private writeGroup(group: readonly Pending[]): void {
-    let ready: Pending[] | undefined;
-    // Called once the database's write lock is held (a retry never resolves prices again).
-    const prepare = (): GroupWork => {
-      // With the write lock held: the data the stored costs are priced by cannot change before the commit.
-      const { ratesOf } = this.prices.inForce();
+  /**
+   * The group is done with the database: the next one starts at once, with the uploads that arrived
+   * meanwhile, before this one's callers are answered (so the writer thread writes while this thread
+   * sends the answers).
+   */
+  private next(): void {
+    this.writing = false;
+    if (this.retryDelayMs === 0 && this.queue.length > 0 && !this.scheduled) this.flush();
+    else this.schedule();
+  }
+
+  /** Writes a group until it is written, put back (busy) or failed, then starts the next and settles every caller it did not put back. */
+  private async writeGroup(group: readonly Pending[]): Promise<void> {
+    let { fingerprint, ratesOf } = this.prices.latest();
+    let ready = group;
+    for (;;) {
       const rates: RateTable = new Map();
-      ready = [];
-      for (const p of group) {
-        try {
-          resolveRates(p.batch.buckets, ratesOf, rates);
-          ready.push(p);
-        } catch (error) {
-          p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
-        }
+      ready = resolveEach(ready, ratesOf, rates);
+      if (ready.length === 0) return this.next();
+      let reply;
+      try {
+        reply = await this.runner.run({ batches: ready.map((p) => p.batch), fingerprint, rates });
+      } catch (error) {
+        // Nothing of the group was stored (a storage failure, or a sum out of range in its read
+        // models): each upload is written again alone, so only the one at fault fails.
+        if (ready.length > 1) this.queue.unshift(...ready.map((p) => Object.assign(p, { alone: true })));
+        this.next();
+        if (ready.length === 1) (ready[0] as Pending).reject(error);
+        return;
       }
-      return { batches: ready.map((p) => p.batch), costOf: costerOf(rates) };
-    };
-    let outcomes: Outcome[] | typeof BUSY;
-    try {
-      outcomes = this.write(prepare);
-    } catch (error) {
-      // The group failed as a whole (a storage failure, or a sum out of range in its read models):
-      // nothing was stored. Each upload is written again alone, so only the one at fault fails.
-      const failed = ready ?? group;
-      if (failed.length === 1) (failed[0] as Pending).reject(error);
-      else for (const p of failed) this.writeGroup([p]);
+      if (reply.kind === 'busy') {
+        this.retryLater(ready);
+        return this.next();
+      }
+      if (reply.kind === 'stale') {
+        // Another process switched the data the stored costs are priced by: the rates again, with it.
+        try {
+          ({ fingerprint, ratesOf } = await this.prices.of(reply.fingerprint));
+        } catch (error) {
+          this.next();
+          for (const p of ready) p.reject(error);
+          return;
+        }
+        continue;
+      }
+      this.next();
+      reply.outcomes.forEach((o, i) => {
+        const p = ready[i] as Pending;
+        if (o.ok) p.resolve(o.result);
+        else p.reject(o.error);
+      });
       return;
     }
-    if (outcomes === BUSY) {
-      this.retryLater(ready ?? group);
-      return;
-    }
-    const written = ready ?? [];
-    outcomes.forEach((o, i) => {
-      const p = written[i] as Pending;
-      if (o.ok) p.resolve(o.result);
-      else p.reject(o.error);
-    });
   }
 
   /** The write lock is taken elsewhere: back to the head of the queue, or 503 past the busy timeout. */
@@ -131,6 +159,20 @@ export class SqliteIngestWriter implements IngestWriter {
     }
     if (waiting.length === 0) return;
     this.queue.unshift(...waiting);
-    this.schedule(now - oldest < SPIN_MS ? 0 : 1);
+    this.retryDelayMs = now - oldest < SPIN_MS ? 0 : 1;
   }
+}
+
+/** The uploads whose prices resolve, their rates added to `into`; the others fail alone, before anything is written. */
+function resolveEach(group: readonly Pending[], ratesOf: RatesOf, into: RateTable): Pending[] {
+  const ready: Pending[] = [];
+  for (const p of group) {
+    try {
+      resolveRates(p.batch.buckets, ratesOf, into);
+      ready.push(p);
+    } catch (error) {
+      p.reject(error);
+    }
+  }
+  return ready;
 }

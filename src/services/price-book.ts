@@ -8,10 +8,9 @@
  * package upgrade replaced the bundled data.
  */
 import type { Db } from '../db/connect.js';
-import { readCostsFingerprint, readCostsFingerprintSync } from '../db/queries/daily-costs.js';
+import { readCostsFingerprint } from '../db/queries/daily-costs.js';
 import {
   findPriceSnapshot,
-  findPriceSnapshotSync,
   hasPriceSnapshot,
   type PriceSnapshot,
 } from '../db/queries/price-snapshots.js';
@@ -112,19 +111,10 @@ export class PriceBook implements CostPrices {
   }
 
   /** The ingest writers' prices: the data the stored costs are priced by, checked in their transactions. */
-  forWriters(): { latest(): CostRates; of(fingerprint: string): Promise<CostRates>; inForce(): CostRates } {
+  forWriters(): { latest(): CostRates; of(fingerprint: string): Promise<CostRates> } {
     return {
       latest: () => ratesOf(this.live),
       of: async (fingerprint) => ratesOf(await this.of(fingerprint)),
-      inForce: () => {
-        // SQLite, inside the write transaction: read (and if need be load) synchronously.
-        if (this.db.dialect !== 'sqlite') return ratesOf(this.live);
-        const fingerprint = readCostsFingerprintSync(this.db);
-        if (fingerprint === null) return ratesOf(this.live);
-        return ratesOf(
-          this.known(fingerprint) ?? this.fromSnapshot(fingerprint, findPriceSnapshotSync(this.db, fingerprint)),
-        );
-      },
     };
   }
 

@@ -14,7 +14,8 @@ import { ManualClock } from '../../src/clock.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
 import { savePriceSnapshot } from '../../src/db/queries/price-snapshots.js';
-import { epochDayOf } from '../../src/domain/calendar.js';
+import { DAY_MS, epochDayOf } from '../../src/domain/calendar.js';
+import { createIngestWriter } from '../../src/ingest/store.js';
 import { bundledPriceData } from '../../src/pricing/price-data.js';
 import {
   BUNDLED_PRICES_EFFECTIVE_FROM,
@@ -27,6 +28,7 @@ import { PriceBook, snapshotOf } from '../../src/services/price-book.js';
 import type { RepricingHooks } from '../../src/services/repricing.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } from '../helpers/app.js';
+import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 
 const BUCKETS: BucketInput[] = [
   {
@@ -441,7 +443,7 @@ describe(`stored costs repriced in the background (${engine})`, () => {
 });
 
 describe(`the price data of the stored costs, in a process that does not have it (${engine})`, () => {
-  it('is read from the database: by answers and PostgreSQL uploads when they meet it, by SQLite uploads in their transaction', async () => {
+  it('is read from the database by answers and by uploads when they meet it', async () => {
     const { db, drop } = await openTestDb();
     try {
       await migrateToLatest(db);
@@ -456,9 +458,19 @@ describe(`the price data of the stored costs, in a process that does not have it
       const day = epochDayOf('2026-10-30');
       const writers = book.forWriters();
       expect(writers.latest().fingerprint).toBe(bundledPriceData().fingerprint);
-      const inForce = writers.inForce();
-      expect(inForce.fingerprint).toBe(engine === 'sqlite' ? theirs.fingerprint : bundledPriceData().fingerprint);
-      if (engine === 'sqlite') expect(inForce.ratesOf('gpt-5', day).input).toBe(2_500_000_000n);
+      // An upload resolved with the bundled data finds the stored costs priced by theirs, and is
+      // priced with theirs: 1,000 input tokens at their 2,500 µ$ a thousand (bundled: 1,250).
+      const user = '00000000-0000-4000-8000-000000000001';
+      await seedUser(db, user, clock.now());
+      await seedDevice(db, 'device', user, clock.now());
+      const writer = createIngestWriter(db, writers);
+      const hourStart = day * DAY_MS + 10 * 3_600_000;
+      const buckets = [seedBucket(1000n, { hourStart, source: 'codex', model: 'gpt-5' })];
+      await writer.apply({ userId: user, deviceId: 'device', now: clock.now(), buckets, subscriptions: undefined });
+      await writer.close();
+      expect(await db.kysely.selectFrom('usage_daily').select(['model', 'cost_micros']).execute()).toEqual([
+        { model: 'gpt-5', cost_micros: 2500n },
+      ]);
       const met = await writers.of(theirs.fingerprint);
       expect([met.fingerprint, met.ratesOf('gpt-5', day).input]).toEqual([theirs.fingerprint, 2_500_000_000n]);
       expect((await book.of(theirs.fingerprint)).priceOn('gpt-5', day).rates.input).toBe(2_500_000_000n);

@@ -10,9 +10,10 @@
  * shared before it reads the fingerprint (ingest/writer-postgres.ts). So an upload always prices
  * its rows with the data the stored costs are priced by when it commits.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { PricedCounts } from '../../domain/token-counts.js';
-import type { Db, SqliteDb } from '../connect.js';
+import type { Db } from '../connect.js';
 import { advisoryXactLock, COSTS_LOCK_KEY, REPRICING_LOCK_KEY } from '../dialect.js';
 import { inSqliteTransaction, inTransaction, type Tx } from '../transaction.js';
 
@@ -51,15 +52,15 @@ export async function readCostsFingerprint(db: Db): Promise<string | null> {
   return row?.value ?? null;
 }
 
-const fingerprintStatements = new WeakMap<SqliteDb, () => string | null>();
+const fingerprintStatements = new WeakMap<BetterSqlite3.Database, () => string | null>();
 
-/** {@link readCostsFingerprint} read synchronously (the SQLite ingest writer, inside its transaction). */
-export function readCostsFingerprintSync(db: SqliteDb): string | null {
-  let read = fingerprintStatements.get(db);
+/** {@link readCostsFingerprint} read synchronously on one connection (the SQLite ingest writer, inside its transaction). */
+export function readCostsFingerprintSync(sqlite: BetterSqlite3.Database): string | null {
+  let read = fingerprintStatements.get(sqlite);
   if (read === undefined) {
-    const statement = db.sqlite.prepare<[], string>(COSTS_FINGERPRINT_SQL).pluck(true);
+    const statement = sqlite.prepare<[], string>(COSTS_FINGERPRINT_SQL).pluck(true);
     read = () => statement.get() ?? null;
-    fingerprintStatements.set(db, read);
+    fingerprintStatements.set(sqlite, read);
   }
   return read();
 }
@@ -172,7 +173,7 @@ export async function swapRepricedCosts(
         .prepare<[], { target: string; holder: string | null }>('SELECT target, holder FROM repricing WHERE id = 1')
         .get();
       if (state?.target !== q.target || state.holder !== q.holder) return undefined;
-      const previous = readCostsFingerprintSync(db) ?? q.target;
+      const previous = readCostsFingerprintSync(s) ?? q.target;
       let changed = s.prepare(SQLITE_SWAP_SQL).run().changes;
       const stale = (s.prepare(STALE_SQL).all() as DailyRecord[]).map(dailyRow);
       const update = s.prepare(

@@ -4,7 +4,6 @@
  * of the package) can price with the same data (docs/pricing.md, "Stored costs").
  */
 import type { Kysely } from 'kysely';
-import type { SqliteDb } from '../connect.js';
 import type { Database } from '../schema.js';
 
 type Q = Kysely<Database>;
@@ -50,14 +49,4 @@ export async function findPriceSnapshot(db: Q, fingerprint: string): Promise<Pri
     .where('fingerprint', '=', fingerprint)
     .executeTakeFirst();
   return row && { fingerprint: row.fingerprint, source: row.source, effectiveFrom: row.effective_from, data: row.data };
-}
-
-/** {@link findPriceSnapshot} read synchronously (the SQLite ingest writer, inside its transaction). */
-export function findPriceSnapshotSync(db: SqliteDb, fingerprint: string): PriceSnapshot | undefined {
-  const row = db.sqlite
-    .prepare<[string], { source: string; effective_from: string; data: string }>(
-      'SELECT source, effective_from, data FROM price_snapshots WHERE fingerprint = ?',
-    )
-    .get(fingerprint);
-  return row && { fingerprint, source: row.source, effectiveFrom: row.effective_from, data: row.data };
 }

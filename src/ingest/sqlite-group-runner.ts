@@ -1,0 +1,123 @@
+/**
+ * @fileoverview Where the SQLite ingest writer's groups are written: on the writer thread's own
+ * connection for a database file (sqlite-thread.ts), on the app's connection for an in-memory
+ * database (which no other connection can open). Either way a group holds the app's write lock
+ * (`db.writeLock`) while it is written, so the app's own write transactions take turns with the
+ * groups instead of meeting a busy database.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SqliteDb } from '../db/connect.js';
+import type { IngestBounds } from './bounds.js';
+import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
+import { fromWireError, fromWireOutcome, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
+
+export interface GroupRunner {
+  /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
+  run(work: GroupWork): Promise<GroupReply>;
+  /** Ends the thread, if any, once its group is written. */
+  close(): Promise<void>;
+}
+
+export function createGroupRunner(db: SqliteDb, bounds: IngestBounds): GroupRunner {
+  return db.sqlite.memory ? new LocalRunner(db, bounds) : new ThreadRunner(db, { file: db.sqlite.name, bounds });
+}
+
+class LocalRunner implements GroupRunner {
+  private readonly write;
+
+  constructor(
+    private readonly db: SqliteDb,
+    bounds: IngestBounds,
+  ) {
+    this.write = createSqliteGroupWrite(db.sqlite, bounds);
+  }
+
+  run(work: GroupWork): Promise<GroupReply> {
+    const lock = this.db.writeLock;
+    if (!lock.isFree) return lock.run(() => this.write(work));
+    try {
+      return Promise.resolve(this.write(work)); // synchronous: nothing can interleave
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+type Waiting = (reply: FromThread) => void;
+
+class ThreadRunner implements GroupRunner {
+  private thread: Worker | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly data: ThreadData,
+  ) {}
+
+  run(work: GroupWork): Promise<GroupReply> {
+    return this.db.writeLock.run(async () => {
+      const reply = await this.send((id) => ({ id, work }));
+      switch (reply.kind) {
+        case 'written':
+          return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
+        case 'failed':
+          throw fromWireError(reply.error);
+        case 'busy':
+        case 'stale':
+          return reply;
+        case 'closed':
+          throw new Error('the ingest writer thread closed');
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.thread === undefined) return;
+    await this.db.writeLock.run(() => this.send((id) => ({ id, close: true })));
+  }
+
+  private send(message: (id: number) => ToThread): Promise<FromThread> {
+    const thread = (this.thread ??= this.start());
+    const id = this.nextId++;
+    return new Promise<FromThread>((resolve) => {
+      this.waiting.set(id, resolve);
+      thread.postMessage(message(id));
+    });
+  }
+
+  /** Started at the first upload, so a process that never takes one (tests, the admin tool) has no thread. */
+  private start(): Worker {
+    const thread = startThread(this.data);
+    thread.unref(); // never what keeps the process alive: the app closes it (close())
+    thread.on('message', (reply: FromThread) => {
+      const waiting = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      waiting?.(reply);
+    });
+    const fail = (error: Error) => {
+      if (this.thread === thread) this.thread = undefined; // the next group starts a new one
+      for (const [id, waiting] of this.waiting) {
+        this.waiting.delete(id);
+        waiting({ id, kind: 'failed', error: { kind: 'error', name: error.name, message: error.message } });
+      }
+    };
+    thread.on('error', fail);
+    thread.on('exit', (code) => fail(new Error(`the ingest writer thread ended (exit code ${code})`)));
+    return thread;
+  }
+}
+
+/**
+ * The thread's module sits beside this one: JavaScript in a build, TypeScript when the app runs
+ * from its sources (tests, `npm run dev`), where the thread loads tsx before importing it.
+ */
+function startThread(data: ThreadData): Worker {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./sqlite-thread.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  if (!fromSources) return new Worker(entry, { workerData: data });
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: data });
+}

@@ -1,0 +1,65 @@
+/**
+ * @fileoverview The messages between the SQLite ingest writer (writer-sqlite.ts) and its thread
+ * (sqlite-thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
+ * Maps and plain objects but not an error's class: an upload's error crosses as data and is made
+ * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) there.
+ */
+import { InvalidInput, type FieldFault } from '../domain/errors.js';
+import type { IngestBounds } from './bounds.js';
+import type { GroupReply, GroupWork, Outcome } from './sqlite-group-writer.js';
+import type { IngestResult } from './types.js';
+
+/** What the thread is started with. */
+export interface ThreadData {
+  readonly file: string;
+  readonly bounds: IngestBounds;
+}
+
+/** To the thread: a group to write, or the word to close its connection and end. */
+export type ToThread = { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
+
+/** An error as data. */
+export type WireError =
+  | { readonly kind: 'invalid'; readonly faults: readonly FieldFault[]; readonly detail?: string; readonly reason?: string }
+  | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly code?: string };
+
+export type WireOutcome = { readonly ok: true; readonly result: IngestResult } | { readonly ok: false; readonly error: WireError };
+
+/** From the thread: how the group with this id ended. */
+export type FromThread = { readonly id: number } & (
+  | Exclude<GroupReply, { kind: 'written' }>
+  | { readonly kind: 'written'; readonly outcomes: readonly WireOutcome[] }
+  | { readonly kind: 'failed'; readonly error: WireError }
+  | { readonly kind: 'closed' }
+);
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof InvalidInput) {
+    return {
+      kind: 'invalid',
+      faults: error.faults,
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
+      ...(error.reason === undefined ? {} : { reason: error.reason }),
+    };
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { kind: 'error', name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return { kind: 'error', name: 'Error', message: String(error) };
+}
+
+export function fromWireError(wire: WireError): Error {
+  if (wire.kind === 'invalid') return new InvalidInput(wire.faults, { detail: wire.detail, reason: wire.reason });
+  const error = Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
+  error.name = wire.name;
+  return error;
+}
+
+export function toWireOutcome(outcome: Outcome): WireOutcome {
+  return outcome.ok ? outcome : { ok: false, error: toWireError(outcome.error) };
+}
+
+export function fromWireOutcome(outcome: WireOutcome): Outcome {
+  return outcome.ok ? outcome : { ok: false, error: fromWireError(outcome.error) };
+}
