@@ -9,7 +9,13 @@ import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from '../db/connect.js';
 import type { IngestBounds } from './bounds.js';
 import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
-import { fromWireError, fromWireOutcome, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
+import {
+  fromWireError,
+  fromWireOutcome,
+  type FromThread,
+  type ThreadData,
+  type ToThread,
+} from './sqlite-thread-wire.js';
 
 export interface GroupRunner {
   /** Writes a group; rejects when it failed as a whole (nothing of it stored). */

@@ -16,14 +16,21 @@ export interface ThreadData {
 }
 
 /** To the thread: a group to write, or the word to close its connection and end. */
-export type ToThread = { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
+export type ToThread =
+  { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
 
 /** An error as data. */
 export type WireError =
-  | { readonly kind: 'invalid'; readonly faults: readonly FieldFault[]; readonly detail?: string; readonly reason?: string }
+  | {
+      readonly kind: 'invalid';
+      readonly faults: readonly FieldFault[];
+      readonly detail?: string;
+      readonly reason?: string;
+    }
   | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly code?: string };
 
-export type WireOutcome = { readonly ok: true; readonly result: IngestResult } | { readonly ok: false; readonly error: WireError };
+export type WireOutcome =
+  { readonly ok: true; readonly result: IngestResult } | { readonly ok: false; readonly error: WireError };
 
 /** From the thread: how the group with this id ended. */
 export type FromThread = { readonly id: number } & (

@@ -9,11 +9,7 @@
  */
 import type { Db } from '../db/connect.js';
 import { readCostsFingerprint } from '../db/queries/daily-costs.js';
-import {
-  findPriceSnapshot,
-  hasPriceSnapshot,
-  type PriceSnapshot,
-} from '../db/queries/price-snapshots.js';
+import { findPriceSnapshot, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
 import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
 import type { TokenRates } from '../pricing/rates.js';
 

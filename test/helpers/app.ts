@@ -4,13 +4,16 @@
  * can repeat). Config is built in code: cheap password hashing, high rate limits, jobs off.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openPostgres, openSqlite, quoteIdent, type Db, type PostgresDb } from '../../src/db/connect.js';
+import { openPostgres, openSqlite, quoteIdent, type Db, type PostgresDb, type SqliteDb } from '../../src/db/connect.js';
 import type { Logger } from 'pino';
 import { createLogger } from '../../src/logger.js';
 
@@ -36,15 +39,32 @@ export interface TestApp extends TokentallyApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: ManualClock;
+  /**
+   * On the SQLite pass, a database file (in a folder of its own, removed on close) instead of an
+   * in-memory database: uploads are then written on the ingest writer thread, as in production.
+   */
+  sqliteFile?: boolean;
 }
 
-export async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+export async function openTestDb(
+  options: { sqliteFile?: boolean } = {},
+): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (!testDatabaseUrl && options.sqliteFile) return openSqliteFileDb();
   if (!testDatabaseUrl) return { db: openSqlite(':memory:'), drop: async () => undefined };
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await openPostgres(testDatabaseUrl, 5, schema);
   return {
     db,
     drop: () => dropTestSchema(schema),
+  };
+}
+
+/** A SQLite database file in a temporary folder of its own; `drop` removes the folder (close the database first). */
+export function openSqliteFileDb(): { db: SqliteDb; drop: () => Promise<void> } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-test-'));
+  return {
+    db: openSqlite(path.join(dir, 'tokentally.db')),
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
 
@@ -119,7 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = testConfig(options.env);
   const clock = options.clock ?? new ManualClock(T0);
   const logs: string[] = [];
-  const { db, drop } = await openTestDb();
+  const { db, drop } = await openTestDb({ sqliteFile: options.sqliteFile === true });
   const built = await createApp({ config, db, clock, logger: capturingLogger(logs) });
   return {
     ...built,

@@ -47,7 +47,7 @@ describe(`ingest bounds (${engine})`, () => {
 
   describe('tokens per user and UTC day', () => {
     beforeEach(async () => {
-      t = await createTestApp(); // default bound: 10^13 a day
+      t = await createTestApp({ sqliteFile: true }); // default bound: 10^13 a day; on SQLite, the writer thread
       user = await signUp(t);
     });
 
@@ -97,7 +97,7 @@ describe(`ingest bounds (${engine})`, () => {
 
   describe('buckets per device and half-hour', () => {
     beforeEach(async () => {
-      t = await createTestApp({ env: { INGEST_MAX_BUCKETS_PER_HALF_HOUR: '10' } });
+      t = await createTestApp({ env: { INGEST_MAX_BUCKETS_PER_HALF_HOUR: '10' }, sqliteFile: true });
       user = await signUp(t);
     });
 

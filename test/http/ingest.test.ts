@@ -45,7 +45,7 @@ describe(`ingestUsage (${engine})`, () => {
   let device: { token: string; deviceId: string };
 
   beforeEach(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ sqliteFile: true }); // on SQLite, written on the ingest writer thread
     user = await signUp(t);
     device = await issueDevice(t, user);
   });
@@ -166,7 +166,7 @@ describe(`ingestUsage (${engine})`, () => {
 
   it('keeps sums exact beyond 2^53', async () => {
     await t.close();
-    t = await createTestApp({ env: TRILLION_DAY_BOUND }); // the default day bound refuses these on purpose
+    t = await createTestApp({ env: TRILLION_DAY_BOUND, sqliteFile: true }); // the default day bound refuses these on purpose
     user = await signUp(t);
     const hourly = trillionBuckets();
     for (let d = 0; d < 10; d += 1) {

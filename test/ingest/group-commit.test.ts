@@ -3,7 +3,9 @@
  * share a transaction (SQLite: each in its own savepoint; PostgreSQL: a group that fails is
  * written again upload by upload). One that fails leaves nothing behind and fails alone; the
  * others are stored and answered. Read models are moved once per user and group, and come out
- * exactly as if the uploads had been written one by one.
+ * exactly as if the uploads had been written one by one. On the SQLite pass, twice: an in-memory
+ * database (written on the app's thread) and a database file (written on the ingest writer thread,
+ * where every answer and error crosses between threads).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
@@ -14,7 +16,9 @@ import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
-import { openTestDb } from '../helpers/app.js';
+import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
+import type { WritePrices } from '../../src/ingest/day-rates.js';
+import { engine, openSqliteFileDb, openTestDb } from '../helpers/app.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
@@ -42,12 +46,14 @@ const ratesOf = (model: string): TokenRates => {
   return RATES;
 };
 
-describe('ingest group commit', () => {
+const WHERE = engine === 'sqlite' ? ['in memory', 'in a file'] : ['on PostgreSQL'];
+
+describe.each(WHERE)('ingest group commit (%s)', (where) => {
   let db: Db;
   let drop: () => Promise<void>;
   let writer: IngestWriter;
   beforeEach(async () => {
-    ({ db, drop } = await openTestDb());
+    ({ db, drop } = where === 'in a file' ? openSqliteFileDb() : await openTestDb());
     await migrateToLatest(db);
     for (const user of USERS) {
       await db.kysely
@@ -87,6 +93,7 @@ describe('ingest group commit', () => {
     writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
   });
   afterEach(async () => {
+    await writer.close();
     await db.close();
     await drop();
   });
@@ -191,5 +198,23 @@ describe('ingest group commit', () => {
       .where('user_id', '=', USERS[0] as string)
       .execute();
     expect(days.map((d) => dayTotalsOf(d.counts).total)).toEqual([big + 12n]);
+  });
+  it('prices a group again with the data the stored costs are priced by, when another process switched it', async () => {
+    // This process last knew the cheap data; the database records that the dear data priced the stored costs.
+    const dear: TokenRates = { input: 1_000_000_000n, cached: 0n, output: 0n, reasoning: 0n }; // 1 µ$ a token
+    const prices: WritePrices = {
+      latest: () => ({ fingerprint: 'cheap', ratesOf }),
+      of: async (fingerprint) => {
+        if (fingerprint !== 'dear') throw new Error(`unexpected data ${fingerprint}`);
+        return { fingerprint, ratesOf: () => dear };
+      },
+    };
+    await claimCostsFingerprint(db, 'dear', NOW);
+    await writer.close();
+    writer = createIngestWriter(db, prices);
+    const answers = await Promise.all([upload('a', [bucket('gpt-5', 10_000n)]), upload('b', [bucket('gpt-5', 5n)])]);
+    expect(answers.map((a) => a.inserted)).toEqual([1, 1]);
+    const daily = await db.kysely.selectFrom('usage_daily').select(['total', 'cost_micros']).execute();
+    expect(daily).toEqual([{ total: 10_005n, cost_micros: 10_005n }]); // cheap: 10 µ$
   });
 });

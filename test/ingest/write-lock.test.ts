@@ -2,7 +2,8 @@
  * The SQLite writers when another connection on the same file (another server process) holds the
  * database's write lock: an upload and a Kysely write wait their turn without blocking the event
  * loop, fail with 503 past the busy timeout with nothing stored, and Kysely transactions take the
- * lock when they begin.
+ * lock when they begin. Uploads are written on the ingest writer thread (a database file), which
+ * leaves the app's write transactions their turn while uploads keep coming.
  * Engine-specific: runs on a SQLite file in both passes.
  */
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import { DatabaseBusyError } from '../../src/db/sqlite-busy.js';
 import { ManualClock } from '../../src/clock.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
+import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { capturingLogger, testConfig } from '../helpers/app.js';
 
@@ -46,6 +48,7 @@ describe('SQLite writes beside another connection', () => {
   let file: string;
   let db: SqliteDb;
   let other: BetterSqlite3.Database;
+  let writer: IngestWriter | undefined;
 
   const open = async (busyTimeoutMs: number) => {
     db = openSqlite(file, busyTimeoutMs);
@@ -76,7 +79,8 @@ describe('SQLite writes beside another connection', () => {
         revoked_at: null,
       })
       .execute();
-    return createIngestWriter(db, () => RATES);
+    writer = createIngestWriter(db, () => RATES);
+    return writer;
   };
   const stored = () => db.kysely.selectFrom('usage_buckets').select('total').execute();
 
@@ -86,6 +90,8 @@ describe('SQLite writes beside another connection', () => {
   });
   afterEach(async () => {
     other?.close();
+    await writer?.close();
+    writer = undefined;
     await db?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -153,6 +159,30 @@ describe('SQLite writes beside another connection', () => {
     expect(failed).toBeInstanceOf(DatabaseBusyError);
     other.exec('ROLLBACK');
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'after the wait' }]);
+  });
+
+  it("an app write transaction gets its turn between the writer thread's transactions while uploads keep coming", async () => {
+    const uploads = await open(2000);
+    let stop = false;
+    let stored = 0;
+    const keepUploading = async (device: number) => {
+      for (let n = 1; !stop; n += 1) {
+        const buckets = [{ ...bucket(BigInt(n)), hourStart: Date.UTC(2026, 10, 1, device) }];
+        await uploads.apply({ userId: USER, deviceId: 'a', now: NOW, buckets, subscriptions: undefined });
+        stored += 1;
+      }
+    };
+    const uploaders = Array.from({ length: 8 }, (_, i) => keepUploading(i));
+    while (stored < 20) await sleep(1);
+    const started = performance.now();
+    await inTransaction(db, (tx) => tx.updateTable('devices').set({ name: 'renamed' }).where('id', '=', 'a').execute());
+    // Had the uploads kept the lock while any was in flight, this would wait for them to stop (never).
+    expect(performance.now() - started).toBeLessThan(1000);
+    const during = stored;
+    while (stored < during + 20) await sleep(1); // and the uploads go on after it
+    stop = true;
+    await Promise.all(uploaders);
+    expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed' }]);
   });
 
   it('a Kysely write transaction holds the write lock from its BEGIN, before its first write', async () => {
