@@ -19,6 +19,7 @@ import type { TokenRates } from '../../src/pricing/rates.js';
 import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
 import type { WritePrices } from '../../src/ingest/day-rates.js';
 import { engine, openSqliteFileDb, openTestDb } from '../helpers/app.js';
+import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
@@ -26,19 +27,12 @@ const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
 function bucket(model: string, tokens: bigint, project = '', hour = 10): NormalizedBucket {
-  return {
+  return seedBucket(tokens, {
     hourStart: Date.UTC(2026, 10, 1, hour),
-    source: 'claude',
     model,
     projectKey: project,
     projectRef: project || null,
-    input: tokens,
-    cached: 0n,
-    output: 0n,
-    reasoning: 0n,
-    total: tokens,
-    billable: tokens,
-  };
+  });
 }
 
 const ratesOf = (model: string): TokenRates => {
@@ -55,40 +49,14 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
   beforeEach(async () => {
     ({ db, drop } = where === 'in a file' ? openSqliteFileDb() : await openTestDb());
     await migrateToLatest(db);
-    for (const user of USERS) {
-      await db.kysely
-        .insertInto('users')
-        .values({
-          id: user,
-          email: null,
-          password_hash: null,
-          display_name: null,
-          avatar_url: null,
-          external_id: null,
-          created_at: NOW,
-          updated_at: NOW,
-        })
-        .execute();
-    }
+    for (const user of USERS) await seedUser(db, user, NOW);
     for (const [id, user] of [
       ['a', USERS[0]],
       ['b', USERS[0]],
       ['c', USERS[0]],
       ['d', USERS[1]],
     ] as const) {
-      await db.kysely
-        .insertInto('devices')
-        .values({
-          id,
-          user_id: user as string,
-          name: id,
-          platform: 'test',
-          created_at: NOW,
-          last_seen_at: null,
-          last_sync_at: null,
-          revoked_at: null,
-        })
-        .execute();
+      await seedDevice(db, id, user as string, NOW);
     }
     writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
   });

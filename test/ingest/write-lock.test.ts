@@ -22,24 +22,13 @@ import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { capturingLogger, testConfig } from '../helpers/app.js';
+import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
-const bucket = (tokens: bigint): NormalizedBucket => ({
-  hourStart: Date.UTC(2026, 10, 1, 10),
-  source: 'claude',
-  model: 'claude-sonnet-4-5',
-  projectKey: '',
-  projectRef: null,
-  input: tokens,
-  cached: 0n,
-  output: 0n,
-  reasoning: 0n,
-  total: tokens,
-  billable: tokens,
-});
+const bucket = (tokens: bigint): NormalizedBucket => seedBucket(tokens);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -53,32 +42,8 @@ describe('SQLite writes beside another connection', () => {
   const open = async (busyTimeoutMs: number) => {
     db = openSqlite(file, busyTimeoutMs);
     await migrateToLatest(db);
-    await db.kysely
-      .insertInto('users')
-      .values({
-        id: USER,
-        email: null,
-        password_hash: null,
-        display_name: null,
-        avatar_url: null,
-        external_id: null,
-        created_at: NOW,
-        updated_at: NOW,
-      })
-      .execute();
-    await db.kysely
-      .insertInto('devices')
-      .values({
-        id: 'a',
-        user_id: USER,
-        name: 'a',
-        platform: 'test',
-        created_at: NOW,
-        last_seen_at: null,
-        last_sync_at: null,
-        revoked_at: null,
-      })
-      .execute();
+    await seedUser(db, USER, NOW);
+    await seedDevice(db, 'a', USER, NOW);
     writer = createIngestWriter(db, () => RATES);
     return writer;
   };
