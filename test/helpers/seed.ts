@@ -5,8 +5,13 @@
 import type { Db } from '../../src/db/connect.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 
-/** Inserts a user with no sign-in of any kind. */
-export async function seedUser(db: Db, id: string, now: number): Promise<void> {
+/** Inserts a user with no sign-in of any kind, unless `over` gives one (an email, an external id). */
+export async function seedUser(
+  db: Db,
+  id: string,
+  now: number,
+  over: { readonly email?: string; readonly external_id?: string } = {},
+): Promise<void> {
   await db.kysely
     .insertInto('users')
     .values({
@@ -18,6 +23,7 @@ export async function seedUser(db: Db, id: string, now: number): Promise<void> {
       external_id: null,
       created_at: now,
       updated_at: now,
+      ...over,
     })
     .execute();
 }

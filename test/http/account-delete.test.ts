@@ -20,6 +20,7 @@ import {
   type TestApp,
 } from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { seedUser } from '../helpers/seed.js';
 
 const PASSWORD = 'correct horse';
 const hours = (day: string, n: number, model: string) =>
@@ -206,19 +207,7 @@ describe('deleteAccount', () => {
   it('an account without a password confirms with the typed words', async () => {
     const now = t.clock.now();
     const id = '0b7c7a3e-5f0e-4e4c-9d59-7f2a0c1e0001';
-    await t.db.kysely
-      .insertInto('users')
-      .values({
-        id,
-        email: null,
-        password_hash: null,
-        display_name: null,
-        avatar_url: null,
-        external_id: 'https://idp.example|sub-1',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await seedUser(t.db, id, now, { external_id: 'https://idp.example|sub-1' });
     // A live session for the token (a JWT of an ended session is refused).
     await t.db.kysely
       .insertInto('refresh_tokens')

@@ -21,6 +21,7 @@ import {
   testConfig,
   type TestApp,
 } from '../helpers/app.js';
+import { seedUser } from '../helpers/seed.js';
 
 const BUCKETS = [
   {
@@ -72,19 +73,7 @@ describe(`upgrade across migration 0004 (${engine})`, () => {
     await migrateUpTo(db, '2026_11_22_0003_sharing_leaderboard_admin');
     const now = Date.UTC(2026, 10, 1, 12);
     const userId = '00000000-0000-4000-8000-000000000001';
-    await db.kysely
-      .insertInto('users')
-      .values({
-        id: userId,
-        email: 'old@example.com',
-        password_hash: null,
-        display_name: null,
-        avatar_url: null,
-        external_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await seedUser(db, userId, now, { email: 'old@example.com' });
     for (const b of BUCKETS) {
       const input = BigInt(b.input_tokens);
       const output = BigInt(b.output_tokens ?? 0);

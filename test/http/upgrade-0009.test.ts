@@ -12,6 +12,7 @@ import { insertRefreshToken } from '../../src/db/queries/users.js';
 import { JwtService } from '../../src/security/jwt.js';
 import { bearer, ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, openTestDb, T0, TEST_SECRETS, testConfig, type TestApp } from '../helpers/app.js';
+import { seedUser } from '../helpers/seed.js';
 
 const bucket = (hour_start: string, source: string, model: string, input: number, output: number) => ({
   hour_start,
@@ -56,19 +57,7 @@ describe(`upgrade across migration 0009 (${engine})`, () => {
     const { db, drop } = await openTestDb();
     await migrateUpTo(db, '2026_11_24_0008_ingest_events_by_device');
     const now = Date.UTC(2026, 10, 1, 12);
-    await db.kysely
-      .insertInto('users')
-      .values({
-        id: USER,
-        email: 'old@example.com',
-        password_hash: null,
-        display_name: null,
-        avatar_url: null,
-        external_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await seedUser(db, USER, now, { email: 'old@example.com' });
     const zero = {
       hour_start: Date.parse('2026-10-29T08:00:00Z'),
       source: 'codex',
