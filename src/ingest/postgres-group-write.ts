@@ -19,7 +19,7 @@ import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
 import { planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
-import type { IngestBatch, IngestResult, RowCoster } from './types.js';
+import type { IngestBatch, IngestResult, Outcome, RowCoster } from './types.js';
 import {
   ADD_MONTHS,
   ADD_PROJECTS,
@@ -39,9 +39,6 @@ import {
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
 import { dailyKey, loadStored, ownerKey, type StoredState } from './postgres-stored-state.js';
-
-/** How one upload of a group ended. */
-export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
 function planChecked(

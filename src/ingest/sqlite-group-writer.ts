@@ -35,7 +35,7 @@ import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type I
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
-import type { IngestBatch, IngestResult, RowCoster } from './types.js';
+import type { IngestBatch, IngestResult, Outcome, RowCoster } from './types.js';
 import { tupleToStoredVariant } from './stored-row.js';
 
 /** Uploads whose buckets span at most this much are read back with one range query. */
@@ -53,9 +53,6 @@ const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
 function checked(type: unknown): void {
   if (type !== 'integer') throw sumsOutOfRange();
 }
-
-/** How one upload of a group ended. */
-export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
 
 /** What a group writes: its uploads and their rates, resolved with the price data named by `fingerprint`. */
 export interface GroupWork {

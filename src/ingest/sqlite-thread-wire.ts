@@ -6,8 +6,8 @@
  */
 import { InvalidInput, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
-import type { GroupReply, GroupWork, Outcome } from './sqlite-group-writer.js';
-import type { IngestResult } from './types.js';
+import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
+import type { IngestResult, Outcome } from './types.js';
 
 /** What the thread is started with. */
 export interface ThreadData {

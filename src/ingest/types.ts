@@ -22,6 +22,9 @@ export interface IngestResult {
   projectSkipped: number;
 }
 
+/** How one upload of a group ended. */
+export type Outcome = { ok: true; result: IngestResult } | { ok: false; error: unknown };
+
 export interface IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult>;
   /** Releases what the writer holds beyond the database (the SQLite writer thread); called once no upload is in flight. */

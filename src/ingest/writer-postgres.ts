@@ -16,8 +16,9 @@ import type { PostgresDb } from '../db/connect.js';
 import { beginLockingUsers } from '../db/queries/ingest-postgres.js';
 import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
-import { writeGroup, type Outcome } from './postgres-group-write.js';
-import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
+import { writeGroup } from './postgres-group-write.js';
+import { settle, withPrices, type PendingUpload } from './pending.js';
+import type { IngestBatch, IngestResult, IngestWriter, Outcome } from './types.js';
 
 /** Most uploads one group takes. */
 const MAX_GROUP = 64;
@@ -29,11 +30,6 @@ const MAX_ATTEMPTS = 3;
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
-}
-
-function settle(p: Pending, outcome: Outcome): void {
-  if (outcome.ok) p.resolve(outcome.result);
-  else p.reject(outcome.error);
 }
 
 /**
@@ -52,11 +48,7 @@ interface Priced {
   readonly table: RateTable;
 }
 
-interface Pending {
-  readonly batch: IngestBatch;
-  readonly resolve: (result: IngestResult) => void;
-  readonly reject: (error: unknown) => void;
-}
+type Pending = PendingUpload;
 
 export class PostgresIngestWriter implements IngestWriter {
   private readonly queue: Pending[] = [];
@@ -126,15 +118,7 @@ export class PostgresIngestWriter implements IngestWriter {
   private async writeAll(group: readonly Pending[]): Promise<void> {
     const latest = this.prices.latest();
     const rates: Priced = { fingerprint: latest.fingerprint, table: new Map() };
-    const ready: Pending[] = [];
-    for (const p of group) {
-      try {
-        resolveRates(p.batch.buckets, latest.ratesOf, rates.table);
-        ready.push(p);
-      } catch (error) {
-        p.reject(error); // its prices could not be resolved: it fails alone, before anything is written
-      }
-    }
+    const ready = withPrices(group, latest.ratesOf, rates.table);
     if (ready.length === 0) return;
     try {
       const outcomes = await this.attempt(

@@ -20,20 +20,18 @@
 import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
-import { resolveRates, type RateTable, type RatesOf, type WritePrices } from './day-rates.js';
+import type { RateTable, WritePrices } from './day-rates.js';
+import { settle, withPrices, type PendingUpload } from './pending.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
-/** Most uploads one group takes; the rest wait for the next turn. */
+/** Most uploads one group takes; the rest go in the next. */
 const MAX_GROUP = 64;
 
 /** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */
 const SPIN_MS = 2;
 
-interface Pending {
-  readonly batch: IngestBatch;
-  readonly resolve: (result: IngestResult) => void;
-  readonly reject: (error: unknown) => void;
+interface Pending extends PendingUpload {
   /** When this upload first found the write lock taken (monotonic ms). */
   busySince?: number;
   /** Written in a group of its own (its group failed as a whole). */
@@ -105,7 +103,7 @@ export class SqliteIngestWriter implements IngestWriter {
     let ready = group;
     for (;;) {
       const rates: RateTable = new Map();
-      ready = resolveEach(ready, ratesOf, rates);
+      ready = withPrices(ready, ratesOf, rates);
       if (ready.length === 0) return this.next();
       let reply;
       try {
@@ -134,11 +132,7 @@ export class SqliteIngestWriter implements IngestWriter {
         continue;
       }
       this.next();
-      reply.outcomes.forEach((o, i) => {
-        const p = ready[i] as Pending;
-        if (o.ok) p.resolve(o.result);
-        else p.reject(o.error);
-      });
+      reply.outcomes.forEach((o, i) => settle(ready[i] as Pending, o));
       return;
     }
   }
@@ -161,18 +155,4 @@ export class SqliteIngestWriter implements IngestWriter {
     this.queue.unshift(...waiting);
     this.retryDelayMs = now - oldest < SPIN_MS ? 0 : 1;
   }
-}
-
-/** The uploads whose prices resolve, their rates added to `into`; the others fail alone, before anything is written. */
-function resolveEach(group: readonly Pending[], ratesOf: RatesOf, into: RateTable): Pending[] {
-  const ready: Pending[] = [];
-  for (const p of group) {
-    try {
-      resolveRates(p.batch.buckets, ratesOf, into);
-      ready.push(p);
-    } catch (error) {
-      p.reject(error);
-    }
-  }
-  return ready;
 }
