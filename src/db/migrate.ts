@@ -15,6 +15,7 @@ import { migration as m0007 } from './migrations/2026_11_24_0007_instances.js';
 import { migration as m0008 } from './migrations/2026_11_24_0008_ingest_events_by_device.js';
 import { migration as m0009 } from './migrations/2026_11_24_0009_packed_usage_days.js';
 import { migration as m0010 } from './migrations/2026_11_24_0010_repricing_in_background.js';
+import { migration as m0011 } from './migrations/2026_11_25_0011_device_last_upload.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -29,6 +30,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_24_0008_ingest_events_by_device': m0008(),
     '2026_11_24_0009_packed_usage_days': m0009(dialect),
     '2026_11_24_0010_repricing_in_background': m0010(dialect),
+    '2026_11_25_0011_device_last_upload': m0011(),
   };
 }
 

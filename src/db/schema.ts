@@ -38,6 +38,8 @@ export interface DevicesTable {
   created_at: Int;
   last_seen_at: NullableInt;
   last_sync_at: NullableInt;
+  /** The latest upload's time, set by the ingest writers (migration 0011). */
+  last_upload_at: NullableInt;
   revoked_at: NullableInt;
 }
 

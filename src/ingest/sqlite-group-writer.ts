@@ -178,7 +178,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         now,
       );
     }
-    st.touchDevice.run(now, now, deviceId);
+    st.touchDevice.run(now, now, now, deviceId);
     if (batch.subscriptions) {
       st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {

@@ -38,7 +38,7 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
         operationId: 'listDevices',
         summary: "List the caller's devices",
         description:
-          'Newest first; revoked devices only with include_revoked=1. last_upload_at is the latest kept upload record.',
+          'Newest first; revoked devices only with include_revoked=1. last_upload_at is the time of the latest upload.',
         tags: ['devices'],
         access: { roles: ['user'] },
       },

@@ -5,7 +5,16 @@ import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/connect.js';
 import type { PeerMessage, Peers } from '../../src/process/peers.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
-import { capturingLogger, createTestApp, engine, openTestDb, T0, testConfig, type TestApp } from '../helpers/app.js';
+import {
+  capturingLogger,
+  createTestApp,
+  engine,
+  openTestDb,
+  T0,
+  TEST_SECRETS,
+  testConfig,
+  type TestApp,
+} from '../helpers/app.js';
 
 type Device = {
   device_id: string;
@@ -69,6 +78,25 @@ describe(`device management (${engine})`, () => {
       revoked_at: null,
     });
     expect(devices[0]).toMatchObject({ device_id: desktop.deviceId, last_sync_at: null, last_upload_at: null });
+  });
+
+  it('keeps last_upload_at when the upload records are pruned', async () => {
+    const laptop = await issueDevice(t, user, 'laptop');
+    expect((await ingest(t, laptop.token, bucket(5))).statusCode).toBe(200);
+    t.clock.advance(40 * 86_400_000);
+    const purged = await t.app.inject({
+      method: 'POST',
+      url: '/functions/svc-events-retention?days=30',
+      headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
+    });
+    expect(purged.json()).toMatchObject({ deleted: 1 });
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: user.email, password: 'correct horse' },
+    });
+    const again = { ...user, accessToken: signIn.json<{ access_token: string }>().access_token };
+    expect((await list(again))[0]).toMatchObject({ last_upload_at: new Date(T0).toISOString() });
   });
 
   it('answers 401 without a user and 403 to a device', async () => {

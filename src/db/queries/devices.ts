@@ -105,26 +105,13 @@ export interface DeviceListing {
 const orNull = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
 
 /**
- * The user's devices, newest first. `lastUploadAt` is the latest kept upload record (ingest_events,
- * pruned by purgeEvents, read through the (device_id, created_at) index); `lastSyncAt` moves with
- * uploads and pings alike.
+ * The user's devices, newest first. `lastUploadAt` is the latest upload's time, kept on the device
+ * by the ingest writers; `lastSyncAt` moves with uploads and pings alike.
  */
 export async function listUserDevices(db: Q, userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
   let query = db
     .selectFrom('devices as d')
-    .select((eb) => [
-      'd.id',
-      'd.name',
-      'd.platform',
-      'd.created_at',
-      'd.last_sync_at',
-      'd.revoked_at',
-      eb
-        .selectFrom('ingest_events as e')
-        .select((e) => e.fn.max('e.created_at').as('m'))
-        .whereRef('e.device_id', '=', 'd.id')
-        .as('last_upload_at'),
-    ])
+    .select(['d.id', 'd.name', 'd.platform', 'd.created_at', 'd.last_sync_at', 'd.last_upload_at', 'd.revoked_at'])
     .where('d.user_id', '=', userId);
   if (!includeRevoked) query = query.where('d.revoked_at', 'is', null);
   const rows = await query.orderBy('d.created_at', 'desc').orderBy('d.id').execute();
@@ -134,7 +121,7 @@ export async function listUserDevices(db: Q, userId: string, includeRevoked: boo
     platform: r.platform,
     createdAt: Number(r.created_at),
     lastSyncAt: orNull(r.last_sync_at),
-    lastUploadAt: orNull(r.last_upload_at as bigint | null),
+    lastUploadAt: orNull(r.last_upload_at),
     revokedAt: orNull(r.revoked_at),
   }));
 }

@@ -144,7 +144,7 @@ export const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
 export const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);
 
 export const TOUCH_DEVICES = `
-  UPDATE devices d SET last_seen_at = u.now, last_sync_at = u.now
+  UPDATE devices d SET last_seen_at = u.now, last_sync_at = u.now, last_upload_at = u.now
     FROM unnest($1::text[], $2::int8[]) AS u(id, now) WHERE d.id = u.id`;
 
 export const INSERT_EVENTS = `

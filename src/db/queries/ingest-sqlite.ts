@@ -86,7 +86,9 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');
   const addMonth = addFamilies('leaderboard_user_months', 'month');
   const addTotal = addFamilies('leaderboard_user_totals', '');
-  const touchDevice = s.prepare(`UPDATE devices SET last_seen_at = ?, last_sync_at = ? WHERE id = ?`);
+  const touchDevice = s.prepare(
+    `UPDATE devices SET last_seen_at = ?, last_sync_at = ?, last_upload_at = ? WHERE id = ?`,
+  );
   const clearSubscriptions = s.prepare(`DELETE FROM device_subscriptions WHERE device_id = ?`);
   const insertSubscription = s.prepare(
     `INSERT INTO device_subscriptions (device_id, position, user_id, tool, provider, product, plan_type, rate_limit_tier, details, updated_at)
