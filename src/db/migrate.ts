@@ -16,6 +16,7 @@ import { migration as m0008 } from './migrations/2026_11_24_0008_ingest_events_b
 import { migration as m0009 } from './migrations/2026_11_24_0009_packed_usage_days.js';
 import { migration as m0010 } from './migrations/2026_11_24_0010_repricing_in_background.js';
 import { migration as m0011 } from './migrations/2026_11_25_0011_device_last_upload.js';
+import { migration as m0012 } from './migrations/2026_11_25_0012_buckets_without_user.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -31,6 +32,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_24_0009_packed_usage_days': m0009(dialect),
     '2026_11_24_0010_repricing_in_background': m0010(dialect),
     '2026_11_25_0011_device_last_upload': m0011(),
+    '2026_11_25_0012_buckets_without_user': m0012(),
   };
 }
 

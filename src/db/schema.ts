@@ -80,7 +80,6 @@ export interface UsageBucketsTable extends TokenColumns {
   model: string;
   /** '' when the bucket carries no project. */
   project_key: string;
-  user_id: string;
   project_ref: string | null;
   updated_at: Int;
 }

@@ -117,7 +117,6 @@ export async function writeGroup(
       params: arrayColumns(
         upserts,
         (u) => u.batch.deviceId,
-        (u) => u.batch.userId,
         (u) => u.batch.now,
         (u) => u.bucket.hourStart,
         (u) => u.bucket.source,

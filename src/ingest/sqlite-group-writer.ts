@@ -167,7 +167,6 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         b.source,
         b.model,
         b.projectKey,
-        userId,
         b.projectRef,
         b.input,
         b.cached,

@@ -131,8 +131,8 @@ describe(`ingest bounds (${engine})`, () => {
       const device = await issueDevice(t, user);
       const hour = Date.parse(at(8));
       for (let i = 0; i < 300; i += 1) {
-        await sql`insert into usage_buckets (device_id, user_id, hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
-                  values (${device.deviceId}, ${user.id}, ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(
+        await sql`insert into usage_buckets (device_id, hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
+                  values (${device.deviceId}, ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(
           t.db.kysely,
         );
       }
@@ -181,7 +181,11 @@ describe(`ingest bounds (${engine})`, () => {
         .executeTakeFirstOrThrow();
       expect(row.other).toBe(2n ** 63n - 5n); // an integer still: nothing was added
       expect(
-        await t.db.kysely.selectFrom('usage_buckets').select('device_id').where('user_id', '=', user.id).execute(),
+        await t.db.kysely
+          .selectFrom('usage_buckets')
+          .select('device_id')
+          .where('device_id', 'in', t.db.kysely.selectFrom('devices').select('id').where('user_id', '=', user.id))
+          .execute(),
       ).toEqual([]);
     });
 

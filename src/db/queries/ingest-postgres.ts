@@ -97,10 +97,10 @@ export const DELETE_VARIANTS = `
      AND b.model = d.model AND b.project_key = d.project_key`;
 
 export const UPSERT_BUCKETS = `
-  INSERT INTO usage_buckets (device_id, user_id, updated_at, hour_start, source, model, project_key, project_ref,
+  INSERT INTO usage_buckets (device_id, updated_at, hour_start, source, model, project_key, project_ref,
                              input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[],
-                       $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[], $14::int8[])
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
   ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
     project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
     output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,

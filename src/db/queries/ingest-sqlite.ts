@@ -31,9 +31,9 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
     )
     .raw(true);
   const upsertBucket = s.prepare(
-    `INSERT INTO usage_buckets (device_id, hour_start, source, model, project_key, user_id, project_ref,
+    `INSERT INTO usage_buckets (device_id, hour_start, source, model, project_key, project_ref,
                                 input, cached_input, output, reasoning, total, billable, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
        project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
        output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,

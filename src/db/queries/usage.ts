@@ -6,19 +6,13 @@ import { COUNT_COLUMNS } from '../token-columns.js';
 
 type Q = Kysely<Database>;
 
-async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', userId: string): Promise<TokenCounts> {
-  const row = await db
-    .selectFrom(table)
-    .select((eb) => [
-      eb.fn.sum<bigint | null>('input').as('input'),
-      eb.fn.sum<bigint | null>('cached_input').as('cached'),
-      eb.fn.sum<bigint | null>('output').as('output'),
-      eb.fn.sum<bigint | null>('reasoning').as('reasoning'),
-      eb.fn.sum<bigint | null>('total').as('total'),
-      eb.fn.sum<bigint | null>('billable').as('billable'),
-    ])
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+/** Sums of the rows a query selects; a missing row or NULL sum is zero. */
+async function sumRows(
+  rows: Promise<
+    { [k in 'input' | 'cached' | 'output' | 'reasoning' | 'total' | 'billable']: bigint | null } | undefined
+  >,
+): Promise<TokenCounts> {
+  const row = await rows;
   if (!row) return zeroCounts();
   return {
     input: row.input ?? 0n,
@@ -32,12 +26,39 @@ async function sumUserTable(db: Q, table: 'usage_rollup' | 'usage_buckets', user
 
 /** All-time totals of a user from the rollup (across devices and projects). */
 export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
-  return sumUserTable(db, 'usage_rollup', userId);
+  return sumRows(
+    db
+      .selectFrom('usage_rollup')
+      .select((eb) => [
+        eb.fn.sum<bigint | null>('input').as('input'),
+        eb.fn.sum<bigint | null>('cached_input').as('cached'),
+        eb.fn.sum<bigint | null>('output').as('output'),
+        eb.fn.sum<bigint | null>('reasoning').as('reasoning'),
+        eb.fn.sum<bigint | null>('total').as('total'),
+        eb.fn.sum<bigint | null>('billable').as('billable'),
+      ])
+      .where('user_id', '=', userId)
+      .executeTakeFirst(),
+  );
 }
 
-/** Totals recomputed from the raw buckets: the check that the rollup stays in step. */
+/** Totals recomputed from the raw buckets of the user's devices: the check that the rollup stays in step. */
 export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
-  return sumUserTable(db, 'usage_buckets', userId);
+  return sumRows(
+    db
+      .selectFrom('usage_buckets as b')
+      .innerJoin('devices as d', 'd.id', 'b.device_id')
+      .select((eb) => [
+        eb.fn.sum<bigint | null>('b.input').as('input'),
+        eb.fn.sum<bigint | null>('b.cached_input').as('cached'),
+        eb.fn.sum<bigint | null>('b.output').as('output'),
+        eb.fn.sum<bigint | null>('b.reasoning').as('reasoning'),
+        eb.fn.sum<bigint | null>('b.total').as('total'),
+        eb.fn.sum<bigint | null>('b.billable').as('billable'),
+      ])
+      .where('d.user_id', '=', userId)
+      .executeTakeFirst(),
+  );
 }
 
 export async function listDeviceBuckets(db: Q, deviceId: string) {
