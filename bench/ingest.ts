@@ -18,6 +18,7 @@ import {
   benchServerEnv,
   BENCH_SERVICE_KEY as SERVICE_KEY,
   cpuSeconds,
+  writtenBytes,
   peakRssMb,
   ROOT,
   startNode,
@@ -183,6 +184,9 @@ async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]>
   }
 }
 
+/** Kilobytes per upload, one decimal. */
+const kb = (bytes: number, uploads: number): string => (bytes / 1024 / uploads).toFixed(1);
+
 /** CPU seconds of those backends so far (a backend gone meanwhile counts as nothing). */
 function backendsCpuSeconds(pids: readonly number[]): number {
   let ticks = 0;
@@ -219,6 +223,7 @@ async function benchEngine(
     const before = await check(serverEnv);
     const backends = await databaseBackends(serverEnv);
     const cpuBefore = cpuSeconds(server.child.pid);
+    const writtenBefore = writtenBytes(server.child.pid);
     const dbCpuBefore = backendsCpuSeconds(backends);
     const r = runWrk({
       url: base,
@@ -228,6 +233,7 @@ async function benchEngine(
       env: { ...env, COUNTER_START: '10000000' },
     });
     const cpu = cpuSeconds(server.child.pid) - cpuBefore;
+    const writtenAfter = writtenBytes(server.child.pid);
     const dbCpu = backendsCpuSeconds(backends) - dbCpuBefore;
     const rss = peakRssMb(server.child.pid);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // let requests wrk abandoned finish
@@ -246,6 +252,12 @@ async function benchEngine(
     if (backends.length > 0)
       console.log(
         `  database backends' CPU ${((dbCpu / SECONDS) * 100).toFixed(0)}% of a core, ${((dbCpu * 1e6) / accepted).toFixed(0)} µs per upload`,
+      );
+    // On SQLite the server writes the database itself: its WAL frames and their checkpoints, an
+    // upload's pages twice over; the disk's share of each upload's time follows these bytes.
+    if (backends.length === 0)
+      console.log(
+        `  server writes ${kb(writtenAfter.calls - writtenBefore.calls, accepted)} KB per upload, ${kb(writtenAfter.storage - writtenBefore.storage, accepted)} KB of it to the disk`,
       );
     console.log(
       `  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`,

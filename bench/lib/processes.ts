@@ -127,6 +127,23 @@ export function cpuSeconds(pid: number | undefined): number {
   return ticks / 100;
 }
 
+/**
+ * Bytes written so far by the process and its children, from /proc/<pid>/io: `calls` passed to
+ * write system calls (log lines, and on SQLite the WAL and its checkpoints), `storage` the page-cache
+ * pages they dirtied, to be written to the disk.
+ */
+export function writtenBytes(pid: number | undefined): { calls: number; storage: number } {
+  if (!pid) return { calls: Number.NaN, storage: Number.NaN };
+  let calls = 0;
+  let storage = 0;
+  for (const p of processTree(pid)) {
+    const io = fs.readFileSync(`/proc/${p}/io`, 'utf8');
+    calls += Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? 'NaN');
+    storage += Number(/^write_bytes: (\d+)$/m.exec(io)?.[1] ?? 'NaN');
+  }
+  return { calls, storage };
+}
+
 /** The secrets every benchmark gives its server (and signs its own requests with). */
 export const BENCH_SERVICE_KEY = 'tt_service_bench_' + 'x'.repeat(32);
 export const BENCH_JWT_SECRET = 'bench-jwt-secret-' + 'y'.repeat(32);
