@@ -1,16 +1,27 @@
 /** @fileoverview Reads of stored usage that several features share. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
 import { COUNT_COLUMNS } from '../token-columns.js';
 
 type Q = Kysely<Database>;
 
-/** Sums of the rows a query selects; a missing row or NULL sum is zero. */
-async function sumRows(
-  rows: Promise<
-    { [k in 'input' | 'cached' | 'output' | 'reasoning' | 'total' | 'billable']: bigint | null } | undefined
-  >,
+/**
+ * The sums of the count columns, for a query over one table that has them (a join with `devices`
+ * too: it has none of these columns).
+ */
+const COUNT_SUMS = [
+  sql<bigint | null>`sum(input)`.as('input'),
+  sql<bigint | null>`sum(cached_input)`.as('cached'),
+  sql<bigint | null>`sum(output)`.as('output'),
+  sql<bigint | null>`sum(reasoning)`.as('reasoning'),
+  sql<bigint | null>`sum(total)`.as('total'),
+  sql<bigint | null>`sum(billable)`.as('billable'),
+];
+
+/** {@link COUNT_SUMS} as counts; no row (or NULL sums) is zero. */
+async function countsOfSums(
+  rows: Promise<{ [k in keyof TokenCounts]: bigint | null } | undefined>,
 ): Promise<TokenCounts> {
   const row = await rows;
   if (!row) return zeroCounts();
@@ -26,36 +37,18 @@ async function sumRows(
 
 /** All-time totals of a user from the rollup (across devices and projects). */
 export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
-  return sumRows(
-    db
-      .selectFrom('usage_rollup')
-      .select((eb) => [
-        eb.fn.sum<bigint | null>('input').as('input'),
-        eb.fn.sum<bigint | null>('cached_input').as('cached'),
-        eb.fn.sum<bigint | null>('output').as('output'),
-        eb.fn.sum<bigint | null>('reasoning').as('reasoning'),
-        eb.fn.sum<bigint | null>('total').as('total'),
-        eb.fn.sum<bigint | null>('billable').as('billable'),
-      ])
-      .where('user_id', '=', userId)
-      .executeTakeFirst(),
+  return countsOfSums(
+    db.selectFrom('usage_rollup').select(COUNT_SUMS).where('user_id', '=', userId).executeTakeFirst(),
   );
 }
 
 /** Totals recomputed from the raw buckets of the user's devices: the check that the rollup stays in step. */
 export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
-  return sumRows(
+  return countsOfSums(
     db
       .selectFrom('usage_buckets as b')
       .innerJoin('devices as d', 'd.id', 'b.device_id')
-      .select((eb) => [
-        eb.fn.sum<bigint | null>('b.input').as('input'),
-        eb.fn.sum<bigint | null>('b.cached_input').as('cached'),
-        eb.fn.sum<bigint | null>('b.output').as('output'),
-        eb.fn.sum<bigint | null>('b.reasoning').as('reasoning'),
-        eb.fn.sum<bigint | null>('b.total').as('total'),
-        eb.fn.sum<bigint | null>('b.billable').as('billable'),
-      ])
+      .select(COUNT_SUMS)
       .where('d.user_id', '=', userId)
       .executeTakeFirst(),
   );
