@@ -22,6 +22,18 @@ export async function signUp(
   return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
 }
 
+/** A new session of an existing user (password sign-in). */
+export async function signIn(t: TestApp, email: string, password = 'correct horse'): Promise<TestUser> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/auth/v1/token?grant_type=password',
+    payload: { email, password },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
+  return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
+}
+
 export async function issueDevice(
   t: TestApp,
   user: TestUser,

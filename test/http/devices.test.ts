@@ -4,7 +4,7 @@ import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import type { Db } from '../../src/db/connect.js';
 import type { PeerMessage, Peers } from '../../src/process/peers.js';
-import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { bearer, ingest, issueDevice, signIn, signUp, type TestUser } from '../helpers/actors.js';
 import {
   capturingLogger,
   createTestApp,
@@ -90,13 +90,7 @@ describe(`device management (${engine})`, () => {
       headers: bearer(TEST_SECRETS.SERVICE_ROLE_KEY),
     });
     expect(purged.json()).toMatchObject({ deleted: 1 });
-    const signIn = await t.app.inject({
-      method: 'POST',
-      url: '/auth/v1/token?grant_type=password',
-      payload: { email: user.email, password: 'correct horse' },
-    });
-    const again = { ...user, accessToken: signIn.json<{ access_token: string }>().access_token };
-    expect((await list(again))[0]).toMatchObject({ last_upload_at: new Date(T0).toISOString() });
+    expect((await list(await signIn(t, user.email)))[0]).toMatchObject({ last_upload_at: new Date(T0).toISOString() });
   });
 
   it('answers 401 without a user and 403 to a device', async () => {

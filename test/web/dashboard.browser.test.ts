@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { humanCount, humanUsd } from '../../web/src/lib/format.js';
-import { bearer, ingest, type BucketInput } from '../helpers/actors.js';
+import { bearer, ingest, signIn, type BucketInput } from '../helpers/actors.js';
 import { engine, TEST_SECRETS } from '../helpers/app.js';
 import {
   axeViolations,
@@ -121,12 +121,7 @@ describe(`dashboard in a browser (${engine})`, () => {
     expect(await commands.textContent()).toContain(`tokentally link --server ${env.base}`);
     await page.reload();
     await page.getByRole('heading', { name: 'Overview' }).waitFor(); // the session survives a reload
-    const signIn = await env.t.app.inject({
-      method: 'POST',
-      url: '/auth/v1/token?grant_type=password',
-      payload: { email: EMAIL, password: PASSWORD },
-    });
-    userToken = signIn.json().access_token;
+    userToken = (await signIn(env.t, EMAIL, PASSWORD)).accessToken;
     await shoot('overview-empty');
   });
 
