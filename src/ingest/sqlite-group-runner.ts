@@ -3,16 +3,20 @@
  * connection for a database file (sqlite-thread.ts), on the app's connection for an in-memory
  * database (which no other connection can open). Either way a group holds the app's write lock
  * (`db.writeLock`) while it is written, so the app's own write transactions take turns with the
- * groups instead of meeting a busy database.
+ * groups instead of meeting a busy database. Beside the writer thread runs the checkpoint thread,
+ * which copies the WAL into the database file (sqlite-checkpoints.ts); both start at the first
+ * upload and end with the runner.
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from '../db/connect.js';
 import type { IngestBounds } from './bounds.js';
+import { DEFAULT_CHECKPOINT_POLICY, leaveCheckpointsToThread, type CheckpointPolicy } from './sqlite-checkpoints.js';
 import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
 import {
   fromWireError,
   fromWireOutcome,
   type FromThread,
+  type CheckpointThreadData,
   type ThreadData,
   type ToThread,
 } from './sqlite-thread-wire.js';
@@ -24,8 +28,13 @@ export interface GroupRunner {
   close(): Promise<void>;
 }
 
-export function createGroupRunner(db: SqliteDb, bounds: IngestBounds): GroupRunner {
-  return db.sqlite.memory ? new LocalRunner(db, bounds) : new ThreadRunner(db, { file: db.sqlite.name, bounds });
+export function createGroupRunner(
+  db: SqliteDb,
+  bounds: IngestBounds,
+  checkpoints: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
+): GroupRunner {
+  if (db.sqlite.memory) return new LocalRunner(db, bounds); // an in-memory database has no WAL
+  return new ThreadRunner(db, { file: db.sqlite.name, bounds, checkpoints });
 }
 
 class LocalRunner implements GroupRunner {
@@ -55,6 +64,7 @@ type Waiting = (reply: FromThread) => void;
 
 class ThreadRunner implements GroupRunner {
   private thread: Worker | undefined;
+  private checkpointer: Worker | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
 
@@ -64,6 +74,7 @@ class ThreadRunner implements GroupRunner {
   ) {}
 
   run(work: GroupWork): Promise<GroupReply> {
+    this.checkpointer ??= this.startCheckpointer();
     return this.db.writeLock.run(async () => {
       const reply = await this.send((id) => ({ id, work }));
       switch (reply.kind) {
@@ -81,8 +92,10 @@ class ThreadRunner implements GroupRunner {
   }
 
   async close(): Promise<void> {
-    if (this.thread === undefined) return;
-    await this.db.writeLock.run(() => this.send((id) => ({ id, close: true })));
+    if (this.thread !== undefined) await this.db.writeLock.run(() => this.send((id) => ({ id, close: true })));
+    const checkpointer = this.checkpointer;
+    this.checkpointer = undefined;
+    if (checkpointer !== undefined) await stopCheckpointer(checkpointer);
   }
 
   private send(message: (id: number) => ToThread): Promise<FromThread> {
@@ -96,7 +109,7 @@ class ThreadRunner implements GroupRunner {
 
   /** Started at the first upload, so a process that never takes one (tests, the admin tool) has no thread. */
   private start(): Worker {
-    const thread = startThread(this.data);
+    const thread = startThread('sqlite-thread', this.data);
     thread.unref(); // never what keeps the process alive: the app closes it (close())
     thread.on('message', (reply: FromThread) => {
       const waiting = this.waiting.get(reply.id);
@@ -114,15 +127,48 @@ class ThreadRunner implements GroupRunner {
     thread.on('exit', (code) => fail(new Error(`the ingest writer thread ended (exit code ${code})`)));
     return thread;
   }
+
+  /**
+   * From now on this process's connections leave checkpoints to the thread (the app's own too, so
+   * an app write does not copy the writer's pages on the event loop). Should the thread end, the
+   * next group starts another; meanwhile each connection's own commits checkpoint past the bound.
+   */
+  private startCheckpointer(): Worker {
+    const { file, checkpoints } = this.data;
+    leaveCheckpointsToThread(this.db.sqlite, checkpoints);
+    const thread = startThread('sqlite-checkpoint-thread', {
+      file,
+      everyMs: checkpoints.everyMs,
+    } satisfies CheckpointThreadData);
+    thread.unref();
+    const forget = () => {
+      if (this.checkpointer === thread) this.checkpointer = undefined;
+    };
+    thread.on('error', forget);
+    thread.on('exit', forget);
+    return thread;
+  }
+}
+
+/** Asks the checkpoint thread to close its connection, and waits until it has ended. */
+function stopCheckpointer(thread: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    thread.ref(); // until it has ended: the process may have nothing else to wait for
+    thread.once('exit', () => resolve());
+    thread.postMessage('close');
+  });
 }
 
 /**
- * The thread's module sits beside this one: JavaScript in a build, TypeScript when the app runs
+ * A thread's module sits beside this one: JavaScript in a build, TypeScript when the app runs
  * from its sources (tests, `npm run dev`), where the thread loads tsx before importing it.
  */
-function startThread(data: ThreadData): Worker {
+function startThread(
+  module: 'sqlite-thread' | 'sqlite-checkpoint-thread',
+  data: ThreadData | CheckpointThreadData,
+): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./sqlite-thread.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  const entry = new URL(`./${module}.${fromSources ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSources) return new Worker(entry, { workerData: data });
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true, workerData: data });

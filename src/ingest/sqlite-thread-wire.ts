@@ -6,6 +6,7 @@
  */
 import { InvalidInput, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
+import type { CheckpointPolicy } from './sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
 import type { IngestResult, Outcome } from './types.js';
 
@@ -13,6 +14,13 @@ import type { IngestResult, Outcome } from './types.js';
 export interface ThreadData {
   readonly file: string;
   readonly bounds: IngestBounds;
+  readonly checkpoints: CheckpointPolicy;
+}
+
+/** What the checkpoint thread (sqlite-checkpoint-thread.ts) is started with. */
+export interface CheckpointThreadData {
+  readonly file: string;
+  readonly everyMs: number;
 }
 
 /** To the thread: a group to write, or the word to close its connection and end. */

@@ -5,17 +5,21 @@
  * Why a thread (docs/decisions.md, "Ingest on SQLite"): better-sqlite3 is synchronous, so on the
  * app's thread a group's statements, its COMMIT and the WAL checkpoints that land in it stop every
  * request meanwhile. Here they run beside the HTTP work (parsing, auth, validation, answers) on
- * another core, and the uploads that arrive while a group is written form the next group.
+ * another core, and the uploads that arrive while a group is written form the next group. The WAL
+ * checkpoints are not in its COMMITs either: a checkpoint thread beside it copies the pages
+ * (sqlite-checkpoints.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
+import { leaveCheckpointsToThread } from './sqlite-checkpoints.js';
 import { createSqliteGroupWrite } from './sqlite-group-writer.js';
 import { toWireError, toWireOutcome, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread.ts runs as a worker thread');
-const { file, bounds } = workerData as ThreadData;
+const { file, bounds, checkpoints } = workerData as ThreadData;
 const sqlite = openSqliteHandle(file);
+leaveCheckpointsToThread(sqlite, checkpoints); // the runner runs the checkpoint thread beside this one
 const write = createSqliteGroupWrite(sqlite, bounds);
 
 port.on('message', (message: ToThread) => {

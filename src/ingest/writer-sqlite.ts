@@ -22,6 +22,7 @@ import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
 import type { RateTable, WritePrices } from './day-rates.js';
 import { settle, withPrices, type PendingUpload } from './pending.js';
+import type { CheckpointPolicy } from './sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
@@ -50,8 +51,9 @@ export class SqliteIngestWriter implements IngestWriter {
     private readonly db: SqliteDb,
     private readonly prices: WritePrices,
     bounds: IngestBounds,
+    checkpoints?: CheckpointPolicy,
   ) {
-    this.runner = createGroupRunner(db, bounds);
+    this.runner = createGroupRunner(db, bounds, checkpoints);
   }
 
   apply(batch: IngestBatch): Promise<IngestResult> {

@@ -1,0 +1,31 @@
+/**
+ * @fileoverview WAL checkpoints of a database file that takes uploads: done by a thread of their
+ * own (sqlite-checkpoint-thread.ts) beside the ingest writer thread, instead of inside the
+ * writer's COMMIT (docs/decisions.md, "Checkpoints beside the writer").
+ *
+ * A checkpoint copies the WAL's new pages into the database file and waits for the fsync of both
+ * files. Inside the writer's COMMIT (SQLite's default, every 1,000 frames) that wait stopped the
+ * writer; the checkpoint thread copies the pages every `everyMs` while the writer goes on writing.
+ * The WAL can only start over from its beginning once every frame is copied, which a checkpoint
+ * running beside a busy writer never sees, so each connection still checkpoints within its own
+ * commit past `restartFrames` frames: by then only the frames since the thread's last pass are
+ * left to copy, and the writer's next transaction starts the WAL over. The WAL file stays within
+ * about `restartFrames` frames (~34 MB with 4 KB pages at the default).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** When WAL pages are copied into the database file. */
+export interface CheckpointPolicy {
+  /** How often the checkpoint thread copies the WAL's new frames (ms). */
+  readonly everyMs: number;
+  /** WAL frames past which a connection's own commit checkpoints too (SQLite's `wal_autocheckpoint`). */
+  readonly restartFrames: number;
+}
+
+/** Measured on bench:ingest's patterns (docs/benchmarks.md): 20–100 ms differ within the noise, 4,096 frames cost ~10 %. */
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { everyMs: 50, restartFrames: 8192 };
+
+/** Leaves a connection's checkpoints to the checkpoint thread, but for the one that lets the WAL start over. */
+export function leaveCheckpointsToThread(sqlite: BetterSqlite3.Database, policy: CheckpointPolicy): void {
+  sqlite.pragma(`wal_autocheckpoint = ${policy.restartFrames}`);
+}

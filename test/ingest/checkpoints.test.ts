@@ -1,0 +1,121 @@
+/**
+ * WAL checkpoints of a SQLite database file that takes uploads (src/ingest/sqlite-checkpoints.ts):
+ * a checkpoint thread copies the WAL into the database file beside the writer thread, and the WAL
+ * still starts over past its bound. Engine-specific: runs on a SQLite file in both passes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { CheckpointPolicy } from '../../src/ingest/sqlite-checkpoints.js';
+import { createIngestWriter } from '../../src/ingest/store.js';
+import type { IngestWriter } from '../../src/ingest/types.js';
+import type { TokenRates } from '../../src/pricing/rates.js';
+import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
+
+const NOW = Date.UTC(2026, 10, 1, 12);
+const DAY_MS = 86_400_000;
+const USER = '00000000-0000-4000-8000-000000000001';
+const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The upload of day `n` before NOW: three buckets on a day of their own, so every upload writes new pages. */
+const upload = (n: number) => ({
+  userId: USER,
+  deviceId: 'a',
+  now: NOW,
+  buckets: [0, 1, 2].map((k) =>
+    seedBucket(BigInt(n * 10 + k), { hourStart: Date.UTC(2026, 10, 1) - n * DAY_MS + k * 1_800_000 }),
+  ),
+  subscriptions: undefined,
+});
+
+describe('WAL checkpoints beside the SQLite writer thread', () => {
+  let dir: string;
+  let file: string;
+  let db: SqliteDb;
+  let writer: IngestWriter | undefined;
+
+  const open = async (checkpoints: CheckpointPolicy) => {
+    db = openSqlite(file, 5000);
+    await migrateToLatest(db);
+    await seedUser(db, USER, NOW);
+    await seedDevice(db, 'a', USER, NOW);
+    db.sqlite.pragma('wal_checkpoint(TRUNCATE)'); // the schema and seeds in the file, the WAL empty
+    writer = createIngestWriter(db, () => RATES, undefined, checkpoints);
+    return writer;
+  };
+
+  /** Rows of usage_buckets in the database file alone, without its WAL (read from a copy of the file). */
+  const rowsInFile = (): number | undefined => {
+    const copy = path.join(dir, 'copy', 'file-only.db');
+    fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(copy));
+    fs.copyFileSync(file, copy);
+    try {
+      const alone = new BetterSqlite3(copy);
+      try {
+        return Number(alone.prepare('SELECT count(*) FROM usage_buckets').pluck().get());
+      } finally {
+        alone.close();
+      }
+    } catch {
+      return undefined; // copied in the middle of a checkpoint's writes: read again
+    }
+  };
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-checkpoints-'));
+    file = path.join(dir, 'tokentally.db');
+  });
+  afterEach(async () => {
+    await writer?.close();
+    writer = undefined;
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies uploads into the database file in the background, with no checkpoint in any commit', async () => {
+    // A bound no commit reaches: only the checkpoint thread can copy the pages.
+    const uploads = await open({ everyMs: 5, restartFrames: 1_000_000 });
+    expect(rowsInFile()).toBe(0);
+    await uploads.apply(upload(1)); // starts the threads
+    for (let n = 2; n <= 5; n += 1) await uploads.apply(upload(n));
+
+    let seen: number | undefined;
+    for (let waited = 0; waited < 5000 && seen !== 15; waited += 10) {
+      await sleep(10);
+      seen = rowsInFile();
+    }
+    expect(seen).toBe(15);
+  });
+
+  it('keeps the WAL within its bound while uploads keep coming: the writer finishes the copy and the WAL starts over', async () => {
+    const restartFrames = 40;
+    const uploads = await open({ everyMs: 1, restartFrames });
+    const pageSize = Number(db.sqlite.pragma('page_size', { simple: true }));
+    const frames = () => Math.max(0, (fs.statSync(`${file}-wal`).size - 32) / (pageSize + 24));
+    let most = 0;
+    for (let n = 1; n <= 300; n += 1) {
+      await uploads.apply(upload(n));
+      most = Math.max(most, frames());
+    }
+    // 300 uploads of new pages write several thousand frames; the WAL file holds at most the
+    // bound and the groups written while a copy was under way.
+    expect(most).toBeGreaterThan(restartFrames / 2);
+    expect(most).toBeLessThan(4 * restartFrames);
+    expect(
+      Number(
+        await db.kysely
+          .selectFrom('usage_buckets')
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => r.n),
+      ),
+    ).toBe(900);
+  });
+});
