@@ -2,23 +2,25 @@
  * @fileoverview The SQLite checkpoint thread: a connection of its own to the database file, which
  * copies the WAL's new pages into the file every `everyMs` (a PASSIVE checkpoint: it never waits
  * for the writer or a reader), so the ingest writer thread does not wait on those copies and their
- * fsync inside its COMMIT (sqlite-checkpoints.ts).
+ * fsync inside its COMMIT (db/sqlite-checkpoints.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
+import { prepareCheckpoint } from '../db/sqlite-checkpoints.js';
 import type { CheckpointThreadData } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-checkpoint-thread.ts runs as a worker thread');
 const { file, everyMs } = workerData as CheckpointThreadData;
 const sqlite = openSqliteHandle(file);
-const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const checkpoint = prepareCheckpoint(sqlite);
 
 const tick = () => {
   try {
-    checkpoint.get(); // a busy lock or a failed copy is tried again on the next pass
+    checkpoint();
   } catch {
-    // the same: a connection's own commit still checkpoints past the bound (sqlite-checkpoints.ts)
+    // Tried again on the next pass; meanwhile each connection's own commit still checkpoints
+    // past the bound (db/sqlite-checkpoints.ts).
   }
   timer = setTimeout(tick, everyMs);
 };

@@ -4,13 +4,17 @@
  * database (which no other connection can open). Either way a group holds the app's write lock
  * (`db.writeLock`) while it is written, so the app's own write transactions take turns with the
  * groups instead of meeting a busy database. Beside the writer thread runs the checkpoint thread,
- * which copies the WAL into the database file (sqlite-checkpoints.ts); both start at the first
+ * which copies the WAL into the database file (db/sqlite-checkpoints.ts); both start at the first
  * upload and end with the runner.
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from '../db/connect.js';
 import type { IngestBounds } from './bounds.js';
-import { DEFAULT_CHECKPOINT_POLICY, leaveCheckpointsToThread, type CheckpointPolicy } from './sqlite-checkpoints.js';
+import {
+  DEFAULT_CHECKPOINT_POLICY,
+  leaveCheckpointsToThread,
+  type CheckpointPolicy,
+} from '../db/sqlite-checkpoints.js';
 import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
 import {
   fromWireError,

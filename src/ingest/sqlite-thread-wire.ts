@@ -6,7 +6,7 @@
  */
 import { InvalidInput, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
-import type { CheckpointPolicy } from './sqlite-checkpoints.js';
+import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
 import type { IngestResult, Outcome } from './types.js';
 

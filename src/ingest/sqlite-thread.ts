@@ -7,11 +7,11 @@
  * request meanwhile. Here they run beside the HTTP work (parsing, auth, validation, answers) on
  * another core, and the uploads that arrive while a group is written form the next group. The WAL
  * checkpoints are not in its COMMITs either: a checkpoint thread beside it copies the pages
- * (sqlite-checkpoints.ts).
+ * (db/sqlite-checkpoints.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
-import { leaveCheckpointsToThread } from './sqlite-checkpoints.js';
+import { leaveCheckpointsToThread } from '../db/sqlite-checkpoints.js';
 import { createSqliteGroupWrite } from './sqlite-group-writer.js';
 import { toWireError, toWireOutcome, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
 

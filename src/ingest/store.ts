@@ -8,7 +8,7 @@
 import type { Db } from '../db/connect.js';
 import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './bounds.js';
 import { fixedPrices, type RatesOf, type WritePrices } from './day-rates.js';
-import type { CheckpointPolicy } from './sqlite-checkpoints.js';
+import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { PostgresIngestWriter } from './writer-postgres.js';
 import type { IngestWriter } from './types.js';
 import { SqliteIngestWriter } from './writer-sqlite.js';
@@ -16,7 +16,7 @@ import { SqliteIngestWriter } from './writer-sqlite.js';
 /**
  * The writer for the database's engine; `prices` prices the rows it writes (fixed day rates, or the
  * stored costs' data). `sqliteCheckpoints` says when a SQLite file's WAL is copied into it
- * (sqlite-checkpoints.ts; tests shorten it).
+ * (db/sqlite-checkpoints.ts; tests shorten it).
  */
 export function createIngestWriter(
   db: Db,

@@ -22,7 +22,7 @@ import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
 import type { RateTable, WritePrices } from './day-rates.js';
 import { settle, withPrices, type PendingUpload } from './pending.js';
-import type { CheckpointPolicy } from './sqlite-checkpoints.js';
+import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 

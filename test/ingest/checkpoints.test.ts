@@ -1,5 +1,5 @@
 /**
- * WAL checkpoints of a SQLite database file that takes uploads (src/ingest/sqlite-checkpoints.ts):
+ * WAL checkpoints of a SQLite database file that takes uploads (src/db/sqlite-checkpoints.ts):
  * a checkpoint thread copies the WAL into the database file beside the writer thread, and the WAL
  * still starts over past its bound. Engine-specific: runs on a SQLite file in both passes.
  */
@@ -10,7 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import type { CheckpointPolicy } from '../../src/ingest/sqlite-checkpoints.js';
+import type { CheckpointPolicy } from '../../src/db/sqlite-checkpoints.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';

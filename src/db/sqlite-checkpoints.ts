@@ -1,7 +1,7 @@
 /**
  * @fileoverview WAL checkpoints of a database file that takes uploads: done by a thread of their
- * own (sqlite-checkpoint-thread.ts) beside the ingest writer thread, instead of inside the
- * writer's COMMIT (docs/decisions.md, "Checkpoints beside the writer").
+ * own (src/ingest/sqlite-checkpoint-thread.ts) beside the ingest writer thread, instead of inside
+ * the writer's COMMIT (docs/decisions.md, "Checkpoints beside the writer").
  *
  * A checkpoint copies the WAL's new pages into the database file and waits for the fsync of both
  * files. Inside the writer's COMMIT (SQLite's default, every 1,000 frames) that wait stopped the
@@ -28,4 +28,15 @@ export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { everyMs: 50, restar
 /** Leaves a connection's checkpoints to the checkpoint thread, but for the one that lets the WAL start over. */
 export function leaveCheckpointsToThread(sqlite: BetterSqlite3.Database, policy: CheckpointPolicy): void {
   sqlite.pragma(`wal_autocheckpoint = ${policy.restartFrames}`);
+}
+
+/**
+ * A PASSIVE checkpoint on `sqlite`: copies the WAL frames no checkpoint has copied yet, waiting
+ * for neither the writer nor a reader. Another checkpoint under way makes it a no-op.
+ */
+export function prepareCheckpoint(sqlite: BetterSqlite3.Database): () => void {
+  const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  return () => {
+    checkpoint.get();
+  };
 }
