@@ -107,6 +107,7 @@ class ThreadRunner implements GroupRunner {
     const id = this.nextId++;
     return new Promise<FromThread>((resolve) => {
       this.waiting.set(id, resolve);
+      thread.ref(); // until it is answered
       thread.postMessage(message(id));
     });
   }
@@ -114,10 +115,10 @@ class ThreadRunner implements GroupRunner {
   /** Started at the first upload, so a process that never takes one (tests, the admin tool) has no thread. */
   private start(): Worker {
     const thread = startThread('sqlite-thread', this.data);
-    thread.unref(); // never what keeps the process alive: the app closes it (close())
     thread.on('message', (reply: FromThread) => {
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) thread.unref();
       waiting?.(reply);
     });
     const fail = (error: Error) => {
@@ -129,6 +130,9 @@ class ThreadRunner implements GroupRunner {
     };
     thread.on('error', fail);
     thread.on('exit', (code) => fail(new Error(`the ingest writer thread ended (exit code ${code})`)));
+    // Idle, never what keeps the process alive (the app closes it); a group in flight does (send()).
+    // After the listeners: adding a 'message' listener refs the thread again.
+    thread.unref();
     return thread;
   }
 
@@ -144,12 +148,12 @@ class ThreadRunner implements GroupRunner {
       file,
       everyMs: checkpoints.everyMs,
     } satisfies CheckpointThreadData);
-    thread.unref();
     const forget = () => {
       if (this.checkpointer === thread) this.checkpointer = undefined;
     };
     thread.on('error', forget);
     thread.on('exit', forget);
+    thread.unref(); // never what keeps the process alive
     return thread;
   }
 }
