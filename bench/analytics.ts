@@ -132,6 +132,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
     .select((eb) => eb.fn.countAll<bigint>().as('n'))
     .where('user_id', '=', heavyUser)
     .executeTakeFirstOrThrow();
+  await writer.close();
   return { heavyUser, heavyRollupRows: Number(rows.n), seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -194,6 +195,9 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
         if (zone !== 'UTC' && (name === 'project-summary' || name === 'user-status')) continue;
         const res = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
         if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+        // Read to its end: a body left unread holds its keep-alive connection open in the client,
+        // and such connections drew a 408 from the server a few runs later.
+        await res.arrayBuffer();
         const wrkEnv = { TOKEN: token, REQ_PATH: url };
         runWrk({ url: base, script: LUA, connections: 1, seconds: 1, env: wrkEnv }); // warm-up
         const one = runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv });

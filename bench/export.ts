@@ -78,6 +78,7 @@ async function seed(db: Db, now: number): Promise<{ userId: string; buckets: num
     }
     out.push({ userId, buckets: count });
   }
+  await writer.close();
   return out;
 }
 
