@@ -10,7 +10,8 @@
  * running beside a busy writer never sees, so each connection still checkpoints within its own
  * commit past `restartFrames` frames: by then only the frames since the thread's last pass are
  * left to copy, and the writer's next transaction starts the WAL over. The WAL file stays within
- * about `restartFrames` frames (~34 MB with 4 KB pages at the default).
+ * about `restartFrames` frames (~34 MB with 4 KB pages at the default). While nothing is written
+ * the thread's passes grow apart, up to IDLE_CHECKPOINT_MS.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -22,8 +23,11 @@ export interface CheckpointPolicy {
   readonly restartFrames: number;
 }
 
-/** Measured on bench:ingest's patterns (docs/benchmarks.md): 20–100 ms differ within the noise, 4,096 frames cost ~10 %. */
+/** Measured on the `backfill` pattern (docs/decisions.md): 20–100 ms differ within the noise, 4,096 frames cost ~10 %. */
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { everyMs: 50, restartFrames: 8192 };
+
+/** How far apart the checkpoint thread's passes grow while nothing is written (ms). */
+export const IDLE_CHECKPOINT_MS = 1000;
 
 /** Leaves a connection's checkpoints to the checkpoint thread, but for the one that lets the WAL start over. */
 export function leaveCheckpointsToThread(sqlite: BetterSqlite3.Database, policy: CheckpointPolicy): void {
@@ -32,11 +36,14 @@ export function leaveCheckpointsToThread(sqlite: BetterSqlite3.Database, policy:
 
 /**
  * A PASSIVE checkpoint on `sqlite`: copies the WAL frames no checkpoint has copied yet, waiting
- * for neither the writer nor a reader. Another checkpoint under way makes it a no-op.
+ * for neither the writer nor a reader; another checkpoint under way makes it a no-op. Answers the
+ * WAL's state after it (frames in the WAL, frames copied), equal from one pass to the next while
+ * nothing is written.
  */
-export function prepareCheckpoint(sqlite: BetterSqlite3.Database): () => void {
-  const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+export function prepareCheckpoint(sqlite: BetterSqlite3.Database): () => string {
+  const checkpoint = sqlite.prepare<[], [bigint, bigint, bigint]>('PRAGMA wal_checkpoint(PASSIVE)').raw(true);
   return () => {
-    checkpoint.get();
+    const [, frames, copied] = checkpoint.get() ?? [];
+    return `${frames}/${copied}`;
   };
 }

@@ -6,8 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
-import { prepareCheckpoint } from '../db/sqlite-checkpoints.js';
-import type { CheckpointThreadData } from './sqlite-thread-wire.js';
+import { IDLE_CHECKPOINT_MS, prepareCheckpoint } from '../db/sqlite-checkpoints.js';
+import type { CheckpointThreadData, ToCheckpointThread } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-checkpoint-thread.ts runs as a worker thread');
@@ -15,20 +15,31 @@ const { file, everyMs } = workerData as CheckpointThreadData;
 const sqlite = openSqliteHandle(file);
 const checkpoint = prepareCheckpoint(sqlite);
 
+// While nothing is written the passes grow apart, up to a second, so an idle server barely wakes.
+let last: string | undefined;
+let delayMs = everyMs;
 const tick = () => {
+  let state: string | undefined;
   try {
-    checkpoint();
+    state = checkpoint();
   } catch {
     // Tried again on the next pass; meanwhile each connection's own commit still checkpoints
     // past the bound (db/sqlite-checkpoints.ts).
   }
-  timer = setTimeout(tick, everyMs);
+  delayMs = state !== undefined && state === last ? Math.min(2 * delayMs, IDLE_CHECKPOINT_MS) : everyMs;
+  last = state;
+  timer = setTimeout(tick, delayMs);
 };
 let timer = setTimeout(tick, everyMs);
 
-port.once('message', () => {
+port.on('message', (message: ToCheckpointThread) => {
   clearTimeout(timer);
+  if (message === 'wake') {
+    // Writes begin again after a pause: back to the short passes at once.
+    delayMs = everyMs;
+    timer = setTimeout(tick, everyMs);
+    return;
+  }
   sqlite.close();
-  port.postMessage('closed');
-  port.close();
+  port.close(); // the runner waits for the thread's exit
 });
