@@ -16,10 +16,7 @@ export async function signUp(
   email = `user${++counter}-${Date.now()}@example.com`,
   password = 'correct horse',
 ): Promise<TestUser> {
-  const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email, password } });
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
-  return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
+  return sessionOf(await t.app.inject({ method: 'POST', url: '/auth/v1/signup', payload: { email, password } }), email);
 }
 
 /** A new session of an existing user (password sign-in). */
@@ -29,6 +26,11 @@ export async function signIn(t: TestApp, email: string, password = 'correct hors
     url: '/auth/v1/token?grant_type=password',
     payload: { email, password },
   });
+  return sessionOf(res, email);
+}
+
+/** The session a sign-up or sign-in answered. */
+function sessionOf(res: Awaited<ReturnType<TestApp['app']['inject']>>, email: string): TestUser {
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json<{ access_token: string; refresh_token: string; user: { id: string } }>();
   return { id: body.user.id, email, accessToken: body.access_token, refreshToken: body.refresh_token };
