@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
 import { IDLE_CHECKPOINT_MS, prepareCheckpoint } from '../db/sqlite-checkpoints.js';
-import type { CheckpointThreadData, ToCheckpointThread } from './sqlite-thread-wire.js';
+import type { CheckpointThreadData } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-checkpoint-thread.ts runs as a worker thread');
@@ -15,7 +15,8 @@ const { file, everyMs } = workerData as CheckpointThreadData;
 const sqlite = openSqliteHandle(file);
 const checkpoint = prepareCheckpoint(sqlite);
 
-// While nothing is written the passes grow apart, up to a second, so an idle server barely wakes.
+// While nothing is written the passes grow apart, so an idle server barely wakes. The longest gap
+// is short enough that the first pass after a pause finds the WAL still within its bound.
 let last: string | undefined;
 let delayMs = everyMs;
 const tick = () => {
@@ -32,14 +33,8 @@ const tick = () => {
 };
 let timer = setTimeout(tick, everyMs);
 
-port.on('message', (message: ToCheckpointThread) => {
+port.once('message', () => {
   clearTimeout(timer);
-  if (message === 'wake') {
-    // Writes begin again after a pause: back to the short passes at once.
-    delayMs = everyMs;
-    timer = setTimeout(tick, everyMs);
-    return;
-  }
   sqlite.close();
   port.close(); // the runner waits for the thread's exit
 });

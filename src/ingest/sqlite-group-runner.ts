@@ -22,7 +22,6 @@ import {
   type FromThread,
   type CheckpointThreadData,
   type ThreadData,
-  type ToCheckpointThread,
   type ToThread,
 } from './sqlite-thread-wire.js';
 
@@ -70,8 +69,6 @@ type Waiting = (reply: FromThread) => void;
 class ThreadRunner implements GroupRunner {
   private thread: Worker | undefined;
   private checkpointer: Worker | undefined;
-  /** When the last group was sent (monotonic ms). */
-  private lastGroupAt = -Infinity;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
 
@@ -81,7 +78,7 @@ class ThreadRunner implements GroupRunner {
   ) {}
 
   run(work: GroupWork): Promise<GroupReply> {
-    this.wakeCheckpointer();
+    this.checkpointer ??= this.startCheckpointer();
     return this.db.writeLock.run(async () => {
       const reply = await this.send((id) => ({ id, work }));
       switch (reply.kind) {
@@ -140,18 +137,6 @@ class ThreadRunner implements GroupRunner {
   }
 
   /**
-   * Starts the checkpoint thread at the first group; after a pause, tells it writes begin again,
-   * since its passes grow apart while nothing is written.
-   */
-  private wakeCheckpointer(): void {
-    const now = performance.now();
-    if (this.checkpointer === undefined) this.checkpointer = this.startCheckpointer();
-    else if (now - this.lastGroupAt > this.data.checkpoints.everyMs)
-      this.checkpointer.postMessage('wake' satisfies ToCheckpointThread);
-    this.lastGroupAt = now;
-  }
-
-  /**
    * From now on this process's connections leave checkpoints to the thread (the app's own too, so
    * an app write does not copy the writer's pages on the event loop). Should the thread end, the
    * next group starts another; meanwhile each connection's own commits checkpoint past the bound.
@@ -178,7 +163,7 @@ function stopCheckpointer(thread: Worker): Promise<void> {
   return new Promise<void>((resolve) => {
     thread.ref(); // until it has ended: the process may have nothing else to wait for
     thread.once('exit', () => resolve());
-    thread.postMessage('close' satisfies ToCheckpointThread);
+    thread.postMessage('close');
   });
 }
 

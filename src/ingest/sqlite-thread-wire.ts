@@ -23,9 +23,6 @@ export interface CheckpointThreadData {
   readonly everyMs: number;
 }
 
-/** To the checkpoint thread: writes begin again after a pause, or the word to close and end. */
-export type ToCheckpointThread = 'wake' | 'close';
-
 /** To the thread: a group to write, or the word to close its connection and end. */
 export type ToThread =
   { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
