@@ -12,14 +12,18 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   // One range read per upload (its buckets sit close together in time), filtered to its groups in JS.
   // Raw mode (tuples, not row objects): no object per row read, on every upload. Limited,
   // so a range crowded with groups the upload does not mention is read group by group instead.
+  //
+  // `LIMIT ? + 0`, not `LIMIT ?`: SQLite's planner reads a bare bound LIMIT's value and marks the
+  // statement to be compiled again whenever that parameter is bound, which is every call: ~7 µs
+  // an upload spent parsing SQL (docs/decisions.md, "Ingest on SQLite"). An expression is not read.
   const selectRange = s
     .prepare<[string, number, number, number], StoredTuple>(
-      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ? LIMIT ?`,
+      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ? LIMIT ? + 0`,
     )
     .raw(true);
   const countHalfHour = s
     .prepare<[string, number, number], bigint>(
-      `SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_id = ? AND hour_start = ? LIMIT ?)`,
+      `SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_id = ? AND hour_start = ? LIMIT ? + 0)`,
     )
     .pluck(true);
   const selectDay = s
