@@ -19,6 +19,7 @@ import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlit
 import {
   fromWireError,
   fromWireOutcome,
+  toWireWork,
   type FromThread,
   type CheckpointThreadData,
   type ThreadData,
@@ -80,7 +81,7 @@ class ThreadRunner implements GroupRunner {
   run(work: GroupWork): Promise<GroupReply> {
     this.checkpointer ??= this.startCheckpointer();
     return this.db.writeLock.run(async () => {
-      const reply = await this.send((id) => ({ id, work }));
+      const reply = await this.send((id) => ({ id, work: toWireWork(work) }));
       switch (reply.kind) {
         case 'written':
           return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };

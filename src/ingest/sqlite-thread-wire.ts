@@ -2,13 +2,15 @@
  * @fileoverview The messages between the SQLite ingest writer (writer-sqlite.ts) and its thread
  * (sqlite-thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
  * Maps and plain objects but not an error's class: an upload's error crosses as data and is made
- * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) there.
+ * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) there. A
+ * group's uploads cross packed (sqlite-thread-packing.ts).
  */
 import { InvalidInput, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
-import type { IngestResult, Outcome } from './types.js';
+import { packBatches, unpackBatches, type PackedBatches } from './sqlite-thread-packing.js';
+import type { IngestBatch, IngestResult, Outcome } from './types.js';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -23,9 +25,26 @@ export interface CheckpointThreadData {
   readonly everyMs: number;
 }
 
+/** A group to write as it crosses: its uploads packed, unless a count does not fit. */
+export interface WireWork extends Omit<GroupWork, 'batches'> {
+  readonly batches: PackedBatches | readonly IngestBatch[];
+}
+
 /** To the thread: a group to write, or the word to close its connection and end. */
-export type ToThread =
-  { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
+export type ToThread = { readonly id: number; readonly work: WireWork } | { readonly id: number; readonly close: true };
+
+export function toWireWork(work: GroupWork): WireWork {
+  return { ...work, batches: packBatches(work.batches) ?? work.batches };
+}
+
+export function fromWireWork(wire: WireWork): GroupWork {
+  const { batches } = wire;
+  return { ...wire, batches: isPacked(batches) ? unpackBatches(batches) : batches };
+}
+
+function isPacked(batches: WireWork['batches']): batches is PackedBatches {
+  return !Array.isArray(batches);
+}
 
 /** An error as data. */
 export type WireError =

@@ -13,7 +13,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
 import { leaveCheckpointsToThread } from '../db/sqlite-checkpoints.js';
 import { createSqliteGroupWrite } from './sqlite-group-writer.js';
-import { toWireError, toWireOutcome, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
+import {
+  fromWireWork,
+  toWireError,
+  toWireOutcome,
+  type FromThread,
+  type ThreadData,
+  type ToThread,
+} from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread.ts runs as a worker thread');
@@ -31,7 +38,7 @@ port.on('message', (message: ToThread) => {
   }
   let reply: FromThread;
   try {
-    const written = write(message.work);
+    const written = write(fromWireWork(message.work));
     reply =
       written.kind === 'written'
         ? { id: message.id, kind: 'written', outcomes: written.outcomes.map(toWireOutcome) }
