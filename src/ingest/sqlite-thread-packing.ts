@@ -3,9 +3,9 @@
  * typed arrays and one table of distinct strings, instead of an object per bucket.
  *
  * Why: the structured clone of an object writes and reads every property's name, and builds the
- * object property by property. A group of 25 ten-bucket uploads took ~110 µs to clone on the app's
- * thread and ~190 µs to rebuild on the writer thread, both on the path of every group (the thread
- * waits for the clone, the next group waits for the thread); packed, ~45 and ~60 µs
+ * object property by property. A group of 25 ten-bucket uploads took ~100 µs to clone on the app's
+ * thread and ~200 µs to rebuild on the writer thread, both on the path of every group (the thread
+ * waits for the clone, the next group waits for the thread); packed, ~40 and ~22 µs
  * (docs/decisions.md, "Ingest on SQLite"). A bucket's counts travel as unsigned 64-bit integers,
  * which hold every count the interface accepts (at most 10^12 each); a group holding one beyond
  * them (never through the interface) crosses as it is.
