@@ -10,20 +10,12 @@
  * which hold every count the interface accepts (at most 10^12 each); a group holding one beyond
  * them (never through the interface) crosses as it is.
  */
-import type { TokenCounts } from '../domain/token-counts.js';
+import { COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 import type { IngestBatch } from './types.js';
 
-/** Counts per bucket, in this order. */
-const COUNT_FIELDS = [
-  'input',
-  'cached',
-  'output',
-  'reasoning',
-  'total',
-  'billable',
-] as const satisfies readonly (keyof TokenCounts)[];
+/** Counts per bucket, in COUNT_FIELDS order. */
 const COUNTS = COUNT_FIELDS.length;
 /** Strings per bucket: source, model, project key, project ref (-1 for null). */
 const NAMES = 4;
