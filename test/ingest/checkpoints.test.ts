@@ -99,15 +99,35 @@ describe('WAL checkpoints beside the SQLite writer thread', () => {
     const uploads = await open({ everyMs: 1, restartFrames });
     const pageSize = Number(db.sqlite.pragma('page_size', { simple: true }));
     const frames = () => Math.max(0, (fs.statSync(`${file}-wal`).size - 32) / (pageSize + 24));
+    // The WAL header's first salt grows by one each time the WAL starts over from its beginning.
+    const salt = () => {
+      const header = Buffer.alloc(20);
+      const fd = fs.openSync(`${file}-wal`, 'r');
+      try {
+        fs.readSync(fd, header, 0, 20, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return header.readUInt32BE(16);
+    };
     let most = 0;
+    let restarts = 0;
+    let last: number | undefined;
     for (let n = 1; n <= 300; n += 1) {
       await uploads.apply(upload(n));
       most = Math.max(most, frames());
+      const now = salt();
+      if (last !== undefined && now !== last) restarts += 1;
+      last = now;
     }
-    // 300 uploads of new pages write several thousand frames; the WAL file holds at most the
-    // bound and the groups written while a copy was under way.
+    // 300 uploads of new pages write ~1,800 frames; without the writer's own copy past the bound
+    // the WAL never starts over (the build before the checkpoint thread's bound reached 1,015
+    // frames). Here it starts over every few uploads (78–96 times in runs on a loaded machine).
+    // The file's high-water mark is the bound plus what was written while the thread's copy held
+    // the WAL, which a starved thread stretches (58–412 frames seen), so it is bounded loosely.
+    expect(restarts).toBeGreaterThanOrEqual(40);
     expect(most).toBeGreaterThan(restartFrames / 2);
-    expect(most).toBeLessThan(4 * restartFrames);
+    expect(most).toBeLessThan(15 * restartFrames);
     expect(
       Number(
         await db.kysely
