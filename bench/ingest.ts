@@ -74,7 +74,7 @@ interface Check {
  */
 const SUMS: Record<string, string> = {
   usage_buckets:
-    'select d.user_id, sum(b.total) t, sum(b.billable) b from usage_buckets b join devices d on d.id = b.device_id group by d.user_id',
+    'select d.user_id, sum(b.total) t, sum(b.billable) b from usage_buckets b join devices d on d.num = b.device_num group by d.user_id',
   usage_rollup: 'select user_id, sum(total) t, sum(billable) b from usage_rollup group by user_id',
   usage_daily: 'select user_id, sum(total) t, sum(billable) b from usage_daily group by user_id',
   leaderboard_user_weeks:

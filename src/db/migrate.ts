@@ -17,6 +17,7 @@ import { migration as m0009 } from './migrations/2026_11_24_0009_packed_usage_da
 import { migration as m0010 } from './migrations/2026_11_24_0010_repricing_in_background.js';
 import { migration as m0011 } from './migrations/2026_11_25_0011_device_last_upload.js';
 import { migration as m0012 } from './migrations/2026_11_25_0012_buckets_without_user.js';
+import { migration as m0013 } from './migrations/2026_11_27_0013_buckets_by_device_number.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -33,6 +34,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_24_0010_repricing_in_background': m0010(dialect),
     '2026_11_25_0011_device_last_upload': m0011(),
     '2026_11_25_0012_buckets_without_user': m0012(),
+    '2026_11_27_0013_buckets_by_device_number': m0013(dialect),
   };
 }
 

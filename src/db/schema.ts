@@ -41,6 +41,11 @@ export interface DevicesTable {
   /** The latest upload's time, set by the ingest writers (migration 0011). */
   last_upload_at: NullableInt;
   revoked_at: NullableInt;
+  /**
+   * The device's small number, which its raw buckets are keyed by (migration 0013); the database
+   * gives it on insert (an identity on PostgreSQL, a trigger on SQLite).
+   */
+  num: ColumnType<bigint, never, never>;
 }
 
 export interface DeviceTokensTable {
@@ -74,7 +79,8 @@ export interface TokenColumns {
 
 /** One stored half-hour bucket of one device: the source of truth. */
 export interface UsageBucketsTable extends TokenColumns {
-  device_id: string;
+  /** `devices.num` of the bucket's device (migration 0013). */
+  device_num: Int;
   hour_start: Int;
   source: string;
   model: string;

@@ -33,6 +33,8 @@ export interface StoredState {
   days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
   packed: Map<string, string>;
+  /** The uploads' devices that no longer exist. */
+  gone: Set<string>;
 }
 
 export async function loadStored(
@@ -50,10 +52,11 @@ export async function loadStored(
     rows: new Map(),
     days: new Map(),
     packed: new Map(),
+    gone: new Set(),
   };
   if (groups.length === 0) return state;
   const limit = bounds.maxRowsPerHalfHour + 1;
-  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p'; owner: string }>({
+  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p' | 'g'; owner: string }>({
     name: preparedName(SELECT_STORED),
     text: SELECT_STORED,
     values: [
@@ -83,6 +86,8 @@ export async function loadStored(
       const packed = row.project_ref as string;
       state.packed.set(key, packed);
       state.days.set(key, dayTotalsOf(packed));
+    } else if (row.kind === 'g') {
+      state.gone.add(row.owner);
     } else {
       state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
     }

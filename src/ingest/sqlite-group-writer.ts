@@ -29,6 +29,7 @@ import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
+import { Unauthenticated } from '../domain/errors.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
@@ -93,7 +94,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
    * statement, which may also return groups it does not mention: the plan leaves those alone. That
    * read sees every row of the range, so `complete` is true and the rows per half-hour need no count.
    */
-  const loadStored = (deviceId: string, batch: IngestBatch): { variants: StoredVariant[]; complete: boolean } => {
+  const loadStored = (deviceNum: bigint, batch: IngestBatch): { variants: StoredVariant[]; complete: boolean } => {
     const buckets = batch.buckets;
     if (buckets.length === 0) return { variants: [], complete: true };
     let min = Infinity;
@@ -104,16 +105,17 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     }
     // A wide span (a backfill), or a range holding many more rows than the upload, is read group by group.
     const limit = 2 * buckets.length + 16;
-    const range = max - min <= RANGE_READ_SPAN_MS ? st.selectRange.all(deviceId, min, max, limit) : undefined;
+    const range = max - min <= RANGE_READ_SPAN_MS ? st.selectRange.all(deviceNum, min, max, limit) : undefined;
     if (range !== undefined && range.length < limit)
       return { variants: range.map(tupleToStoredVariant), complete: true };
-    const rows = groupsOf(buckets).flatMap((g) => st.selectVariants.all(deviceId, g.hourStart, g.source, g.model));
+    const rows = groupsOf(buckets).flatMap((g) => st.selectVariants.all(deviceNum, g.hourStart, g.source, g.model));
     return { variants: rows.map(tupleToStoredVariant), complete: false };
   };
 
   /** The bounds (bounds.ts), checked before anything of the upload is written; `days` holds each day's sums so far. */
   const checkBounds = (
     batch: IngestBatch,
+    deviceNum: bigint,
     stored: ReturnType<typeof loadStored>,
     plan: IngestPlan,
     days: DaySums,
@@ -122,7 +124,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       for (const [hourStart, growth] of plan.growth) {
         const rows = stored.complete
           ? stored.variants.reduce((n, v) => (v.hourStart === hourStart ? n + 1 : n), 0)
-          : Number(st.countHalfHour.get(batch.deviceId, hourStart, bounds.maxRowsPerHalfHour + 1));
+          : Number(st.countHalfHour.get(deviceNum, hourStart, bounds.maxRowsPerHalfHour + 1));
         checkRowBound(hourStart, rows, growth, bounds.maxRowsPerHalfHour);
       }
     }
@@ -156,13 +158,15 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   /** Phase 1: one upload's own rows; called inside the group's transaction, so it runs in a savepoint. */
   const storeUpload = s.transaction((batch: IngestBatch, days: DaySums): Stored => {
     const { userId, deviceId, now } = batch;
-    const stored = loadStored(deviceId, batch);
+    const deviceNum = st.touchDevice.get(now, now, now, deviceId);
+    if (deviceNum === undefined) throw new Unauthenticated('the device no longer exists');
+    const stored = loadStored(deviceNum, batch);
     const plan = planIngest(batch.buckets, stored.variants);
-    const changes = checkBounds(batch, stored, plan, days);
-    for (const d of plan.deletes) st.deleteBucket.run(deviceId, d.hourStart, d.source, d.model, d.projectKey);
+    const changes = checkBounds(batch, deviceNum, stored, plan, days);
+    for (const d of plan.deletes) st.deleteBucket.run(deviceNum, d.hourStart, d.source, d.model, d.projectKey);
     for (const b of plan.upserts) {
       st.upsertBucket.run(
-        deviceId,
+        deviceNum,
         b.hourStart,
         b.source,
         b.model,
@@ -177,7 +181,6 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         now,
       );
     }
-    st.touchDevice.run(now, now, now, deviceId);
     if (batch.subscriptions) {
       st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {

@@ -5,7 +5,7 @@
  * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) there. A
  * group's uploads cross packed (sqlite-thread-packing.ts).
  */
-import { InvalidInput, type FieldFault } from '../domain/errors.js';
+import { InvalidInput, Unauthenticated, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
@@ -54,6 +54,7 @@ export type WireError =
       readonly detail?: string;
       readonly reason?: string;
     }
+  | { readonly kind: 'unauthenticated'; readonly message: string }
   | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly code?: string };
 
 export type WireOutcome =
@@ -76,6 +77,7 @@ export function toWireError(error: unknown): WireError {
       ...(error.reason === undefined ? {} : { reason: error.reason }),
     };
   }
+  if (error instanceof Unauthenticated) return { kind: 'unauthenticated', message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return { kind: 'error', name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
@@ -85,6 +87,7 @@ export function toWireError(error: unknown): WireError {
 
 export function fromWireError(wire: WireError): Error {
   if (wire.kind === 'invalid') return new InvalidInput(wire.faults, { detail: wire.detail, reason: wire.reason });
+  if (wire.kind === 'unauthenticated') return new Unauthenticated(wire.message);
   const error = Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
   error.name = wire.name;
   return error;

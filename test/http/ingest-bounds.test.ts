@@ -131,8 +131,8 @@ describe(`ingest bounds (${engine})`, () => {
       const device = await issueDevice(t, user);
       const hour = Date.parse(at(8));
       for (let i = 0; i < 300; i += 1) {
-        await sql`insert into usage_buckets (device_id, hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
-                  values (${device.deviceId}, ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(
+        await sql`insert into usage_buckets (device_num, hour_start, source, model, project_key, project_ref, input, cached_input, output, reasoning, total, billable, updated_at)
+                  values ((select num from devices where id = ${device.deviceId}), ${hour}, 'gemini', ${`old${i}`}, '', null, 0, 0, 0, 0, 1, 1, 0)`.execute(
           t.db.kysely,
         );
       }
@@ -183,8 +183,8 @@ describe(`ingest bounds (${engine})`, () => {
       expect(
         await t.db.kysely
           .selectFrom('usage_buckets')
-          .select('device_id')
-          .where('device_id', 'in', t.db.kysely.selectFrom('devices').select('id').where('user_id', '=', user.id))
+          .select('device_num')
+          .where('device_num', 'in', t.db.kysely.selectFrom('devices').select('num').where('user_id', '=', user.id))
           .execute(),
       ).toEqual([]);
     });

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { dayTotalsOf } from '../../src/domain/day-slots.js';
+import { Unauthenticated } from '../../src/domain/errors.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
@@ -77,21 +78,22 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     const results = await Promise.allSettled([
       upload('a', [bucket('gpt-5', 10n)]),
       upload('b', [bucket('gpt-5', 100n), bucket('boom', 1n)]), // its prices cannot be resolved
-      // No such device: its subscription row breaks a foreign key after its buckets were written,
-      // so the savepoint has to take those back.
-      upload('ghost', [bucket('gpt-5', 5n)], USERS[0], [
-        { tool: 'codex', provider: null, product: null, planType: null, rateLimitTier: null, details: '{}' },
+      // Its subscription row breaks a NOT NULL constraint after its device was touched and its
+      // buckets were written, so the savepoint has to take those back.
+      upload('d', [bucket('gpt-5', 5n)], USERS[1], [
+        { tool: 'codex', provider: null, product: null, planType: null, rateLimitTier: null, details: null as never },
       ]),
       upload('c', [bucket('gpt-5', 1000n)]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('pricing failed'));
-    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/not.null/i);
 
     const buckets = await db.kysely
-      .selectFrom('usage_buckets')
-      .select(['device_id', 'total'])
-      .orderBy('device_id')
+      .selectFrom('usage_buckets as b')
+      .innerJoin('devices as d', 'd.num', 'b.device_num')
+      .select(['d.id as device_id', 'b.total'])
+      .orderBy('d.id')
       .execute();
     expect(buckets).toEqual([
       { device_id: 'a', total: 10n },
@@ -110,6 +112,30 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
       { id: 'c', last_sync_at: BigInt(NOW) },
       { id: 'd', last_sync_at: null },
     ]);
+  });
+
+  it('refuses an upload whose device is gone (its account deleted meanwhile) as unauthenticated, storing nothing of it', async () => {
+    const results = await Promise.allSettled([
+      upload('a', [bucket('gpt-5', 10n)]),
+      upload('ghost', [bucket('gpt-5', 5n)]),
+      upload('c', [bucket('gpt-5', 1000n)]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Unauthenticated);
+    const buckets = await db.kysely
+      .selectFrom('usage_buckets as b')
+      .leftJoin('devices as d', 'd.num', 'b.device_num')
+      .select(['d.id as device_id', 'b.total'])
+      .orderBy('b.total')
+      .execute();
+    expect(buckets).toEqual([
+      { device_id: 'a', total: 10n },
+      { device_id: 'c', total: 1000n },
+    ]);
+    const events = await db.kysely.selectFrom('ingest_events').select('device_id').orderBy('device_id').execute();
+    expect(events.map((e) => e.device_id)).toEqual(['a', 'c']);
+    const rollup = await db.kysely.selectFrom('usage_rollup').select(['model', 'total']).execute();
+    expect(rollup).toEqual([{ model: 'gpt-5', total: 1010n }]);
   });
 
   it("moves each user's read models once per group, exactly as uploads one by one would", async () => {

@@ -14,6 +14,8 @@ type Owned =
   | { table: keyof Database; by: 'user_id' }
   /** Rows keyed by device: found through the user's devices (their key starts with device_id). */
   | { table: keyof Database; by: 'device' }
+  /** Raw buckets: keyed by the number of a device of the user (their key starts with device_num). */
+  | { table: keyof Database; by: 'device_num' }
   /** Leaderboard snapshots: keyed by generation first, so the user is looked up within each generation. */
   | { table: keyof Database; by: 'generation' };
 
@@ -23,7 +25,7 @@ type Owned =
  * the next one is computed without them.
  */
 export const USER_OWNED: readonly Owned[] = [
-  { table: 'usage_buckets', by: 'device' },
+  { table: 'usage_buckets', by: 'device_num' },
   { table: 'device_subscriptions', by: 'user_id' },
   { table: 'device_tokens', by: 'device' },
   { table: 'ingest_events', by: 'user_id' },
@@ -55,6 +57,8 @@ function deletion(owned: Owned, userId: string): RawBuilder<unknown> {
       return sql`delete from ${table} where user_id = ${userId}`;
     case 'device':
       return sql`delete from ${table} where device_id in (select id from devices where user_id = ${userId})`;
+    case 'device_num':
+      return sql`delete from ${table} where device_num in (select num from devices where user_id = ${userId})`;
     case 'generation':
       return sql`delete from ${table} where generation in (select id from leaderboard_generations) and user_id = ${userId}`;
   }

@@ -47,7 +47,7 @@ export async function listBucketPage(
   let query = db
     .selectFrom('usage_buckets')
     .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
-    .where('device_id', '=', q.deviceId)
+    .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', q.deviceId))
     .where('hour_start', '>=', BigInt(q.fromMs))
     .where('hour_start', '<', BigInt(q.toMs));
   const after = q.after;

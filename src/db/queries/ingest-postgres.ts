@@ -43,9 +43,10 @@ export async function beginLockingUsers(
  * In one round trip: the stored rows of every (device, half-hour) the uploads touch, up to $7 of
  * each (`kind` 'b', `owner` = device; a half-hour that returns $7 rows may hold more, and its
  * groups are read again with {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user,
- * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); and each
+ * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); each
  * touched (user, day)'s packed `usage_days` row (`kind` 'p', `hour_start` = day, the text in
- * `project_ref`). Reading whole half-hours serves the bucket bound as well (its rows counted) with
+ * `project_ref`); and each device that no longer exists (`kind` 'g', its account deleted since the
+ * upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows counted) with
  * one index probe a half-hour.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
@@ -54,6 +55,13 @@ export async function beginLockingUsers(
  * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
  * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL").
  */
+/**
+ * The number of the device whose id is `idColumn`, which its raw buckets are keyed by (migration
+ * 0013): a scalar subquery, one probe of the devices' primary key, evaluated per key before the
+ * index probe it feeds (so the plan stays index probes whatever the statistics say, as below).
+ */
+const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHERE dn.id = ${idColumn})`;
+
 export const SELECT_STORED = `
   SELECT 'b' AS kind, h.device_id AS owner, ${STORED_COLUMNS.split(', ')
     .map((c) => `b.${c}`)
@@ -61,7 +69,7 @@ export const SELECT_STORED = `
     FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
     CROSS JOIN LATERAL (
       SELECT ${STORED_COLUMNS} FROM usage_buckets x
-       WHERE x.device_id = h.device_id AND x.hour_start = h.hour_start
+       WHERE x.device_num = ${numOf('h.device_id')} AND x.hour_start = h.hour_start
        LIMIT $7) b
   UNION ALL
   SELECT 'd', k.user_id, k.day, k.source, k.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
@@ -73,7 +81,11 @@ export const SELECT_STORED = `
   UNION ALL
   SELECT 'p', k.user_id, k.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
-    CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p`;
+    CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
+  UNION ALL
+  SELECT 'g', g.device_id, 0, '', '', '', NULL, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT device_id FROM unnest($1::text[]) AS u(device_id)) g
+   WHERE NOT EXISTS (SELECT 1 FROM devices x WHERE x.id = g.device_id)`;
 
 /**
  * The stored variants of (device, half-hour, source, model) groups, for the half-hours that hold
@@ -87,21 +99,25 @@ export const SELECT_GROUP_VARIANTS = `
     FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
     CROSS JOIN LATERAL (
       SELECT ${STORED_COLUMNS} FROM usage_buckets x
-       WHERE x.device_id = g.device_id AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
+       WHERE x.device_num = ${numOf('g.device_id')} AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
       OFFSET 0) b`;
 
 export const DELETE_VARIANTS = `
   DELETE FROM usage_buckets b
    USING unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_id, hour_start, source, model, project_key)
-   WHERE b.device_id = d.device_id AND b.hour_start = d.hour_start AND b.source = d.source
+   WHERE b.device_num = ${numOf('d.device_id')} AND b.hour_start = d.hour_start AND b.source = d.source
      AND b.model = d.model AND b.project_key = d.project_key`;
 
 export const UPSERT_BUCKETS = `
-  INSERT INTO usage_buckets (device_id, updated_at, hour_start, source, model, project_key, project_ref,
+  INSERT INTO usage_buckets (device_num, updated_at, hour_start, source, model, project_key, project_ref,
                              input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
-  ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+  SELECT ${numOf('u.device_id')}, u.updated_at, u.hour_start, u.source, u.model, u.project_key, u.project_ref,
+         u.input, u.cached_input, u.output, u.reasoning, u.total, u.billable
+    FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
+                $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
+      AS u(device_id, updated_at, hour_start, source, model, project_key, project_ref,
+           input, cached_input, output, reasoning, total, billable)
+  ON CONFLICT (device_num, hour_start, source, model, project_key) DO UPDATE SET
     project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
     output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
     billable = excluded.billable, updated_at = excluded.updated_at`;

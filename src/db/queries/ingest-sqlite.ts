@@ -17,34 +17,34 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   // statement to be compiled again whenever that parameter is bound, which is every call: ~7 µs
   // an upload spent parsing SQL (docs/decisions.md, "Ingest on SQLite"). An expression is not read.
   const selectRange = s
-    .prepare<[string, number, number, number], StoredTuple>(
-      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start BETWEEN ? AND ? LIMIT ? + 0`,
+    .prepare<[bigint, number, number, number], StoredTuple>(
+      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_num = ? AND hour_start BETWEEN ? AND ? LIMIT ? + 0`,
     )
     .raw(true);
   const countHalfHour = s
-    .prepare<[string, number, number], bigint>(
-      `SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_id = ? AND hour_start = ? LIMIT ? + 0)`,
+    .prepare<[bigint, number, number], bigint>(
+      `SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_num = ? AND hour_start = ? LIMIT ? + 0)`,
     )
     .pluck(true);
   const selectDay = s
     .prepare<[string, number], string>(`SELECT counts FROM usage_days WHERE user_id = ? AND day = ?`)
     .pluck(true);
   const selectVariants = s
-    .prepare<[string, number, string, string], StoredTuple>(
-      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ?`,
+    .prepare<[bigint, number, string, string], StoredTuple>(
+      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_num = ? AND hour_start = ? AND source = ? AND model = ?`,
     )
     .raw(true);
   const upsertBucket = s.prepare(
-    `INSERT INTO usage_buckets (device_id, hour_start, source, model, project_key, project_ref,
+    `INSERT INTO usage_buckets (device_num, hour_start, source, model, project_key, project_ref,
                                 input, cached_input, output, reasoning, total, billable, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (device_id, hour_start, source, model, project_key) DO UPDATE SET
+     ON CONFLICT (device_num, hour_start, source, model, project_key) DO UPDATE SET
        project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
        output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
        billable = excluded.billable, updated_at = excluded.updated_at`,
   );
   const deleteBucket = s.prepare(
-    `DELETE FROM usage_buckets WHERE device_id = ? AND hour_start = ? AND source = ? AND model = ? AND project_key = ?`,
+    `DELETE FROM usage_buckets WHERE device_num = ? AND hour_start = ? AND source = ? AND model = ? AND project_key = ?`,
   );
   const addRollup = s.prepare(
     `INSERT INTO usage_rollup (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
@@ -90,9 +90,12 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');
   const addMonth = addFamilies('leaderboard_user_months', 'month');
   const addTotal = addFamilies('leaderboard_user_totals', '');
-  const touchDevice = s.prepare(
-    `UPDATE devices SET last_seen_at = ?, last_sync_at = ?, last_upload_at = ? WHERE id = ?`,
-  );
+  // Touched first: it answers the device's number, which its raw buckets are keyed by (migration 0013).
+  const touchDevice = s
+    .prepare<[number, number, number, string], bigint>(
+      `UPDATE devices SET last_seen_at = ?, last_sync_at = ?, last_upload_at = ? WHERE id = ? RETURNING num`,
+    )
+    .pluck(true);
   const clearSubscriptions = s.prepare(`DELETE FROM device_subscriptions WHERE device_id = ?`);
   const insertSubscription = s.prepare(
     `INSERT INTO device_subscriptions (device_id, position, user_id, tool, provider, product, plan_type, rate_limit_tier, details, updated_at)

@@ -47,7 +47,7 @@ export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
   return countsOfSums(
     db
       .selectFrom('usage_buckets as b')
-      .innerJoin('devices as d', 'd.id', 'b.device_id')
+      .innerJoin('devices as d', 'd.num', 'b.device_num')
       .select(COUNT_SUMS)
       .where('d.user_id', '=', userId)
       .executeTakeFirst(),
@@ -58,7 +58,7 @@ export async function listDeviceBuckets(db: Q, deviceId: string) {
   return db
     .selectFrom('usage_buckets')
     .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
-    .where('device_id', '=', deviceId)
+    .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', deviceId))
     .orderBy('hour_start')
     .orderBy('source')
     .orderBy('model')
