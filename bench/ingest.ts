@@ -1,8 +1,8 @@
 /**
  * @fileoverview bench:ingest — the compiled server under `wrk -t1 -c50` for 10 s: 200 devices
  * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
- * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling),
- * then checks that every accepted upload is stored and that every read model's per-user sums equal
+ * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling,
+ * measured right before and right after each run: the VM's speed moves within minutes), then checks that every accepted upload is stored and that every read model's per-user sums equal
  * the raw buckets'. Upload patterns (BENCH_PATTERNS: `recent`, `backfill` by default, also `rewrite`; bench/ingest.lua); SQLite first, then
  * PostgreSQL if reachable (BENCH_ENGINES); each with one server process and with one per core
  * (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts (e.g. `BENCH_PROCESSES=1`).
@@ -206,11 +206,42 @@ function line(label: string, r: WrkResult, extra = ''): string {
   return `${label.padEnd(22)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${extra}`;
 }
 
+/**
+ * The bare node:http server under the same wrk load, kept running beside the benchmark so its
+ * ceiling can be measured next to every run (half a run's time each, before and after).
+ */
+interface Ceiling {
+  measure(): WrkResult;
+}
+
+async function startCeiling(): Promise<{ ceiling: Ceiling; stop: () => Promise<void> }> {
+  const bare = await startNode(BARE, {}, /listening (\d+)/);
+  const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
+  const tokensFile = path.join(os.tmpdir(), `tokentally-bench-bare-${process.pid}.txt`);
+  fs.writeFileSync(tokensFile, Array.from({ length: DEVICES }, (_, i) => `tt_dev_bare${i}`).join('\n'));
+  const load = (seconds: number) =>
+    runWrk({
+      url: `http://127.0.0.1:${bare.port}`,
+      script: LUA,
+      connections: 50,
+      seconds,
+      env: { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) },
+    });
+  load(2); // warm-up
+  return {
+    ceiling: { measure: () => load(Math.max(2, Math.round(SECONDS / 2))) },
+    stop: async () => {
+      await stopProcess(bare.child);
+      fs.rmSync(tokensFile, { force: true });
+    },
+  };
+}
+
 async function benchEngine(
   name: string,
   pattern: string,
   serverEnv: NodeJS.ProcessEnv,
-  ceiling: WrkResult,
+  ceiling: Ceiling,
 ): Promise<void> {
   const server = await startServer(serverEnv);
   const base = `http://127.0.0.1:${server.port}`;
@@ -225,6 +256,7 @@ async function benchEngine(
     const cpuBefore = cpuSeconds(server.child.pid);
     const writtenBefore = writtenBytes(server.child.pid);
     const dbCpuBefore = backendsCpuSeconds(backends);
+    const bareBefore = ceiling.measure();
     const r = runWrk({
       url: base,
       script: LUA,
@@ -236,6 +268,8 @@ async function benchEngine(
     const writtenAfter = writtenBytes(server.child.pid);
     const dbCpu = backendsCpuSeconds(backends) - dbCpuBefore;
     const rss = peakRssMb(server.child.pid);
+    const bareAfter = ceiling.measure();
+    const bare = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2;
     await new Promise((resolve) => setTimeout(resolve, 1000)); // let requests wrk abandoned finish
     const after = await check(serverEnv);
     const accepted = r.requests - r.non2xx;
@@ -260,8 +294,9 @@ async function benchEngine(
         `  server writes ${kb(writtenAfter.calls - writtenBefore.calls, accepted)} KB per upload, ${kb(writtenAfter.storage - writtenBefore.storage, accepted)} KB of it to the disk`,
       );
     console.log(
-      `  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / ceiling.requestsPerSecond).toFixed(3)}`,
+      `  bare node:http ceiling beside it: ${bareBefore.requestsPerSecond.toFixed(0)} req/s before, ${bareAfter.requestsPerSecond.toFixed(0)} after`,
     );
+    console.log(`  ratio to the bare node:http ceiling: ${(r.requestsPerSecond / bare).toFixed(3)}`);
     const ok =
       stored >= accepted &&
       after.bucketsInEvents - before.bucketsInEvents >= accepted * 10 &&
@@ -284,20 +319,16 @@ async function main(): Promise<void> {
   console.log(
     `bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`,
   );
-  const bare = await startNode(BARE, {}, /listening (\d+)/);
-  let ceiling: WrkResult;
+  const { ceiling, stop } = await startCeiling();
   try {
-    const baseHour = Math.floor(Date.now() / 86_400_000) * 86_400 - 86_400;
-    const tokensFile = path.join(os.tmpdir(), `tokentally-bench-bare-${process.pid}.txt`);
-    fs.writeFileSync(tokensFile, Array.from({ length: DEVICES }, (_, i) => `tt_dev_bare${i}`).join('\n'));
-    const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour) };
-    runWrk({ url: `http://127.0.0.1:${bare.port}`, script: LUA, connections: 50, seconds: 2, env });
-    ceiling = runWrk({ url: `http://127.0.0.1:${bare.port}`, script: LUA, connections: 50, seconds: SECONDS, env });
-    fs.rmSync(tokensFile, { force: true });
+    await benchAll(ceiling);
   } finally {
-    await stopProcess(bare.child);
+    await stop();
   }
-  console.log(line('bare node:http ceiling', ceiling));
+}
+
+async function benchAll(ceiling: Ceiling): Promise<void> {
+  console.log(line('bare node:http ceiling', ceiling.measure()));
 
   const common = benchServerEnv({
     PASSWORD_SCRYPT_COST: '32768',
