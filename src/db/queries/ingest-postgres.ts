@@ -40,14 +40,21 @@ export async function beginLockingUsers(
 }
 
 /**
+ * The number of the device whose id is `idColumn`, which its raw buckets are keyed by (migration
+ * 0013): a scalar subquery, one probe of the devices' primary key, evaluated per key before the
+ * index probe it feeds (so the plan stays index probes whatever the statistics say, as below).
+ */
+const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHERE dn.id = ${idColumn})`;
+
+/**
  * In one round trip: the stored rows of every (device, half-hour) the uploads touch, up to $7 of
  * each (`kind` 'b', `owner` = device; a half-hour that returns $7 rows may hold more, and its
  * groups are read again with {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user,
  * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); each
  * touched (user, day)'s packed `usage_days` row (`kind` 'p', `hour_start` = day, the text in
  * `project_ref`); and each device that no longer exists (`kind` 'g', its account deleted since the
- * upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows counted) with
- * one index probe a half-hour.
+ * upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows
+ * counted) with one index probe a half-hour.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
  * is one index probe whatever the table statistics say. As a join, a named statement's plan was
@@ -55,13 +62,6 @@ export async function beginLockingUsers(
  * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
  * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL").
  */
-/**
- * The number of the device whose id is `idColumn`, which its raw buckets are keyed by (migration
- * 0013): a scalar subquery, one probe of the devices' primary key, evaluated per key before the
- * index probe it feeds (so the plan stays index probes whatever the statistics say, as below).
- */
-const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHERE dn.id = ${idColumn})`;
-
 export const SELECT_STORED = `
   SELECT 'b' AS kind, h.device_id AS owner, ${STORED_COLUMNS.split(', ')
     .map((c) => `b.${c}`)
