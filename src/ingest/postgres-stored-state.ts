@@ -54,7 +54,7 @@ export async function loadStored(
     packed: new Map(),
     gone: new Set(),
   };
-  if (groups.length === 0) return state;
+  if (batches.length === 0) return state;
   const limit = bounds.maxRowsPerHalfHour + 1;
   const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p' | 'g'; owner: string }>({
     name: preparedName(SELECT_STORED),
@@ -73,6 +73,8 @@ export async function loadStored(
         (g) => g.model,
       ),
       limit,
+      // Every upload's device, with buckets or not: one whose device is gone is refused.
+      batches.map((b) => b.deviceId),
     ],
   });
   for (const g of groups) state.rows.set(ownerKey(g.deviceId, g.hourStart), 0);

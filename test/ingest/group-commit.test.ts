@@ -122,9 +122,11 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
       upload('a', [bucket('gpt-5', 10n)]),
       upload('ghost', [bucket('gpt-5', 5n)]),
       upload('c', [bucket('gpt-5', 1000n)]),
+      upload('phantom', []), // no buckets: refused all the same, no upload record left
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Unauthenticated);
+    expect((results[3] as PromiseRejectedResult).reason).toBeInstanceOf(Unauthenticated);
     expect(await storedBuckets()).toEqual([
       { device_id: 'a', total: 10n },
       { device_id: 'c', total: 1000n },

@@ -52,8 +52,8 @@ const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHER
  * groups are read again with {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user,
  * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); each
  * touched (user, day)'s packed `usage_days` row (`kind` 'p', `hour_start` = day, the text in
- * `project_ref`); and each device that no longer exists (`kind` 'g', its account deleted since the
- * upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows
+ * `project_ref`); and each of the uploads' devices ($8) that no longer exists (`kind` 'g', its
+ * account deleted since the upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows
  * counted) with one index probe a half-hour.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
@@ -84,7 +84,7 @@ export const SELECT_STORED = `
     CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
   UNION ALL
   SELECT 'g', g.device_id, 0, '', '', '', NULL, 0, 0, 0, 0, 0, 0
-    FROM (SELECT DISTINCT device_id FROM unnest($1::text[]) AS u(device_id)) g
+    FROM (SELECT DISTINCT device_id FROM unnest($8::text[]) AS u(device_id)) g
    WHERE NOT EXISTS (SELECT 1 FROM devices x WHERE x.id = g.device_id)`;
 
 /**
