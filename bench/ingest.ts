@@ -2,11 +2,12 @@
  * @fileoverview bench:ingest — the compiled server under `wrk -t1 -c50` for 10 s: 200 devices
  * upload 10-bucket batches whose counts change on every request. Prints uploads/s, buckets/s,
  * p50/p99 latency and peak RSS, beside the same load on a bare node:http server (the ceiling,
- * measured right before and right after each run: the VM's speed moves within minutes), then checks that every accepted upload is stored and that every read model's per-user sums equal
- * the raw buckets'. Upload patterns (BENCH_PATTERNS: `recent`, `backfill` by default, also `rewrite`; bench/ingest.lua); SQLite first, then
- * PostgreSQL if reachable (BENCH_ENGINES); each with one server process and with one per core
- * (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts (e.g. `BENCH_PROCESSES=1`).
- * BENCH_SERVER measures another build's dist/src/server.js (paired runs against a baseline).
+ * measured right before and right after each run: the VM's speed moves within minutes), then
+ * checks that every accepted upload is stored and that every read model's per-user sums equal the
+ * raw buckets'. Upload patterns (BENCH_PATTERNS: `recent`, `backfill` by default, also `rewrite`;
+ * bench/ingest.lua); SQLite first, then PostgreSQL if reachable (BENCH_ENGINES); each with one
+ * server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts
+ * (e.g. `BENCH_PROCESSES=1`). BENCH_SERVER measures another build's dist/src/server.js (paired runs against a baseline).
  */
 import fs from 'node:fs';
 import os from 'node:os';

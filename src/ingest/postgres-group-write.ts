@@ -15,12 +15,11 @@ import type { PoolClient } from 'pg';
 import { preparedName } from '../db/prepared-name.js';
 import { addToDay } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
-import { Unauthenticated } from '../domain/errors.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
 import { planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
-import type { IngestBatch, IngestResult, Outcome, RowCoster } from './types.js';
+import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
   ADD_MONTHS,
   ADD_PROJECTS,
@@ -47,7 +46,7 @@ function planChecked(
   stored: StoredState,
   bounds: IngestBounds,
 ): { plan: IngestPlan; changes: Map<number, TokenCounts> } {
-  if (stored.gone.has(batch.deviceId)) throw new Unauthenticated('the device no longer exists');
+  if (stored.gone.has(batch.deviceId)) throw deviceGone();
   const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth) {

@@ -29,14 +29,13 @@ import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
-import { Unauthenticated } from '../domain/errors.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
-import type { IngestBatch, IngestResult, Outcome, RowCoster } from './types.js';
+import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import { tupleToStoredVariant } from './stored-row.js';
 
 /** Uploads whose buckets span at most this much are read back with one range query. */
@@ -159,7 +158,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   const storeUpload = s.transaction((batch: IngestBatch, days: DaySums): Stored => {
     const { userId, deviceId, now } = batch;
     const deviceNum = st.touchDevice.get(now, now, now, deviceId);
-    if (deviceNum === undefined) throw new Unauthenticated('the device no longer exists');
+    if (deviceNum === undefined) throw deviceGone();
     const stored = loadStored(deviceNum, batch);
     const plan = planIngest(batch.buckets, stored.variants);
     const changes = checkBounds(batch, deviceNum, stored, plan, days);

@@ -2,6 +2,7 @@
  * @fileoverview What an ingest writer takes and answers, shared by the engine writers and their
  * group writers (a leaf module, so the writers and `store.ts`, which picks one, import no cycle).
  */
+import { Unauthenticated } from '../domain/errors.js';
 import type { PricedCounts } from '../domain/token-counts.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
@@ -33,3 +34,11 @@ export interface IngestWriter {
 
 /** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
 export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint;
+
+/**
+ * What both writers answer for an upload whose device no longer exists (its account deleted since
+ * the upload was authenticated): a 401, nothing of it stored.
+ */
+export function deviceGone(): Unauthenticated {
+  return new Unauthenticated('The device no longer exists.');
+}
