@@ -170,7 +170,7 @@ async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
   }
 }
 
-/** The PostgreSQL backends serving the server's database (its pool's connections), after warm-up. */
+/** The PostgreSQL backends serving the server's database (its pool's connections) at this moment. */
 async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]> {
   if (!serverEnv.DATABASE_URL) return [];
   const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
@@ -188,19 +188,30 @@ async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]>
 /** Kilobytes per upload, one decimal. */
 const kb = (bytes: number, uploads: number): string => (bytes / 1024 / uploads).toFixed(1);
 
-/** CPU seconds of those backends so far (a backend gone meanwhile counts as nothing). */
-function backendsCpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
+/** CPU seconds so far of each PostgreSQL backend serving the server's database, by pid. */
+async function backendsCpu(serverEnv: NodeJS.ProcessEnv): Promise<Map<number, number>> {
+  const cpu = new Map<number, number>();
+  for (const pid of await databaseBackends(serverEnv)) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // the backend ended
     }
   }
-  return ticks / 100;
+  return cpu;
+}
+
+/**
+ * The backends' CPU seconds between two readings: a backend opened meanwhile counts whole; one that
+ * ended meanwhile (the pool closes idle connections) is not known, and counts as nothing rather than
+ * as minus what it had used before.
+ */
+function backendsCpuSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
 }
 
 function line(label: string, r: WrkResult, extra = ''): string {
@@ -253,11 +264,10 @@ async function benchEngine(
     const env = { TOKENS_FILE: tokensFile, BASE_HOUR: String(baseHour), PATTERN: pattern };
     runWrk({ url: base, script: LUA, connections: 50, seconds: 2, env }); // warm-up
     const before = await check(serverEnv);
-    const backends = await databaseBackends(serverEnv);
+    const bareBefore = ceiling.measure();
     const cpuBefore = cpuSeconds(server.child.pid);
     const writtenBefore = writtenBytes(server.child.pid);
-    const dbCpuBefore = backendsCpuSeconds(backends);
-    const bareBefore = ceiling.measure();
+    const dbCpuBefore = await backendsCpu(serverEnv);
     const r = runWrk({
       url: base,
       script: LUA,
@@ -267,7 +277,7 @@ async function benchEngine(
     });
     const cpu = cpuSeconds(server.child.pid) - cpuBefore;
     const writtenAfter = writtenBytes(server.child.pid);
-    const dbCpu = backendsCpuSeconds(backends) - dbCpuBefore;
+    const dbCpu = backendsCpuSince(dbCpuBefore, await backendsCpu(serverEnv));
     const rss = peakRssMb(server.child.pid);
     const bareAfter = ceiling.measure();
     const bare = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2;
@@ -284,13 +294,13 @@ async function benchEngine(
     console.log(
       `  server CPU ${((cpu / SECONDS) * 100).toFixed(0)}% of a core, ${((cpu * 1e6) / accepted).toFixed(0)} µs per upload`,
     );
-    if (backends.length > 0)
+    if (serverEnv.DATABASE_URL)
       console.log(
         `  database backends' CPU ${((dbCpu / SECONDS) * 100).toFixed(0)}% of a core, ${((dbCpu * 1e6) / accepted).toFixed(0)} µs per upload`,
       );
     // On SQLite the server writes the database itself: its WAL frames and their checkpoints, an
     // upload's pages twice over; the disk's share of each upload's time follows these bytes.
-    if (backends.length === 0)
+    if (!serverEnv.DATABASE_URL)
       console.log(
         `  server writes ${kb(writtenAfter.calls - writtenBefore.calls, accepted)} KB per upload, ${kb(writtenAfter.storage - writtenBefore.storage, accepted)} KB of it to the disk`,
       );
