@@ -29,7 +29,7 @@ export interface CheckpointPolicy {
  * Measured on the `backfill` pattern (docs/decisions.md, "Checkpoints beside the writer"): 16,384
  * frames gave ~13 % more uploads/s than 8,192, and 32,768 no more than 16,384. 10–100 ms between
  * passes differ within the noise in uploads/s, but the tail a commit copies is what the thread left:
- * 20 ms kept p99 at 31–40 ms where 50 ms gave 43–53.
+ * 20 ms kept p99 at 31–41 ms where 50 ms gave 43–53.
  */
 export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { everyMs: 20, restartFrames: 16_384 };
 
