@@ -7,7 +7,8 @@
  * raw buckets'. Upload patterns (BENCH_PATTERNS: `recent`, `backfill` by default, also `rewrite`;
  * bench/ingest.lua); SQLite first, then PostgreSQL if reachable (BENCH_ENGINES); each with one
  * server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts
- * (e.g. `BENCH_PROCESSES=1`). BENCH_SERVER measures another build's dist/src/server.js (paired runs against a baseline).
+ * (e.g. `BENCH_PROCESSES=1`). BENCH_SERVER measures another build's dist/src/server.js (paired
+ * runs against a baseline).
  */
 import fs from 'node:fs';
 import os from 'node:os';
