@@ -45,8 +45,9 @@ function planChecked(
   batch: IngestBatch,
   stored: StoredState,
   bounds: IngestBounds,
-): { plan: IngestPlan; changes: Map<number, TokenCounts> } {
-  if (stored.gone.has(batch.deviceId)) throw deviceGone();
+): { plan: IngestPlan; changes: Map<number, TokenCounts>; deviceNum: bigint } {
+  const deviceNum = stored.nums.get(batch.deviceId);
+  if (deviceNum === undefined) throw deviceGone();
   const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth) {
@@ -61,7 +62,7 @@ function planChecked(
   const changes = dayChanges(plan.rollup);
   for (const [day, change] of changes)
     checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
-  return { plan, changes };
+  return { plan, changes, deviceNum };
 }
 
 /**
@@ -79,8 +80,8 @@ export async function writeGroup(
   const outcomes: Outcome[] = [];
   const written: { batch: IngestBatch; result: IngestResult }[] = [];
   const deltas: UploadDeltas[] = [];
-  const deletes: (StoredVariant & { deviceId: string })[] = [];
-  const upserts: { batch: IngestBatch; bucket: StoredVariant }[] = [];
+  const deletes: (StoredVariant & { deviceNum: bigint })[] = [];
+  const upserts: { batch: IngestBatch; deviceNum: bigint; bucket: StoredVariant }[] = [];
   for (const batch of batches) {
     let checked: ReturnType<typeof planChecked>;
     try {
@@ -89,10 +90,10 @@ export async function writeGroup(
       outcomes.push({ ok: false, error });
       continue;
     }
-    const { plan, changes } = checked;
+    const { plan, changes, deviceNum } = checked;
     for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
-    for (const d of plan.deletes) deletes.push({ ...d, deviceId: batch.deviceId });
-    for (const bucket of plan.upserts) upserts.push({ batch, bucket });
+    for (const d of plan.deletes) deletes.push({ ...d, deviceNum });
+    for (const bucket of plan.upserts) upserts.push({ batch, deviceNum, bucket });
     deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
     outcomes.push({ ok: true, result: plan.counts });
     written.push({ batch, result: plan.counts });
@@ -104,7 +105,7 @@ export async function writeGroup(
       sql: DELETE_VARIANTS,
       params: arrayColumns(
         deletes,
-        (d) => d.deviceId,
+        (d) => d.deviceNum,
         (d) => d.hourStart,
         (d) => d.source,
         (d) => d.model,
@@ -117,7 +118,7 @@ export async function writeGroup(
       sql: UPSERT_BUCKETS,
       params: arrayColumns(
         upserts,
-        (u) => u.batch.deviceId,
+        (u) => u.deviceNum,
         (u) => u.batch.now,
         (u) => u.bucket.hourStart,
         (u) => u.bucket.source,

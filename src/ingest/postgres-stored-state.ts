@@ -1,7 +1,8 @@
 /**
  * @fileoverview What a PostgreSQL group write reads first, in one round trip: the stored variants
  * of its uploads' half-hours (counted, for the bucket bound), the `usage_daily` and packed
- * `usage_days` rows they may change; a second only for a half-hour crowded past the bound.
+ * `usage_days` rows they may change, and the numbers of the uploads' devices; a second only for a
+ * half-hour crowded past the bound.
  */
 import type { PoolClient } from 'pg';
 import { arrayColumns } from '../db/pg-arrays.js';
@@ -33,8 +34,8 @@ export interface StoredState {
   days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
   packed: Map<string, string>;
-  /** The uploads' devices that no longer exist. */
-  gone: Set<string>;
+  /** Each of the uploads' devices' number (raw buckets are keyed by it); a device without one is gone. */
+  nums: Map<string, bigint>;
 }
 
 export async function loadStored(
@@ -52,11 +53,11 @@ export async function loadStored(
     rows: new Map(),
     days: new Map(),
     packed: new Map(),
-    gone: new Set(),
+    nums: new Map(),
   };
   if (batches.length === 0) return state;
   const limit = bounds.maxRowsPerHalfHour + 1;
-  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p' | 'g'; owner: string }>({
+  const { rows } = await client.query<StoredRow & { kind: 'b' | 'd' | 'p' | 'n'; owner: string }>({
     name: preparedName(SELECT_STORED),
     text: SELECT_STORED,
     values: [
@@ -73,7 +74,7 @@ export async function loadStored(
         (g) => g.model,
       ),
       limit,
-      // Every upload's device, with buckets or not: one whose device is gone is refused.
+      // Every upload's device, with buckets or not: its number, or none when it is gone (then refused).
       batches.map((b) => b.deviceId),
     ],
   });
@@ -88,8 +89,8 @@ export async function loadStored(
       const packed = row.project_ref as string;
       state.packed.set(key, packed);
       state.days.set(key, dayTotalsOf(packed));
-    } else if (row.kind === 'g') {
-      state.gone.add(row.owner);
+    } else if (row.kind === 'n') {
+      state.nums.set(row.owner, row.hour_start);
     } else {
       state.daily.set(dailyKey(row.owner, Number(row.hour_start), row.source, row.model), countsOf(row));
     }

@@ -42,7 +42,8 @@ export async function beginLockingUsers(
 /**
  * The number of the device whose id is `idColumn`, which its raw buckets are keyed by (migration
  * 0013): a scalar subquery, one probe of the devices' primary key, evaluated per key before the
- * index probe it feeds (so the plan stays index probes whatever the statistics say, as below).
+ * index probe it feeds (so the plan stays index probes whatever the statistics say, as below). The
+ * writes take the numbers {@link SELECT_STORED} read (`kind` 'n') instead of probing per row.
  */
 const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHERE dn.id = ${idColumn})`;
 
@@ -52,9 +53,11 @@ const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHER
  * groups are read again with {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user,
  * day, source, model) keys they fall in (`kind` 'd', `owner` = user, `hour_start` = day); each
  * touched (user, day)'s packed `usage_days` row (`kind` 'p', `hour_start` = day, the text in
- * `project_ref`); and each of the uploads' devices ($8) that no longer exists (`kind` 'g', its
- * account deleted since the upload was authenticated). Reading whole half-hours serves the bucket bound as well (its rows
- * counted) with one index probe a half-hour.
+ * `project_ref`); and the number of each of the uploads' devices ($8) that still exists (`kind`
+ * 'n', the number in `hour_start`), which the writes key raw buckets by: a device without one is
+ * gone, its account deleted since the upload was authenticated (and, holding the user's lock, the
+ * group sees no device go meanwhile). Reading whole half-hours serves the bucket bound as well
+ * (its rows counted) with one index probe a half-hour.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
  * is one index probe whatever the table statistics say. As a join, a named statement's plan was
@@ -83,9 +86,9 @@ export const SELECT_STORED = `
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
     CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
   UNION ALL
-  SELECT 'g', g.device_id, 0, '', '', '', NULL, 0, 0, 0, 0, 0, 0
+  SELECT 'n', g.device_id, n.num, '', '', '', NULL, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT device_id FROM unnest($8::text[]) AS u(device_id)) g
-   WHERE NOT EXISTS (SELECT 1 FROM devices x WHERE x.id = g.device_id)`;
+    CROSS JOIN LATERAL (SELECT num FROM devices x WHERE x.id = g.device_id LIMIT 1) n`;
 
 /**
  * The stored variants of (device, half-hour, source, model) groups, for the half-hours that hold
@@ -102,21 +105,19 @@ export const SELECT_GROUP_VARIANTS = `
        WHERE x.device_num = ${numOf('g.device_id')} AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
       OFFSET 0) b`;
 
+/** Raw buckets by key, each device named by its number (read by {@link SELECT_STORED}). */
 export const DELETE_VARIANTS = `
   DELETE FROM usage_buckets b
-   USING unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_id, hour_start, source, model, project_key)
-   WHERE b.device_num = ${numOf('d.device_id')} AND b.hour_start = d.hour_start AND b.source = d.source
+   USING unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_num, hour_start, source, model, project_key)
+   WHERE b.device_num = d.device_num AND b.hour_start = d.hour_start AND b.source = d.source
      AND b.model = d.model AND b.project_key = d.project_key`;
 
+/** Raw buckets stored or replaced, each device named by its number (read by {@link SELECT_STORED}). */
 export const UPSERT_BUCKETS = `
   INSERT INTO usage_buckets (device_num, updated_at, hour_start, source, model, project_key, project_ref,
                              input, cached_input, output, reasoning, total, billable)
-  SELECT ${numOf('u.device_id')}, u.updated_at, u.hour_start, u.source, u.model, u.project_key, u.project_ref,
-         u.input, u.cached_input, u.output, u.reasoning, u.total, u.billable
-    FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
-                $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
-      AS u(device_id, updated_at, hour_start, source, model, project_key, project_ref,
-           input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
   ON CONFLICT (device_num, hour_start, source, model, project_key) DO UPDATE SET
     project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
     output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
