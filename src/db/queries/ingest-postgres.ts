@@ -105,12 +105,21 @@ export const SELECT_GROUP_VARIANTS = `
        WHERE x.device_num = ${numOf('g.device_id')} AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
       OFFSET 0) b`;
 
-/** Raw buckets by key, each device named by its number (read by {@link SELECT_STORED}). */
+/**
+ * Raw buckets by key, each device named by its number (read by {@link SELECT_STORED}). Each key is
+ * found by a primary-key probe (a LATERAL `LIMIT`, as above) and its row deleted by its `ctid`: as
+ * `DELETE … USING unnest(…)`, the plan a named statement made on a new server's empty tables was a
+ * hash join over a sequential scan of every raw bucket, kept until the table was next analysed.
+ */
 export const DELETE_VARIANTS = `
   DELETE FROM usage_buckets b
    USING unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_num, hour_start, source, model, project_key)
-   WHERE b.device_num = d.device_num AND b.hour_start = d.hour_start AND b.source = d.source
-     AND b.model = d.model AND b.project_key = d.project_key`;
+   CROSS JOIN LATERAL (
+     SELECT ctid FROM usage_buckets x
+      WHERE x.device_num = d.device_num AND x.hour_start = d.hour_start AND x.source = d.source
+        AND x.model = d.model AND x.project_key = d.project_key
+      LIMIT 1) x
+   WHERE b.ctid = x.ctid`;
 
 /** Raw buckets stored or replaced, each device named by its number (read by {@link SELECT_STORED}). */
 export const UPSERT_BUCKETS = `
