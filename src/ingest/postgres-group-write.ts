@@ -1,10 +1,11 @@
 /**
  * @fileoverview The PostgreSQL group write: several uploads (of distinct devices) in one
  * transaction of set-based statements over `unnest` arrays, each statement one shape whatever the
- * group's size (a named prepared statement, planned once per connection). Four round trips a group,
- * however many uploads it holds: BEGIN with the users' locks; one read of the stored variants and of
- * the `usage_daily` and `usage_days` rows the uploads may change; every write joined into one
- * statement; COMMIT (db/queries/ingest-postgres.ts has the statements).
+ * group's size (a named prepared statement, planned once per connection). The writer reads what is
+ * stored (postgres-stored-state.ts) right behind BEGIN and the users' locks; this module plans the
+ * uploads against it and sends every write joined into one statement (db/queries/ingest-postgres.ts
+ * has the statements), and the writer's COMMIT follows right behind, unanswered: two round trips a
+ * group on a pipelined connection (db/connect.ts).
  *
  * Each user's read-model deltas are merged over the group's uploads (group-deltas.ts) and written
  * once, exactly as the SQLite group commit does; every read model is keyed by user, and the group
@@ -38,7 +39,7 @@ import {
   type Piece,
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
-import { dailyKey, loadStored, ownerKey, type StoredState } from './postgres-stored-state.js';
+import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
 function planChecked(
@@ -66,17 +67,20 @@ function planChecked(
 }
 
 /**
- * Writes a group of uploads inside the caller's transaction, which holds every one of their users'
- * locks. The uploads' devices must be distinct (a device's second upload must see its first). An
- * upload past a bound fails alone, nothing of it written.
+ * Sends the writes of a group of uploads inside the caller's transaction, which holds every one of
+ * their users' locks and read `stored` under them. The uploads' devices must be distinct (a
+ * device's second upload must see its first). An upload past a bound fails alone, nothing of it
+ * written. Answers each upload's outcome at once, and `written`, settled when the database has
+ * answered every write: the caller may queue COMMIT behind them first (a failed write leaves the
+ * transaction aborted, and COMMIT then ends it as a rollback).
  */
-export async function writeGroup(
+export function writeGroup(
   client: PoolClient,
   batches: readonly IngestBatch[],
+  stored: StoredState,
   costOf: RowCoster,
   bounds: IngestBounds,
-): Promise<Outcome[]> {
-  const stored = await loadStored(client, batches, bounds);
+): { outcomes: Outcome[]; written: Promise<void> } {
   const outcomes: Outcome[] = [];
   const written: { batch: IngestBatch; result: IngestResult }[] = [];
   const deltas: UploadDeltas[] = [];
@@ -98,7 +102,7 @@ export async function writeGroup(
     outcomes.push({ ok: true, result: plan.counts });
     written.push({ batch, result: plan.counts });
   }
-  if (written.length === 0) return outcomes;
+  if (written.length === 0) return { outcomes, written: Promise.resolve() };
   const pieces: Piece[] = [];
   if (deletes.length > 0) {
     pieces.push({
@@ -284,26 +288,28 @@ export async function writeGroup(
     ),
   };
   const combined = combineWrites(pieces, events);
-  await client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params });
-  await writeSubscriptions(
-    client,
-    written.map((x) => x.batch),
-  );
-  return outcomes;
+  const writes: Promise<unknown>[] = [
+    client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),
+    ...writeSubscriptions(
+      client,
+      written.map((x) => x.batch),
+    ),
+  ];
+  return { outcomes, written: Promise.all(writes).then(() => undefined) };
 }
 
-/** Replaces the subscriptions of the uploads that mention them (two statements, only then). */
-async function writeSubscriptions(client: PoolClient, batches: readonly IngestBatch[]): Promise<void> {
+/** Sends the replacement of the subscriptions of the uploads that mention them (two statements, only then). */
+function writeSubscriptions(client: PoolClient, batches: readonly IngestBatch[]): Promise<unknown>[] {
   const mentioning = batches.filter((b) => b.subscriptions !== undefined);
-  if (mentioning.length === 0) return;
-  await client.query({
+  if (mentioning.length === 0) return [];
+  const clear = client.query({
     name: preparedName(CLEAR_SUBSCRIPTIONS),
     text: CLEAR_SUBSCRIPTIONS,
     values: [mentioning.map((b) => b.deviceId)],
   });
   const rows = mentioning.flatMap((b) => (b.subscriptions ?? []).map((s, position) => ({ b, s, position })));
-  if (rows.length === 0) return;
-  await client.query({
+  if (rows.length === 0) return [clear];
+  const insert = client.query({
     name: preparedName(INSERT_SUBSCRIPTIONS),
     text: INSERT_SUBSCRIPTIONS,
     values: arrayColumns(
@@ -320,4 +326,5 @@ async function writeSubscriptions(client: PoolClient, batches: readonly IngestBa
       (x) => x.s.details,
     ),
   });
+  return [clear, insert];
 }

@@ -1,15 +1,16 @@
 /**
  * @fileoverview The PostgreSQL ingest writer: group commit. Uploads waiting for the writer are
- * written together, up to {@link MAX_GROUP} of distinct devices in one transaction
- * (postgres-group-write.ts: four round trips and one commit a group), with at most
+ * written together, up to {@link MAX_GROUP} of distinct devices in one transaction of two round
+ * trips (BEGIN and the users' locks with the read of what is stored behind them; the writes with
+ * COMMIT behind them: the pool's connections are pipelined, db/connect.ts), with at most
  * {@link MAX_GROUPS_IN_FLIGHT} groups at a time; uploads that arrive while those are in flight
  * wait and form the next group. Every caller is answered after its group's COMMIT.
  *
  * Prices are resolved per upload before the transaction (an upload that cannot be priced fails
  * alone), with the data this process last knew the stored costs to be priced by; the transaction,
  * holding the stored costs' lock shared, reads which data that is, and resolves them again with
- * it when another process switched meanwhile (day-rates.ts). If a group fails as a whole for any other reason, its uploads are written again one by
- * one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
+ * it when another process switched meanwhile (day-rates.ts). If a group fails as a whole for any
+ * other reason, its uploads are written again one by one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
  * is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
@@ -17,6 +18,7 @@ import { beginLockingUsers } from '../db/queries/ingest-postgres.js';
 import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup } from './postgres-group-write.js';
+import { loadStored } from './postgres-stored-state.js';
 import { settle, withPrices, type PendingUpload } from './pending.js';
 import type { IngestBatch, IngestResult, IngestWriter, Outcome } from './types.js';
 
@@ -161,16 +163,23 @@ export class PostgresIngestWriter implements IngestWriter {
       // Priced rates also read which data priced the stored costs, and are resolved again with it
       // when another process switched meanwhile.
       const checked = rates.fingerprint !== null;
-      const inForce = await beginLockingUsers(
+      // The read is sent behind BEGIN and the locks without waiting for them. Under READ COMMITTED
+      // its snapshot is taken when the database starts it, after the locks are held, so it sees
+      // every group of these users committed before; if BEGIN or a lock fails, the read fails in
+      // the aborted transaction and the first error is the one thrown.
+      const begun = beginLockingUsers(
         client,
         batches.map((b) => b.userId),
         checked,
       );
+      const [inForce, stored] = await Promise.all([begun, loadStored(client, batches, this.bounds)]);
       const table =
         inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
-      const results = await writeGroup(client, batches, costerOf(table), this.bounds);
-      await client.query('COMMIT');
-      return results;
+      const { outcomes, written } = writeGroup(client, batches, stored, costerOf(table), this.bounds);
+      // COMMIT goes behind the writes unanswered: after a failed write it ends the aborted
+      // transaction as a rollback, and the write's error is the one thrown.
+      await Promise.all([written, client.query('COMMIT')]);
+      return outcomes;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;

@@ -3,40 +3,34 @@
  * based statements over `unnest` arrays, each one shape whatever the group's size, so a named
  * prepared statement is planned once per connection (docs/architecture.md, "SQL").
  */
-import type { PoolClient } from 'pg';
+import pg, { type PoolClient } from 'pg';
 import { userIngestLockKey } from '../dialect.js';
 import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from './daily-costs.js';
 import { STORED_COLUMNS } from './ingest-rows.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const LOCK_USERS =
-  'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n';
+const LOCK_USERS = (keys: readonly string[]): string =>
+  `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(ARRAY[${keys.map((k) => pg.escapeLiteral(k)).join(',')}]::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n`;
 
 /**
  * Begins an ingest transaction holding the users' advisory locks, taken in sorted order, so groups
  * never deadlock. With `readCosts`, first holds the stored costs' lock shared (before the users'
  * locks, so a repricing's swap waits only for groups that hold nothing it needs) and answers the
- * fingerprint of the data that priced the stored costs (null without one). User ids are
- * server-made UUIDs, inlined so BEGIN and the locks are one round trip; anything else takes the
- * parameterised path.
+ * fingerprint of the data that priced the stored costs (null without one).
+ *
+ * One simple query (the keys inlined as escaped literals), sent before this returns: the caller may
+ * queue its first read right behind it on a pipelined connection, and that read's snapshot is taken
+ * after the locks are held.
  */
-export async function beginLockingUsers(
+export function beginLockingUsers(
   client: PoolClient,
   userIds: readonly string[],
   readCosts: boolean,
 ): Promise<string | null> {
-  const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
-  if (userIds.every((id) => UUID.test(id))) {
-    const users = LOCK_USERS.replace('$1::text[]', `ARRAY[${keys.map((k) => `'${k}'`).join(',')}]`);
-    const begun: unknown = await client.query(
-      readCosts ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`,
-    );
-    return readCosts ? fingerprintFromResult(begun) : null;
-  }
-  await client.query('BEGIN');
-  if (readCosts) await client.query(COSTS_SHARED_LOCK_SQL);
-  await client.query(LOCK_USERS, [keys]);
-  return readCosts ? fingerprintFromResult(await client.query(COSTS_FINGERPRINT_SQL)) : null;
+  const users = LOCK_USERS([...new Set(userIds)].sort().map(userIngestLockKey));
+  const begun: Promise<unknown> = client.query(
+    readCosts ? `BEGIN; ${COSTS_SHARED_LOCK_SQL}; ${users}; ${COSTS_FINGERPRINT_SQL}` : `BEGIN; ${users}`,
+  );
+  return begun.then((result) => (readCosts ? fingerprintFromResult(result) : null));
 }
 
 /**
