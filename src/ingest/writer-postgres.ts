@@ -10,8 +10,8 @@
  * alone), with the data this process last knew the stored costs to be priced by; the transaction,
  * holding the stored costs' lock shared, reads which data that is, and resolves them again with
  * it when another process switched meanwhile (day-rates.ts). If a group fails as a whole for any
- * other reason, its uploads are written again one by one, so one bad upload fails alone and the others are stored. A deadlock or serialization victim
- * is run again (up to three attempts).
+ * other reason, its uploads are written again one by one, so one bad upload fails alone and the
+ * others are stored. A deadlock or serialization victim is run again (up to three attempts).
  */
 import type { PostgresDb } from '../db/connect.js';
 import { beginLockingUsers } from '../db/queries/ingest-postgres.js';

@@ -8,8 +8,11 @@ import { userIngestLockKey } from '../dialect.js';
 import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from './daily-costs.js';
 import { STORED_COLUMNS } from './ingest-rows.js';
 
-const LOCK_USERS = (keys: readonly string[]): string =>
-  `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(ARRAY[${keys.map((k) => pg.escapeLiteral(k)).join(',')}]::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n`;
+/** Takes the advisory locks of `keys` in their order; each key is inlined as an escaped literal. */
+const LOCK_USERS = (keys: readonly string[]): string => {
+  const array = `ARRAY[${keys.map((k) => pg.escapeLiteral(k)).join(',')}]::text[]`;
+  return `SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(${array}) WITH ORDINALITY AS t(k, n) ORDER BY n`;
+};
 
 /**
  * Begins an ingest transaction holding the users' advisory locks, taken in sorted order, so groups
