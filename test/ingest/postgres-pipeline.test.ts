@@ -40,14 +40,15 @@ function countRoundTrips(db: PostgresDb): { trips: number; sent: string[] } {
     const client = await connect();
     if (wrapped.has(client)) return client;
     wrapped.add(client);
-    const query = client.query.bind(client) as (config: unknown) => Promise<unknown>;
+    type Query = (config: unknown, ...rest: unknown[]) => Promise<unknown>;
+    const query = client.query.bind(client) as Query;
     let unanswered = 0;
-    (client as { query: (config: unknown) => Promise<unknown> }).query = (config: unknown) => {
+    (client as { query: Query }).query = (config, ...rest) => {
       const text = typeof config === 'string' ? config : (config as { text: string }).text;
       if (unanswered === 0) seen.trips += 1;
       seen.sent.push(`${unanswered === 0 ? 'trip' : 'behind'}: ${text.trim().slice(0, 24)}`);
       unanswered += 1;
-      return query(config).finally(() => {
+      return query(config, ...rest).finally(() => {
         unanswered -= 1;
       });
     };
