@@ -116,7 +116,12 @@ async function readCrowdedHalfHours(
   state: StoredState,
   limit: number,
 ): Promise<void> {
-  const crowded = groups.filter((g) => (state.rows.get(ownerKey(g.deviceId, g.hourStart)) ?? 0) >= limit);
+  // A half-hour's rows are read by the device's number, so only a device that has one can be crowded.
+  const crowded = groups.flatMap((g) => {
+    const deviceNum = state.nums.get(g.deviceId);
+    const count = state.rows.get(ownerKey(g.deviceId, g.hourStart)) ?? 0;
+    return deviceNum !== undefined && count >= limit ? [{ ...g, deviceNum }] : [];
+  });
   if (crowded.length === 0) return;
   const isCrowded = new Set(crowded.map((g) => ownerKey(g.deviceId, g.hourStart)));
   for (const [deviceId, list] of state.variants) {
@@ -131,6 +136,7 @@ async function readCrowdedHalfHours(
     values: arrayColumns(
       crowded,
       (g) => g.deviceId,
+      (g) => g.deviceNum,
       (g) => g.hourStart,
       (g) => g.source,
       (g) => g.model,

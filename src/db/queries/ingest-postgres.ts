@@ -39,8 +39,9 @@ export function beginLockingUsers(
 /**
  * The number of the device whose id is `idColumn`, which its raw buckets are keyed by (migration
  * 0013): a scalar subquery, one probe of the devices' primary key, evaluated per key before the
- * index probe it feeds (so the plan stays index probes whatever the statistics say, as below). The
- * writes take the numbers {@link SELECT_STORED} read (`kind` 'n') instead of probing per row.
+ * index probe it feeds (so the plan stays index probes whatever the statistics say, as below). Only
+ * {@link SELECT_STORED}'s own bucket branch uses it; the statements after it take the numbers it
+ * read (`kind` 'n') instead of probing per row.
  */
 const numOf = (idColumn: string): string => `(SELECT dn.num FROM devices dn WHERE dn.id = ${idColumn})`;
 
@@ -90,16 +91,17 @@ export const SELECT_STORED = `
 /**
  * The stored variants of (device, half-hour, source, model) groups, for the half-hours that hold
  * more rows than {@link SELECT_STORED} reads of one (rows stored before the bucket bound was
- * lowered). `OFFSET 0` keeps each lookup an index probe, as above.
+ * lowered), each device given by its id (the rows' `owner`) and its number, which
+ * {@link SELECT_STORED} read. `OFFSET 0` keeps each lookup an index probe, as above.
  */
 export const SELECT_GROUP_VARIANTS = `
   SELECT g.device_id AS owner, ${STORED_COLUMNS.split(', ')
     .map((c) => `b.${c}`)
     .join(', ')}
-    FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[]) AS g(device_id, hour_start, source, model)
+    FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[]) AS g(device_id, device_num, hour_start, source, model)
     CROSS JOIN LATERAL (
       SELECT ${STORED_COLUMNS} FROM usage_buckets x
-       WHERE x.device_num = ${numOf('g.device_id')} AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
+       WHERE x.device_num = g.device_num AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
       OFFSET 0) b`;
 
 /**
