@@ -11,6 +11,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
 import { DEFAULT_INGEST_BOUNDS } from '../../src/ingest/bounds.js';
 import { resolveRates, type RateTable } from '../../src/ingest/day-rates.js';
 import type { GroupWork } from '../../src/ingest/sqlite-group-writer.js';
@@ -19,8 +20,6 @@ import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
-const DAY_MS = 86_400_000;
-const HALF_HOUR_MS = 1_800_000;
 const RATE = 1_000_000n;
 
 /** Five half-hours of day `day` (days before 2026-11-01) on `deviceId`, with 1, 2, 4, 8 and 16 tokens: 31 when stored whole. */
