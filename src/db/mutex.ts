@@ -9,6 +9,11 @@ export class Mutex {
     return !this.locked;
   }
 
+  /** True when somebody waits for the lock (its holder may want to let it go sooner). */
+  get hasWaiters(): boolean {
+    return this.waiters.length > 0;
+  }
+
   async acquire(): Promise<() => void> {
     if (!this.locked) {
       this.locked = true;

@@ -1,14 +1,21 @@
 /**
  * @fileoverview Where the SQLite ingest writer's groups are written: on the writer thread's own
  * connection for a database file (sqlite-thread.ts), on the app's connection for an in-memory
- * database (which no other connection can open). Either way a group holds the app's write lock
- * (`db.writeLock`) while it is written, so the app's own write transactions take turns with the
- * groups instead of meeting a busy database. Beside the writer thread runs the checkpoint thread,
- * which copies the WAL into the database file (db/sqlite-checkpoints.ts); both start at the first
- * upload and end with the runner.
+ * database (which no other connection can open).
+ *
+ * Either way the groups hold the app's write lock (`db.writeLock`) while they are written, so the
+ * app's own write transactions take turns with them instead of meeting a busy database. On the
+ * app's connection a group is written at once and holds the lock alone. The thread is sent groups
+ * while it writes others (it joins those waiting: sqlite-thread-join.ts), so they hold the lock
+ * together (db/shared-hold.ts): from the first sent until the last is answered, and an app write
+ * that asks for it meanwhile stops new groups from being sent until it has had its turn.
+ *
+ * Beside the writer thread runs the checkpoint thread, which copies the WAL into the database file
+ * (db/sqlite-checkpoints.ts); both start at the first upload and end with the runner.
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from '../db/connect.js';
+import { SharedHold } from '../db/shared-hold.js';
 import type { IngestBounds } from './bounds.js';
 import {
   DEFAULT_CHECKPOINT_POLICY,
@@ -19,6 +26,9 @@ import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlit
 import {
   fromWireError,
   fromWireOutcome,
+  THREAD_WAITING,
+  THREAD_WRITING,
+  threadSignal,
   toWireWork,
   type FromThread,
   type CheckpointThreadData,
@@ -27,8 +37,12 @@ import {
 } from './sqlite-thread-wire.js';
 
 export interface GroupRunner {
-  /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
-  run(work: GroupWork): Promise<GroupReply>;
+  /** Writes a group; rejects when it failed as a whole (nothing of it stored). `alone`: never joined with other groups. */
+  run(work: GroupWork, alone?: boolean): Promise<GroupReply>;
+  /** True when a group may be sent while others are written (they are written in the order sent). */
+  readonly overlaps: boolean;
+  /** True when the writer has nothing to write: an upload is best sent at once, not at the end of the turn. */
+  waitsForWork(): boolean;
   /** Ends the thread, if any, once its group is written. */
   close(): Promise<void>;
 }
@@ -39,10 +53,11 @@ export function createGroupRunner(
   checkpoints: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY,
 ): GroupRunner {
   if (db.sqlite.memory) return new LocalRunner(db, bounds); // an in-memory database has no WAL
-  return new ThreadRunner(db, { file: db.sqlite.name, bounds, checkpoints });
+  return new ThreadRunner(db, { file: db.sqlite.name, bounds, checkpoints, signal: threadSignal() });
 }
 
 class LocalRunner implements GroupRunner {
+  readonly overlaps = false;
   private readonly write;
 
   constructor(
@@ -50,6 +65,10 @@ class LocalRunner implements GroupRunner {
     bounds: IngestBounds,
   ) {
     this.write = createSqliteGroupWrite(db.sqlite, bounds);
+  }
+
+  waitsForWork(): boolean {
+    return false; // a group is written when its turn ends, with the uploads of the turn
   }
 
   run(work: GroupWork): Promise<GroupReply> {
@@ -68,6 +87,8 @@ class LocalRunner implements GroupRunner {
 type Waiting = (reply: FromThread) => void;
 
 class ThreadRunner implements GroupRunner {
+  readonly overlaps = true;
+  private readonly hold: SharedHold;
   private thread: Worker | undefined;
   private checkpointer: Worker | undefined;
   private nextId = 1;
@@ -76,24 +97,36 @@ class ThreadRunner implements GroupRunner {
   constructor(
     private readonly db: SqliteDb,
     private readonly data: ThreadData,
-  ) {}
+  ) {
+    this.hold = new SharedHold(db.writeLock);
+  }
 
-  run(work: GroupWork): Promise<GroupReply> {
+  waitsForWork(): boolean {
+    return Atomics.load(this.data.signal, 0) === THREAD_WAITING;
+  }
+
+  async run(work: GroupWork, alone = false): Promise<GroupReply> {
     this.checkpointer ??= this.startCheckpointer();
-    return this.db.writeLock.run(async () => {
-      const reply = await this.send((id) => ({ id, work: toWireWork(work) }));
-      switch (reply.kind) {
-        case 'written':
-          return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
-        case 'failed':
-          throw fromWireError(reply.error);
-        case 'busy':
-        case 'stale':
-          return reply;
-        case 'closed':
-          throw new Error('the ingest writer thread closed');
-      }
-    });
+    // Before the wait for the lock: the uploads ready after this one go at the end of the turn.
+    Atomics.store(this.data.signal, 0, THREAD_WRITING);
+    await this.hold.enter();
+    let reply: FromThread;
+    try {
+      reply = await this.send((id) => ({ id, work: toWireWork(work), ...(alone ? { alone } : {}) }));
+    } finally {
+      this.hold.leave();
+    }
+    switch (reply.kind) {
+      case 'written':
+        return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
+      case 'failed':
+        throw fromWireError(reply.error);
+      case 'busy':
+      case 'stale':
+        return reply;
+      case 'closed':
+        throw new Error('the ingest writer thread closed');
+    }
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,23 @@ export interface ThreadData {
   readonly file: string;
   readonly bounds: IngestBounds;
   readonly checkpoints: CheckpointPolicy;
+  /** One word shared with the app's thread: {@link THREAD_WAITING} or {@link THREAD_WRITING}. */
+  readonly signal: Int32Array;
+}
+
+/**
+ * The thread has written everything sent to it and waits: the app's thread sends the next upload at
+ * once instead of at the end of its event-loop turn. The app's thread sets
+ * {@link THREAD_WRITING} when it sends, the thread sets this when it has nothing left. A word read a
+ * moment too early or too late costs a group sent a turn later or a small group sent at once, never
+ * an upload: every group is a message the thread takes in order.
+ */
+export const THREAD_WAITING = 0;
+export const THREAD_WRITING = 1;
+
+/** A shared word for {@link ThreadData.signal}. */
+export function threadSignal(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 }
 
 /** What the checkpoint thread (sqlite-checkpoint-thread.ts) is started with. */
@@ -30,8 +47,13 @@ export interface WireWork extends Omit<GroupWork, 'batches'> {
   readonly batches: PackedBatches | readonly IngestBatch[];
 }
 
-/** To the thread: a group to write, or the word to close its connection and end. */
-export type ToThread = { readonly id: number; readonly work: WireWork } | { readonly id: number; readonly close: true };
+/**
+ * To the thread: a group to write (`alone`: not joined with others, sqlite-thread-join.ts), or the
+ * word to close its connection and end.
+ */
+export type ToThread =
+  | { readonly id: number; readonly work: WireWork; readonly alone?: boolean }
+  | { readonly id: number; readonly close: true };
 
 export function toWireWork(work: GroupWork): WireWork {
   return { ...work, batches: packBatches(work.batches) ?? work.batches };
@@ -40,6 +62,12 @@ export function toWireWork(work: GroupWork): WireWork {
 export function fromWireWork(wire: WireWork): GroupWork {
   const { batches } = wire;
   return { ...wire, batches: isPacked(batches) ? unpackBatches(batches) : batches };
+}
+
+/** How many uploads a group holds, without unpacking it. */
+export function uploadsIn(wire: WireWork): number {
+  const { batches } = wire;
+  return isPacked(batches) ? batches.sizes.length : batches.length;
 }
 
 function isPacked(batches: WireWork['batches']): batches is PackedBatches {

@@ -1,50 +1,65 @@
 /**
  * @fileoverview The SQLite ingest writer thread: a connection of its own to the database file, on
- * which it writes the groups the app's thread sends it (sqlite-group-writer.ts), one at a time.
+ * which it writes the groups the app's thread sends it (sqlite-group-writer.ts). Groups that arrive
+ * while it writes wait in its port; when it is done it takes every one waiting and writes them
+ * together (sqlite-thread-join.ts), then goes back to its event loop only when none is left.
  *
  * Why a thread (docs/decisions.md, "Ingest on SQLite"): better-sqlite3 is synchronous, so on the
  * app's thread a group's statements, its COMMIT and the WAL checkpoints that land in it stop every
  * request meanwhile. Here they run beside the HTTP work (parsing, auth, validation, answers) on
- * another core, and the uploads that arrive while a group is written form the next group. The WAL
- * checkpoints are not in its COMMITs either: a checkpoint thread beside it copies the pages
- * (db/sqlite-checkpoints.ts).
+ * another core. The WAL checkpoints are not in its COMMITs either: a checkpoint thread beside it
+ * copies the pages (db/sqlite-checkpoints.ts).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
 import { leaveCheckpointsToThread } from '../db/sqlite-checkpoints.js';
-import { createSqliteGroupWrite } from './sqlite-group-writer.js';
+import { createSqliteGroupWrite, type GroupReply } from './sqlite-group-writer.js';
+import { repliesOf, takeJoined } from './sqlite-thread-join.js';
 import {
-  fromWireWork,
+  THREAD_WAITING,
   toWireError,
-  toWireOutcome,
   type FromThread,
   type ThreadData,
   type ToThread,
+  type WireError,
 } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread.ts runs as a worker thread');
-const { file, bounds, checkpoints } = workerData as ThreadData;
+const { file, bounds, checkpoints, signal } = workerData as ThreadData;
 const sqlite = openSqliteHandle(file);
 leaveCheckpointsToThread(sqlite, checkpoints); // the runner runs the checkpoint thread beside this one
 const write = createSqliteGroupWrite(sqlite, bounds);
 
+/** Messages taken from the port, in the order they were sent. */
+const waiting: ToThread[] = [];
+
+/** Moves every message already in the port to `waiting`, without going back to the event loop. */
+const takeWaiting = (): void => {
+  for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port))
+    waiting.push(m.message as ToThread);
+};
+
 port.on('message', (message: ToThread) => {
-  if ('close' in message) {
-    sqlite.close();
-    port.postMessage({ id: message.id, kind: 'closed' } satisfies FromThread);
-    port.close();
-    return;
+  waiting.push(message);
+  takeWaiting();
+  while (waiting.length > 0) {
+    const joined = takeJoined(waiting);
+    if (joined === undefined) {
+      const close = waiting.shift() as ToThread; // the word to close: every group before it is written
+      sqlite.close();
+      port.postMessage({ id: close.id, kind: 'closed' } satisfies FromThread);
+      port.close();
+      return;
+    }
+    let ended: GroupReply | { readonly kind: 'failed'; readonly error: WireError };
+    try {
+      ended = write(joined.work);
+    } catch (error) {
+      ended = { kind: 'failed', error: toWireError(error) };
+    }
+    for (const reply of repliesOf(joined, ended)) port.postMessage(reply);
+    takeWaiting();
   }
-  let reply: FromThread;
-  try {
-    const written = write(fromWireWork(message.work));
-    reply =
-      written.kind === 'written'
-        ? { id: message.id, kind: 'written', outcomes: written.outcomes.map(toWireOutcome) }
-        : { id: message.id, ...written };
-  } catch (error) {
-    reply = { id: message.id, kind: 'failed', error: toWireError(error) };
-  }
-  port.postMessage(reply);
+  Atomics.store(signal, 0, THREAD_WAITING);
 });

@@ -1,21 +1,28 @@
 /**
- * @fileoverview The SQLite ingest writer: group commit. Uploads that arrive while a group is being
- * written wait in a queue and are written together as the next group (sqlite-group-writer.ts):
- * one transaction, each upload all-or-nothing in its own savepoint, every caller answered after
- * the shared COMMIT. The same hot pages (a user's rollup, daily and leaderboard rows) go to the WAL
- * once per group instead of once per upload, and each user's read models are moved once per group.
+ * @fileoverview The SQLite ingest writer: group commit. Uploads wait in a queue and are written
+ * together as groups (sqlite-group-writer.ts): one transaction, each upload all-or-nothing in its
+ * own savepoint, every caller answered after the shared COMMIT. The same hot pages (a user's rollup,
+ * daily and leaderboard rows) go to the WAL once per group instead of once per upload, and each
+ * user's read models are moved once per group.
  *
- * Groups are written one at a time, on the writer thread for a database file or on this thread for
- * an in-memory database (sqlite-group-runner.ts). A group's rates are resolved here, before it is
- * sent, with the price data this process last knew: an upload whose prices cannot be resolved
- * fails alone, before anything is written. When the group finds the stored costs priced by other
- * data it is resolved again with that data and sent again (day-rates.ts).
+ * For a database file the groups are written on the writer thread (sqlite-group-runner.ts), which
+ * is sent the uploads ready at the end of every event-loop turn, even while it writes: those that
+ * wait for it are joined into its next group (sqlite-thread-join.ts). When the thread has nothing
+ * left to write, an upload is sent the moment it is ready instead, so the thread does not wait for
+ * the end of a turn that may be answering and parsing a burst of requests. An in-memory database is
+ * written on this thread, one group at a time, each the uploads of a turn.
+ *
+ * A group's rates are resolved here, before it is sent, with the price data this process last knew:
+ * an upload whose prices cannot be resolved fails alone, before anything is written. When the group
+ * finds the stored costs priced by other data it is resolved again with that data and sent again
+ * (day-rates.ts).
  *
  * When another connection holds the database's write lock (another server process on the same
  * file), the group goes back to the head of the queue and is tried again on the next event-loop
  * turns (every millisecond after the first two); an upload that could not get the lock within the
  * busy timeout fails with 503. A group that fails as a whole is written again upload by upload, so
- * only the one at fault fails.
+ * only the one at fault fails. Uploads in flight together have no order between them, as with
+ * concurrent requests: a group put back may be written after one sent later.
  */
 import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
@@ -24,10 +31,8 @@ import type { RateTable, WritePrices } from './day-rates.js';
 import { settle, withPrices, type PendingUpload } from './pending.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
+import { MAX_GROUP_UPLOADS } from './sqlite-thread-join.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
-
-/** Most uploads one group takes; the rest go in the next. */
-const MAX_GROUP = 64;
 
 /** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */
 const SPIN_MS = 2;
@@ -43,7 +48,8 @@ export class SqliteIngestWriter implements IngestWriter {
   private readonly runner: GroupRunner;
   private readonly queue: Pending[] = [];
   private scheduled = false;
-  private writing = false;
+  /** Groups sent and not yet answered. */
+  private inFlight = 0;
   /** When the next group may start (ms from now): 0, or 1 while the write lock is taken elsewhere. */
   private retryDelayMs = 0;
 
@@ -59,7 +65,8 @@ export class SqliteIngestWriter implements IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult> {
     return new Promise<IngestResult>((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });
-      this.schedule();
+      if (this.retryDelayMs === 0 && this.runner.waitsForWork()) this.dispatch();
+      else this.schedule();
     });
   }
 
@@ -67,35 +74,44 @@ export class SqliteIngestWriter implements IngestWriter {
     return this.runner.close();
   }
 
-  /** Starts the next group on a later turn (so the uploads of this one join it), unless one is being written. */
+  /** Dispatches on a later turn (so the uploads of this one join the group), unless no group may be sent now. */
   private schedule(): void {
-    if (this.scheduled || this.writing || this.queue.length === 0) return;
+    if (this.scheduled || this.queue.length === 0 || this.mustWait()) return;
     this.scheduled = true;
     const delayMs = this.retryDelayMs;
     this.retryDelayMs = 0;
-    if (delayMs === 0) setImmediate(() => this.flush());
-    else setTimeout(() => this.flush(), delayMs);
+    const dispatch = () => {
+      this.scheduled = false;
+      this.dispatch();
+    };
+    if (delayMs === 0) setImmediate(dispatch);
+    else setTimeout(dispatch, delayMs);
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const head = this.queue[0];
-    if (this.writing || head === undefined) return;
-    let size = 1;
-    if (!head.alone) while (size < Math.min(MAX_GROUP, this.queue.length) && !this.queue[size]?.alone) size += 1;
-    const group = this.queue.splice(0, size);
-    this.writing = true;
-    void this.writeGroup(group);
+  /** A runner that writes one group at a time is still writing one. */
+  private mustWait(): boolean {
+    return this.inFlight > 0 && !this.runner.overlaps;
+  }
+
+  /** Sends the queue's uploads as groups of at most MAX_GROUP_UPLOADS: all of them, or one group at a time. */
+  private dispatch(): void {
+    while (this.queue.length > 0 && !this.mustWait()) {
+      const head = this.queue[0] as Pending;
+      let size = 1;
+      const most = Math.min(MAX_GROUP_UPLOADS, this.queue.length);
+      if (!head.alone) while (size < most && !this.queue[size]?.alone) size += 1;
+      this.inFlight += 1;
+      void this.writeGroup(this.queue.splice(0, size));
+    }
   }
 
   /**
-   * The group is done with the database: the next one starts at once, with the uploads that arrived
-   * meanwhile, before this one's callers are answered (so the writer thread writes while this thread
-   * sends the answers).
+   * A group is done with the database. One written on this thread is followed at once by the next,
+   * with the uploads that arrived meanwhile, before its callers are answered.
    */
   private next(): void {
-    this.writing = false;
-    if (this.retryDelayMs === 0 && this.queue.length > 0 && !this.scheduled) this.flush();
+    this.inFlight -= 1;
+    if (this.retryDelayMs === 0 && !this.scheduled) this.dispatch();
     else this.schedule();
   }
 
@@ -108,14 +124,17 @@ export class SqliteIngestWriter implements IngestWriter {
       ready = withPrices(ready, ratesOf, rates);
       if (ready.length === 0) return this.next();
       let reply;
+      // An upload written alone is in a transaction of its own: no other group is joined with it.
+      const alone = ready.length === 1 && (ready[0]?.alone === true || !this.runner.overlaps);
       try {
-        reply = await this.runner.run({ batches: ready.map((p) => p.batch), fingerprint, rates });
+        reply = await this.runner.run({ batches: ready.map((p) => p.batch), fingerprint, rates }, alone);
       } catch (error) {
         // Nothing of the group was stored (a storage failure, or a sum out of range in its read
-        // models): each upload is written again alone, so only the one at fault fails.
-        if (ready.length > 1) this.queue.unshift(...ready.map((p) => Object.assign(p, { alone: true })));
+        // models, maybe of a group joined with it): each upload is written again alone, so only
+        // the one at fault fails.
+        if (!alone) this.queue.unshift(...ready.map((p) => Object.assign(p, { alone: true })));
         this.next();
-        if (ready.length === 1) (ready[0] as Pending).reject(error);
+        if (alone) (ready[0] as Pending).reject(error);
         return;
       }
       if (reply.kind === 'busy') {
