@@ -150,6 +150,37 @@ describe('SQLite writes beside another connection', () => {
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed' }]);
   });
 
+  it('an app write outside a transaction gets its turn while uploads keep the writer thread busy', async () => {
+    const uploads = await open(2000);
+    let stop = false;
+    let stored = 0;
+    const keepUploading = async (hour: number) => {
+      for (let n = 1; !stop; n += 1) {
+        const buckets = [{ ...bucket(BigInt(n)), hourStart: Date.UTC(2026, 10, 1, hour) }];
+        await uploads.apply({ userId: USER, deviceId: 'a', now: NOW, buckets, subscriptions: undefined });
+        stored += 1;
+      }
+    };
+    // More uploads in flight than the thread writes in one group: it always has one waiting.
+    const uploaders = Array.from({ length: 24 }, (_, i) => keepUploading(i));
+    while (stored < 50) await sleep(1);
+    for (let i = 0; i < 10; i += 1) {
+      const started = performance.now();
+      await db.kysely
+        .updateTable('devices')
+        .set({ name: `renamed ${i}` })
+        .where('id', '=', 'a')
+        .execute();
+      // Had the thread's transactions left no gap, this would retry until the busy timeout (2 s) and fail.
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+    const during = stored;
+    while (stored < during + 20) await sleep(1); // and the uploads go on after it
+    stop = true;
+    await Promise.all(uploaders);
+    expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed 9' }]);
+  });
+
   it('a Kysely write transaction holds the write lock from its BEGIN, before its first write', async () => {
     await open(5000);
     other = new BetterSqlite3(file);
