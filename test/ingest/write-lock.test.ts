@@ -126,44 +126,48 @@ describe('SQLite writes beside another connection', () => {
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'after the wait' }]);
   });
 
-  it("an app write transaction gets its turn between the writer thread's transactions while uploads keep coming", async () => {
-    const uploads = await open(2000);
-    let stop = false;
-    let stored = 0;
-    const keepUploading = async (device: number) => {
-      for (let n = 1; !stop; n += 1) {
-        const buckets = [{ ...bucket(BigInt(n)), hourStart: Date.UTC(2026, 10, 1, device) }];
+  /**
+   * `uploaders` loops each uploading one of device a's half-hours again and again; `until(n)` waits
+   * for n uploads answered, `stop(more)` ends the loops once `more` further ones are.
+   */
+  const keepUploading = (uploads: IngestWriter, uploaders: number) => {
+    let stopping = false;
+    const counter = { stored: 0 };
+    const loop = async (hour: number) => {
+      for (let n = 1; !stopping; n += 1) {
+        const buckets = [{ ...bucket(BigInt(n)), hourStart: Date.UTC(2026, 10, 1, hour) }];
         await uploads.apply({ userId: USER, deviceId: 'a', now: NOW, buckets, subscriptions: undefined });
-        stored += 1;
+        counter.stored += 1;
       }
     };
-    const uploaders = Array.from({ length: 8 }, (_, i) => keepUploading(i));
-    while (stored < 20) await sleep(1);
+    const loops = Array.from({ length: uploaders }, (_, i) => loop(i));
+    return {
+      async until(stored: number) {
+        while (counter.stored < stored) await sleep(1);
+      },
+      async stop(more: number) {
+        await this.until(counter.stored + more); // the uploads go on after what was measured
+        stopping = true;
+        await Promise.all(loops);
+      },
+    };
+  };
+
+  it("an app write transaction gets its turn between the writer thread's transactions while uploads keep coming", async () => {
+    const uploading = keepUploading(await open(2000), 8);
+    await uploading.until(20);
     const started = performance.now();
     await inTransaction(db, (tx) => tx.updateTable('devices').set({ name: 'renamed' }).where('id', '=', 'a').execute());
     // Had the uploads kept the lock while any was in flight, this would wait for them to stop (never).
     expect(performance.now() - started).toBeLessThan(1000);
-    const during = stored;
-    while (stored < during + 20) await sleep(1); // and the uploads go on after it
-    stop = true;
-    await Promise.all(uploaders);
+    await uploading.stop(20);
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed' }]);
   });
 
   it('an app write outside a transaction gets its turn while uploads keep the writer thread busy', async () => {
-    const uploads = await open(2000);
-    let stop = false;
-    let stored = 0;
-    const keepUploading = async (hour: number) => {
-      for (let n = 1; !stop; n += 1) {
-        const buckets = [{ ...bucket(BigInt(n)), hourStart: Date.UTC(2026, 10, 1, hour) }];
-        await uploads.apply({ userId: USER, deviceId: 'a', now: NOW, buckets, subscriptions: undefined });
-        stored += 1;
-      }
-    };
     // More uploads in flight than the thread writes in one group: it always has one waiting.
-    const uploaders = Array.from({ length: 24 }, (_, i) => keepUploading(i));
-    while (stored < 50) await sleep(1);
+    const uploading = keepUploading(await open(2000), 24);
+    await uploading.until(50);
     for (let i = 0; i < 10; i += 1) {
       const started = performance.now();
       await db.kysely
@@ -174,10 +178,7 @@ describe('SQLite writes beside another connection', () => {
       // Had the thread's transactions left no gap, this would retry until the busy timeout (2 s) and fail.
       expect(performance.now() - started).toBeLessThan(1000);
     }
-    const during = stored;
-    while (stored < during + 20) await sleep(1); // and the uploads go on after it
-    stop = true;
-    await Promise.all(uploaders);
+    await uploading.stop(20);
     expect(await db.kysely.selectFrom('devices').select('name').execute()).toEqual([{ name: 'renamed 9' }]);
   });
 
