@@ -48,6 +48,8 @@ export class SqliteIngestWriter implements IngestWriter {
   private readonly runner: GroupRunner;
   private readonly queue: Pending[] = [];
   private scheduled = false;
+  /** The scheduled dispatch waits out a write lock taken elsewhere: no upload goes before it. */
+  private backingOff = false;
   /** Groups sent and not yet answered. */
   private inFlight = 0;
   /** When the next group may start (ms from now): 0, or 1 while the write lock is taken elsewhere. */
@@ -65,7 +67,7 @@ export class SqliteIngestWriter implements IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult> {
     return new Promise<IngestResult>((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });
-      if (this.retryDelayMs === 0 && this.runner.waitsForWork()) this.dispatch();
+      if (!this.backingOff && this.retryDelayMs === 0 && this.runner.waitsForWork()) this.dispatch();
       else this.schedule();
     });
   }
@@ -80,8 +82,10 @@ export class SqliteIngestWriter implements IngestWriter {
     this.scheduled = true;
     const delayMs = this.retryDelayMs;
     this.retryDelayMs = 0;
+    this.backingOff = delayMs > 0;
     const dispatch = () => {
       this.scheduled = false;
+      this.backingOff = false;
       this.dispatch();
     };
     if (delayMs === 0) setImmediate(dispatch);
