@@ -37,8 +37,8 @@ import {
 } from './sqlite-thread-wire.js';
 
 export interface GroupRunner {
-  /** Writes a group; rejects when it failed as a whole (nothing of it stored). `alone`: never joined with other groups. */
-  run(work: GroupWork, alone?: boolean): Promise<GroupReply>;
+  /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
+  run(work: GroupWork): Promise<GroupReply>;
   /** True when a group may be sent while others are written (they are written in the order sent). */
   readonly overlaps: boolean;
   /** True when the writer has nothing to write: an upload is best sent at once, not at the end of the turn. */
@@ -105,14 +105,14 @@ class ThreadRunner implements GroupRunner {
     return Atomics.load(this.data.signal, 0) === THREAD_WAITING;
   }
 
-  async run(work: GroupWork, alone = false): Promise<GroupReply> {
+  async run(work: GroupWork): Promise<GroupReply> {
     this.checkpointer ??= this.startCheckpointer();
     // Before the wait for the lock: the uploads ready after this one go at the end of the turn.
     Atomics.store(this.data.signal, 0, THREAD_WRITING);
     await this.hold.enter();
     let reply: FromThread;
     try {
-      reply = await this.send((id) => ({ id, work: toWireWork(work), ...(alone ? { alone } : {}) }));
+      reply = await this.send((id) => ({ id, work: toWireWork(work) }));
     } finally {
       this.hold.leave();
     }

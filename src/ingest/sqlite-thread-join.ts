@@ -8,28 +8,35 @@
  * load, the app's thread being busy with a burst of requests: docs/decisions.md, "Ingest on
  * SQLite"), and the groups stay as large as the uploads that arrived meanwhile.
  *
- * Groups join only when they were resolved with the same price data (their rates then agree), none
- * of them is to be written alone (the uploads of a group that failed as a whole, written again one
- * by one), and together they hold at most {@link MAX_GROUP_UPLOADS} uploads. Each group's caller is
- * answered on its own: its uploads' outcomes, or how the joined group ended.
+ * Groups join only when they were resolved with the same price data (their rates then agree) and
+ * together hold at most {@link MAX_GROUP_UPLOADS} uploads. Each sender is answered as if its group
+ * had been written alone: with its own uploads' outcomes, or how the joined group ended; and a
+ * joined group that fails as a whole (nothing of it stored) is written again group by group, so a
+ * group is failed only by its own uploads.
  */
 import type { RateTable } from './day-rates.js';
-import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
+import type { GroupReply, GroupWork, GroupWrite } from './sqlite-group-writer.js';
 import {
   fromWireWork,
+  toWireError,
   toWireOutcome,
   uploadsIn,
   type FromThread,
   type ToThread,
-  type WireError,
 } from './sqlite-thread-wire.js';
 
 /** Most uploads one transaction takes; the app's thread sends groups of at most this many too. */
 export const MAX_GROUP_UPLOADS = 64;
 
-/** Groups written as one: each sender's id and how many uploads it sent, in order. */
+/** A group as its sender sent it. */
+interface Part {
+  readonly id: number;
+  readonly work: GroupWork;
+}
+
+/** Groups written as one: each as its sender sent it, in order, and all of them joined. */
 export interface Joined {
-  readonly parts: readonly { readonly id: number; readonly uploads: number }[];
+  readonly parts: readonly Part[];
   readonly work: GroupWork;
 }
 
@@ -41,20 +48,16 @@ export function takeJoined(waiting: ToThread[], max = MAX_GROUP_UPLOADS): Joined
   const head = waiting[0];
   if (head === undefined || !('work' in head)) return undefined;
   waiting.shift();
-  const first = fromWireWork(head.work);
-  const parts = [{ id: head.id, uploads: first.batches.length }];
-  if (head.alone === true) return { parts, work: first };
-  const works = [first];
-  let uploads = first.batches.length;
+  const parts: Part[] = [{ id: head.id, work: fromWireWork(head.work) }];
+  let uploads = uploadsIn(head.work);
   for (let next = waiting[0]; next !== undefined && 'work' in next; next = waiting[0]) {
     const count = uploadsIn(next.work);
-    if (next.alone === true || next.work.fingerprint !== head.work.fingerprint || uploads + count > max) break;
+    if (next.work.fingerprint !== head.work.fingerprint || uploads + count > max) break;
     waiting.shift();
-    works.push(fromWireWork(next.work));
-    parts.push({ id: next.id, uploads: count });
+    parts.push({ id: next.id, work: fromWireWork(next.work) });
     uploads += count;
   }
-  return { parts, work: works.length === 1 ? first : joinWorks(works) };
+  return { parts, work: parts.length === 1 ? (parts[0] as Part).work : joinWorks(parts.map((p) => p.work)) };
 }
 
 /** One group of the works' uploads, in order, with every rate any of them resolved (the same data's). */
@@ -70,14 +73,20 @@ function joinWorks(works: readonly GroupWork[]): GroupWork {
   return { batches: works.flatMap((w) => w.batches), fingerprint: works[0]?.fingerprint ?? null, rates };
 }
 
-/** Each sender's answer: its own uploads' outcomes when written, else how the whole group ended. */
-export function repliesOf(
-  joined: Joined,
-  ended: GroupReply | { readonly kind: 'failed'; readonly error: WireError },
-): FromThread[] {
+/** Writes the joined groups and answers each sender (see the file overview). */
+export function writeJoined(joined: Joined, write: GroupWrite): FromThread[] {
+  let ended: GroupReply;
+  try {
+    ended = write(joined.work);
+  } catch (error) {
+    if (joined.parts.length > 1)
+      return joined.parts.flatMap((part) => writeJoined({ parts: [part], work: part.work }, write));
+    return [{ id: (joined.parts[0] as Part).id, kind: 'failed', error: toWireError(error) }];
+  }
   let at = 0;
-  return joined.parts.map(({ id, uploads }): FromThread => {
+  return joined.parts.map(({ id, work }): FromThread => {
     if (ended.kind !== 'written') return { id, ...ended };
+    const uploads = work.batches.length;
     const outcomes = ended.outcomes.slice(at, at + uploads).map(toWireOutcome);
     at += uploads;
     return { id, kind: 'written', outcomes };

@@ -47,13 +47,8 @@ export interface WireWork extends Omit<GroupWork, 'batches'> {
   readonly batches: PackedBatches | readonly IngestBatch[];
 }
 
-/**
- * To the thread: a group to write (`alone`: not joined with others, sqlite-thread-join.ts), or the
- * word to close its connection and end.
- */
-export type ToThread =
-  | { readonly id: number; readonly work: WireWork; readonly alone?: boolean }
-  | { readonly id: number; readonly close: true };
+/** To the thread: a group to write, or the word to close its connection and end. */
+export type ToThread = { readonly id: number; readonly work: WireWork } | { readonly id: number; readonly close: true };
 
 export function toWireWork(work: GroupWork): WireWork {
   return { ...work, batches: packBatches(work.batches) ?? work.batches };

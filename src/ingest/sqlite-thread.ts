@@ -13,16 +13,9 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openSqliteHandle } from '../db/connect.js';
 import { leaveCheckpointsToThread } from '../db/sqlite-checkpoints.js';
-import { createSqliteGroupWrite, type GroupReply } from './sqlite-group-writer.js';
-import { repliesOf, takeJoined } from './sqlite-thread-join.js';
-import {
-  THREAD_WAITING,
-  toWireError,
-  type FromThread,
-  type ThreadData,
-  type ToThread,
-  type WireError,
-} from './sqlite-thread-wire.js';
+import { createSqliteGroupWrite } from './sqlite-group-writer.js';
+import { takeJoined, writeJoined } from './sqlite-thread-join.js';
+import { THREAD_WAITING, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread.ts runs as a worker thread');
@@ -52,13 +45,7 @@ port.on('message', (message: ToThread) => {
       port.close();
       return;
     }
-    let ended: GroupReply | { readonly kind: 'failed'; readonly error: WireError };
-    try {
-      ended = write(joined.work);
-    } catch (error) {
-      ended = { kind: 'failed', error: toWireError(error) };
-    }
-    for (const reply of repliesOf(joined, ended)) port.postMessage(reply);
+    for (const reply of writeJoined(joined, write)) port.postMessage(reply);
     takeWaiting();
   }
   Atomics.store(signal, 0, THREAD_WAITING);

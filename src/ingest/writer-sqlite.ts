@@ -128,17 +128,14 @@ export class SqliteIngestWriter implements IngestWriter {
       ready = withPrices(ready, ratesOf, rates);
       if (ready.length === 0) return this.next();
       let reply;
-      // An upload written alone is in a transaction of its own: no other group is joined with it.
-      const alone = ready.length === 1 && (ready[0]?.alone === true || !this.runner.overlaps);
       try {
-        reply = await this.runner.run({ batches: ready.map((p) => p.batch), fingerprint, rates }, alone);
+        reply = await this.runner.run({ batches: ready.map((p) => p.batch), fingerprint, rates });
       } catch (error) {
         // Nothing of the group was stored (a storage failure, or a sum out of range in its read
-        // models, maybe of a group joined with it): each upload is written again alone, so only
-        // the one at fault fails.
-        if (!alone) this.queue.unshift(...ready.map((p) => Object.assign(p, { alone: true })));
+        // models): each upload is written again alone, so only the one at fault fails.
+        if (ready.length > 1) this.queue.unshift(...ready.map((p) => Object.assign(p, { alone: true })));
         this.next();
-        if (alone) (ready[0] as Pending).reject(error);
+        if (ready.length === 1) (ready[0] as Pending).reject(error);
         return;
       }
       if (reply.kind === 'busy') {

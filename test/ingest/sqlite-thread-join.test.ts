@@ -1,13 +1,14 @@
 /**
  * How the SQLite writer thread joins the groups waiting for it (src/ingest/sqlite-thread-join.ts):
- * consecutive groups priced with the same data, none to be written alone, up to the most uploads a
- * transaction takes; each sender answered with its own uploads' outcomes. Pure: no thread, no
- * database (test/ingest/writer-thread-overlap.test.ts runs the thread).
+ * consecutive groups priced with the same data, up to the most uploads a transaction takes; each
+ * sender answered with its own uploads' outcomes, and a joined group that fails as a whole written
+ * again group by group. No thread, no database: the group write is a function that answers what
+ * the test says (test/ingest/writer-thread-overlap.test.ts runs the thread on a database file).
  */
 import { describe, expect, it } from 'vitest';
 import type { RateTable } from '../../src/ingest/day-rates.js';
-import type { GroupWork } from '../../src/ingest/sqlite-group-writer.js';
-import { repliesOf, takeJoined } from '../../src/ingest/sqlite-thread-join.js';
+import type { GroupReply, GroupWork } from '../../src/ingest/sqlite-group-writer.js';
+import { takeJoined, writeJoined } from '../../src/ingest/sqlite-thread-join.js';
 import { toWireWork, type ToThread } from '../../src/ingest/sqlite-thread-wire.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { seedBucket } from '../helpers/seed.js';
@@ -39,11 +40,7 @@ function work(device: string, uploads: number, fingerprint: string | null, model
   };
 }
 
-const sent = (id: number, w: GroupWork, alone = false): ToThread => ({
-  id,
-  work: toWireWork(w),
-  ...(alone ? { alone } : {}),
-});
+const sent = (id: number, w: GroupWork): ToThread => ({ id, work: toWireWork(w) });
 const devicesOf = (w: GroupWork) => w.batches.map((b) => b.deviceId);
 
 describe('joining the groups that wait for the SQLite writer thread', () => {
@@ -55,10 +52,10 @@ describe('joining the groups that wait for the SQLite writer thread', () => {
     ];
     const joined = takeJoined(waiting);
     expect(waiting).toEqual([]);
-    expect(joined?.parts).toEqual([
-      { id: 1, uploads: 2 },
-      { id: 2, uploads: 1 },
-      { id: 3, uploads: 3 },
+    expect(joined?.parts.map((p) => [p.id, devicesOf(p.work)])).toEqual([
+      [1, ['a0', 'a1']],
+      [2, ['b0']],
+      [3, ['c0', 'c1', 'c2']],
     ]);
     expect(devicesOf(joined!.work)).toEqual(['a0', 'a1', 'b0', 'c0', 'c1', 'c2']);
     expect(joined?.work.fingerprint).toBe('p1');
@@ -83,46 +80,37 @@ describe('joining the groups that wait for the SQLite writer thread', () => {
     );
   });
 
-  it('stops at a group priced with other data, one to be written alone, the word to close, or the most uploads', () => {
+  it('stops at a group priced with other data, the word to close, or the most uploads', () => {
     const waiting: ToThread[] = [
       sent(1, work('a', 1, 'p1')),
       sent(2, work('b', 1, 'p2')), // other price data
       sent(3, work('c', 1, 'p2')),
-      sent(4, work('d', 1, 'p2'), true), // alone
-      sent(5, work('e', 1, 'p2')),
-      sent(6, work('f', 3, 'p2')),
-      sent(7, work('g', 1, 'p2')), // past the most (4 here)
-      { id: 8, close: true },
-      sent(9, work('h', 1, 'p2')),
+      sent(4, work('f', 3, 'p2')), // past the most (4 here)
+      sent(5, work('g', 1, 'p2')),
+      { id: 6, close: true },
+      sent(7, work('h', 1, 'p2')),
     ];
     const ids = () => takeJoined(waiting, 4)?.parts.map((p) => p.id);
     expect(ids()).toEqual([1]);
     expect(ids()).toEqual([2, 3]);
-    expect(ids()).toEqual([4]);
-    expect(ids()).toEqual([5, 6]);
-    expect(ids()).toEqual([7]);
+    expect(ids()).toEqual([4, 5]);
     expect(ids()).toBeUndefined(); // the word to close comes first: left for the thread
-    expect(waiting.map((m) => m.id)).toEqual([8, 9]);
+    expect(waiting.map((m) => m.id)).toEqual([6, 7]);
     expect(takeJoined([])).toBeUndefined();
   });
 
-  it('never joins a group to be written alone with the groups behind it', () => {
-    const waiting = [sent(1, work('a', 1, null), true), sent(2, work('b', 1, null))];
-    expect(takeJoined(waiting)?.parts.map((p) => p.id)).toEqual([1]);
-    expect(takeJoined(waiting)?.parts.map((p) => p.id)).toEqual([2]);
-  });
+  const result = (inserted: number) => ({ inserted, skipped: 0, projectInserted: 0, projectSkipped: 0 });
 
   it("answers each sender with its own uploads' outcomes, or with how the whole group ended", () => {
     const joined = takeJoined([sent(1, work('a', 2, null)), sent(2, work('b', 1, null))])!;
-    const result = (inserted: number) => ({ inserted, skipped: 0, projectInserted: 0, projectSkipped: 0 });
-    const written = repliesOf(joined, {
+    const written = writeJoined(joined, () => ({
       kind: 'written',
       outcomes: [
         { ok: true, result: result(1) },
         { ok: false, error: new Error('the second') },
         { ok: true, result: result(3) },
       ],
-    });
+    }));
     expect(written).toEqual([
       {
         id: 1,
@@ -134,14 +122,36 @@ describe('joining the groups that wait for the SQLite writer thread', () => {
       },
       { id: 2, kind: 'written', outcomes: [{ ok: true, result: result(3) }] },
     ]);
-    expect(repliesOf(joined, { kind: 'busy' })).toEqual([
+    expect(writeJoined(joined, () => ({ kind: 'busy' }))).toEqual([
       { id: 1, kind: 'busy' },
       { id: 2, kind: 'busy' },
     ]);
-    const failed = { kind: 'error', name: 'Error', message: 'disk full' } as const;
-    expect(repliesOf(joined, { kind: 'failed', error: failed })).toEqual([
-      { id: 1, kind: 'failed', error: failed },
-      { id: 2, kind: 'failed', error: failed },
+  });
+
+  it('writes a joined group that failed as a whole again group by group, so only the group at fault fails', () => {
+    const joined = takeJoined([
+      sent(1, work('a', 2, null)),
+      sent(2, work('bad', 1, null)),
+      sent(3, work('c', 1, null)),
+    ])!;
+    const writes: string[][] = [];
+    const write = (w: GroupWork): GroupReply => {
+      writes.push(devicesOf(w));
+      if (devicesOf(w).includes('bad0')) throw new Error('sums out of range');
+      return { kind: 'written', outcomes: w.batches.map((_, i) => ({ ok: true, result: result(i + 1) })) };
+    };
+    expect(writeJoined(joined, write)).toEqual([
+      {
+        id: 1,
+        kind: 'written',
+        outcomes: [
+          { ok: true, result: result(1) },
+          { ok: true, result: result(2) },
+        ],
+      },
+      { id: 2, kind: 'failed', error: { kind: 'error', name: 'Error', message: 'sums out of range' } },
+      { id: 3, kind: 'written', outcomes: [{ ok: true, result: result(1) }] },
     ]);
+    expect(writes).toEqual([['a0', 'a1', 'bad0', 'c0'], ['a0', 'a1'], ['bad0'], ['c0']]);
   });
 });
