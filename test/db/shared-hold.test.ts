@@ -9,17 +9,22 @@ import { SharedHold } from '../../src/db/shared-hold.js';
 /** Lets every pending promise callback run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Each of `users` leaves in turn: the mutex stays taken until the last has left. */
+function leaveAll(hold: SharedHold, mutex: Mutex, users: number): void {
+  for (let left = 1; left <= users; left += 1) {
+    expect(mutex.isFree).toBe(false);
+    hold.leave();
+  }
+  expect(mutex.isFree).toBe(true);
+}
+
 describe('a mutex held by overlapping users', () => {
   it('is taken by the first user and let go by the last', async () => {
     const mutex = new Mutex();
     const hold = new SharedHold(mutex);
     await hold.enter();
     await hold.enter(); // a second user while the first is in: no wait
-    expect(mutex.isFree).toBe(false);
-    hold.leave();
-    expect(mutex.isFree).toBe(false);
-    hold.leave();
-    expect(mutex.isFree).toBe(true);
+    leaveAll(hold, mutex, 2);
   });
 
   it('lets a waiter in once its users have left, and new users wait behind it, then enter together', async () => {
@@ -38,11 +43,7 @@ describe('a mutex held by overlapping users', () => {
     await app;
     await Promise.all(late);
     expect(order).toEqual(['app', 'late 1', 'late 2']);
-    expect(mutex.isFree).toBe(false); // the late users hold it together
-    hold.leave();
-    expect(mutex.isFree).toBe(false);
-    hold.leave();
-    expect(mutex.isFree).toBe(true);
+    leaveAll(hold, mutex, 2); // the late users hold it together
   });
 
   it('waits for a mutex held by somebody else', async () => {
@@ -55,8 +56,6 @@ describe('a mutex held by overlapping users', () => {
     expect(entered).toBe(false);
     release();
     await entering;
-    expect(mutex.isFree).toBe(false);
-    hold.leave();
-    expect(mutex.isFree).toBe(true);
+    leaveAll(hold, mutex, 1);
   });
 });
