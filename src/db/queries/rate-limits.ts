@@ -3,6 +3,7 @@
  * (src/process/limits-postgres.ts): one row a limit and key in `rate_limit_buckets`.
  */
 import type { PostgresDb } from '../connect.js';
+import { preparedName } from '../prepared-name.js';
 
 /**
  * Refills each asked bucket to `now` ($4, ms), then grants min(asked, whole tokens) and keeps the
@@ -36,14 +37,12 @@ export async function takeTokens(
   t: TakeSettings,
   asked: ReadonlyMap<string, number>,
 ): Promise<{ key: string; granted: number; tokens: number }[]> {
-  const result = await db.pool.query<{ key: string; granted: number; tokens: number }>(TAKE, [
-    t.name,
-    t.burst,
-    t.refillPerMs,
-    t.now,
-    [...asked.keys()],
-    [...asked.values()],
-  ]);
+  // Named: asked about once an event-loop turn under load, it is planned once per connection.
+  const result = await db.pool.query<{ key: string; granted: number; tokens: number }>({
+    name: preparedName(TAKE),
+    text: TAKE,
+    values: [t.name, t.burst, t.refillPerMs, t.now, [...asked.keys()], [...asked.values()]],
+  });
   return result.rows;
 }
 
