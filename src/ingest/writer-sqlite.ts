@@ -47,13 +47,15 @@ interface Pending extends PendingUpload {
 export class SqliteIngestWriter implements IngestWriter {
   private readonly runner: GroupRunner;
   private readonly queue: Pending[] = [];
-  private scheduled = false;
-  /** The scheduled dispatch waits out a write lock taken elsewhere: no upload goes before it. */
-  private backingOff = false;
+  /**
+   * The next dispatch: none scheduled, at the end of this event-loop turn, or after a back-off
+   * timer while another connection holds the write lock (no upload goes before it then).
+   */
+  private dispatchAt: 'none' | 'turn-end' | 'back-off' = 'none';
+  /** The write lock was found taken elsewhere: the next dispatch waits a millisecond. */
+  private backOffNext = false;
   /** Groups sent and not yet answered. */
   private inFlight = 0;
-  /** When the next group may start (ms from now): 0, or 1 while the write lock is taken elsewhere. */
-  private retryDelayMs = 0;
 
   constructor(
     private readonly db: SqliteDb,
@@ -67,7 +69,7 @@ export class SqliteIngestWriter implements IngestWriter {
   apply(batch: IngestBatch): Promise<IngestResult> {
     return new Promise<IngestResult>((resolve, reject) => {
       this.queue.push({ batch, resolve, reject });
-      if (!this.backingOff && this.retryDelayMs === 0 && this.runner.waitsForWork()) this.dispatch();
+      if (this.dispatchAt !== 'back-off' && !this.backOffNext && this.runner.waitsForWork()) this.dispatch();
       else this.schedule();
     });
   }
@@ -78,18 +80,19 @@ export class SqliteIngestWriter implements IngestWriter {
 
   /** Dispatches on a later turn (so the uploads of this one join the group), unless no group may be sent now. */
   private schedule(): void {
-    if (this.scheduled || this.queue.length === 0 || this.mustWait()) return;
-    this.scheduled = true;
-    const delayMs = this.retryDelayMs;
-    this.retryDelayMs = 0;
-    this.backingOff = delayMs > 0;
+    if (this.dispatchAt !== 'none' || this.queue.length === 0 || this.mustWait()) return;
     const dispatch = () => {
-      this.scheduled = false;
-      this.backingOff = false;
+      this.dispatchAt = 'none';
       this.dispatch();
     };
-    if (delayMs === 0) setImmediate(dispatch);
-    else setTimeout(dispatch, delayMs);
+    if (this.backOffNext) {
+      this.backOffNext = false;
+      this.dispatchAt = 'back-off';
+      setTimeout(dispatch, 1);
+    } else {
+      this.dispatchAt = 'turn-end';
+      setImmediate(dispatch);
+    }
   }
 
   /** A runner that writes one group at a time is still writing one. */
@@ -115,7 +118,7 @@ export class SqliteIngestWriter implements IngestWriter {
    */
   private next(): void {
     this.inFlight -= 1;
-    if (this.retryDelayMs === 0 && !this.scheduled) this.dispatch();
+    if (!this.backOffNext && this.dispatchAt === 'none') this.dispatch();
     else this.schedule();
   }
 
@@ -175,6 +178,6 @@ export class SqliteIngestWriter implements IngestWriter {
     }
     if (waiting.length === 0) return;
     this.queue.unshift(...waiting);
-    this.retryDelayMs = now - oldest < SPIN_MS ? 0 : 1;
+    this.backOffNext = now - oldest >= SPIN_MS;
   }
 }
