@@ -11,7 +11,7 @@ import type { Db } from '../db/connect.js';
 import { readCostsFingerprint } from '../db/queries/daily-costs.js';
 import { findPriceSnapshot, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
 import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
-import type { TokenRates } from '../pricing/rates.js';
+import type { CostRates, WritePrices } from '../ingest/day-rates.js';
 
 /** What answers price with: the data the stored costs they read were priced by. */
 export interface CostPrices {
@@ -23,12 +23,6 @@ export interface CostPrices {
    * priced by now, so the next answers begin with it.
    */
   of(fingerprint: string): Promise<PriceService>;
-}
-
-/** Rates of one data set, named by its fingerprint, as the ingest writers take them. */
-export interface CostRates {
-  readonly fingerprint: string | null;
-  readonly ratesOf: (model: string, utcEpochDay: number) => TokenRates;
 }
 
 /** Data sets kept in memory: the one in use, a repricing's target, this process's own (more only briefly). */
@@ -107,7 +101,7 @@ export class PriceBook implements CostPrices {
   }
 
   /** The ingest writers' prices: the data the stored costs are priced by, checked in their transactions. */
-  forWriters(): { latest(): CostRates; of(fingerprint: string): Promise<CostRates> } {
+  forWriters(): WritePrices {
     return {
       latest: () => ratesOf(this.live),
       of: async (fingerprint) => ratesOf(await this.of(fingerprint)),
