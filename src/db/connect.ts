@@ -49,10 +49,21 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
+/** What a caller may be told about the connections it does not hold at the moment. */
+export interface ConnectionEvents {
+  /**
+   * PostgreSQL ended a connection while it sat idle in the pool (a restart, a failover,
+   * pg_terminate_backend, an idle timeout on the way). The pool has already dropped it; the next
+   * query opens another. Only the database's message is passed on: the error itself carries the
+   * client and its connection parameters.
+   */
+  readonly idleConnectionLost?: (reason: string) => void;
+}
+
 /** Opens the configured database. Migrations are run separately (db/migrate.ts). */
-export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+export async function openDatabase(config: DatabaseConfig, events: ConnectionEvents = {}): Promise<Db> {
   if (config.kind === 'sqlite') return openSqlite(config.file, config.busyTimeoutMs);
-  return openPostgres(config.url, config.poolSize, config.schema);
+  return openPostgres(config.url, config.poolSize, config.schema, events);
 }
 
 export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIMEOUT_MS): SqliteDb {
@@ -103,7 +114,12 @@ function restrictFiles(file: string): void {
   }
 }
 
-export async function openPostgres(url: string, poolSize: number, schema?: string): Promise<PostgresDb> {
+export async function openPostgres(
+  url: string,
+  poolSize: number,
+  schema?: string,
+  events: ConnectionEvents = {},
+): Promise<PostgresDb> {
   const options = schema ? `-c search_path=${quoteIdent(schema)}` : undefined;
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
@@ -126,6 +142,9 @@ export async function openPostgres(url: string, poolSize: number, schema?: strin
     pipeline: true,
     ...(options ? { options } : {}),
   });
+  // Without a listener, an idle connection's error is an 'error' event nobody handles: the
+  // process ends. With one, pg-pool drops the connection and carries on.
+  pool.on('error', (error) => events.idleConnectionLost?.(error.message));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',

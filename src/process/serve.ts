@@ -16,7 +16,9 @@ import { shareWithOtherInstances } from './instances.js';
  * its processes listen).
  */
 export async function serve(config: Config, logger: Logger, role: 'server' | 'cluster-worker'): Promise<void> {
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, {
+    idleConnectionLost: (reason) => logger.warn({ reason }, 'PostgreSQL ended an idle pooled connection; dropped it'),
+  });
   const sharing = await shareWithOtherInstances(config, db, logger, role === 'cluster-worker');
   const { app, close } = await createApp({
     config,
