@@ -77,16 +77,17 @@ export interface TokenColumns {
   billable: Int;
 }
 
-/** One stored half-hour bucket of one device: the source of truth. */
-export interface UsageBucketsTable extends TokenColumns {
-  /** `devices.num` of the bucket's device (migration 0013). */
+/**
+ * Raw buckets: one row per (device, UTC epoch day), its buckets packed in `buckets`
+ * (domain/device-day-buckets.ts; migration 0014).
+ */
+export interface UsageDeviceDaysTable {
+  /** `devices.num` of the buckets' device (migration 0013). */
   device_num: Int;
-  hour_start: Int;
-  source: string;
-  model: string;
-  /** '' when the bucket carries no project. */
-  project_key: string;
-  project_ref: string | null;
+  /** UTC epoch day. */
+  day: Int;
+  buckets: string;
+  /** When an upload last changed the day. */
   updated_at: Int;
 }
 
@@ -331,7 +332,7 @@ export interface Database {
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
   link_codes: LinkCodesTable;
-  usage_buckets: UsageBucketsTable;
+  usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
   usage_days: UsageDaysTable;

@@ -9,8 +9,9 @@
  *   the bound times the days since 2020), so no 64-bit sum can overflow.
  * - Stored rows per device and half-hour: an upload may not leave more than
  *   `maxRowsPerHalfHour` distinct (source, model, project) rows in one of the device's
- *   half-hours, unless it removes as many as it adds there. Stored reads and the read-model work
- *   of an upload stay proportional to what it touches.
+ *   half-hours, unless it removes as many as it adds there. An upload reads back the whole of each
+ *   of its device's days it touches (device-days.ts), so that read stays at most 48 × the bound
+ *   buckets a day touched.
  */
 import { addCounts, COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
 import { InvalidInput, type FieldRef } from '../domain/errors.js';

@@ -18,7 +18,9 @@ import { addToDay } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
-import { planIngest, type IngestPlan, type StoredVariant } from './plan.js';
+import { planIngest, type IngestPlan } from './plan.js';
+import { daysAfter, rowsInHalfHour, storedBuckets, type StoredDays } from './device-days.js';
+import { packDayBuckets, type DayBucket } from '../domain/device-day-buckets.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
@@ -29,13 +31,12 @@ import {
   ADD_WEEKS,
   CLEAR_SUBSCRIPTIONS,
   combineWrites,
-  DELETE_VARIANTS,
   INSERT_EVENTS,
   INSERT_SUBSCRIPTIONS,
   PUT_DAILY,
   PUT_DAYS,
+  PUT_DEVICE_DAYS,
   TOUCH_DEVICES,
-  UPSERT_BUCKETS,
   type Piece,
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
@@ -46,24 +47,19 @@ function planChecked(
   batch: IngestBatch,
   stored: StoredState,
   bounds: IngestBounds,
-): { plan: IngestPlan; changes: Map<number, TokenCounts>; deviceNum: bigint } {
+): { plan: IngestPlan; changes: Map<number, TokenCounts>; deviceNum: bigint; storedDays: StoredDays } {
   const deviceNum = stored.nums.get(batch.deviceId);
   if (deviceNum === undefined) throw deviceGone();
-  const plan = planIngest(batch.buckets, stored.variants.get(batch.deviceId) ?? []);
+  const storedDays = stored.deviceDays.get(batch.deviceId) ?? new Map<number, DayBucket[]>();
+  const plan = planIngest(batch.buckets, storedBuckets(storedDays));
   if (plan.growth) {
-    for (const [hourStart, growth] of plan.growth) {
-      checkRowBound(
-        hourStart,
-        stored.rows.get(ownerKey(batch.deviceId, hourStart)) ?? 0,
-        growth,
-        bounds.maxRowsPerHalfHour,
-      );
-    }
+    for (const [hourStart, growth] of plan.growth)
+      checkRowBound(hourStart, rowsInHalfHour(storedDays, hourStart), growth, bounds.maxRowsPerHalfHour);
   }
   const changes = dayChanges(plan.rollup);
   for (const [day, change] of changes)
     checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
-  return { plan, changes, deviceNum };
+  return { plan, changes, deviceNum, storedDays };
 }
 
 /**
@@ -84,8 +80,7 @@ export function writeGroup(
   const outcomes: Outcome[] = [];
   const written: { batch: IngestBatch; result: IngestResult }[] = [];
   const deltas: UploadDeltas[] = [];
-  const deletes: (StoredVariant & { deviceNum: bigint })[] = [];
-  const upserts: { batch: IngestBatch; deviceNum: bigint; bucket: StoredVariant }[] = [];
+  const deviceDays: { deviceNum: bigint; day: number; packed: string; now: number }[] = [];
   for (const batch of batches) {
     let checked: ReturnType<typeof planChecked>;
     try {
@@ -94,47 +89,25 @@ export function writeGroup(
       outcomes.push({ ok: false, error });
       continue;
     }
-    const { plan, changes, deviceNum } = checked;
+    const { plan, changes, deviceNum, storedDays } = checked;
     for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
-    for (const d of plan.deletes) deletes.push({ ...d, deviceNum });
-    for (const bucket of plan.upserts) upserts.push({ batch, deviceNum, bucket });
+    for (const [day, buckets] of daysAfter(storedDays, plan))
+      deviceDays.push({ deviceNum, day, packed: packDayBuckets(day, buckets), now: batch.now });
     deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
     outcomes.push({ ok: true, result: plan.counts });
     written.push({ batch, result: plan.counts });
   }
   if (written.length === 0) return { outcomes, written: Promise.resolve() };
   const pieces: Piece[] = [];
-  if (deletes.length > 0) {
+  if (deviceDays.length > 0) {
     pieces.push({
-      sql: DELETE_VARIANTS,
+      sql: PUT_DEVICE_DAYS,
       params: arrayColumns(
-        deletes,
+        deviceDays,
         (d) => d.deviceNum,
-        (d) => d.hourStart,
-        (d) => d.source,
-        (d) => d.model,
-        (d) => d.projectKey,
-      ),
-    });
-  }
-  if (upserts.length > 0) {
-    pieces.push({
-      sql: UPSERT_BUCKETS,
-      params: arrayColumns(
-        upserts,
-        (u) => u.deviceNum,
-        (u) => u.batch.now,
-        (u) => u.bucket.hourStart,
-        (u) => u.bucket.source,
-        (u) => u.bucket.model,
-        (u) => u.bucket.projectKey,
-        (u) => u.bucket.projectRef,
-        (u) => u.bucket.input,
-        (u) => u.bucket.cached,
-        (u) => u.bucket.output,
-        (u) => u.bucket.reasoning,
-        (u) => u.bucket.total,
-        (u) => u.bucket.billable,
+        (d) => d.day,
+        (d) => d.packed,
+        (d) => d.now,
       ),
     });
   }

@@ -3,7 +3,8 @@
  * statements, no query builder (docs/architecture.md, "SQL").
  *
  * A group of uploads is one transaction in two phases:
- * 1. each upload in a savepoint of its own: its buckets (read back, planned, replaced), its
+ * 1. each upload in a savepoint of its own: its buckets (the device's stored days they fall in
+ *    read back, planned against, and each day it changes written back whole), its
  *    device's sync time, subscriptions and upload event. One that fails rolls back to its
  *    savepoint and only that upload fails;
  * 2. the read models of the stored uploads, merged per user (group-deltas.ts): `usage_rollup`,
@@ -29,17 +30,15 @@ import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
+import { packDayBuckets, unpackDayBuckets } from '../domain/device-day-buckets.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
-import { groupsOf, planIngest, type IngestPlan, type StoredVariant } from './plan.js';
+import { planIngest, type IngestPlan } from './plan.js';
+import { daysAfter, daysOf, rowsInHalfHour, storedBuckets, type StoredDays } from './device-days.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
-import { tupleToStoredVariant } from './stored-row.js';
-
-/** Uploads whose buckets span at most this much are read back with one range query. */
-const RANGE_READ_SPAN_MS = 12 * 60 * 60 * 1000;
 
 /**
  * Checked sums: SQLite turns an integer `+` that overflows 64 bits into a float without a word.
@@ -88,44 +87,26 @@ interface DaySums {
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
   const st = prepareIngestStatements(s);
 
-  /**
-   * What is stored for the groups an upload mentions. A narrow upload is read back in one range
-   * statement, which may also return groups it does not mention: the plan leaves those alone. That
-   * read sees every row of the range, so `complete` is true and the rows per half-hour need no count.
-   */
-  const loadStored = (deviceNum: bigint, batch: IngestBatch): { variants: StoredVariant[]; complete: boolean } => {
-    const buckets = batch.buckets;
-    if (buckets.length === 0) return { variants: [], complete: true };
-    let min = Infinity;
-    let max = -Infinity;
-    for (const b of buckets) {
-      if (b.hourStart < min) min = b.hourStart;
-      if (b.hourStart > max) max = b.hourStart;
+  /** The device's stored buckets of every UTC day the upload's buckets fall in (device-days.ts). */
+  const loadStored = (deviceNum: bigint, batch: IngestBatch): StoredDays => {
+    const days: StoredDays = new Map();
+    for (const day of daysOf(batch.buckets)) {
+      const packed = st.selectDeviceDay.get(deviceNum, day);
+      days.set(day, packed === undefined ? [] : unpackDayBuckets(day, packed));
     }
-    // A wide span (a backfill), or a range holding many more rows than the upload, is read group by group.
-    const limit = 2 * buckets.length + 16;
-    const range = max - min <= RANGE_READ_SPAN_MS ? st.selectRange.all(deviceNum, min, max, limit) : undefined;
-    if (range !== undefined && range.length < limit)
-      return { variants: range.map(tupleToStoredVariant), complete: true };
-    const rows = groupsOf(buckets).flatMap((g) => st.selectVariants.all(deviceNum, g.hourStart, g.source, g.model));
-    return { variants: rows.map(tupleToStoredVariant), complete: false };
+    return days;
   };
 
   /** The bounds (bounds.ts), checked before anything of the upload is written; `days` holds each day's sums so far. */
   const checkBounds = (
     batch: IngestBatch,
-    deviceNum: bigint,
-    stored: ReturnType<typeof loadStored>,
+    stored: StoredDays,
     plan: IngestPlan,
     days: DaySums,
   ): Map<number, TokenCounts> => {
     if (plan.growth) {
-      for (const [hourStart, growth] of plan.growth) {
-        const rows = stored.complete
-          ? stored.variants.reduce((n, v) => (v.hourStart === hourStart ? n + 1 : n), 0)
-          : Number(st.countHalfHour.get(deviceNum, hourStart, bounds.maxRowsPerHalfHour + 1));
-        checkRowBound(hourStart, rows, growth, bounds.maxRowsPerHalfHour);
-      }
+      for (const [hourStart, growth] of plan.growth)
+        checkRowBound(hourStart, rowsInHalfHour(stored, hourStart), growth, bounds.maxRowsPerHalfHour);
     }
     const changes = dayChanges(plan.rollup);
     for (const [day, change] of changes)
@@ -160,26 +141,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const deviceNum = st.touchDevice.get(now, now, now, deviceId);
     if (deviceNum === undefined) throw deviceGone();
     const stored = loadStored(deviceNum, batch);
-    const plan = planIngest(batch.buckets, stored.variants);
-    const changes = checkBounds(batch, deviceNum, stored, plan, days);
-    for (const d of plan.deletes) st.deleteBucket.run(deviceNum, d.hourStart, d.source, d.model, d.projectKey);
-    for (const b of plan.upserts) {
-      st.upsertBucket.run(
-        deviceNum,
-        b.hourStart,
-        b.source,
-        b.model,
-        b.projectKey,
-        b.projectRef,
-        b.input,
-        b.cached,
-        b.output,
-        b.reasoning,
-        b.total,
-        b.billable,
-        now,
-      );
-    }
+    const plan = planIngest(batch.buckets, storedBuckets(stored));
+    const changes = checkBounds(batch, stored, plan, days);
+    for (const [day, buckets] of daysAfter(stored, plan))
+      st.putDeviceDay.run(deviceNum, day, packDayBuckets(day, buckets), now);
     if (batch.subscriptions) {
       st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {

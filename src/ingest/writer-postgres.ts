@@ -172,7 +172,7 @@ export class PostgresIngestWriter implements IngestWriter {
         batches.map((b) => b.userId),
         checked,
       );
-      const [inForce, stored] = await Promise.all([begun, loadStored(client, batches, this.bounds)]);
+      const [inForce, stored] = await Promise.all([begun, loadStored(client, batches)]);
       const table =
         inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
       const { outcomes, written } = writeGroup(client, batches, stored, costerOf(table), this.bounds);

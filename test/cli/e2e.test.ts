@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, signUp } from '../helpers/actors.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 import { appendJsonl, makeHome, removeHome, run, writeJsonl, type TestHome } from './helpers.js';
 
 interface Proxy {
@@ -97,18 +98,15 @@ interface Sums {
 }
 
 async function serverSums(t: TestApp): Promise<Sums> {
-  const rows = await t.db.kysely
-    .selectFrom('usage_buckets')
-    .select(['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'])
-    .execute();
-  const s: Sums = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, rows: rows.length };
-  for (const r of rows) {
-    s.input += BigInt(r.input);
-    s.cached += BigInt(r.cached_input);
-    s.output += BigInt(r.output);
-    s.reasoning += BigInt(r.reasoning);
-    s.total += BigInt(r.total);
-    s.billable += BigInt(r.billable);
+  const buckets = await storedBuckets(t.db.kysely);
+  const s: Sums = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, rows: buckets.length };
+  for (const b of buckets) {
+    s.input += b.input;
+    s.cached += b.cached;
+    s.output += b.output;
+    s.reasoning += b.reasoning;
+    s.total += b.total;
+    s.billable += b.billable;
   }
   return s;
 }
@@ -271,13 +269,9 @@ describe('CLI against the real server', () => {
       expect((await run(h.env, ['sync', '--projects'])).code).toBe(0);
       const withProjects = await serverSums(t);
       expectEqual(withProjects, await reportTotals(h));
-      const projectRows = await t.db.kysely
-        .selectFrom('usage_buckets')
-        .select(['project_key', 'project_ref'])
-        .where('project_key', '=', 'octo/widgets')
-        .execute();
+      const projectRows = (await storedBuckets(t.db.kysely)).filter((b) => b.projectKey === 'octo/widgets');
       expect(projectRows.length).toBeGreaterThan(0);
-      expect(projectRows[0]?.project_ref).toBe('https://github.com/octo/widgets');
+      expect(projectRows[0]?.projectRef).toBe('https://github.com/octo/widgets');
 
       appendJsonl(claudeFile, [claudeLine(5001, new Date(start + 60_000).toISOString(), repo)]);
       expect((await run(h.env, ['sync', '--no-projects'])).code).toBe(0);

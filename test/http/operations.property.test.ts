@@ -5,11 +5,11 @@
  * changes only through an upload the server accepted.
  */
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtService } from '../../src/security/jwt.js';
 import { bearer, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const SEED = Number(process.env.FC_SEED ?? 1_324_113);
 console.info(`operations.property: fast-check seed ${SEED}`);
@@ -98,12 +98,8 @@ describe(`every operation, generated input (${engine})`, () => {
   afterAll(async () => t.close());
 
   const storedUsage = async () => {
-    const row = (
-      await sql<{ c: unknown; b: unknown }>`select count(*) as c, sum(billable) as b from usage_buckets`.execute(
-        t.db.kysely,
-      )
-    ).rows[0];
-    return `${String(row?.c)} rows, ${String(row?.b)} billable`;
+    const buckets = await storedBuckets(t.db.kysely);
+    return `${buckets.length} rows, ${String(buckets.reduce((sum, b) => sum + b.billable, 0n))} billable`;
   };
 
   it('answers every generated request below 500 with a problem document, and stores nothing it refused', async () => {

@@ -1,15 +1,14 @@
 /**
- * The PostgreSQL writer's reads of what is stored, and its deletes of replaced raw buckets, probe
- * each key through its primary key, whatever the statistics say. Planned on empty, never-analysed
- * tables (a new server, everyone's first sync), a join over the uploads' keys became hash joins
- * over sequential scans of whole tables, kept in the connection's plan cache as they grew
- * (db/queries/ingest-postgres.ts, SELECT_STORED and DELETE_VARIANTS). The generic plan is the one
- * a named statement keeps, so that is the one checked here.
+ * The PostgreSQL writer's read of what is stored probes each key through its primary key, whatever
+ * the statistics say. Planned on empty, never-analysed tables (a new server, everyone's first
+ * sync), a join over the uploads' keys became hash joins over sequential scans of whole tables,
+ * kept in the connection's plan cache as they grew (db/queries/ingest-postgres.ts, SELECT_STORED).
+ * The generic plan is the one a named statement keeps, so that is the one checked here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { DELETE_VARIANTS, SELECT_GROUP_VARIANTS, SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
+import { SELECT_STORED } from '../../src/db/queries/ingest-postgres.js';
 import { engine, postgresTestDb } from '../helpers/app.js';
 
 describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows by key', () => {
@@ -41,7 +40,7 @@ describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows 
   it('plans no sequential scan of a usage table, on empty tables', async () => {
     const plan = await genericPlan(SELECT_STORED);
     for (const [table, index] of [
-      ['usage_buckets', 'usage_buckets_pk'],
+      ['usage_device_days', 'usage_device_days_pk'],
       ['usage_daily', 'usage_daily_pk'],
       ['usage_days', 'usage_days_pk'],
       ['devices', 'devices_pkey'],
@@ -54,20 +53,8 @@ describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows 
     lines.forEach((line, i) => {
       if (/Index (Only )?Scan using/.test(line)) expect(lines[i + 1], plan).toMatch(/Index Cond:/);
     });
-    // The one hash join allowed is the half-hours' to the devices' numbers, both sets in memory.
+    // The one hash join allowed is the days' to the devices' numbers, both sets in memory.
     for (const join of plan.matchAll(/Hash Join[^\n]*\n\s*Hash Cond: \(([^)]*)\)/g))
       expect(join[1], plan).toMatch(/= n\.device_id$/);
-  });
-
-  it('reads a crowded half-hour group by group through the primary key too', async () => {
-    const plan = await genericPlan(SELECT_GROUP_VARIANTS);
-    expect(plan).toContain('using usage_buckets_pk on usage_buckets');
-    expect(plan, plan).not.toMatch(/Seq Scan on usage_buckets\b|Hash Join/);
-  });
-
-  it('deletes replaced variants by primary-key probes, not by a scan of every raw bucket', async () => {
-    const plan = await genericPlan(DELETE_VARIANTS);
-    expect(plan).toContain('using usage_buckets_pk on usage_buckets');
-    expect(plan, plan).not.toMatch(/Seq Scan on usage_buckets\b|Hash Join/);
   });
 });

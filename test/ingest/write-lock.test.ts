@@ -23,6 +23,7 @@ import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { capturingLogger, testConfig } from '../helpers/app.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
@@ -47,7 +48,7 @@ describe('SQLite writes beside another connection', () => {
     writer = createIngestWriter(db, () => RATES);
     return writer;
   };
-  const stored = () => db.kysely.selectFrom('usage_buckets').select('total').execute();
+  const stored = async () => (await storedBuckets(db.kysely)).map((b) => ({ total: b.total }));
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-lock-'));

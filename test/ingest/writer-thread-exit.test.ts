@@ -17,6 +17,7 @@ import { resolveRates, type RateTable } from '../../src/ingest/day-rates.js';
 import type { GroupWork } from '../../src/ingest/sqlite-group-writer.js';
 import { createGroupRunner, type GroupRunner } from '../../src/ingest/sqlite-group-runner.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
@@ -62,15 +63,11 @@ describe('a SQLite writer thread that ends', () => {
 
   /** Each device's stored tokens per day: 31 for a group stored whole. */
   async function storedDays(): Promise<Record<string, bigint>> {
-    const rows = await db.kysely
-      .selectFrom('usage_buckets as b')
-      .innerJoin('devices as d', 'd.num', 'b.device_num')
-      .select(['d.id', 'b.hour_start', 'b.total'])
-      .execute();
     const days: Record<string, bigint> = {};
-    for (const row of rows) {
-      const key = `${row.id}:${Math.floor(Number(row.hour_start) / DAY_MS)}`;
-      days[key] = (days[key] ?? 0n) + BigInt(row.total);
+    for (const b of await storedBuckets(db.kysely)) {
+      if (b.deviceId === null) continue;
+      const key = `${b.deviceId}:${Math.floor(b.hourStart / DAY_MS)}`;
+      days[key] = (days[key] ?? 0n) + b.total;
     }
     return days;
   }

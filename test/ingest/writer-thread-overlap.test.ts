@@ -22,6 +22,7 @@ import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestBatch, IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);
 const RATE = 1_000_000n;
@@ -71,14 +72,9 @@ describe('groups sent to the SQLite writer thread while it writes', () => {
 
   /** Each device's stored tokens over all its buckets. */
   const storedTotals = async () => {
-    const rows = await db.kysely
-      .selectFrom('usage_buckets as b')
-      .innerJoin('devices as d', 'd.num', 'b.device_num')
-      .select(['d.id', 'b.total'])
-      .orderBy('d.id')
-      .execute();
     const totals: Record<string, bigint> = {};
-    for (const r of rows) totals[r.id] = (totals[r.id] ?? 0n) + BigInt(r.total);
+    for (const b of await storedBuckets(db.kysely))
+      if (b.deviceId !== null) totals[b.deviceId] = (totals[b.deviceId] ?? 0n) + b.total;
     return totals;
   };
 

@@ -14,7 +14,7 @@ type Owned =
   | { table: keyof Database; by: 'user_id' }
   /** Rows keyed by device: found through the user's devices (their key starts with device_id). */
   | { table: keyof Database; by: 'device' }
-  /** Raw buckets: keyed by the number of a device of the user (their key starts with device_num). */
+  /** Raw buckets, a row per device and day: keyed by the number of a device of the user (their key starts with device_num). */
   | { table: keyof Database; by: 'device_num' }
   /** Leaderboard snapshots: keyed by generation first, so the user is looked up within each generation. */
   | { table: keyof Database; by: 'generation' };
@@ -25,7 +25,7 @@ type Owned =
  * the next one is computed without them.
  */
 export const USER_OWNED: readonly Owned[] = [
-  { table: 'usage_buckets', by: 'device_num' },
+  { table: 'usage_device_days', by: 'device_num' },
   { table: 'device_subscriptions', by: 'user_id' },
   { table: 'device_tokens', by: 'device' },
   { table: 'ingest_events', by: 'user_id' },

@@ -1,11 +1,19 @@
 /**
  * @fileoverview Reads for exportUsage, one page at a time: a user's devices, then each device's
- * half-hour buckets in primary-key order, then the user's daily rows. Pages continue after the
- * last key read (keyset pagination on the primary keys), so a page costs the same however deep
- * into the data it is and memory holds one page at a time.
+ * half-hour buckets in key order, then the user's daily rows. Pages continue after the last key
+ * read (keyset pagination), so a page costs about the same however deep into the data it is and
+ * memory holds one page at a time (with the few stored rows it is read from).
+ *
+ * Buckets are stored packed, one `usage_device_days` row per (device, UTC day)
+ * (domain/device-day-buckets.ts): a page reads the device's days from the day of the last key read
+ * on, a few rows at a time, and unpacks, sorts and filters them here. Their key order is therefore
+ * {@link compareBucketKeys}'s (strings by UTF-16 code unit) on both engines, whatever the database's
+ * collation; the keyset (`after`) is compared with the same function. Daily rows are read in SQL
+ * order on their primary key.
  */
 import type { Kysely } from 'kysely';
-import type { TokenCounts } from '../../domain/token-counts.js';
+import { compareBucketKeys, dayOfHalfHour, unpackDayBuckets, type DayBucket } from '../../domain/device-day-buckets.js';
+import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
 import { COUNT_COLUMNS, countsOf } from '../token-columns.js';
 import { COSTS_STATE } from './daily-costs.js';
@@ -39,42 +47,60 @@ export interface ExportBucket extends BucketKey, TokenCounts {
   projectRef: string | null;
 }
 
-/** Up to `limit` buckets of a device in [fromMs, toMs), after `after` in key order. */
+/** Day rows read by a page's first query; each further query of the page reads twice as many. */
+const FIRST_DAYS_READ = 8;
+
+/** `key` as a bucket {@link compareBucketKeys} can order (its counts are not read). */
+function keyBucket(key: BucketKey): DayBucket {
+  return {
+    hourStart: Number(key.hourStart),
+    source: key.source,
+    model: key.model,
+    projectKey: key.projectKey,
+    projectRef: null,
+    ...zeroCounts(),
+  };
+}
+
+/**
+ * Up to `limit` buckets of a device with `hourStart` in [fromMs, toMs), after `after` in key order
+ * ({@link compareBucketKeys}), in key order. Reads the device's days from the day of `after` (or
+ * of `fromMs`) on, in day order, at most what the page still lacks per query (a stored day holds
+ * at least one bucket), and reads on while the page is not full and days remain.
+ */
 export async function listBucketPage(
   db: Q,
   q: { deviceId: string; fromMs: number; toMs: number; after: BucketKey | undefined; limit: number },
 ): Promise<ExportBucket[]> {
-  let query = db
-    .selectFrom('usage_buckets')
-    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
-    .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', q.deviceId))
-    .where('hour_start', '>=', BigInt(q.fromMs))
-    .where('hour_start', '<', BigInt(q.toMs));
-  const after = q.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb(
-        eb.refTuple('hour_start', 'source', 'model', 'project_key'),
-        '>',
-        eb.tuple(after.hourStart, after.source, after.model, after.projectKey),
-      ),
-    );
+  const page: ExportBucket[] = [];
+  if (q.limit <= 0 || q.toMs <= q.fromMs) return page;
+  const after = q.after === undefined ? undefined : keyBucket(q.after);
+  const lastDay = dayOfHalfHour(q.toMs - 1);
+  let day = dayOfHalfHour(after === undefined ? q.fromMs : Math.max(q.fromMs, after.hourStart));
+  for (let read = FIRST_DAYS_READ; day <= lastDay; read *= 2) {
+    const want = Math.min(read, q.limit - page.length);
+    const rows = await db
+      .selectFrom('usage_device_days')
+      .select(['day', 'buckets'])
+      .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', q.deviceId))
+      .where('day', '>=', BigInt(day))
+      .where('day', '<=', BigInt(lastDay))
+      .orderBy('day')
+      .limit(want)
+      .execute();
+    for (const row of rows) {
+      day = Number(row.day) + 1;
+      const buckets = unpackDayBuckets(Number(row.day), row.buckets).sort(compareBucketKeys);
+      for (const b of buckets) {
+        if (b.hourStart < q.fromMs || b.hourStart >= q.toMs) continue;
+        if (after !== undefined && compareBucketKeys(b, after) <= 0) continue;
+        page.push({ ...b, hourStart: BigInt(b.hourStart) });
+        if (page.length === q.limit) return page;
+      }
+    }
+    if (rows.length < want) break;
   }
-  const rows = await query
-    .orderBy('hour_start')
-    .orderBy('source')
-    .orderBy('model')
-    .orderBy('project_key')
-    .limit(q.limit)
-    .execute();
-  return rows.map((r) => ({
-    hourStart: r.hour_start,
-    source: r.source,
-    model: r.model,
-    projectKey: r.project_key,
-    projectRef: r.project_ref,
-    ...countsOf(r),
-  }));
+  return page;
 }
 
 export interface DailyKey {

@@ -6,7 +6,6 @@
 import pg, { type PoolClient } from 'pg';
 import { userIngestLockKey } from '../dialect.js';
 import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from './daily-costs.js';
-import { STORED_COLUMNS } from './ingest-rows.js';
 
 /** Takes the advisory locks of `keys` in their order; each key is inlined as an escaped literal. */
 const LOCK_USERS = (keys: readonly string[]): string => {
@@ -37,98 +36,71 @@ export function beginLockingUsers(
 }
 
 /**
- * In one round trip: the number of each of the uploads' devices ($8) that still exists (`kind` 'n',
- * the number in `hour_start`), which raw buckets are keyed by (migration 0013) and the writes take
- * as a parameter: a device without one is gone, its account deleted since the upload was
- * authenticated (and, holding the user's lock, the group sees no device go meanwhile); the stored
- * rows of every (device, half-hour) the uploads touch, up to $7 of each (`kind` 'b', `owner` =
- * device; a half-hour that returns $7 rows may hold more, and its groups are read again with
- * {@link SELECT_GROUP_VARIANTS}); the `usage_daily` rows of the (user, day, source, model) keys they
- * fall in (`kind` 'd', `owner` = user, `hour_start` = day); and each touched (user, day)'s packed
- * `usage_days` row (`kind` 'p', `hour_start` = day, the text in `project_ref`). Reading whole
- * half-hours serves the bucket bound as well (its rows counted) with one index probe a half-hour.
+ * In one round trip: the number of each of the uploads' devices ($7) that still exists (`kind` 'n',
+ * the number in `day`), which raw buckets are keyed by (migration 0013) and the writes take as a
+ * parameter: a device without one is gone, its account deleted since the upload was authenticated
+ * (and, holding the user's lock, the group sees no device go meanwhile); the packed raw buckets of
+ * every (device, UTC day) the uploads touch (`kind` 'b', `owner` = device, the text in `packed`;
+ * migration 0014); the `usage_daily` rows of the (user, day, source, model) keys they fall in
+ * (`kind` 'd', `owner` = user); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
+ * the text in `packed`).
  *
- * The devices' numbers are looked up once each (the `n` CTE) and joined to the half-hours, not
- * probed again for every half-hour: ten probes of `devices` an upload fewer, nearly half the
- * buffer reads of the statement.
+ * The devices' numbers are looked up once each (the `n` CTE) and joined to the days, not probed
+ * again for every day.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
  * is one index probe whatever the table statistics say. As a join, a named statement's plan was
  * made when the tables were nearly empty (a new server, everyone's first sync) and kept: hash
  * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
- * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the half-hours to
- * the CTE, is of two small sets already in memory.
+ * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the days to the
+ * CTE, is of two small sets already in memory.
  */
 export const SELECT_STORED = `
   WITH n AS MATERIALIZED (
     SELECT g.device_id, x.num
-      FROM (SELECT DISTINCT device_id FROM unnest($8::text[]) AS u(device_id)) g
+      FROM (SELECT DISTINCT device_id FROM unnest($7::text[]) AS u(device_id)) g
       CROSS JOIN LATERAL (SELECT num FROM devices x WHERE x.id = g.device_id LIMIT 1) x)
-  SELECT 'b' AS kind, h.device_id AS owner, ${STORED_COLUMNS.split(', ')
-    .map((c) => `b.${c}`)
-    .join(', ')}
-    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, hour_start)
+  SELECT 'b' AS kind, h.device_id AS owner, h.day, '' AS source, '' AS model, b.buckets AS packed,
+         0 AS input, 0 AS cached_input, 0 AS output, 0 AS reasoning, 0 AS total, 0 AS billable
+    FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, day)
     JOIN n ON n.device_id = h.device_id
     CROSS JOIN LATERAL (
-      SELECT ${STORED_COLUMNS} FROM usage_buckets x
-       WHERE x.device_num = n.num AND x.hour_start = h.hour_start
-       LIMIT $7) b
+      SELECT buckets FROM usage_device_days x WHERE x.device_num = n.num AND x.day = h.day LIMIT 1) b
   UNION ALL
-  SELECT 'd', k.user_id, k.day, k.source, k.model, '', NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
+  SELECT 'd', k.user_id, k.day, k.source, k.model, NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[], $5::text[], $6::text[])) AS k(user_id, day, source, model)
     CROSS JOIN LATERAL (
       SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily x
        WHERE x.user_id = k.user_id AND x.day = k.day AND x.source = k.source AND x.model = k.model
        LIMIT 1) d
   UNION ALL
-  SELECT 'p', k.user_id, k.day, '', '', '', p.counts, 0, 0, 0, 0, 0, 0
+  SELECT 'p', k.user_id, k.day, '', '', p.counts, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
     CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
   UNION ALL
-  SELECT 'n', n.device_id, n.num, '', '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n`;
+  SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n`;
 
-/**
- * The stored variants of (device, half-hour, source, model) groups, for the half-hours that hold
- * more rows than {@link SELECT_STORED} reads of one (rows stored before the bucket bound was
- * lowered), each device given by its id (the rows' `owner`) and its number, which
- * {@link SELECT_STORED} read. `OFFSET 0` keeps each lookup an index probe, as above.
- */
-export const SELECT_GROUP_VARIANTS = `
-  SELECT g.device_id AS owner, ${STORED_COLUMNS.split(', ')
-    .map((c) => `b.${c}`)
-    .join(', ')}
-    FROM unnest($1::text[], $2::int8[], $3::int8[], $4::text[], $5::text[]) AS g(device_id, device_num, hour_start, source, model)
-    CROSS JOIN LATERAL (
-      SELECT ${STORED_COLUMNS} FROM usage_buckets x
-       WHERE x.device_num = g.device_num AND x.hour_start = g.hour_start AND x.source = g.source AND x.model = g.model
-      OFFSET 0) b`;
+/** A row of {@link SELECT_STORED}. */
+export interface StoredStateRow {
+  kind: 'b' | 'd' | 'p' | 'n';
+  owner: string;
+  day: bigint;
+  source: string;
+  model: string;
+  packed: string | null;
+  input: bigint;
+  cached_input: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
 
-/**
- * Raw buckets by key, each device named by its number (read by {@link SELECT_STORED}). Each key is
- * found by a primary-key probe (a LATERAL `LIMIT`, as above) and its row deleted by its `ctid`: as
- * `DELETE … USING unnest(…)`, the plan a named statement made on a new server's empty tables was a
- * hash join over a sequential scan of every raw bucket, kept until the table was next analysed.
- */
-export const DELETE_VARIANTS = `
-  DELETE FROM usage_buckets b
-   USING unnest($1::int8[], $2::int8[], $3::text[], $4::text[], $5::text[]) AS d(device_num, hour_start, source, model, project_key)
-   CROSS JOIN LATERAL (
-     SELECT ctid FROM usage_buckets x
-      WHERE x.device_num = d.device_num AND x.hour_start = d.hour_start AND x.source = d.source
-        AND x.model = d.model AND x.project_key = d.project_key
-      LIMIT 1) x
-   WHERE b.ctid = x.ctid`;
-
-/** Raw buckets stored or replaced, each device named by its number (read by {@link SELECT_STORED}). */
-export const UPSERT_BUCKETS = `
-  INSERT INTO usage_buckets (device_num, updated_at, hour_start, source, model, project_key, project_ref,
-                             input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int8[], $9::int8[], $10::int8[], $11::int8[], $12::int8[], $13::int8[])
-  ON CONFLICT (device_num, hour_start, source, model, project_key) DO UPDATE SET
-    project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
-    output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
-    billable = excluded.billable, updated_at = excluded.updated_at`;
+/** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
+export const PUT_DEVICE_DAYS = `
+  INSERT INTO usage_device_days (device_num, day, buckets, updated_at)
+  SELECT * FROM unnest($1::int8[], $2::int8[], $3::text[], $4::int8[])
+  ON CONFLICT (device_num, day) DO UPDATE SET buckets = excluded.buckets, updated_at = excluded.updated_at`;
 
 export const ADD_ROLLUP = `
   INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)

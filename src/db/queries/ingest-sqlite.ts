@@ -4,47 +4,20 @@
  * (docs/architecture.md, "SQL").
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { STORED_COLUMNS, type StoredTuple } from './ingest-rows.js';
 import type { CountColumns } from '../token-columns.js';
 
 /** The prepared statements of one connection's ingest writer. */
 export function prepareIngestStatements(s: BetterSqlite3.Database) {
-  // One range read per upload (its buckets sit close together in time), filtered to its groups in JS.
-  // Raw mode (tuples, not row objects): no object per row read, on every upload. Limited,
-  // so a range crowded with groups the upload does not mention is read group by group instead.
-  //
-  // `LIMIT ? + 0`, not `LIMIT ?`: SQLite's planner reads a bare bound LIMIT's value and marks the
-  // statement to be compiled again whenever that parameter is bound, which is every call: ~7 µs
-  // an upload spent parsing SQL (docs/decisions.md, "Ingest on SQLite"). An expression is not read.
-  const selectRange = s
-    .prepare<[bigint, number, number, number], StoredTuple>(
-      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_num = ? AND hour_start BETWEEN ? AND ? LIMIT ? + 0`,
-    )
-    .raw(true);
-  const countHalfHour = s
-    .prepare<[bigint, number, number], bigint>(
-      `SELECT count(*) FROM (SELECT 1 FROM usage_buckets WHERE device_num = ? AND hour_start = ? LIMIT ? + 0)`,
-    )
+  // A device's raw buckets of one UTC day, packed in one row (domain/device-day-buckets.ts).
+  const selectDeviceDay = s
+    .prepare<[bigint, number], string>(`SELECT buckets FROM usage_device_days WHERE device_num = ? AND day = ?`)
     .pluck(true);
   const selectDay = s
     .prepare<[string, number], string>(`SELECT counts FROM usage_days WHERE user_id = ? AND day = ?`)
     .pluck(true);
-  const selectVariants = s
-    .prepare<[bigint, number, string, string], StoredTuple>(
-      `SELECT ${STORED_COLUMNS} FROM usage_buckets WHERE device_num = ? AND hour_start = ? AND source = ? AND model = ?`,
-    )
-    .raw(true);
-  const upsertBucket = s.prepare(
-    `INSERT INTO usage_buckets (device_num, hour_start, source, model, project_key, project_ref,
-                                input, cached_input, output, reasoning, total, billable, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (device_num, hour_start, source, model, project_key) DO UPDATE SET
-       project_ref = excluded.project_ref, input = excluded.input, cached_input = excluded.cached_input,
-       output = excluded.output, reasoning = excluded.reasoning, total = excluded.total,
-       billable = excluded.billable, updated_at = excluded.updated_at`,
-  );
-  const deleteBucket = s.prepare(
-    `DELETE FROM usage_buckets WHERE device_num = ? AND hour_start = ? AND source = ? AND model = ? AND project_key = ?`,
+  const putDeviceDay = s.prepare<[bigint, number, string, number]>(
+    `INSERT INTO usage_device_days (device_num, day, buckets, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (device_num, day) DO UPDATE SET buckets = excluded.buckets, updated_at = excluded.updated_at`,
   );
   const addRollup = s.prepare(
     `INSERT INTO usage_rollup (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
@@ -108,12 +81,9 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const commit = s.prepare('COMMIT');
   const rollback = s.prepare('ROLLBACK');
   return {
-    selectRange,
-    countHalfHour,
+    selectDeviceDay,
     selectDay,
-    selectVariants,
-    upsertBucket,
-    deleteBucket,
+    putDeviceDay,
     addRollup,
     addProject,
     selectDaily,

@@ -1,15 +1,12 @@
 /** @fileoverview Reads of stored usage that several features share. */
 import { sql, type Kysely } from 'kysely';
-import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
+import { compareBucketKeys, unpackDayBuckets } from '../../domain/device-day-buckets.js';
+import { addCounts, zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
-import { COUNT_COLUMNS } from '../token-columns.js';
 
 type Q = Kysely<Database>;
 
-/**
- * The sums of the count columns, for a query over one table that has them (a join with `devices`
- * too: it has none of these columns).
- */
+/** The sums of the count columns, for a query over one table that has them. */
 const COUNT_SUMS = [
   sql<bigint | null>`sum(input)`.as('input'),
   sql<bigint | null>`sum(cached_input)`.as('cached'),
@@ -42,28 +39,61 @@ export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
   );
 }
 
-/** Totals recomputed from the raw buckets of the user's devices: the check that the rollup stays in step. */
-export function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
-  return countsOfSums(
-    db
-      .selectFrom('usage_buckets as b')
-      .innerJoin('devices as d', 'd.num', 'b.device_num')
-      .select(COUNT_SUMS)
-      .where('d.user_id', '=', userId)
-      .executeTakeFirst(),
-  );
+/**
+ * Totals recomputed from the raw buckets of the user's devices (`usage_device_days`, unpacked and
+ * summed here): the check that the rollup stays in step.
+ */
+export async function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
+  const rows = await db
+    .selectFrom('usage_device_days as b')
+    .innerJoin('devices as d', 'd.num', 'b.device_num')
+    .select(['b.day', 'b.buckets'])
+    .where('d.user_id', '=', userId)
+    .execute();
+  const sums = zeroCounts();
+  for (const r of rows) for (const b of unpackDayBuckets(Number(r.day), r.buckets)) addCounts(sums, b);
+  return sums;
 }
 
-export async function listDeviceBuckets(db: Q, deviceId: string) {
-  return db
-    .selectFrom('usage_buckets')
-    .select(['hour_start', 'source', 'model', 'project_key', 'project_ref', ...COUNT_COLUMNS])
+/** One raw bucket as {@link listDeviceBuckets} lists it: the names of the columns it was once stored in. */
+export interface DeviceBucketRow {
+  hour_start: bigint;
+  source: string;
+  model: string;
+  /** '' when the bucket carries no project. */
+  project_key: string;
+  project_ref: string | null;
+  input: bigint;
+  cached_input: bigint;
+  output: bigint;
+  reasoning: bigint;
+  total: bigint;
+  billable: bigint;
+}
+
+/** Every raw bucket of a device, in key order ({@link compareBucketKeys}). */
+export async function listDeviceBuckets(db: Q, deviceId: string): Promise<DeviceBucketRow[]> {
+  const rows = await db
+    .selectFrom('usage_device_days')
+    .select(['day', 'buckets'])
     .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', deviceId))
-    .orderBy('hour_start')
-    .orderBy('source')
-    .orderBy('model')
-    .orderBy('project_key')
+    .orderBy('day')
     .execute();
+  // Days in order, each day's buckets sorted: every bucket falls in its row's day.
+  const buckets = rows.flatMap((r) => unpackDayBuckets(Number(r.day), r.buckets).sort(compareBucketKeys));
+  return buckets.map((b) => ({
+    hour_start: BigInt(b.hourStart),
+    source: b.source,
+    model: b.model,
+    project_key: b.projectKey,
+    project_ref: b.projectRef,
+    input: b.input,
+    cached_input: b.cached,
+    output: b.output,
+    reasoning: b.reasoning,
+    total: b.total,
+    billable: b.billable,
+  }));
 }
 
 export async function listProjectUsage(db: Q, userId: string) {
