@@ -26,58 +26,88 @@ export interface DayBucket extends TokenCounts {
   projectRef: string | null;
 }
 
-type Packed = [number, string, string, string, string | null, string];
+/**
+ * One bucket as it sits in the text: `[slot, source, model, projectKey, projectRef, counts]`. A
+ * writer keeps the buckets an upload does not touch in this form and writes them back as they
+ * were, so a day's untouched buckets cost no parsing of counts (docs/decisions.md, "Raw buckets by
+ * device and day").
+ */
+export type PackedBucket = [number, string, string, string, string | null, string];
 
 /** The UTC epoch day a half-hour starting at `hourStart` falls in. */
 export function dayOfHalfHour(hourStart: number): number {
   return Math.floor(hourStart / DAY_MS);
 }
 
+const order = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
+
 /** Orders buckets by (half-hour, source, model, project key), strings by UTF-16 code unit. */
 export function compareBucketKeys(a: DayBucket, b: DayBucket): number {
   if (a.hourStart !== b.hourStart) return a.hourStart - b.hourStart;
-  if (a.source !== b.source) return a.source < b.source ? -1 : 1;
-  if (a.model !== b.model) return a.model < b.model ? -1 : 1;
-  if (a.projectKey !== b.projectKey) return a.projectKey < b.projectKey ? -1 : 1;
-  return 0;
+  return order(a.source, b.source) || order(a.model, b.model) || order(a.projectKey, b.projectKey);
+}
+
+/** {@link compareBucketKeys}'s order, on packed buckets of one day. */
+function comparePacked(a: PackedBucket, b: PackedBucket): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  return order(a[1], b[1]) || order(a[2], b[2]) || order(a[3], b[3]);
+}
+
+/** The slot (0..47) in UTC day `day` of the half-hour starting at `hourStart`; throws outside the day. */
+export function slotInDay(day: number, hourStart: number): number {
+  const slot = (hourStart - day * DAY_MS) / HALF_HOUR_MS;
+  if (!Number.isInteger(slot) || slot < 0 || slot >= 48)
+    throw new RangeError(`bucket ${hourStart} is not in day ${day}`);
+  return slot;
+}
+
+/** A bucket of day `day` in its packed form. */
+export function packedOf(day: number, b: DayBucket): PackedBucket {
+  return [
+    slotInDay(day, b.hourStart),
+    b.source,
+    b.model,
+    b.projectKey,
+    b.projectRef,
+    `${b.input},${b.cached},${b.output},${b.reasoning},${b.total},${b.billable}`,
+  ];
+}
+
+/** A packed bucket of day `day`, its counts parsed. */
+export function bucketOf(day: number, packed: PackedBucket): DayBucket {
+  const [slot, source, model, projectKey, projectRef, counts] = packed;
+  const c = counts.split(',');
+  return {
+    hourStart: day * DAY_MS + slot * HALF_HOUR_MS,
+    source,
+    model,
+    projectKey,
+    projectRef,
+    input: BigInt(c[0] as string),
+    cached: BigInt(c[1] as string),
+    output: BigInt(c[2] as string),
+    reasoning: BigInt(c[3] as string),
+    total: BigInt(c[4] as string),
+    billable: BigInt(c[5] as string),
+  };
+}
+
+/** The text of a day's packed buckets, in key order (`packed` is sorted in place). */
+export function stringifyDay(packed: PackedBucket[]): string {
+  return JSON.stringify(packed.sort(comparePacked));
+}
+
+/** A day's text as its packed buckets, in the order they were packed. */
+export function parseDay(text: string): PackedBucket[] {
+  return JSON.parse(text) as PackedBucket[];
 }
 
 /** Packs the buckets of UTC day `day` (every one must fall in it), in key order. */
 export function packDayBuckets(day: number, buckets: readonly DayBucket[]): string {
-  const start = day * DAY_MS;
-  const packed = [...buckets].sort(compareBucketKeys).map((b): Packed => {
-    const slot = (b.hourStart - start) / HALF_HOUR_MS;
-    if (!Number.isInteger(slot) || slot < 0 || slot >= 48)
-      throw new RangeError(`bucket ${b.hourStart} is not in day ${day}`);
-    return [
-      slot,
-      b.source,
-      b.model,
-      b.projectKey,
-      b.projectRef,
-      `${b.input},${b.cached},${b.output},${b.reasoning},${b.total},${b.billable}`,
-    ];
-  });
-  return JSON.stringify(packed);
+  return stringifyDay(buckets.map((b) => packedOf(day, b)));
 }
 
 /** The buckets of UTC day `day` packed in `text`, in the order they were packed. */
 export function unpackDayBuckets(day: number, text: string): DayBucket[] {
-  const start = day * DAY_MS;
-  return (JSON.parse(text) as Packed[]).map(([slot, source, model, projectKey, projectRef, counts]) => {
-    const c = counts.split(',');
-    return {
-      hourStart: start + slot * HALF_HOUR_MS,
-      source,
-      model,
-      projectKey,
-      projectRef,
-      input: BigInt(c[0] as string),
-      cached: BigInt(c[1] as string),
-      output: BigInt(c[2] as string),
-      reasoning: BigInt(c[3] as string),
-      total: BigInt(c[4] as string),
-      billable: BigInt(c[5] as string),
-    };
-  });
+  return parseDay(text).map((p) => bucketOf(day, p));
 }

@@ -1,17 +1,49 @@
 /**
  * @fileoverview Pure: an upload against its device's stored days (one `usage_device_days` row per
  * UTC day, domain/device-day-buckets.ts). Both writers read the whole of every day an upload's
- * buckets fall in, plan the upload against those buckets (plan.ts leaves the groups it does not
- * mention alone), and write back each day the plan changes, packed whole.
+ * buckets fall in, plan the upload against the buckets of the groups it mentions, and write back
+ * each day the plan changes, whole.
  *
- * Reading whole days makes the stored state exact: every variant of a mentioned group, and every
- * row of a mentioned half-hour for the bucket bound, with no second read.
+ * Reading whole days makes the stored state exact with one read: every variant of a mentioned
+ * group, and every bucket of a mentioned half-hour for the bucket bound. Only the mentioned groups'
+ * buckets are parsed; the rest of a day stays in its packed form and goes back as it came, so an
+ * upload of one half-hour into a full day costs little more than the day's `JSON.parse` and
+ * `JSON.stringify` (docs/decisions.md, "Raw buckets by device and day").
  */
-import { dayOfHalfHour, type DayBucket } from '../domain/device-day-buckets.js';
+import {
+  bucketOf,
+  dayOfHalfHour,
+  packedOf,
+  parseDay,
+  slotInDay,
+  stringifyDay,
+  type DayBucket,
+  type PackedBucket,
+} from '../domain/device-day-buckets.js';
 import type { IngestPlan } from './plan.js';
 
-/** A device's stored buckets by UTC epoch day, as read for an upload. */
-export type StoredDays = Map<number, DayBucket[]>;
+/** One stored day as read for an upload. */
+export interface StoredDay {
+  /** The buckets of the (half-hour, source, model) groups the upload mentions, parsed. */
+  readonly mentioned: DayBucket[];
+  /** Every other bucket of the day, as stored. */
+  readonly others: PackedBucket[];
+}
+
+/** A device's stored days by UTC epoch day, as read for an upload. */
+export type StoredDays = Map<number, StoredDay>;
+
+/** The (half-hour, source, model) groups an upload mentions (see {@link readDay}). */
+export type MentionedGroups = ReadonlySet<string>;
+
+const groupKey = (slot: number, source: string, model: string): string => `${slot}\u0000${source}\u0000${model}`;
+
+/** The groups the buckets mention, keyed within their days (slot, source, model). */
+export function mentionedGroups(buckets: readonly DayBucket[]): MentionedGroups {
+  const groups = new Set<string>();
+  for (const b of buckets) groups.add(groupKey(slotInDay(dayOfHalfHour(b.hourStart), b.hourStart), b.source, b.model));
+  return groups;
+}
 
 /** The distinct UTC days the buckets fall in, in first-seen order. */
 export function daysOf(buckets: readonly { hourStart: number }[]): number[] {
@@ -25,42 +57,63 @@ export function daysOf(buckets: readonly { hourStart: number }[]): number[] {
   return days;
 }
 
-/** Every stored bucket of the days, in one list (what the plan is made against). */
+/** Day `day` as stored (`text`, undefined when nothing is), split for an upload mentioning `groups`. */
+export function readDay(day: number, text: string | undefined, groups: MentionedGroups): StoredDay {
+  const stored: StoredDay = { mentioned: [], others: [] };
+  if (text === undefined) return stored;
+  for (const packed of parseDay(text)) {
+    if (groups.has(groupKey(packed[0], packed[1], packed[2]))) stored.mentioned.push(bucketOf(day, packed));
+    else stored.others.push(packed);
+  }
+  return stored;
+}
+
+/** The stored buckets of the groups the upload mentions, over all its days (what the plan is made against). */
 export function storedBuckets(days: StoredDays): DayBucket[] {
   const all: DayBucket[] = [];
-  for (const list of days.values()) for (const b of list) all.push(b);
+  for (const day of days.values()) for (const b of day.mentioned) all.push(b);
   return all;
 }
 
-/** Stored rows of the half-hour starting at `hourStart` (its day must have been read). */
+/** Stored buckets of the half-hour starting at `hourStart` (its day must have been read). */
 export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
+  const day = dayOfHalfHour(hourStart);
+  const stored = days.get(day);
+  if (stored === undefined) return 0;
+  const slot = slotInDay(day, hourStart);
   let n = 0;
-  for (const b of days.get(dayOfHalfHour(hourStart)) ?? []) if (b.hourStart === hourStart) n += 1;
+  for (const b of stored.mentioned) if (b.hourStart === hourStart) n += 1;
+  for (const p of stored.others) if (p[0] === slot) n += 1;
   return n;
 }
 
 const keyOf = (b: DayBucket): string => `${b.hourStart}\u0000${b.source}\u0000${b.model}\u0000${b.projectKey}`;
 
 /**
- * The buckets of each day the plan changes, after it: its deletes removed, its upserts put in
- * place of the stored bucket of the same key or added. Days it leaves alone are not listed. A
- * changed day is never empty: a group the upload mentions keeps the upload's buckets.
+ * The text of each day the plan changes, after it: the mentioned groups' buckets with the plan's
+ * deletes removed and its upserts put in place of the stored bucket of the same key or added, the
+ * day's other buckets as they were. Days it leaves alone are not listed. A changed day is never
+ * empty: a group the upload mentions keeps the upload's buckets.
  */
-export function daysAfter(days: StoredDays, plan: Pick<IngestPlan, 'upserts' | 'deletes'>): StoredDays {
+export function daysAfter(days: StoredDays, plan: Pick<IngestPlan, 'upserts' | 'deletes'>): Map<number, string> {
   const changed = new Map<number, Map<string, DayBucket>>();
   const dayOf = (hourStart: number): Map<string, DayBucket> => {
     const day = dayOfHalfHour(hourStart);
     let byKey = changed.get(day);
     if (byKey === undefined) {
       byKey = new Map();
-      for (const b of days.get(day) ?? []) byKey.set(keyOf(b), b);
+      for (const b of days.get(day)?.mentioned ?? []) byKey.set(keyOf(b), b);
       changed.set(day, byKey);
     }
     return byKey;
   };
   for (const d of plan.deletes) dayOf(d.hourStart).delete(keyOf(d));
   for (const u of plan.upserts) dayOf(u.hourStart).set(keyOf(u), u);
-  const after: StoredDays = new Map();
-  for (const [day, byKey] of changed) after.set(day, [...byKey.values()]);
+  const after = new Map<number, string>();
+  for (const [day, byKey] of changed) {
+    const packed = [...(days.get(day)?.others ?? [])];
+    for (const b of byKey.values()) packed.push(packedOf(day, b));
+    after.set(day, stringifyDay(packed));
+  }
   return after;
 }

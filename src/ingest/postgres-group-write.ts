@@ -19,8 +19,7 @@ import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
-import { daysAfter, rowsInHalfHour, storedBuckets, type StoredDays } from './device-days.js';
-import { packDayBuckets, type DayBucket } from '../domain/device-day-buckets.js';
+import { daysAfter, rowsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
@@ -50,7 +49,7 @@ function planChecked(
 ): { plan: IngestPlan; changes: Map<number, TokenCounts>; deviceNum: bigint; storedDays: StoredDays } {
   const deviceNum = stored.nums.get(batch.deviceId);
   if (deviceNum === undefined) throw deviceGone();
-  const storedDays = stored.deviceDays.get(batch.deviceId) ?? new Map<number, DayBucket[]>();
+  const storedDays = stored.deviceDays.get(batch.deviceId) ?? new Map<number, StoredDay>();
   const plan = planIngest(batch.buckets, storedBuckets(storedDays));
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth)
@@ -91,8 +90,8 @@ export function writeGroup(
     }
     const { plan, changes, deviceNum, storedDays } = checked;
     for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
-    for (const [day, buckets] of daysAfter(storedDays, plan))
-      deviceDays.push({ deviceNum, day, packed: packDayBuckets(day, buckets), now: batch.now });
+    for (const [day, packed] of daysAfter(storedDays, plan))
+      deviceDays.push({ deviceNum, day, packed, now: batch.now });
     deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
     outcomes.push({ ok: true, result: plan.counts });
     written.push({ batch, result: plan.counts });

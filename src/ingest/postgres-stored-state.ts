@@ -11,9 +11,8 @@ import { SELECT_STORED, type StoredStateRow } from '../db/queries/ingest-postgre
 import { preparedName } from '../db/prepared-name.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { dayTotalsOf } from '../domain/day-slots.js';
-import { unpackDayBuckets } from '../domain/device-day-buckets.js';
 import type { TokenCounts } from '../domain/token-counts.js';
-import { daysOf, type StoredDays } from './device-days.js';
+import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from './device-days.js';
 import { groupsOf } from './plan.js';
 import type { IngestBatch } from './types.js';
 
@@ -45,11 +44,14 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
   };
   if (batches.length === 0) return state;
   const deviceDays: { deviceId: string; day: number }[] = [];
+  const mentioned = new Map<string, MentionedGroups>();
   const groups: { userId: string; day: number; source: string; model: string }[] = [];
   for (const batch of batches) {
+    const deviceGroups = mentionedGroups(batch.buckets);
+    mentioned.set(batch.deviceId, deviceGroups);
     const days: StoredDays = new Map();
     for (const day of daysOf(batch.buckets)) {
-      days.set(day, []);
+      days.set(day, readDay(day, undefined, deviceGroups));
       deviceDays.push({ deviceId: batch.deviceId, day });
     }
     state.deviceDays.set(batch.deviceId, days);
@@ -79,7 +81,9 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
   for (const row of rows) {
     const day = Number(row.day);
     if (row.kind === 'b') {
-      state.deviceDays.get(row.owner)?.set(day, unpackDayBuckets(day, row.packed as string));
+      const deviceGroups = mentioned.get(row.owner);
+      if (deviceGroups !== undefined)
+        state.deviceDays.get(row.owner)?.set(day, readDay(day, row.packed as string, deviceGroups));
     } else if (row.kind === 'p') {
       const key = ownerKey(row.owner, day);
       const packed = row.packed as string;

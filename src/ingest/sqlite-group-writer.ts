@@ -30,12 +30,19 @@ import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
-import { packDayBuckets, unpackDayBuckets } from '../domain/device-day-buckets.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
-import { daysAfter, daysOf, rowsInHalfHour, storedBuckets, type StoredDays } from './device-days.js';
+import {
+  daysAfter,
+  daysOf,
+  mentionedGroups,
+  readDay,
+  rowsInHalfHour,
+  storedBuckets,
+  type StoredDays,
+} from './device-days.js';
 import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
@@ -89,11 +96,10 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
 
   /** The device's stored buckets of every UTC day the upload's buckets fall in (device-days.ts). */
   const loadStored = (deviceNum: bigint, batch: IngestBatch): StoredDays => {
+    const groups = mentionedGroups(batch.buckets);
     const days: StoredDays = new Map();
-    for (const day of daysOf(batch.buckets)) {
-      const packed = st.selectDeviceDay.get(deviceNum, day);
-      days.set(day, packed === undefined ? [] : unpackDayBuckets(day, packed));
-    }
+    for (const day of daysOf(batch.buckets))
+      days.set(day, readDay(day, st.selectDeviceDay.get(deviceNum, day), groups));
     return days;
   };
 
@@ -143,8 +149,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const stored = loadStored(deviceNum, batch);
     const plan = planIngest(batch.buckets, storedBuckets(stored));
     const changes = checkBounds(batch, stored, plan, days);
-    for (const [day, buckets] of daysAfter(stored, plan))
-      st.putDeviceDay.run(deviceNum, day, packDayBuckets(day, buckets), now);
+    for (const [day, packed] of daysAfter(stored, plan)) st.putDeviceDay.run(deviceNum, day, packed, now);
     if (batch.subscriptions) {
       st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
-import type { DayBucket } from '../../src/domain/device-day-buckets.js';
-import { daysAfter, daysOf, rowsInHalfHour, storedBuckets, type StoredDays } from '../../src/ingest/device-days.js';
+import { packDayBuckets, unpackDayBuckets, type DayBucket } from '../../src/domain/device-day-buckets.js';
+import {
+  daysAfter,
+  daysOf,
+  mentionedGroups,
+  readDay,
+  rowsInHalfHour,
+  storedBuckets,
+  type StoredDays,
+} from '../../src/ingest/device-days.js';
 import { planIngest } from '../../src/ingest/plan.js';
 
 const DAY = 20_100;
@@ -21,6 +29,17 @@ const bucket = (hourStart: number, model: string, projectKey: string, total: big
   billable: total,
 });
 
+/** The days as a writer reads them for `upload`, from what `stored` holds. */
+function read(upload: readonly DayBucket[], stored: Map<number, DayBucket[]>): StoredDays {
+  const groups = mentionedGroups(upload);
+  const days: StoredDays = new Map();
+  for (const day of daysOf(upload)) {
+    const list = stored.get(day);
+    days.set(day, readDay(day, list && packDayBuckets(day, list), groups));
+  }
+  return days;
+}
+
 describe("an upload against its device's stored days", () => {
   it('lists the distinct days its buckets fall in', () => {
     expect(daysOf([{ hourStart: at(DAY, 47) }, { hourStart: at(DAY + 1, 0) }, { hourStart: at(DAY, 2) }])).toEqual([
@@ -30,41 +49,47 @@ describe("an upload against its device's stored days", () => {
     expect(daysOf([])).toEqual([]);
   });
 
-  it('writes back only the days the plan changes, whole, with replaced variants gone', () => {
-    const stored: StoredDays = new Map([
+  it('parses only the groups the upload mentions; the rest of a day goes back as it was', () => {
+    const untouched = { ...bucket(at(DAY, 9), 'other', '', 7n), projectRef: 'ref "quoted"', cached: 2n ** 60n };
+    const stored = new Map([
       [
         DAY,
         [
           bucket(at(DAY, 4), 'm', 'a', 5n),
           bucket(at(DAY, 4), 'm', 'b', 6n), // the upload drops this variant of its group
-          bucket(at(DAY, 9), 'other', '', 7n), // a group it does not mention: kept as it is
+          untouched, // a group it does not mention
+          bucket(at(DAY, 4), 'n', '', 2n), // same half-hour, another model: not mentioned either
         ],
       ],
       [DAY + 1, [bucket(at(DAY + 1, 1), 'm', '', 3n)]], // unchanged: the upload sends the same counts
-      [DAY + 2, []],
     ]);
     const upload = [
       bucket(at(DAY, 4), 'm', 'a', 8n),
       bucket(at(DAY + 1, 1), 'm', '', 3n),
       bucket(at(DAY + 2, 0), 'm', '', 1n),
     ];
-    const plan = planIngest(upload, storedBuckets(stored));
-    const after = daysAfter(stored, plan);
+    const days = read(upload, stored);
+    expect(days.get(DAY)?.mentioned.map((b) => b.projectKey)).toEqual(['a', 'b']);
+    expect(days.get(DAY)?.others).toHaveLength(2);
+    expect(storedBuckets(days)).toHaveLength(3);
+
+    const after = daysAfter(days, planIngest(upload, storedBuckets(days)));
     expect([...after.keys()].sort()).toEqual([DAY, DAY + 2]);
-    expect(after.get(DAY)?.map((b) => [b.model, b.projectKey, b.total])).toEqual(
-      expect.arrayContaining([
-        ['m', 'a', 8n],
-        ['other', '', 7n],
-      ]),
+    const day = after.get(DAY) as string;
+    expect(day).toBe(
+      packDayBuckets(DAY, [bucket(at(DAY, 4), 'm', 'a', 8n), bucket(at(DAY, 4), 'n', '', 2n), untouched]),
     );
-    expect(after.get(DAY)).toHaveLength(2);
-    expect(after.get(DAY + 2)?.map((b) => b.total)).toEqual([1n]);
+    expect(unpackDayBuckets(DAY, day)).toContainEqual(untouched);
+    expect(unpackDayBuckets(DAY + 2, after.get(DAY + 2) as string).map((b) => b.total)).toEqual([1n]);
   });
 
-  it('counts the stored rows of a half-hour for the bucket bound', () => {
-    const stored: StoredDays = new Map([[DAY, [bucket(at(DAY, 4), 'm', 'a', 1n), bucket(at(DAY, 4), 'm', 'b', 1n)]]]);
-    expect(rowsInHalfHour(stored, at(DAY, 4))).toBe(2);
-    expect(rowsInHalfHour(stored, at(DAY, 5))).toBe(0);
-    expect(rowsInHalfHour(stored, at(DAY + 3, 5))).toBe(0);
+  it('counts every stored bucket of a half-hour for the bucket bound, mentioned or not', () => {
+    const stored = new Map([
+      [DAY, [bucket(at(DAY, 4), 'm', 'a', 1n), bucket(at(DAY, 4), 'm', 'b', 1n), bucket(at(DAY, 4), 'x', '', 1n)]],
+    ]);
+    const days = read([bucket(at(DAY, 4), 'm', 'a', 2n)], stored);
+    expect(rowsInHalfHour(days, at(DAY, 4))).toBe(3);
+    expect(rowsInHalfHour(days, at(DAY, 5))).toBe(0);
+    expect(rowsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
   });
 });
