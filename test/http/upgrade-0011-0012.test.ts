@@ -10,32 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
-import { unpackDayBuckets, type DayBucket } from '../../src/domain/device-day-buckets.js';
-import { addCounts, zeroCounts, type TokenCounts } from '../../src/domain/token-counts.js';
+import { sumUserBuckets } from '../../src/db/queries/usage.js';
 import { engine, openTestDb } from '../helpers/app.js';
 import { seedDevice, seedUser } from '../helpers/seed.js';
 
 const USER = '00000000-0000-4000-8000-000000000011';
 const NOW = Date.UTC(2026, 10, 20, 12);
-
-/** A device's raw buckets, unpacked from its days (one `usage_device_days` row each since migration 0014), in key order. */
-async function deviceBuckets(db: Db, deviceId: string): Promise<DayBucket[]> {
-  const days = await db.kysely
-    .selectFrom('usage_device_days')
-    .select(['day', 'buckets'])
-    .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', deviceId))
-    .orderBy('day')
-    .execute();
-  return days.flatMap((d) => unpackDayBuckets(Number(d.day), d.buckets));
-}
-
-/** The sums of the raw buckets of the user's devices. */
-async function sumUserBuckets(db: Db, userId: string): Promise<TokenCounts> {
-  const devices = await db.kysely.selectFrom('devices').select('id').where('user_id', '=', userId).execute();
-  const sums = zeroCounts();
-  for (const d of devices) for (const b of await deviceBuckets(db, d.id)) addCounts(sums, b);
-  return sums;
-}
 
 const hasEventsIndex = async (db: Db): Promise<boolean> => {
   const rows =
@@ -105,8 +85,8 @@ describe(`upgrade across migrations 0011 and 0012 (${engine})`, () => {
 
       await migrateToLatest(db);
       await expect(sql`select user_id from usage_device_days`.execute(db.kysely)).rejects.toThrow();
-      expect((await sumUserBuckets(db, USER)).total).toBe(big + 7n);
-      expect((await sumUserBuckets(db, OTHER)).billable).toBe(5n);
+      expect((await sumUserBuckets(db.kysely, USER)).total).toBe(big + 7n);
+      expect((await sumUserBuckets(db.kysely, OTHER)).billable).toBe(5n);
 
       await migrateUpTo(db, '2026_11_25_0011_device_last_upload');
       const rows = await sql<{ device_id: string; user_id: string }>`select device_id, user_id from usage_buckets

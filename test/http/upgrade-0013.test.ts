@@ -6,10 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
-import { unpackDayBuckets, type DayBucket } from '../../src/domain/device-day-buckets.js';
-import { addCounts, zeroCounts, type TokenCounts } from '../../src/domain/token-counts.js';
+import { listDeviceBuckets, sumUserBuckets } from '../../src/db/queries/usage.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { engine, openTestDb } from '../helpers/app.js';
@@ -20,25 +18,6 @@ const OTHER = '00000000-0000-4000-8000-000000000022';
 const NOW = Date.UTC(2026, 10, 20, 12);
 const BEFORE = '2026_11_25_0012_buckets_without_user';
 const RATES: TokenRates = { input: 0n, cached: 0n, output: 0n, reasoning: 0n };
-
-/** A device's raw buckets, unpacked from its days (one `usage_device_days` row each since migration 0014), in key order. */
-async function deviceBuckets(db: Db, deviceId: string): Promise<DayBucket[]> {
-  const days = await db.kysely
-    .selectFrom('usage_device_days')
-    .select(['day', 'buckets'])
-    .where('device_num', '=', (eb) => eb.selectFrom('devices').select('num').where('id', '=', deviceId))
-    .orderBy('day')
-    .execute();
-  return days.flatMap((d) => unpackDayBuckets(Number(d.day), d.buckets));
-}
-
-/** The sums of the raw buckets of the user's devices. */
-async function sumUserBuckets(db: Db, userId: string): Promise<TokenCounts> {
-  const devices = await db.kysely.selectFrom('devices').select('id').where('user_id', '=', userId).execute();
-  const sums = zeroCounts();
-  for (const d of devices) for (const b of await deviceBuckets(db, d.id)) addCounts(sums, b);
-  return sums;
-}
 
 describe(`upgrade across migration 0013 (${engine})`, () => {
   it('numbers the devices by age, keys the raw buckets by number, and goes back down', async () => {
@@ -72,9 +51,9 @@ describe(`upgrade across migration 0013 (${engine})`, () => {
         { id: 'laptop', num: 3n },
       ]);
       await expect(sql`select device_id from usage_device_days`.execute(db.kysely)).rejects.toThrow();
-      expect((await sumUserBuckets(db, USER)).total).toBe(big + 10n);
-      expect((await sumUserBuckets(db, OTHER)).billable).toBe(5n);
-      expect((await deviceBuckets(db, 'laptop')).map((b) => b.total)).toEqual([big, 7n]);
+      expect((await sumUserBuckets(db.kysely, USER)).total).toBe(big + 10n);
+      expect((await sumUserBuckets(db.kysely, OTHER)).billable).toBe(5n);
+      expect((await listDeviceBuckets(db.kysely, 'laptop')).map((b) => b.total)).toEqual([big, 7n]);
 
       // A device made now is numbered by the database, past the others, however it is inserted.
       await seedDevice(db, 'phone', USER, NOW + 3);
@@ -104,8 +83,8 @@ describe(`upgrade across migration 0013 (${engine})`, () => {
       } finally {
         await writer.close();
       }
-      expect((await deviceBuckets(db, 'phone')).map((b) => b.total)).toEqual([13n]);
-      expect((await sumUserBuckets(db, USER)).total).toBe(big + 23n);
+      expect((await listDeviceBuckets(db.kysely, 'phone')).map((b) => b.total)).toEqual([13n]);
+      expect((await sumUserBuckets(db.kysely, USER)).total).toBe(big + 23n);
 
       await migrateUpTo(db, BEFORE);
       const rows = await sql<{ device_id: string; total: bigint | string }>`select device_id, total from usage_buckets
