@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addCounts, zeroCounts } from '../../src/domain/token-counts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, signUp } from '../helpers/actors.js';
 import { storedBuckets } from '../helpers/stored-buckets.js';
@@ -99,15 +100,8 @@ interface Sums {
 
 async function serverSums(t: TestApp): Promise<Sums> {
   const buckets = await storedBuckets(t.db.kysely);
-  const s: Sums = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n, rows: buckets.length };
-  for (const b of buckets) {
-    s.input += b.input;
-    s.cached += b.cached;
-    s.output += b.output;
-    s.reasoning += b.reasoning;
-    s.total += b.total;
-    s.billable += b.billable;
-  }
+  const s: Sums = { ...zeroCounts(), rows: buckets.length };
+  for (const b of buckets) addCounts(s, b);
   return s;
 }
 
