@@ -41,8 +41,11 @@ export function dayOfHalfHour(hourStart: number): number {
 
 const order = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
 
+/** What orders a bucket: its (half-hour, source, model, project key). */
+export type BucketKeyOf = Pick<DayBucket, 'hourStart' | 'source' | 'model' | 'projectKey'>;
+
 /** Orders buckets by (half-hour, source, model, project key), strings by UTF-16 code unit. */
-export function compareBucketKeys(a: DayBucket, b: DayBucket): number {
+export function compareBucketKeys(a: BucketKeyOf, b: BucketKeyOf): number {
   if (a.hourStart !== b.hourStart) return a.hourStart - b.hourStart;
   return order(a.source, b.source) || order(a.model, b.model) || order(a.projectKey, b.projectKey);
 }
@@ -107,7 +110,13 @@ export function packDayBuckets(day: number, buckets: readonly DayBucket[]): stri
   return stringifyDay(buckets.map((b) => packedOf(day, b)));
 }
 
-/** The buckets of UTC day `day` packed in `text`, in the order they were packed. */
+/**
+ * The buckets of UTC day `day` packed in `text`, in key order ({@link compareBucketKeys}): sorted
+ * here, since a day the migration packed orders strings by code point, which differs from UTF-16
+ * order where a character past U+FFFF meets one in U+E000..U+FFFF.
+ */
 export function unpackDayBuckets(day: number, text: string): DayBucket[] {
-  return parseDay(text).map((p) => bucketOf(day, p));
+  return parseDay(text)
+    .map((p) => bucketOf(day, p))
+    .sort(compareBucketKeys);
 }

@@ -7,7 +7,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import {
-  compareBucketKeys,
   dayOfHalfHour,
   packDayBuckets,
   unpackDayBuckets,
@@ -21,7 +20,7 @@ export interface StoredBucket extends DayBucket {
   deviceId: string | null;
 }
 
-/** Every stored raw bucket, by device number, then in key order ({@link compareBucketKeys}). */
+/** Every stored raw bucket, by device number, then in key order (as unpacked). */
 export async function storedBuckets(db: Kysely<Database>): Promise<StoredBucket[]> {
   const rows = await db
     .selectFrom('usage_device_days as b')
@@ -31,9 +30,7 @@ export async function storedBuckets(db: Kysely<Database>): Promise<StoredBucket[
     .orderBy('b.day')
     .execute();
   return rows.flatMap((r) =>
-    unpackDayBuckets(Number(r.day), r.buckets)
-      .sort(compareBucketKeys)
-      .map((b) => ({ ...b, deviceNum: r.device_num, deviceId: r.device_id })),
+    unpackDayBuckets(Number(r.day), r.buckets).map((b) => ({ ...b, deviceNum: r.device_num, deviceId: r.device_id })),
   );
 }
 

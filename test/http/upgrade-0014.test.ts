@@ -13,6 +13,7 @@ import {
   compareBucketKeys,
   dayOfHalfHour,
   packDayBuckets,
+  parseDay,
   unpackDayBuckets,
   type DayBucket,
 } from '../../src/domain/device-day-buckets.js';
@@ -199,7 +200,9 @@ describe(`upgrade across migration 0014 (${engine})`, () => {
         expect(stored.text, stored.key).toBe(packDayBuckets(stored.day, buckets));
       }
       const astral = days.find((d) => d.key === `theirs/${DAY}`);
-      expect(unpackDayBuckets(DAY, astral?.text ?? '[]').map((b) => b.model)).toEqual(['\uFF5E', '\u{1F600}']);
+      // Stored in the engines' (code point) order; unpacked in key (UTF-16) order.
+      expect(parseDay(astral?.text ?? '[]').map((p) => p[2])).toEqual(['\uFF5E', '\u{1F600}']);
+      expect(unpackDayBuckets(DAY, astral?.text ?? '[]').map((b) => b.model)).toEqual(['\u{1F600}', '\uFF5E']);
       expect(sorted(ASTRAL.map((r) => r.bucket)).map((b) => b.model)).toEqual(['\u{1F600}', '\uFF5E']);
 
       // A plain rowid table on SQLite: a packed day runs to kilobytes.

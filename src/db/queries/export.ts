@@ -12,8 +12,8 @@
  * order on their primary key.
  */
 import type { Kysely } from 'kysely';
-import { compareBucketKeys, dayOfHalfHour, unpackDayBuckets, type DayBucket } from '../../domain/device-day-buckets.js';
-import { zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
+import { compareBucketKeys, dayOfHalfHour, unpackDayBuckets } from '../../domain/device-day-buckets.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
 import { COUNT_COLUMNS, countsOf } from '../token-columns.js';
 import { COSTS_STATE } from './daily-costs.js';
@@ -50,18 +50,6 @@ export interface ExportBucket extends BucketKey, TokenCounts {
 /** Day rows read by a page's first query; each further query of the page reads twice as many. */
 const FIRST_DAYS_READ = 8;
 
-/** `key` as a bucket {@link compareBucketKeys} can order (its counts are not read). */
-function keyBucket(key: BucketKey): DayBucket {
-  return {
-    hourStart: Number(key.hourStart),
-    source: key.source,
-    model: key.model,
-    projectKey: key.projectKey,
-    projectRef: null,
-    ...zeroCounts(),
-  };
-}
-
 /**
  * Up to `limit` buckets of a device with `hourStart` in [fromMs, toMs), after `after` in key order
  * ({@link compareBucketKeys}), in key order. Reads the device's days from the day of `after` (or
@@ -74,7 +62,7 @@ export async function listBucketPage(
 ): Promise<ExportBucket[]> {
   const page: ExportBucket[] = [];
   if (q.limit <= 0 || q.toMs <= q.fromMs) return page;
-  const after = q.after === undefined ? undefined : keyBucket(q.after);
+  const after = q.after === undefined ? undefined : { ...q.after, hourStart: Number(q.after.hourStart) };
   const lastDay = dayOfHalfHour(q.toMs - 1);
   let day = dayOfHalfHour(after === undefined ? q.fromMs : Math.max(q.fromMs, after.hourStart));
   for (let read = FIRST_DAYS_READ; day <= lastDay; read *= 2) {
@@ -90,8 +78,7 @@ export async function listBucketPage(
       .execute();
     for (const row of rows) {
       day = Number(row.day) + 1;
-      const buckets = unpackDayBuckets(Number(row.day), row.buckets).sort(compareBucketKeys);
-      for (const b of buckets) {
+      for (const b of unpackDayBuckets(Number(row.day), row.buckets)) {
         if (b.hourStart < q.fromMs || b.hourStart >= q.toMs) continue;
         if (after !== undefined && compareBucketKeys(b, after) <= 0) continue;
         page.push({ ...b, hourStart: BigInt(b.hourStart) });

@@ -6,6 +6,7 @@
 import pg, { type PoolClient } from 'pg';
 import { userIngestLockKey } from '../dialect.js';
 import { COSTS_FINGERPRINT_SQL, COSTS_SHARED_LOCK_SQL, fingerprintFromResult } from './daily-costs.js';
+import type { CountColumns } from '../token-columns.js';
 
 /** Takes the advisory locks of `keys` in their order; each key is inlined as an escaped literal. */
 const LOCK_USERS = (keys: readonly string[]): string => {
@@ -81,19 +82,13 @@ export const SELECT_STORED = `
   SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n`;
 
 /** A row of {@link SELECT_STORED}. */
-export interface StoredStateRow {
+export interface StoredStateRow extends CountColumns {
   kind: 'b' | 'd' | 'p' | 'n';
   owner: string;
   day: bigint;
   source: string;
   model: string;
   packed: string | null;
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
 }
 
 /** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */

@@ -1,8 +1,9 @@
 /** @fileoverview Reads of stored usage that several features share. */
 import { sql, type Kysely } from 'kysely';
-import { compareBucketKeys, unpackDayBuckets } from '../../domain/device-day-buckets.js';
+import { unpackDayBuckets } from '../../domain/device-day-buckets.js';
 import { addCounts, zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Database } from '../schema.js';
+import type { CountColumns } from '../token-columns.js';
 
 type Q = Kysely<Database>;
 
@@ -56,22 +57,16 @@ export async function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts
 }
 
 /** One raw bucket as {@link listDeviceBuckets} lists it: the names of the columns it was once stored in. */
-export interface DeviceBucketRow {
+export interface DeviceBucketRow extends CountColumns {
   hour_start: bigint;
   source: string;
   model: string;
   /** '' when the bucket carries no project. */
   project_key: string;
   project_ref: string | null;
-  input: bigint;
-  cached_input: bigint;
-  output: bigint;
-  reasoning: bigint;
-  total: bigint;
-  billable: bigint;
 }
 
-/** Every raw bucket of a device, in key order ({@link compareBucketKeys}). */
+/** Every raw bucket of a device, in key order (days in order, each unpacked in key order). */
 export async function listDeviceBuckets(db: Q, deviceId: string): Promise<DeviceBucketRow[]> {
   const rows = await db
     .selectFrom('usage_device_days')
@@ -80,7 +75,7 @@ export async function listDeviceBuckets(db: Q, deviceId: string): Promise<Device
     .orderBy('day')
     .execute();
   // Days in order, each day's buckets sorted: every bucket falls in its row's day.
-  const buckets = rows.flatMap((r) => unpackDayBuckets(Number(r.day), r.buckets).sort(compareBucketKeys));
+  const buckets = rows.flatMap((r) => unpackDayBuckets(Number(r.day), r.buckets));
   return buckets.map((b) => ({
     hour_start: BigInt(b.hourStart),
     source: b.source,
