@@ -76,22 +76,36 @@ export function packedOf(day: number, b: DayBucket): PackedBucket {
   ];
 }
 
+/**
+ * The count of `text` between `from` and `to`. Up to 15 digits it is below 2^53, so going through a
+ * number is exact, and about three times faster than `BigInt` parsing the text (every stored bucket
+ * of a group an upload mentions is parsed).
+ */
+function countAt(text: string, from: number, to: number): bigint {
+  const digits = text.slice(from, to);
+  return to - from <= 15 ? BigInt(Number(digits)) : BigInt(digits);
+}
+
 /** A packed bucket of day `day`, its counts parsed. */
 export function bucketOf(day: number, packed: PackedBucket): DayBucket {
   const [slot, source, model, projectKey, projectRef, counts] = packed;
-  const c = counts.split(',');
+  const c1 = counts.indexOf(',');
+  const c2 = counts.indexOf(',', c1 + 1);
+  const c3 = counts.indexOf(',', c2 + 1);
+  const c4 = counts.indexOf(',', c3 + 1);
+  const c5 = counts.indexOf(',', c4 + 1);
   return {
     hourStart: day * DAY_MS + slot * HALF_HOUR_MS,
     source,
     model,
     projectKey,
     projectRef,
-    input: BigInt(c[0] as string),
-    cached: BigInt(c[1] as string),
-    output: BigInt(c[2] as string),
-    reasoning: BigInt(c[3] as string),
-    total: BigInt(c[4] as string),
-    billable: BigInt(c[5] as string),
+    input: countAt(counts, 0, c1),
+    cached: countAt(counts, c1 + 1, c2),
+    output: countAt(counts, c2 + 1, c3),
+    reasoning: countAt(counts, c3 + 1, c4),
+    total: countAt(counts, c4 + 1, c5),
+    billable: countAt(counts, c5 + 1, counts.length),
   };
 }
 

@@ -87,33 +87,31 @@ export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
   return n;
 }
 
-const keyOf = (b: DayBucket): string => `${b.hourStart}\u0000${b.source}\u0000${b.model}\u0000${b.projectKey}`;
-
 /**
- * The text of each day the plan changes, after it: the mentioned groups' buckets with the plan's
- * deletes removed and its upserts put in place of the stored bucket of the same key or added, the
- * day's other buckets as they were. Days it leaves alone are not listed. A changed day is never
- * empty: a group the upload mentions keeps the upload's buckets.
+ * The text of each day the plan changes, after it; days it leaves alone are not listed. The buckets
+ * of the groups an upload mentions are, after its plan, exactly its own buckets in them: the plan
+ * stores each one unchanged or upserts it, and deletes every stored variant the upload leaves out
+ * (plan.ts; an upload holds no two buckets of one key, normalize.ts). So a changed day is its other
+ * buckets as they were and the upload's buckets of that day, never empty, and nothing of the plan's
+ * rows needs matching to the stored ones.
  */
-export function daysAfter(days: StoredDays, plan: Pick<IngestPlan, 'upserts' | 'deletes'>): Map<number, string> {
-  const changed = new Map<number, Map<string, DayBucket>>();
-  const dayOf = (hourStart: number): Map<string, DayBucket> => {
+export function daysAfter(
+  days: StoredDays,
+  plan: Pick<IngestPlan, 'upserts' | 'deletes'>,
+  uploaded: readonly DayBucket[],
+): Map<number, string> {
+  const changed = new Map<number, PackedBucket[]>();
+  const change = (hourStart: number): void => {
     const day = dayOfHalfHour(hourStart);
-    let byKey = changed.get(day);
-    if (byKey === undefined) {
-      byKey = new Map();
-      for (const b of days.get(day)?.mentioned ?? []) byKey.set(keyOf(b), b);
-      changed.set(day, byKey);
-    }
-    return byKey;
+    if (!changed.has(day)) changed.set(day, [...(days.get(day)?.others ?? [])]);
   };
-  for (const d of plan.deletes) dayOf(d.hourStart).delete(keyOf(d));
-  for (const u of plan.upserts) dayOf(u.hourStart).set(keyOf(u), u);
-  const after = new Map<number, string>();
-  for (const [day, byKey] of changed) {
-    const packed = [...(days.get(day)?.others ?? [])];
-    for (const b of byKey.values()) packed.push(packedOf(day, b));
-    after.set(day, stringifyDay(packed));
+  for (const d of plan.deletes) change(d.hourStart);
+  for (const u of plan.upserts) change(u.hourStart);
+  for (const b of uploaded) {
+    const day = dayOfHalfHour(b.hourStart);
+    changed.get(day)?.push(packedOf(day, b));
   }
+  const after = new Map<number, string>();
+  for (const [day, packed] of changed) after.set(day, stringifyDay(packed));
   return after;
 }

@@ -90,7 +90,7 @@ export function writeGroup(
     }
     const { plan, changes, deviceNum, storedDays } = checked;
     for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
-    for (const [day, packed] of daysAfter(storedDays, plan))
+    for (const [day, packed] of daysAfter(storedDays, plan, batch.buckets))
       deviceDays.push({ deviceNum, day, packed, now: batch.now });
     deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
     outcomes.push({ ok: true, result: plan.counts });

@@ -41,6 +41,12 @@ describe("a device's packed day", () => {
     ]);
   });
 
+  it('reads counts exactly on both sides of 15 digits and past 2^53', () => {
+    const counts = [0n, 999_999_999_999_999n, 1_000_000_000_000_000n, 2n ** 53n + 1n, 2n ** 63n - 1n];
+    const buckets = counts.map((c, slot) => ({ ...bucket(slot, 'codex', 'm'), input: c, cached: c, total: c + 1n }));
+    expect(unpackDayBuckets(DAY, packDayBuckets(DAY, buckets))).toEqual(buckets);
+  });
+
   it('refuses a bucket outside its day', () => {
     expect(() => packDayBuckets(DAY, [bucket(48, 'a', 'b')])).toThrow(RangeError);
     expect(() => packDayBuckets(DAY + 1, [bucket(0, 'a', 'b')])).toThrow(RangeError);

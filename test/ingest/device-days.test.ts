@@ -1,6 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
-import { packDayBuckets, unpackDayBuckets, type DayBucket } from '../../src/domain/device-day-buckets.js';
+import {
+  compareBucketKeys,
+  dayOfHalfHour,
+  packDayBuckets,
+  unpackDayBuckets,
+  type DayBucket,
+} from '../../src/domain/device-day-buckets.js';
 import {
   daysAfter,
   daysOf,
@@ -11,6 +18,9 @@ import {
   type StoredDays,
 } from '../../src/ingest/device-days.js';
 import { planIngest } from '../../src/ingest/plan.js';
+
+const SEED = 20_261_128;
+console.info(`device-days: fast-check seed ${SEED}`);
 
 const DAY = 20_100;
 const at = (day: number, slot: number) => day * DAY_MS + slot * HALF_HOUR_MS;
@@ -73,7 +83,7 @@ describe("an upload against its device's stored days", () => {
     expect(days.get(DAY)?.others).toHaveLength(2);
     expect(storedBuckets(days)).toHaveLength(3);
 
-    const after = daysAfter(days, planIngest(upload, storedBuckets(days)));
+    const after = daysAfter(days, planIngest(upload, storedBuckets(days)), upload);
     expect([...after.keys()].sort()).toEqual([DAY, DAY + 2]);
     const day = after.get(DAY) as string;
     expect(day).toBe(
@@ -91,5 +101,56 @@ describe("an upload against its device's stored days", () => {
     expect(rowsInHalfHour(days, at(DAY, 4))).toBe(3);
     expect(rowsInHalfHour(days, at(DAY, 5))).toBe(0);
     expect(rowsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
+  });
+
+  it("leaves each changed day holding what applying the plan's deletes and upserts to it gives", () => {
+    const keyOf = (b: DayBucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
+    // A small key space (two days, three half-hours, two models, three projects), so uploads meet
+    // stored groups, replace some variants and leave others out.
+    const arb = fc.uniqueArray(
+      fc.record({
+        hourStart: fc.constantFrom(at(DAY, 0), at(DAY, 1), at(DAY + 1, 47)),
+        source: fc.constant('codex'),
+        model: fc.constantFrom('m', 'n'),
+        projectKey: fc.constantFrom('', 'a', 'b'),
+        projectRef: fc.constantFrom(null, 'r'),
+        input: fc.bigInt({ min: 0n, max: 3n }),
+        cached: fc.constant(0n),
+        output: fc.constant(0n),
+        reasoning: fc.constant(0n),
+        total: fc.bigInt({ min: 0n, max: 3n }),
+        billable: fc.constant(1n),
+      }),
+      { selector: keyOf, maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(arb, arb, (storedList, upload) => {
+        const stored = new Map<number, DayBucket[]>();
+        for (const b of storedList) {
+          const day = dayOfHalfHour(b.hourStart);
+          stored.set(day, [...(stored.get(day) ?? []), b]);
+        }
+        const days = read(upload, stored);
+        const plan = planIngest(upload, storedBuckets(days));
+        const expected = new Map<number, Map<string, DayBucket>>();
+        const dayAfterPlan = (hourStart: number) => {
+          const day = dayOfHalfHour(hourStart);
+          let byKey = expected.get(day);
+          if (byKey === undefined) {
+            byKey = new Map((stored.get(day) ?? []).map((b) => [keyOf(b), b]));
+            expected.set(day, byKey);
+          }
+          return byKey;
+        };
+        for (const d of plan.deletes) dayAfterPlan(d.hourStart).delete(keyOf(d));
+        for (const u of plan.upserts) dayAfterPlan(u.hourStart).set(keyOf(u), u);
+        const after = daysAfter(days, plan, upload);
+        expect([...after.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [day, byKey] of expected) {
+          expect(unpackDayBuckets(day, after.get(day) as string)).toEqual([...byKey.values()].sort(compareBucketKeys));
+        }
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
   });
 });
