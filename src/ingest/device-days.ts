@@ -10,6 +10,7 @@
  * upload of one half-hour into a full day costs little more than the day's `JSON.parse` and
  * `JSON.stringify` (docs/decisions.md, "Raw buckets by device and day").
  */
+import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 import {
   bucketOf,
   dayOfHalfHour,
@@ -36,12 +37,17 @@ export type StoredDays = Map<number, StoredDay>;
 /** The (half-hour, source, model) groups an upload mentions (see {@link readDay}). */
 export type MentionedGroups = ReadonlySet<string>;
 
-const groupKey = (slot: number, source: string, model: string): string => `${slot}\u0000${source}\u0000${model}`;
+const groupKey = (hourStart: number, source: string, model: string): string =>
+  `${hourStart}\u0000${source}\u0000${model}`;
 
-/** The groups the buckets mention, keyed within their days (slot, source, model). */
+/**
+ * The (half-hour, source, model) groups the buckets mention. Keyed by the half-hour itself, not its
+ * slot in a day: an upload spanning days mentions a slot on one day and not on another, and the
+ * buckets read as mentioned must be exactly those of its groups ({@link daysAfter} relies on it).
+ */
 export function mentionedGroups(buckets: readonly DayBucket[]): MentionedGroups {
   const groups = new Set<string>();
-  for (const b of buckets) groups.add(groupKey(slotInDay(dayOfHalfHour(b.hourStart), b.hourStart), b.source, b.model));
+  for (const b of buckets) groups.add(groupKey(b.hourStart, b.source, b.model));
   return groups;
 }
 
@@ -62,7 +68,8 @@ export function readDay(day: number, text: string | undefined, groups: Mentioned
   const stored: StoredDay = { mentioned: [], others: [] };
   if (text === undefined) return stored;
   for (const packed of parseDay(text)) {
-    if (groups.has(groupKey(packed[0], packed[1], packed[2]))) stored.mentioned.push(bucketOf(day, packed));
+    if (groups.has(groupKey(day * DAY_MS + packed[0] * HALF_HOUR_MS, packed[1], packed[2])))
+      stored.mentioned.push(bucketOf(day, packed));
     else stored.others.push(packed);
   }
   return stored;

@@ -105,11 +105,11 @@ describe("an upload against its device's stored days", () => {
 
   it("leaves each changed day holding what applying the plan's deletes and upserts to it gives", () => {
     const keyOf = (b: DayBucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
-    // A small key space (two days, three half-hours, two models, three projects), so uploads meet
+    // A small key space (two days, the same slot in both, two models, three projects), so uploads meet
     // stored groups, replace some variants and leave others out.
     const arb = fc.uniqueArray(
       fc.record({
-        hourStart: fc.constantFrom(at(DAY, 0), at(DAY, 1), at(DAY + 1, 47)),
+        hourStart: fc.constantFrom(at(DAY, 0), at(DAY, 1), at(DAY + 1, 0), at(DAY + 1, 47)),
         source: fc.constant('codex'),
         model: fc.constantFrom('m', 'n'),
         projectKey: fc.constantFrom('', 'a', 'b'),
