@@ -149,7 +149,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const stored = loadStored(deviceNum, batch);
     const plan = planIngest(batch.buckets, storedBuckets(stored));
     const changes = checkBounds(batch, stored, plan, days);
-    for (const [day, packed] of daysAfter(stored, plan, batch.buckets)) st.putDeviceDay.run(deviceNum, day, packed, now);
+    for (const [day, packed] of daysAfter(stored, plan, batch.buckets))
+      st.putDeviceDay.run(deviceNum, day, packed, now);
     if (batch.subscriptions) {
       st.clearSubscriptions.run(deviceId);
       batch.subscriptions.forEach((sub, position) => {
