@@ -64,6 +64,11 @@ export function slotInDay(day: number, hourStart: number): number {
   return slot;
 }
 
+/** The start of the half-hour in slot `slot` (0..47) of UTC day `day`: {@link slotInDay}'s inverse. */
+export function halfHourOf(day: number, slot: number): number {
+  return day * DAY_MS + slot * HALF_HOUR_MS;
+}
+
 /** A bucket of day `day` in its packed form. */
 export function packedOf(day: number, b: DayBucket): PackedBucket {
   return [
@@ -95,7 +100,7 @@ export function bucketOf(day: number, packed: PackedBucket): DayBucket {
   const c4 = counts.indexOf(',', c3 + 1);
   const c5 = counts.indexOf(',', c4 + 1);
   return {
-    hourStart: day * DAY_MS + slot * HALF_HOUR_MS,
+    hourStart: halfHourOf(day, slot),
     source,
     model,
     projectKey,

@@ -10,10 +10,10 @@
  * upload of one half-hour into a full day costs little more than the day's `JSON.parse` and
  * `JSON.stringify` (docs/decisions.md, "Raw buckets by device and day").
  */
-import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 import {
   bucketOf,
   dayOfHalfHour,
+  halfHourOf,
   packedOf,
   parseDay,
   slotInDay,
@@ -68,7 +68,7 @@ export function readDay(day: number, text: string | undefined, groups: Mentioned
   const stored: StoredDay = { mentioned: [], others: [] };
   if (text === undefined) return stored;
   for (const packed of parseDay(text)) {
-    if (groups.has(groupKey(day * DAY_MS + packed[0] * HALF_HOUR_MS, packed[1], packed[2])))
+    if (groups.has(groupKey(halfHourOf(day, packed[0]), packed[1], packed[2])))
       stored.mentioned.push(bucketOf(day, packed));
     else stored.others.push(packed);
   }
@@ -100,7 +100,7 @@ export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
  * stores each one unchanged or upserts it, and deletes every stored variant the upload leaves out
  * (plan.ts; an upload holds no two buckets of one key, normalize.ts). So a changed day is its other
  * buckets as they were and the upload's buckets of that day, never empty, and nothing of the plan's
- * rows needs matching to the stored ones.
+ * rows needs matching to the stored ones. `uploaded` are the buckets the plan was made from.
  */
 export function daysAfter(
   days: StoredDays,
