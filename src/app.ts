@@ -294,7 +294,6 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     writer: ingestWriter,
     limiter: limiterFor('ingest'),
     inflight: new InflightGate(limits.ingestMaxInflight),
-    maxBuckets: limits.maxBucketsPerUpload,
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
