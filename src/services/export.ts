@@ -79,6 +79,16 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+/**
+ * A text cell (a name the user or an agent chose): one a spreadsheet would read as a formula (it
+ * begins with `=`, `+`, `-`, `@`, a tab or a CR) gets a `'` before it (OWASP, "CSV Injection"), so it
+ * is shown as the text it is. The cells the export computes itself (instants, days, counts, costs)
+ * are never negative and are written as they are.
+ */
+export function csvText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 export const CSV_HEADER = [
   'record',
   'hour_start',
@@ -110,11 +120,11 @@ function bucketCsv(device: string, b: ExportBucket): string {
     'bucket',
     instant(b.hourStart),
     '',
-    device,
-    b.source,
-    b.model,
-    b.projectKey,
-    b.projectRef ?? '',
+    csvText(device),
+    csvText(b.source),
+    csvText(b.model),
+    csvText(b.projectKey),
+    csvText(b.projectRef ?? ''),
     ...countsOf(b).map(String),
     '',
   ];
@@ -138,8 +148,8 @@ function dailyCsv(d: ExportDaily): string {
     '',
     formatEpochDay(Number(d.day)),
     '',
-    d.source,
-    d.model,
+    csvText(d.source),
+    csvText(d.model),
     '',
     '',
     ...countsOf(d).map(String),
