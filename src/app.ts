@@ -315,7 +315,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       peers.tell({ kind: 'account-deleted', userId });
     },
   });
-  registerAccountRoutes(app, { db, clock, deletion, limiter: limiterFor('auth'), prices: book });
+  registerAccountRoutes(app, { db, clock, config, deletion, limiter: limiterFor('auth'), prices: book });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);

@@ -87,6 +87,15 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** A bearer that reads /metrics besides the service role key; unset: only that key. */
   readonly metricsToken: string | undefined;
+  /** exportUsage's limits (docs/sharing.md, "Export"). */
+  readonly exports: {
+    /** Exports of one account streaming at once in this process. */
+    readonly maxPerUser: number;
+    /** Exports streaming at once in this process, all accounts together. */
+    readonly maxConcurrent: number;
+    /** An export whose client has read nothing for this long is closed. */
+    readonly stallTimeoutMs: number;
+  };
 }
 
 /** The lowest PASSWORD_SCRYPT_COST the environment may set (2^15). */
@@ -212,6 +221,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    exports: {
+      maxPerUser: int(env, 'EXPORT_MAX_PER_USER', 2, 1, 1000),
+      maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),
+      stallTimeoutMs: int(env, 'EXPORT_STALL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    },
   };
   if (config.rateLimitStore === 'redis' && config.redisUrl === undefined)
     throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
