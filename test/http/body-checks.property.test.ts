@@ -12,36 +12,38 @@ import { controlCharacterPath } from '../../src/http/validation.js';
 const SEED = Number(process.env.FC_SEED ?? 20_261_124);
 console.info(`body-checks.property: fast-check seed ${SEED}`);
 
-/** The reference: depth followed character by character, a backslash in a string skipping one character. */
-function referenceNestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
+/** The reference walk: each character outside strings, a backslash in a string skipping one character. */
+function outsideStrings(text: string, visit: (c: string) => boolean | void): void {
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
+    const c = text[i] as string;
     if (inString) {
       if (c === '\\') i += 1;
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (c === '}' || c === ']') depth -= 1;
+    else if (visit(c) === true) return;
   }
-  return false;
+}
+
+/** The reference: depth followed character by character. */
+function referenceNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let deeper = false;
+  outsideStrings(text, (c) => {
+    if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') depth -= 1;
+    deeper = depth > max;
+    return deeper;
+  });
+  return deeper;
 }
 
 /** The reference: commas and openings outside strings, character by character. */
 function referenceValues(text: string): number {
   let count = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i += 1;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === ',' || c === '{' || c === '[') count += 1;
-  }
+  outsideStrings(text, (c) => {
+    if (c === ',' || c === '{' || c === '[') count += 1;
+  });
   return count;
 }
 
