@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { App } from './app-types.js';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { dashboardBaseUrl, type Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { findActiveDeviceToken } from './db/queries/devices.js';
@@ -68,6 +68,9 @@ import { BadgeService } from './services/badges.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
 import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
 import { OnboardingService } from './services/onboarding.js';
+import { InstanceAdminService } from './services/instance-admin.js';
+import { SignupPolicy } from './services/signup-policy.js';
+import { registerInstanceAdminRoutes } from './routes/instance-admin.js';
 import { SharingService } from './services/sharing.js';
 
 export const API_VERSION = '0.6.4';
@@ -160,7 +163,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const jwt = new JwtService(secrets.jwtSecret, config.auth.accessTokenTtlSeconds, externalJwt(config.auth));
   // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
   const liveSessions = new TtlCache<string>(clock, 5_000, 50_000);
+  const policy = new SignupPolicy(db, clock, config.signup, dashboardBaseUrl(config));
   const accounts = new AccountService(db, clock, jwt, {
+    admit: (email, inviteToken) => policy.admit(email, inviteToken),
     scryptCost: config.auth.scryptCost,
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
     refreshKey: hmac(secrets.jwtSecret, 'tokentally:refresh-token-key'),
@@ -264,7 +269,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
-  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
+  registerAuthRoutes(app, { accounts, policy, limiter: limiterFor('auth') });
   registerDeviceRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),
@@ -316,6 +321,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     },
   });
   registerAccountRoutes(app, { db, clock, config, deletion, limiter: limiterFor('auth'), prices: book });
+  const forgetDisabled = (userId: string) => (forgetAccount(userId), peers.tell({ kind: 'account-disabled', userId }));
+  const admin = new InstanceAdminService({ db, clock, deletion, forget: forgetDisabled });
+  registerInstanceAdminRoutes(app, { admin, policy, inviteLimiter: limiterFor('invites') });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);
@@ -329,7 +337,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   };
   const stopListening = peers.listen((message) => {
     if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
-    if (message.kind === 'account-deleted') return forgetAccount(message.userId);
+    if (message.kind === 'account-deleted' || message.kind === 'account-disabled') return forgetAccount(message.userId);
     void restoreStoredPricing({ prices, store: keptPricing }).then((what) =>
       logger.info(`pricing: another server process switched prices; ${what}`),
     );

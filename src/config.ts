@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { packageInfo } from './package-info.js';
+import { isSignupMode, normalizeDomains, splitDomains, type SignupMode } from './domain/signup-policy.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string; readonly busyTimeoutMs: number }
@@ -51,6 +52,8 @@ export interface Config {
     readonly ingestMaxInflight: number;
     /** Link codes created plus device tokens issued, per user and minute. */
     readonly devicesPerMinute: number;
+    /** Sign-up invites one admin may create a minute. */
+    readonly invitesPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
     /** Most tokens (each of the six sums) one account may record on one UTC day. */
@@ -95,6 +98,15 @@ export interface Config {
     readonly maxConcurrent: number;
     /** An export whose client has read nothing for this long is closed. */
     readonly stallTimeoutMs: number;
+  };
+  /**
+   * Who may sign up, as the initial values: once an admin has saved the sign-up settings, the
+   * stored ones rule (docs/running-for-a-group.md).
+   */
+  readonly signup: {
+    readonly mode: SignupMode;
+    /** Domains allowed to sign up (lower case); empty: any. */
+    readonly emailDomains: readonly string[];
   };
 }
 
@@ -192,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       ingestBurst: int(env, 'INGEST_BURST', 20, 1, 1_000_000_000),
       ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
       devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
+      invitesPerMinute: int(env, 'RATE_LIMIT_INVITES_PER_MINUTE', 10, 1, 1_000_000_000),
       maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
       // 64 bits are refused anyway (checked sums), whatever this is set to.
@@ -226,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),
       stallTimeoutMs: int(env, 'EXPORT_STALL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     },
+    signup: signupPolicy(env),
   };
   if (config.rateLimitStore === 'redis' && config.redisUrl === undefined)
     throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
@@ -311,6 +325,26 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     }
   }
   return entries;
+}
+
+/**
+ * The dashboard's address in the links the server hands out (invite URLs), from HOST and PORT: a
+ * wildcard address becomes localhost. Never from a request's Host header, which its sender chooses.
+ */
+export function dashboardBaseUrl(config: Pick<Config, 'host' | 'port'>): string {
+  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
+  const host = wildcard ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
+}
+
+/** SIGNUP_MODE (open, invite, closed) and SIGNUP_EMAIL_DOMAINS (a comma-separated list of domains). */
+function signupPolicy(env: Env): Config['signup'] {
+  const mode = str(env, 'SIGNUP_MODE', 'open').trim().toLowerCase();
+  if (!isSignupMode(mode)) throw new ConfigError(`SIGNUP_MODE must be open, invite or closed, got "${mode}"`);
+  const domains = normalizeDomains(splitDomains(str(env, 'SIGNUP_EMAIL_DOMAINS', '')));
+  if ('bad' in domains)
+    throw new ConfigError(`SIGNUP_EMAIL_DOMAINS must list domain names, e.g. example.com, got "${domains.bad}"`);
+  return { mode, emailDomains: domains.domains };
 }
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */

@@ -18,6 +18,31 @@ export interface UsersTable {
   external_id: string | null;
   created_at: Int;
   updated_at: Int;
+  /** When the account became an instance admin; null: not one (migration 0015). */
+  admin_since: NullableInt;
+  /** When an admin disabled the account; null: enabled (migration 0015). */
+  disabled_at: NullableInt;
+}
+
+/** Named instance settings an admin changes at run time, and the first-admin claim (migration 0015). */
+export interface InstanceSettingsTable {
+  name: string;
+  value: string;
+  updated_at: Int;
+}
+
+/** Sign-up invites, by the SHA-256 of their token (migration 0015). */
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  /** The one e-mail address the invite works for (lower case); null: any. */
+  email: string | null;
+  max_uses: Int;
+  uses: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+  created_by: string | null;
+  created_at: Int;
+  expires_at: Int;
+  revoked_at: NullableInt;
 }
 
 export interface RefreshTokensTable {
@@ -359,6 +384,8 @@ export interface Database {
   entitlements: EntitlementsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   job_claims: JobClaimsTable;
+  instance_settings: InstanceSettingsTable;
+  invites: InvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -366,3 +393,4 @@ export type NewUserRow = Insertable<UsersTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type LinkCodeRow = Selectable<LinkCodesTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+export type InviteRow = Selectable<InvitesTable>;

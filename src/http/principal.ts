@@ -20,7 +20,7 @@ export type Principal =
 export interface CredentialStore {
   findDeviceToken(tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined>;
   findShareToken(tokenHash: string): Promise<{ userId: string } | undefined>;
-  /** Whether a local user with this id exists (a signed token may outlive its account). */
+  /** Whether a local user with this id exists and is not disabled (a signed token may outlive its account). */
   userExists(userId: string): Promise<boolean>;
   /**
    * The user of a sign-in session that is still live (not signed out, not ended by refresh-token
@@ -81,6 +81,7 @@ export class PrincipalResolver {
       const verified = await this.jwt.verify(token, nowMs);
       if (verified.externalIssuer !== undefined) {
         const userId = await this.store.userForExternalSubject(verified.externalIssuer, verified.sub, verified.email);
+        if (!(await this.store.userExists(userId))) return { kind: 'invalid', reason: 'the account is disabled' };
         return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined } };
       }
       // A token of an ended session stops working (within the session cache's few seconds), not at its

@@ -19,7 +19,7 @@ export interface RateDecision {
  * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
  * interface's, docs/interface.md), and link codes created plus device tokens issued per user.
  */
-export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices';
+export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'invites';
 
 /**
  * The key a client address is limited under: an IPv4 address as it is, an IPv6 address by its /64
@@ -54,6 +54,7 @@ export function limitSettings(limits: Config['limits']): Record<LimitName, { per
     exchange: { perMinute: limits.exchangePerMinute, burst: limits.exchangePerMinute },
     ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
     devices: { perMinute: limits.devicesPerMinute, burst: limits.devicesPerMinute },
+    invites: { perMinute: limits.invitesPerMinute, burst: limits.invitesPerMinute },
   };
 }
 

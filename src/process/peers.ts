@@ -6,13 +6,15 @@
  * The messages: the price data was switched (syncPricing, by the admin endpoint or the daily job,
  * runs in one process): the others load the data it kept. An account was deleted: the others
  * forget the credentials of it they remembered (device tokens, the JWT account check), at once
- * rather than when their caches run out. A device was revoked: the others forget its cached token.
+ * rather than when their caches run out. An account was disabled (or made admin or not): the same.
+ * A device was revoked: the others forget its cached token.
  */
 import cluster from 'node:cluster';
 
 export type PeerMessage =
   | { readonly kind: 'prices-changed' }
   | { readonly kind: 'account-deleted'; readonly userId: string }
+  | { readonly kind: 'account-disabled'; readonly userId: string }
   | { readonly kind: 'device-revoked'; readonly deviceId: string };
 
 export interface Peers {
@@ -35,7 +37,8 @@ function isEnvelope(value: unknown): value is Envelope {
     ?.tokentallyPeer;
   return (
     message?.kind === 'prices-changed' ||
-    (message?.kind === 'account-deleted' && typeof message.userId === 'string') ||
+    ((message?.kind === 'account-deleted' || message?.kind === 'account-disabled') &&
+      typeof message.userId === 'string') ||
     (message?.kind === 'device-revoked' && typeof message.deviceId === 'string')
   );
 }

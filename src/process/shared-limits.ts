@@ -21,7 +21,7 @@ interface Answers {
   readonly tokentallyLimitAnswers: ReadonlyArray<readonly [number, boolean, number]>;
 }
 
-const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ingest', 'devices']);
+const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ingest', 'devices', 'invites']);
 
 function isQuestions(value: unknown): value is Questions {
   const list = (value as Partial<Questions> | null)?.tokentallyLimits;
@@ -49,6 +49,7 @@ export function keepSharedLimits(limits: Config['limits']): void {
     exchange: limiterOf('exchange'),
     ingest: limiterOf('ingest'),
     devices: limiterOf('devices'),
+    invites: limiterOf('invites'),
   };
   cluster.on('message', (worker, value: unknown) => {
     if (!isQuestions(value)) return;

@@ -8,6 +8,7 @@ import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
+import type { SignupPolicy } from '../services/signup-policy.js';
 
 const Profile = Type.Object(
   {
@@ -17,8 +18,38 @@ const Profile = Type.Object(
   { additionalProperties: true },
 );
 
+/** Sign-up's `data`: the profile, and the invite it carries (never stored: docs/running-for-a-group.md). */
+const SignUpData = Type.Object(
+  {
+    display_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    avatar_url: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    invite_token: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: true },
+);
+
 const SignUpBody = Type.Object(
-  { email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }), data: Type.Optional(Profile) },
+  {
+    email: Type.String({ maxLength: 320 }),
+    password: Type.String({ maxLength: 1024 }),
+    data: Type.Optional(SignUpData),
+  },
+  { additionalProperties: true },
+);
+
+/** GoTrue's `POST /admin/users` (auth-js `auth.admin.createUser`): `app_metadata.role: "admin"` makes an admin. */
+const AdminCreateUserBody = Type.Object(
+  {
+    email: Type.String({ maxLength: 320 }),
+    password: Type.String({ maxLength: 1024 }),
+    user_metadata: Type.Optional(Profile),
+    app_metadata: Type.Optional(
+      Type.Object(
+        { role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('user')])) },
+        { additionalProperties: true },
+      ),
+    ),
+  },
   { additionalProperties: true },
 );
 
@@ -42,8 +73,11 @@ const UpdateUserBody = Type.Object(
 
 const hidden = { hide: true, tags: ['auth'] };
 
-export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: RateLimiter }): void {
-  const { accounts, limiter } = deps;
+export function registerAuthRoutes(
+  app: App,
+  deps: { accounts: AccountService; policy: SignupPolicy; limiter: RateLimiter },
+): void {
+  const { accounts, policy, limiter } = deps;
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
@@ -100,12 +134,28 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     },
   );
 
-  app.get('/auth/v1/settings', { schema: hidden }, async () => ({
-    external: { email: true },
-    disable_signup: false,
-    mailer_autoconfirm: true,
-    phone_autoconfirm: false,
-  }));
+  // `disable_signup` is true unless anyone may sign up (invite mode too: a GoTrue client without an
+  // invite cannot); `signup_mode` says which (docs/running-for-a-group.md, "What clients are told").
+  app.get('/auth/v1/settings', { schema: hidden }, async () => {
+    const mode = (await policy.settings()).signup_mode;
+    return {
+      external: { email: true },
+      disable_signup: mode !== 'open',
+      signup_mode: mode,
+      mailer_autoconfirm: true,
+      phone_autoconfirm: false,
+    };
+  });
+
+  // The operator's way to add an account whatever the sign-up settings (npm run admin -- create-user).
+  app.post(
+    '/auth/v1/admin/users',
+    { schema: { ...hidden, body: AdminCreateUserBody }, config: { access: { roles: ['service_role'] } } },
+    async (request) => {
+      const { email, password, user_metadata: profile, app_metadata: app } = request.body;
+      return accounts.createUser(email, password, profile ?? {}, app?.role === 'admin');
+    },
+  );
 
   app.get('/auth/v1/health', { schema: hidden }, async () => ({
     name: 'tokentally-auth',

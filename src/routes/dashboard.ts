@@ -25,6 +25,7 @@ export const APP_ROUTES = [
   '/link',
   '/leaderboard',
   '/settings',
+  '/admin',
   '/share',
   '/u/:userId',
 ];

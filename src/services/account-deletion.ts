@@ -6,6 +6,7 @@
  * them within their cache times (10 s: device tokens, a deleted user's JWT).
  */
 import type { Db } from '../db/connect.js';
+import type { Tx } from '../db/transaction.js';
 import { deleteAccount } from '../db/queries/account-deletion.js';
 import { findUserById } from '../db/queries/users.js';
 import { Forbidden, invalidField, Unauthenticated } from '../domain/errors.js';
@@ -34,7 +35,7 @@ export class AccountDeletionService {
 
   /** Deletes the account after checking the proof; a wrong proof (forbidden) deletes nothing. */
   async delete(userId: string, proof: DeleteProof): Promise<Record<string, number>> {
-    const { db, leaderboard, scryptCost, forget } = this.deps;
+    const { db, scryptCost } = this.deps;
     const user = await findUserById(db.kysely, userId);
     if (!user) throw new Unauthenticated('The user no longer exists.');
     if (user.password_hash !== null) {
@@ -55,7 +56,18 @@ export class AccountDeletionService {
         );
       }
     }
+    return this.remove(userId);
+  }
+
+  /**
+   * Deletes the account without a proof (an instance admin's svc-admin-user-delete): the same
+   * deletion. `check` runs first inside its transaction (the last-admin rule); what it throws
+   * deletes nothing.
+   */
+  async remove(userId: string, check?: (tx: Tx) => Promise<void>): Promise<Record<string, number>> {
+    const { db, leaderboard, forget } = this.deps;
     const counts = await leaderboard.withoutRefresh(async (tx) => {
+      await check?.(tx);
       // PostgreSQL: wait for an upload of this user in flight (SQLite: the write transaction already does).
       if (db.dialect === 'postgres') await advisoryXactLock(userIngestLockKey(userId)).execute(tx);
       return deleteAccount(tx, userId);

@@ -4,6 +4,7 @@
  * within a short reuse window, as GoTrue does), profile and password updates and sign-out.
  */
 import { randomUUID } from 'node:crypto';
+import { createPasswordAccount } from './account-creation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
@@ -22,7 +23,7 @@ import {
   updateUserProfile,
 } from '../db/queries/users.js';
 import type { UserRow } from '../db/schema.js';
-import { Conflict, InvalidInput, NotFound, Refused } from '../domain/errors.js';
+import { InvalidInput, NotFound, Refused } from '../domain/errors.js';
 import type { JwtService } from '../security/jwt.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
 import { generateToken, hashToken, hmac } from '../security/tokens.js';
@@ -40,7 +41,8 @@ export interface PublicUser {
   created_at: string;
   updated_at: string;
   user_metadata: { display_name?: string; avatar_url?: string };
-  app_metadata: { provider: string; providers: string[] };
+  /** `role`: `admin` for an instance admin, else `user` (docs/running-for-a-group.md). */
+  app_metadata: { provider: string; providers: string[]; role: 'admin' | 'user' };
   identities: never[];
 }
 
@@ -72,6 +74,8 @@ export interface AccountOptions {
   refreshKey: string;
   /** Told when sessions end here, so cached "session live" answers are dropped at once. */
   onSessionsEnded?: () => void;
+  /** Who may sign up: the invite to use, or a refusal (SignupPolicy.admit). */
+  admit: (email: string, inviteToken: string | undefined) => Promise<{ inviteId: string | undefined }>;
 }
 
 type RefreshOutcome =
@@ -81,6 +85,21 @@ type RefreshOutcome =
 /** Input refused as a whole (no one field named), with GoTrue's word for why (`reason`). */
 function invalid(reason: string, detail: string): InvalidInput {
   return new InvalidInput([], { detail, reason });
+}
+
+/** GoTrue's answer to a disabled ("banned") user's sign-in or refresh: 400 `user_banned`. */
+function banned(): InvalidInput {
+  return invalid('user_banned', 'This account has been disabled by an admin of this server.');
+}
+
+/** The e-mail address (lower case) of a new account, after checking it and the password. */
+function checkEmailAndPassword(emailInput: string, password: string): string {
+  const email = emailInput.trim().toLowerCase();
+  if (!EMAIL.test(email) || email.length > 254)
+    throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw invalid('weak_password', 'The password must be at least 8 characters long.');
+  return email;
 }
 
 /** Checks profile fields: display names are short text, avatars http(s) URLs. */
@@ -121,7 +140,7 @@ export function toPublicUser(row: UserRow): PublicUser {
     created_at: new Date(Number(row.created_at)).toISOString(),
     updated_at: new Date(Number(row.updated_at)).toISOString(),
     user_metadata: metadata,
-    app_metadata: { provider, providers: [provider] },
+    app_metadata: { provider, providers: [provider], role: row.admin_since === null ? 'user' : 'admin' },
     identities: [],
   };
 }
@@ -134,37 +153,32 @@ export class AccountService {
     private readonly options: AccountOptions,
   ) {}
 
-  async signUp(emailInput: string, password: string, profile: ProfileInput): Promise<Session> {
-    const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email) || email.length > 254)
-      throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
-    if (password.length < MIN_PASSWORD_LENGTH)
-      throw invalid('weak_password', 'The password must be at least 8 characters long.');
+  /**
+   * GoTrue's sign-up: checked against who may sign up (the invite, if any, comes as
+   * `data.invite_token` and is never stored with the profile), then created; the first account of
+   * an instance becomes its admin.
+   */
+  async signUp(emailInput: string, password: string, profile: ProfileInput & { invite_token?: string }) {
+    const email = checkEmailAndPassword(emailInput, password);
     const checked = checkProfile(profile);
-    if (await findUserByEmail(this.db.kysely, email)) {
-      throw new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
-    }
-    const now = this.clock.now();
-    const id = randomUUID();
+    const { inviteId } = await this.options.admit(email, profile.invite_token);
     const passwordHash = await hashPassword(password, this.options.scryptCost);
-    try {
-      await insertUser(this.db.kysely, {
-        id,
-        email,
-        password_hash: passwordHash,
-        display_name: checked.display_name ?? null,
-        avatar_url: checked.avatar_url ?? null,
-        external_id: null,
-        created_at: now,
-        updated_at: now,
-      });
-    } catch (error) {
-      if (await findUserByEmail(this.db.kysely, email)) {
-        throw new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });
-      }
-      throw error;
-    }
+    const id = await createPasswordAccount(this.db, this.clock.now(), {
+      email,
+      passwordHash,
+      profile: checked,
+      inviteId,
+    });
     return this.startSession(await this.mustFindUser(id), randomUUID());
+  }
+
+  /** An account the operator creates (GoTrue's `POST /admin/users`): no sign-up policy applies. */
+  async createUser(emailInput: string, password: string, profile: ProfileInput, admin: boolean): Promise<PublicUser> {
+    const email = checkEmailAndPassword(emailInput, password);
+    const checked = checkProfile(profile);
+    const passwordHash = await hashPassword(password, this.options.scryptCost);
+    const id = await createPasswordAccount(this.db, this.clock.now(), { email, passwordHash, profile: checked, admin });
+    return this.getUser(id);
   }
 
   async signInWithPassword(emailInput: string, password: string): Promise<Session> {
@@ -176,6 +190,7 @@ export class AccountService {
     }
     if (!(await verifyPassword(password, user.password_hash)))
       throw invalid('invalid_credentials', 'Invalid login credentials.');
+    if (user.disabled_at !== null) throw banned();
     return this.startSession(user, randomUUID());
   }
 
@@ -226,7 +241,9 @@ export class AccountService {
       if (outcome.ended) this.options.onSessionsEnded?.();
       throw outcome.error;
     }
-    return this.sessionFor(await this.mustFindUser(outcome.userId), outcome.sessionId, child);
+    const user = await this.mustFindUser(outcome.userId);
+    if (user.disabled_at !== null) throw banned();
+    return this.sessionFor(user, outcome.sessionId, child);
   }
 
   /**

@@ -37,6 +37,14 @@ const ADDED: Record<string, [string, string, string[]]> = {
   listDevices: ['get', '/functions/svc-devices', ['UserJWT']],
   renameDevice: ['post', '/functions/svc-device-rename', ['UserJWT']],
   revokeDevice: ['post', '/functions/svc-device-revoke', ['UserJWT']],
+  adminListUsers: ['get', '/functions/svc-admin-users', ['UserJWT', 'ServiceRoleKey']],
+  adminUpdateUser: ['post', '/functions/svc-admin-user-update', ['UserJWT', 'ServiceRoleKey']],
+  adminDeleteUser: ['post', '/functions/svc-admin-user-delete', ['UserJWT', 'ServiceRoleKey']],
+  adminCreateInvite: ['post', '/functions/svc-admin-invite-create', ['UserJWT', 'ServiceRoleKey']],
+  adminListInvites: ['get', '/functions/svc-admin-invites', ['UserJWT', 'ServiceRoleKey']],
+  adminRevokeInvite: ['post', '/functions/svc-admin-invite-revoke', ['UserJWT', 'ServiceRoleKey']],
+  adminGetSignupSettings: ['get', '/functions/svc-admin-settings', ['UserJWT', 'ServiceRoleKey']],
+  adminUpdateSignupSettings: ['post', '/functions/svc-admin-settings', ['UserJWT', 'ServiceRoleKey']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */

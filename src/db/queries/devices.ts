@@ -27,7 +27,7 @@ export async function countLiveDevices(db: Q, userId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** The live (non-revoked) device behind a token hash. */
+/** The live (non-revoked) device behind a token hash, while its user is not disabled. */
 export async function findActiveDeviceToken(
   db: Q,
   tokenHash: string,
@@ -35,10 +35,12 @@ export async function findActiveDeviceToken(
   const row = await db
     .selectFrom('device_tokens as t')
     .innerJoin('devices as d', 'd.id', 't.device_id')
+    .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['t.user_id', 't.device_id'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .where('d.revoked_at', 'is', null)
+    .where('u.disabled_at', 'is', null)
     .executeTakeFirst();
   return row ? { userId: row.user_id, deviceId: row.device_id } : undefined;
 }

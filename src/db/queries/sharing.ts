@@ -62,10 +62,12 @@ export async function revokePublicView(db: Q, userId: string, now: number): Prom
 /** The user behind a live share token. */
 export async function findUserByShareTokenHash(db: Q, tokenHash: string): Promise<{ userId: string } | undefined> {
   const row = await db
-    .selectFrom('public_views')
-    .select('user_id')
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
+    .selectFrom('public_views as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select('p.user_id')
+    .where('p.token_hash', '=', tokenHash)
+    .where('p.revoked_at', 'is', null)
+    .where('u.disabled_at', 'is', null)
     .executeTakeFirst();
   return row ? { userId: row.user_id } : undefined;
 }

@@ -12,8 +12,14 @@ export async function findUserById(db: Q, id: string): Promise<UserRow | undefin
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Whether the user exists and is not disabled (their credentials are honoured). */
 export async function userIdExists(db: Q, id: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -61,14 +67,19 @@ export async function consumeRefreshToken(db: Q, tokenHash: string, now: number)
   return result.numUpdatedRows > 0n;
 }
 
-/** The session's user while it has a refresh token neither revoked nor expired (its access tokens are honoured). */
+/**
+ * The session's user while it has a refresh token neither revoked nor expired and the user is not
+ * disabled (its access tokens are honoured).
+ */
 export async function liveSessionOwner(db: Q, sessionId: string, now: number): Promise<string | undefined> {
   const row = await db
-    .selectFrom('refresh_tokens')
-    .select('user_id')
-    .where('session_id', '=', sessionId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', BigInt(now))
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select('r.user_id')
+    .where('r.session_id', '=', sessionId)
+    .where('r.revoked_at', 'is', null)
+    .where('r.expires_at', '>', BigInt(now))
+    .where('u.disabled_at', 'is', null)
     .limit(1)
     .executeTakeFirst();
   return row?.user_id;
