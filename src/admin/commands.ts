@@ -37,7 +37,10 @@ export interface CommandResult {
 export const USAGE = `usage: npm run admin -- <command>
 
   keys                                 print the service role key, JWT secret and anonymous key
-  create-user <email> <password> [--name <display name>]
+  create-user <email> <password> [--name <display name>] [--admin]
+                                       whatever the sign-up settings; --admin: an instance admin
+  make-admin <email|user id>           make the account an instance admin
+  revoke-admin <email|user id>         no longer an admin (refused for the last enabled admin)
   grant-pro <email|user id> [--days <n>] [--source <word>]   (no --days: no end)
   revoke-pro <email|user id>
   refresh-leaderboard [--period week|month|total]
@@ -48,13 +51,18 @@ export const USAGE = `usage: npm run admin -- <command>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Splits `--flag value` pairs from positional arguments. */
+/** Flags that take no value. */
+const SWITCHES = new Set(['--admin']);
+
+/** Splits `--flag value` pairs (and switches, value `true`) from positional arguments. */
 function parseArgs(args: readonly string[]): { positional: string[]; flags: Map<string, string> } {
   const positional: string[] = [];
   const flags = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    if (arg.startsWith('--')) {
+    if (SWITCHES.has(arg)) {
+      flags.set(arg.slice(2), 'true');
+    } else if (arg.startsWith('--')) {
       const value = args[i + 1];
       if (value === undefined) throw new UsageError(`${arg} needs a value`);
       flags.set(arg.slice(2), value);
@@ -125,17 +133,33 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
         const [email, password] = positional;
         if (!email || !password) throw new UsageError('create-user needs an e-mail address and a password');
         const name = flags.get('name');
-        const res = await (
-          await ctx.app()
-        ).app.inject({
+        const admin = flags.get('admin') === 'true';
+        // GoTrue's admin createUser, with the service role key: no sign-up setting applies.
+        const built = await ctx.app();
+        const res = await built.app.inject({
           method: 'POST',
-          url: '/auth/v1/signup',
-          payload: { email, password, ...(name ? { data: { display_name: name } } : {}) },
+          url: '/auth/v1/admin/users',
+          headers: { authorization: `Bearer ${built.secrets.serviceRoleKey}` },
+          payload: {
+            email,
+            password,
+            ...(name ? { user_metadata: { display_name: name } } : {}),
+            ...(admin ? { app_metadata: { role: 'admin' } } : {}),
+          },
         });
-        const body = res.json<{ user?: { id: string; email: string }; msg?: string; detail?: string }>();
-        if (res.statusCode !== 200 || !body.user)
-          return { output: `could not create the user: ${body.detail ?? body.msg ?? res.statusCode}`, exitCode: 1 };
-        return { output: `created user ${body.user.id} <${body.user.email}>`, exitCode: 0 };
+        const body = res.json<{ id?: string; email?: string; app_metadata?: { role?: string }; detail?: string }>();
+        if (res.statusCode !== 200 || !body.id)
+          return { output: `could not create the user: ${body.detail ?? res.statusCode}`, exitCode: 1 };
+        const role = body.app_metadata?.role === 'admin' ? ' (admin)' : '';
+        return { output: `created user ${body.id} <${body.email}>${role}`, exitCode: 0 };
+      }
+      case 'make-admin':
+      case 'revoke-admin': {
+        const userId = await userIdOf(ctx.db, positional[0]);
+        const admin = command === 'make-admin';
+        const result = await inject(ctx, 'POST', '/functions/svc-admin-user-update', { user_id: userId, admin });
+        if (result.exitCode !== 0) return result;
+        return { output: `${userId} is ${admin ? 'now' : 'no longer'} an admin`, exitCode: 0 };
       }
       case 'grant-pro': {
         const userId = await userIdOf(ctx.db, positional[0]);
