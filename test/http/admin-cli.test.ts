@@ -7,6 +7,30 @@ import { listActiveEntitlements } from '../../src/db/queries/entitlements.js';
 import { ingest, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
+describe(`admin command line on a closed instance (${engine})`, () => {
+  let t: TestApp;
+  afterEach(async () => t.close());
+
+  it('creates its first admin with create-user --admin, while sign-up is refused', async () => {
+    t = await createTestApp({ env: { SIGNUP_MODE: 'closed' } });
+    const run = (...argv: string[]) => runAdminCommand(builtAppContext(t, t.db, t.clock), argv);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/signup',
+      payload: { email: 'boss@example.com', password: 'a long password' },
+    });
+    expect(refused.statusCode).toBe(403);
+    const r = await run('create-user', 'boss@example.com', 'a long password', '--admin');
+    expect(r.output).toMatch(/^created user [0-9a-f-]{36} <boss@example\.com> \(admin\)$/);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: 'boss@example.com', password: 'a long password' },
+    });
+    expect(signIn.json().user.app_metadata.role).toBe('admin');
+  });
+});
+
 describe(`admin command line (${engine})`, () => {
   let t: TestApp;
   const run = (...argv: string[]) => runAdminCommand(builtAppContext(t, t.db, t.clock), argv);
@@ -27,7 +51,8 @@ describe(`admin command line (${engine})`, () => {
   it('creates a user who can sign in', async () => {
     const r = await run('create-user', 'Admin@Example.com', 'a long password', '--name', 'Ada');
     expect(r.exitCode, r.output).toBe(0);
-    expect(r.output).toMatch(/^created user [0-9a-f-]{36} <admin@example\.com>$/);
+    // The instance's first account: its admin.
+    expect(r.output).toMatch(/^created user [0-9a-f-]{36} <admin@example\.com> \(admin\)$/);
     const signIn = await t.app.inject({
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
@@ -37,6 +62,32 @@ describe(`admin command line (${engine})`, () => {
     expect(signIn.json().user.user_metadata).toEqual({ display_name: 'Ada' });
     expect((await run('create-user', 'admin@example.com', 'a long password')).exitCode).toBe(1);
     expect((await run('create-user', 'x@example.com')).exitCode).toBe(2);
+  });
+
+  it('makes and revokes admins; the last enabled admin stays', async () => {
+    const first = await signUp(t);
+    const user = await signUp(t);
+    const role = async (u: { accessToken: string }) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/auth/v1/user',
+          headers: { authorization: `Bearer ${u.accessToken}` },
+        })
+      ).json().app_metadata.role;
+    expect(await role(user)).toBe('user');
+    expect(await run('make-admin', user.email)).toEqual({ output: `${user.id} is now an admin`, exitCode: 0 });
+    expect(await role(user)).toBe('admin');
+    expect(await run('revoke-admin', first.id)).toEqual({ output: `${first.id} is no longer an admin`, exitCode: 0 });
+    expect(await role(first)).toBe('user');
+    const last = await run('revoke-admin', user.email);
+    expect(last.exitCode).toBe(1);
+    expect(last.output).toContain('last admin');
+    expect(await role(user)).toBe('admin');
+    expect((await run('make-admin', 'nobody@example.com')).exitCode).toBe(2);
+    const second = await run('create-user', 'second@example.com', 'a long password', '--admin', '--name', 'Bo');
+    expect(second.output).toMatch(/^created user [0-9a-f-]{36} <second@example\.com> \(admin\)$/);
+    expect((await run('create-user', 'third@example.com', 'a long password')).output).not.toContain('(admin)');
   });
 
   it('grants and revokes pro (entitlements read by getUserStatus)', async () => {
