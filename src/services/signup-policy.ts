@@ -10,7 +10,7 @@ import type { Db } from '../db/connect.js';
 import { readSettings, writeSetting } from '../db/queries/instance-settings.js';
 import { findInvite, findInviteByHash, insertInvite, listInvites, revokeInvite } from '../db/queries/invites.js';
 import type { InviteRow } from '../db/schema.js';
-import { Forbidden, invalidField, NotFound } from '../domain/errors.js';
+import { Forbidden, InvalidInput, invalidField, NotFound } from '../domain/errors.js';
 import {
   INVITE_TOKEN_PREFIX,
   isInviteToken,
@@ -135,9 +135,14 @@ export class SignupPolicy {
       return { inviteId: undefined };
     }
     if (!isInviteToken(inviteToken))
-      throw invalidField(
-        { in: 'body', field: 'data.invite_token' },
-        `is not an invite token (${INVITE_TOKEN_PREFIX}… as in the invite link)`,
+      throw new InvalidInput(
+        [
+          {
+            at: { in: 'body', field: 'data.invite_token' },
+            message: `is not an invite token (${INVITE_TOKEN_PREFIX}… as in the invite link)`,
+          },
+        ],
+        { reason: 'validation_failed' },
       );
     const row = await findInviteByHash(this.db.kysely, hashToken(inviteToken));
     const refusal = inviteRefusal(row, email, this.clock.now());

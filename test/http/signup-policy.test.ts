@@ -173,6 +173,7 @@ describe(`who may sign up (${engine})`, () => {
     const malformed = await signUpRequest(t, 'a@example.com', { invite_token: 'not-an-invite' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors[0].path).toBe('/body/data/invite_token');
+    expect(malformed.json().error_code).toBe('validation_failed');
     expect((await signUpRequest(t, 'bound@example.com', { invite_token: bound.invite_token })).statusCode).toBe(200);
     const list = await t.app.inject({ method: 'GET', url: '/functions/svc-admin-invites', headers: SERVICE });
     const statuses = list.json<{ invites: Array<{ id: string; status: string; uses: number }> }>().invites;
@@ -289,10 +290,11 @@ describe(`sign-up settings across a restart (${engine})`, () => {
 
   /** Opens the same database again each time. */
   function sameDatabase(): () => Promise<Db> {
-    if (testDatabaseUrl) {
+    const url = testDatabaseUrl;
+    if (url !== undefined) {
       const schema = `t_${randomBytes(6).toString('hex')}`;
       cleanups.push(() => dropTestSchema(schema));
-      return () => openPostgres(testDatabaseUrl, 3, schema);
+      return () => openPostgres(url, 3, schema);
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-signup-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
