@@ -12,6 +12,7 @@ const Leaderboard = lazy(() => import('./pages/leaderboard.js').then((m) => ({ d
 const Settings = lazy(() => import('./pages/settings.js').then((m) => ({ default: m.Settings })));
 const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
 const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
+const AdminPage = lazy(() => import('./pages/admin.js').then((m) => ({ default: m.AdminPage })));
 
 const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
@@ -25,12 +26,14 @@ const TITLES: Record<string, string> = {
   '/devices': 'Devices',
   '/leaderboard': 'Leaderboard',
   '/settings': 'Settings',
+  '/admin': 'Admin',
   '/link': 'Link a machine',
   '/share': 'Shared profile',
 };
 
-function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean }) {
+function Shell({ children, signedIn, admin = false }: { children: ReactNode; signedIn: boolean; admin?: boolean }) {
   const { path } = useLocation();
+  const nav: Array<[string, string]> = admin ? [...NAV, ['/admin', 'Admin']] : NAV;
   return (
     <>
       <a className="skip" href="#main">
@@ -42,11 +45,13 @@ function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean 
             <Logo /> <span>Tokentally</span>
           </Link>
           <nav aria-label="Main" className="nav">
-            {NAV.filter(([href]) => signedIn || href === '/leaderboard').map(([href, label]) => (
-              <Link key={href} href={href} aria-current={path === href ? 'page' : undefined}>
-                {label}
-              </Link>
-            ))}
+            {nav
+              .filter(([href]) => signedIn || href === '/leaderboard')
+              .map(([href, label]) => (
+                <Link key={href} href={href} aria-current={path === href ? 'page' : undefined}>
+                  {label}
+                </Link>
+              ))}
           </nav>
           <div className="topbar-end">
             {signedIn ? (
@@ -87,6 +92,8 @@ export function App() {
   const session = useSession();
   const { path } = useLocation();
   const signedIn = session.status === 'signed-in';
+  // The server checks every admin operation itself; this only decides what to show.
+  const admin = session.status === 'signed-in' && session.session.user.app_metadata['role'] === 'admin';
   useEffect(() => {
     document.title = `${TITLES[path] ?? (path.startsWith('/u/') ? 'Profile' : 'Tokentally')} · Tokentally`;
   }, [path]);
@@ -129,6 +136,7 @@ export function App() {
   if (path === '/devices') page = <Devices />;
   else if (path === '/link') page = <LinkPage />;
   else if (path === '/settings') page = <Settings />;
+  else if (path === '/admin' && admin) page = <AdminPage />;
   else if (path === '/' || path === '/sign-in' || path === '/sign-up') page = <Overview />;
   else
     page = (
@@ -139,5 +147,9 @@ export function App() {
         </p>
       </div>
     );
-  return <Shell signedIn>{page}</Shell>;
+  return (
+    <Shell signedIn admin={admin}>
+      {page}
+    </Shell>
+  );
 }

@@ -1,7 +1,29 @@
 /** @fileoverview Sign up and sign in (the sign-in API through the GoTrue client). */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { auth } from '../auth.js';
-import { Link } from '../router.js';
+import { Link, useLocation } from '../router.js';
+
+/** What a refused sign-up or sign-in says, by GoTrue's error code (docs/running-for-a-group.md). */
+const REFUSALS: Record<string, string> = {
+  signup_disabled: 'This server does not take new accounts without an invite. Ask its admin for an invite link.',
+  email_address_not_authorized:
+    'Sign-up here is limited to certain e-mail domains. Use your work address, or ask its admin for an invite.',
+  invite_invalid:
+    'This invite cannot be used: it has expired, been used up or revoked, or is for another e-mail address. Ask its admin for a new one.',
+  user_banned: 'This account has been disabled by an admin of this server.',
+};
+
+/** Whether anyone may sign up here (`signup_mode` of GET /auth/v1/settings); undefined while unknown. */
+function useSignupMode(): string | undefined {
+  const [mode, setMode] = useState<string>();
+  useEffect(() => {
+    fetch('/auth/v1/settings')
+      .then((res) => res.json() as Promise<{ signup_mode?: string }>)
+      .then((body) => setMode(body.signup_mode ?? 'open'))
+      .catch(() => setMode('open'));
+  }, []);
+  return mode;
+}
 
 export function SignIn({
   mode,
@@ -18,15 +40,20 @@ export function SignIn({
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const signUp = mode === 'sign-up';
+  const invite = useLocation().query.get('invite') ?? undefined;
+  const signupMode = useSignupMode();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
+    const data: Record<string, string> = {};
+    if (name.trim()) data['display_name'] = name.trim();
+    if (invite) data['invite_token'] = invite;
     const { error: failed } = signUp
-      ? await auth.signUp({ email, password, options: { data: name.trim() ? { display_name: name.trim() } : {} } })
+      ? await auth.signUp({ email, password, options: { data } })
       : await auth.signInWithPassword({ email, password });
     setBusy(false);
-    if (failed) setError(failed.message || 'Sign-in failed.');
+    if (failed) setError((failed.code && REFUSALS[failed.code]) || failed.message || 'Sign-in failed.');
   };
   return (
     <div className="auth-page">
@@ -55,6 +82,21 @@ export function SignIn({
           </div>
         )}
         <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
+        {signUp && invite && (
+          <div className="note note-ok note-block" role="status">
+            You have an invite: it is used when you create your account.
+          </div>
+        )}
+        {signUp && !invite && signupMode === 'invite' && (
+          <div className="note note-warn" role="status">
+            New accounts on this server need an invite. Open the invite link you were sent.
+          </div>
+        )}
+        {signUp && signupMode === 'closed' && (
+          <div className="note note-warn" role="status">
+            This server does not take new accounts. Ask its admin.
+          </div>
+        )}
         <form className="form" onSubmit={(e) => void submit(e)}>
           {signUp && (
             <label className="field">
