@@ -1,6 +1,7 @@
 /**
  * @fileoverview One log line per request, written when it completes: method, URL, status and
- * time. (Fastify's default writes two.) Headers and bodies are never logged, so no credential is.
+ * time. (Fastify's default writes two.) Headers and bodies are never logged, so no credential is;
+ * a token in the URL (an invite link's `?invite=tt_inv_…`) is logged by its prefix only.
  *
  * The completed line is built here from those four fields only, so it goes through a child logger
  * without the redaction pass, which cost about a tenth of an upload's HTTP work (docs/decisions.md,
@@ -8,6 +9,14 @@
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+
+/** Opaque tokens (`tt_<kind>_<secret>`) in a URL, cut to their prefix. */
+const URL_TOKEN = /\b(tt_[a-z]+_)[A-Za-z0-9_-]+/g;
+
+/** The URL as logged: any opaque token in it cut to its prefix (`tt_inv_…`). */
+export function loggedUrl(url: string): string {
+  return url.includes('tt_') ? url.replace(URL_TOKEN, '$1…') : url;
+}
 
 export class OneLinePerRequest extends LogController {
   private readonly lines: Logger;
@@ -22,7 +31,7 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: loggedUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };

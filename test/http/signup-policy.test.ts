@@ -140,6 +140,17 @@ describe(`who may sign up (${engine})`, () => {
     expectRefused(await signUpRequest(t, 'b@example.com', { invite_token: inv.invite_token }), 403, 'invite_invalid');
   });
 
+  it('opening an invite link does not write its token to the log', async () => {
+    t = await createTestApp({ env: { SIGNUP_MODE: 'invite' } });
+    const inv = await invite(t);
+    const path = new URL(inv.url).pathname + new URL(inv.url).search;
+    await t.app.inject({ method: 'GET', url: path });
+    await t.app.inject({ method: 'GET', url: `/functions/svc-admin-users?q=${inv.invite_token}` });
+    const lines = t.logs.join('');
+    expect(lines).toContain('/sign-up?invite=tt_inv_…');
+    expect(lines).not.toContain(inv.invite_token.slice(7));
+  });
+
   it('expired, revoked, unknown and e-mail-bound invites are 403 invite_invalid; a malformed one 400', async () => {
     t = await createTestApp({ env: { SIGNUP_MODE: 'invite' } });
     const expiring = await invite(t, { expires_in_hours: 1 });
