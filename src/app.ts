@@ -56,6 +56,7 @@ import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
+import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { createPriceService } from './pricing/index.js';
@@ -128,6 +129,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
+  const notNarrowed = restrictDataDir(config.dataDir);
+  if (notNarrowed) logger.warn({ dataDir: config.dataDir }, `DATA_DIR is open to other users (${notNarrowed})`);
   await migrateToLatest(db);
   const secrets = await resolveSecrets(config, db, clock.now());
 

@@ -28,6 +28,8 @@ export interface RefreshTokensTable {
   expires_at: Int;
   used_at: NullableInt;
   revoked_at: NullableInt;
+  /** When the session was signed in to (copied to every rotated token); NULL for sessions older than migration 0015. */
+  authenticated_at: NullableInt;
 }
 
 export interface DevicesTable {

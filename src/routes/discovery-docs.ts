@@ -2,10 +2,13 @@
  * @fileoverview Discovery documents on the same origin: the auth guide (/docs/auth), the
  * webhooks guide (/docs/webhooks, honest: none exist), /llms.txt and the tool manifest
  * (/.well-known/ai-plugin.json). Static text; absolute URLs are built from the request's origin.
+ * The guides carry the pages' headers (http/page-headers.ts), their style in /docs/style.css.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
+import { PAGE_HEADERS } from '../http/page-headers.js';
 
+/** The guides' (and the "not built" page's) stylesheet: a file of its own, as the pages' CSP allows no inline style. */
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
 code,pre{background:#f2f2f4;border-radius:4px}code{padding:.1rem .3rem}pre{padding:.7rem;overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}a{color:#0a58ca}`;
@@ -13,7 +16,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.35rem .5rem;
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Tokentally</title><style>${STYLE}</style></head>
+<title>${title} · Tokentally</title><link rel="stylesheet" href="/docs/style.css"></head>
 <body><p><a href="/">Tokentally</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/docs/auth">Auth</a> · <a href="/docs/webhooks">Webhooks</a> · <a href="/llms.txt">llms.txt</a></p>
 ${body}
 </body></html>
@@ -120,8 +123,13 @@ function pluginManifest(base: string) {
 
 export function registerDiscoveryDocRoutes(app: App): void {
   const hide = { schema: { hide: true } };
-  app.get('/docs/auth', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(AUTH));
-  app.get('/docs/webhooks', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(WEBHOOKS));
+  const html = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body);
+  app.get('/docs/auth', hide, html(AUTH));
+  app.get('/docs/webhooks', hide, html(WEBHOOKS));
+  app.get('/docs/style.css', hide, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE),
+  );
   app.get('/llms.txt', hide, async (request, reply) =>
     reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))),
   );

@@ -1,5 +1,5 @@
 /**
- * @fileoverview Settings: profile (sign-in API), public visibility with the share link, badge and card,
+ * @fileoverview Settings: profile and password (sign-in API), public visibility with the share link, badge and card,
  * zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
@@ -10,6 +10,7 @@ import { isValidZone } from '../lib/dates.js';
 import { browserZone, savePrefs, usePrefs, type Theme } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { DeleteAccount, ExportPanel } from './settings-account.js';
+import { PasswordForm } from './settings-password.js';
 import { BadgePreview } from './settings-share.js';
 
 interface Visibility {
@@ -191,6 +192,7 @@ export function Settings() {
         <h1>Settings</h1>
       </div>
       <ProfileForm />
+      <PasswordForm />
       <SharingPanel />
       <DisplayPrefs />
       <ExportPanel />
