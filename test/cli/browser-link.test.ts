@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { canOpenBrowser, startLoopbackLink, type LoopbackLink } from '../../src/cli/browser-link.js';
+import { canOpenBrowser, openerCommand, startLoopbackLink, type LoopbackLink } from '../../src/cli/browser-link.js';
 
 describe('one-click link: the loopback listener', () => {
   let link: LoopbackLink | undefined;
@@ -44,5 +44,29 @@ describe('one-click link: the loopback listener', () => {
     expect(canOpenBrowser({ CI: 'true' }, 'darwin')).toBe(false);
     expect(canOpenBrowser({ BROWSER: 'firefox' }, 'linux')).toBe(true);
     expect(canOpenBrowser({ BROWSER: 'firefox', TOKENTALLY_NO_BROWSER: '1' }, 'linux')).toBe(false);
+  });
+});
+
+describe('the browser opener: a program and its arguments, never a shell', () => {
+  // A crafted server URL: `cmd /c start "" <url>` cut it at `&` and ran `calc` (and what follows `|`).
+  const crafted = 'https://tt.example.com/link?state=abc&calc.exe|whoami&device=x';
+
+  it('on Windows runs rundll32 with the whole URL as one argument, & and | untouched', () => {
+    expect(openerCommand(crafted, {}, 'win32')).toEqual({
+      cmd: 'rundll32',
+      args: ['url.dll,FileProtocolHandler', crafted],
+    });
+  });
+
+  it('on macOS runs open, on Linux xdg-open, and $BROWSER where set', () => {
+    expect(openerCommand(crafted, {}, 'darwin')).toEqual({ cmd: 'open', args: [crafted] });
+    expect(openerCommand(crafted, {}, 'linux')).toEqual({ cmd: 'xdg-open', args: [crafted] });
+    expect(openerCommand(crafted, { BROWSER: 'firefox' }, 'win32')).toEqual({ cmd: 'firefox', args: [crafted] });
+  });
+
+  it('opens only http(s) URLs', () => {
+    expect(openerCommand('http://127.0.0.1:8787/link', {}, 'linux').args).toEqual(['http://127.0.0.1:8787/link']);
+    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'calc.exe', '--help', 'ms-settings:', ''])
+      expect(() => openerCommand(bad, {}, 'win32')).toThrow();
   });
 });
