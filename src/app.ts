@@ -346,7 +346,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDashboardRoutes(app);
-  registerDiscoveryDocRoutes(app);
+  registerDiscoveryDocRoutes(app, config.publicUrl);
   registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 
   await app.ready();

@@ -1,9 +1,10 @@
 /**
  * @fileoverview Discovery documents on the same origin: the auth guide (/docs/auth), the
  * webhooks guide (/docs/webhooks, honest: none exist), /llms.txt and the tool manifest
- * (/.well-known/ai-plugin.json). Static text; absolute URLs are built from the request's origin.
+ * (/.well-known/ai-plugin.json). Static text; absolute URLs start with the configured public URL
+ * (PUBLIC_URL), never with the request's Host header: a request naming another host must not get
+ * (or, through a shared cache, give others) a file pointing agents at that host.
  */
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
@@ -74,10 +75,6 @@ when a device last uploaded), or read the leaderboard, whose snapshots refresh e
 signed, and the <a href="/openapi.json">OpenAPI document</a> will describe them.</p>`,
 );
 
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
-
 function llmsTxt(base: string): string {
   return `# Tokentally
 
@@ -118,12 +115,13 @@ function pluginManifest(base: string) {
   };
 }
 
-export function registerDiscoveryDocRoutes(app: App): void {
+/** `publicUrl`: the server's public base URL (config.publicUrl), with which every absolute URL here starts. */
+export function registerDiscoveryDocRoutes(app: App, publicUrl: string): void {
   const hide = { schema: { hide: true } };
+  const llms = llmsTxt(publicUrl);
+  const manifest = pluginManifest(publicUrl);
   app.get('/docs/auth', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(AUTH));
   app.get('/docs/webhooks', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(WEBHOOKS));
-  app.get('/llms.txt', hide, async (request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))),
-  );
-  app.get('/.well-known/ai-plugin.json', hide, async (request) => pluginManifest(origin(request)));
+  app.get('/llms.txt', hide, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+  app.get('/.well-known/ai-plugin.json', hide, async () => manifest);
 }
