@@ -25,7 +25,7 @@ import { InflightGate, localLimiters, type LimitName, type RateLimiter } from '.
 import { lazyChildLoggers } from './http/lazy-logger.js';
 import { Metrics } from './http/metrics.js';
 import { OneLinePerRequest } from './http/request-log.js';
-import { cachedLookup, TtlCache } from './http/ttl-cache.js';
+import { cachedExists, cachedLookup, TtlCache } from './http/ttl-cache.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
@@ -79,7 +79,12 @@ export interface AppDeps {
   clock?: Clock;
   logger?: Logger;
   /** Test seams (e.g. holding a leaderboard refresh or a repricing open). */
-  hooks?: { leaderboard?: LeaderboardHooks; repricing?: RepricingHooks };
+  hooks?: {
+    leaderboard?: LeaderboardHooks;
+    repricing?: RepricingHooks;
+    /** Awaited after a device token's database lookup, before its answer may be cached. */
+    deviceTokenLooked?: () => Promise<void>;
+  };
   /** The other processes of a multi-process server (none by default). */
   peers?: Peers;
   /** Where the rate limits keep their buckets (this process's memory by default). */
@@ -95,15 +100,6 @@ export interface TokentallyApp {
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
-}
-
-/** A yes/no lookup whose "yes" answers are remembered (a new user works at once). */
-function cachedExists(
-  cache: TtlCache<true>,
-  exists: (key: string) => Promise<boolean>,
-): (key: string) => Promise<boolean> {
-  const lookup = cachedLookup(cache, async (key) => ((await exists(key)) ? true : undefined));
-  return async (key) => (await lookup(key)) === true;
 }
 
 /** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
@@ -216,7 +212,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     peers.tell({ kind: 'device-revoked', deviceId });
   });
   const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
-    findDeviceToken: cachedLookup(deviceTokens, (hash) => findActiveDeviceToken(db.kysely, hash)),
+    findDeviceToken: cachedLookup(deviceTokens, async (hash) => {
+      const found = await findActiveDeviceToken(db.kysely, hash);
+      await deps.hooks?.deviceTokenLooked?.();
+      return found;
+    }),
     findShareToken: (hash) => sharing.findShareToken(hash),
     userExists: cachedExists(liveUsers, (id) => userIdExists(db.kysely, id)),
     liveSessionOwner: cachedLookup(liveSessions, (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now())),
@@ -348,7 +348,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDashboardRoutes(app);
-  registerDiscoveryDocRoutes(app);
+  registerDiscoveryDocRoutes(app, config.publicUrl);
   registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 
   await app.ready();

@@ -18,6 +18,12 @@ export type DatabaseConfig =
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /**
+   * The server's public base URL (PUBLIC_URL; no trailing slash): every absolute URL the server
+   * writes into something it serves (discovery files, links) starts with it, never with the
+   * request's Host header. Default: the listen address (see `publicUrlOf`).
+   */
+  readonly publicUrl: string;
   /** Server processes sharing the port (node cluster); 1 serves from this process alone. */
   readonly processes: number;
   readonly dataDir: string;
@@ -164,9 +170,12 @@ export function loadConfig(env: Env = process.env): Config {
   } else {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite database)');
   }
+  const host = str(env, 'HOST', '127.0.0.1');
+  const port = int(env, 'PORT', 8787, 0, 65535);
   const config: Config = {
-    host: str(env, 'HOST', '127.0.0.1'),
-    port: int(env, 'PORT', 8787, 0, 65535),
+    host,
+    port,
+    publicUrl: publicUrlOf(optional(env, 'PUBLIC_URL'), host, port),
     processes: int(env, 'SERVER_PROCESSES', 1, 1, 64),
     dataDir,
     database,
@@ -311,6 +320,30 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     }
   }
   return entries;
+}
+
+/**
+ * PUBLIC_URL: an http(s) URL without credentials, query or fragment (a path is kept, for a server
+ * behind a proxy under a prefix), its trailing slashes removed. Unset: the listen address,
+ * `http://HOST:PORT`, where a wildcard HOST (0.0.0.0, ::) becomes 127.0.0.1, the address a client
+ * on the same machine reaches it by (a public server sets PUBLIC_URL).
+ */
+export function publicUrlOf(raw: string | undefined, host: string, port: number): string {
+  if (raw === undefined) {
+    const local = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+    return `http://${isIP(local) === 6 ? `[${local}]` : local}:${port}`;
+  }
+  const wrong = (why: string) => new ConfigError(`PUBLIC_URL ${why}, got "${raw}"`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw wrong('must be an absolute http(s) URL such as https://tokentally.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wrong('must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw wrong('must not carry a user name or password');
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) throw wrong('must not carry a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */

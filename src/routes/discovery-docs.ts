@@ -1,8 +1,10 @@
 /**
  * @fileoverview Discovery documents on the same origin: the auth guide (/docs/auth), the
  * webhooks guide (/docs/webhooks, honest: none exist), /llms.txt and the tool manifest
- * (/.well-known/ai-plugin.json). Static text; absolute URLs are built from the request's origin.
- * The guides carry the pages' headers (http/page-headers.ts), their style in /docs/style.css.
+ * (/.well-known/ai-plugin.json). Static text; absolute URLs start with the configured public URL
+ * (PUBLIC_URL), never with the request's Host header: a request naming another host must not get
+ * (or, through a shared cache, give others) a file pointing agents at that host. The guides carry
+ * the pages' headers (http/page-headers.ts), their style in /docs/style.css.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
@@ -43,7 +45,7 @@ with a user JWT, or create a link code (<code>POST /functions/svc-link-code-init
 exchange it on the machine: <code>POST /functions/svc-link-code-exchange</code> with <code>{"link_code", "request_id"}</code>
 (no credential; the same <code>request_id</code> within 24 hours gets the same token back). The CLI does this with
 <code>tokentally link --code …</code>.</td>
-<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats only. It cannot read anything.</td></tr>
+<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats. It reads nothing but, in the hour after it was linked, which account it joined (<code>svc-device-account</code>, so the CLI can say so).</td></tr>
 <tr><td><code>ShareToken</code></td><td>share</td><td>Opaque <code>tt_share_…</code>, returned by <code>POST /functions/svc-public-visibility</code>
 with <code>{"enabled": true}</code> and by the GET of the same path while sharing is on. Turning sharing off revokes it at
 once; turning it on again issues a new one.</td>
@@ -76,10 +78,6 @@ when a device last uploaded), or read the leaderboard, whose snapshots refresh e
 <p>If webhooks are added, this page will list each event, its JSON payload, the retry policy and how deliveries are
 signed, and the <a href="/openapi.json">OpenAPI document</a> will describe them.</p>`,
 );
-
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
 
 function llmsTxt(base: string): string {
   return `# Tokentally
@@ -121,8 +119,11 @@ function pluginManifest(base: string) {
   };
 }
 
-export function registerDiscoveryDocRoutes(app: App): void {
+/** `publicUrl`: the server's public base URL (config.publicUrl), with which every absolute URL here starts. */
+export function registerDiscoveryDocRoutes(app: App, publicUrl: string): void {
   const hide = { schema: { hide: true } };
+  const llms = llmsTxt(publicUrl);
+  const manifest = pluginManifest(publicUrl);
   const html = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body);
   app.get('/docs/auth', hide, html(AUTH));
@@ -130,8 +131,6 @@ export function registerDiscoveryDocRoutes(app: App): void {
   app.get('/docs/style.css', hide, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE),
   );
-  app.get('/llms.txt', hide, async (request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))),
-  );
-  app.get('/.well-known/ai-plugin.json', hide, async (request) => pluginManifest(origin(request)));
+  app.get('/llms.txt', hide, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+  app.get('/.well-known/ai-plugin.json', hide, async () => manifest);
 }

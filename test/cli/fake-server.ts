@@ -1,5 +1,5 @@
 /**
- * A tiny node:http stand-in for the three endpoints the CLI calls, on 127.0.0.1 port 0. It
+ * A tiny node:http stand-in for the endpoints the CLI calls, on 127.0.0.1 port 0. It
  * stores buckets with the server's replace semantics and can be told to answer 429/503 or to
  * fail, so upload, retry and queue behaviour can be tested without the real server.
  */
@@ -22,6 +22,8 @@ export interface FakeServer {
   rejectModel?: string;
   /** The /healthz answer (default `{"status":"ok"}`). */
   health?: unknown;
+  /** The e-mail address getDeviceAccount names (default `owner@example.com`). */
+  accountEmail?: string;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,19 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
         return;
       }
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return problem(res, 401, 'missing or invalid device token');
+      if (path === '/functions/svc-device-account' && req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            user_id: '22222222-2222-4222-8222-222222222222',
+            email: api.accountEmail ?? 'owner@example.com',
+            display_name: null,
+            device_id: '11111111-1111-4111-8111-111111111111',
+            device_name: 'laptop',
+          }),
+        );
+        return;
+      }
       if (path === '/functions/svc-sync-ping') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(

@@ -151,11 +151,12 @@ describe(`dashboard in a browser (${engine})`, () => {
       new RegExp(`^${env.base}/link\\?callback=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=`),
     );
     await page.goto(url as string);
-    await page.getByRole('heading', { name: 'Link e2e-laptop?' }).waitFor();
+    await page.getByRole('heading', { name: `Link e2e-laptop to ${EMAIL}?` }).waitFor();
     await shoot('link-approve');
     await page.getByRole('button', { name: 'Link e2e-laptop' }).click();
     await page.getByRole('heading', { name: 'Linked' }).waitFor();
     expect(await exited, output).toBe(0);
+    expect(output).toContain(`to the account ${EMAIL}`);
     const config = JSON.parse(readFileSync(join(home, '.config', 'tokentally', 'config.json'), 'utf8')) as {
       token: string;
     };

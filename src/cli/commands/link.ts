@@ -4,11 +4,13 @@
  * dashboard's link page, which hands a fresh code back to a loopback listener (browser-link.ts);
  * where no browser can open (SSH, CI) the page's address and the `--code` way are printed. The request id is created once per (server, code)
  * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
- * same device and token instead of a 409.
+ * same device and token instead of a 409. Once linked, it asks the server with the new token which
+ * account the device joined and says so (getDeviceAccount): a code of someone else's account,
+ * handed to the waiting command, shows at once.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ApiError, postJson } from '../api.js';
+import { ApiError, getJson, postJson } from '../api.js';
 import { canOpenBrowser, openBrowser, startLoopbackLink } from '../browser-link.js';
 import { loadConfig, saveConfig } from '../config-store.js';
 import { UsageError, type CliContext } from '../context.js';
@@ -63,9 +65,10 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
         );
       }
       try {
-        const result = await exchangeAndSave(ctx, server, code, deviceName);
-        link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${server}.` });
-        return result;
+        const { account } = await exchangeAndSave(ctx, server, code, deviceName);
+        const where = account === undefined ? server : `the account ${account} at ${server}`;
+        link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${where}.` });
+        return 0;
       } catch (err) {
         link.finish({ ok: false, message: err instanceof Error ? err.message : String(err) });
         throw err;
@@ -82,13 +85,30 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
     code = (await ctx.prompt('Link code (from the dashboard): ')).trim();
     if (code === '') throw new UsageError('no link code entered.');
   }
-  return exchangeAndSave(ctx, server, code, deviceName);
+  await exchangeAndSave(ctx, server, code, deviceName);
+  return 0;
 }
 
 /** How long the one-click link waits for the browser's approval. */
 const BROWSER_WAIT_MS = 10 * 60_000;
 
-async function exchangeAndSave(ctx: CliContext, server: string, code: string, deviceName: string): Promise<number> {
+/** The account a device token belongs to, as its server tells it: its e-mail address, else its display name. */
+async function accountOf(ctx: CliContext, server: string, token: string): Promise<{ account?: string; why?: string }> {
+  try {
+    const answer = await getJson(`${server}/functions/svc-device-account`, token, { ...ctx.api, attempts: 2 });
+    const named = isRecord(answer) ? (str(answer['email']) ?? str(answer['display_name'])) : undefined;
+    return named ? { account: named } : { why: 'it named no e-mail address or name' };
+  } catch (err) {
+    return { why: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function exchangeAndSave(
+  ctx: CliContext,
+  server: string,
+  code: string,
+  deviceName: string,
+): Promise<{ account: string | undefined }> {
   const out = createOutput(ctx.stdout, ctx.stderr);
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
@@ -135,9 +155,14 @@ async function exchangeAndSave(ctx: CliContext, server: string, code: string, de
   if (userId !== undefined) linked.userId = userId;
   linked.linkedAt = new Date(ctx.now()).toISOString();
   saveConfig(paths.configFile, linked);
+  const { account, why } = await accountOf(ctx, server, token);
+  const whose =
+    account === undefined ? ` (the server did not say which account: ${why})` : `, to the account ${account}`;
   out.info(
-    `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId}). Config saved in ${paths.configFile}.`,
+    `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId})${whose}. Config saved in ${paths.configFile}.`,
   );
+  if (account !== undefined)
+    out.info(`If ${account} is not your account, do not sync: run \`tokentally link\` again to link to yours.`);
   out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
-  return 0;
+  return { account };
 }
