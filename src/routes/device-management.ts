@@ -1,13 +1,9 @@
-/**
- * @fileoverview listDevices, renameDevice, revokeDevice: a signed-in user's own devices; and
- * getDeviceAccount, which tells a newly linked device whose account it joined (docs/devices.md).
- */
+/** @fileoverview listDevices, renameDevice, revokeDevice: a signed-in user's own devices (docs/devices.md). */
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
 import type { DeviceListing } from '../db/queries/devices.js';
 import { responses } from '../schemas/common.js';
 import {
-  DeviceAccountResponse,
   DeviceListQuery,
   DeviceListResponse,
   DeviceRenameRequest,
@@ -71,32 +67,6 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
         await devices.rename(principalOf(request, 'user').userId, request.body.device_id, request.body.name),
       ),
     }),
-  );
-
-  app.get(
-    '/functions/svc-device-account',
-    operation(
-      {
-        operationId: 'getDeviceAccount',
-        summary: 'The account a device token belongs to',
-        description:
-          'For the CLI right after linking, so it can say which account it joined. Answered only in the hour after the device was linked (then 403).',
-        tags: ['devices'],
-        access: { roles: ['device'] },
-      },
-      { response: responses(DeviceAccountResponse, 401, 403) },
-    ),
-    async (request): Promise<DeviceAccountResponse> => {
-      const { userId, deviceId } = principalOf(request, 'device');
-      const account = await devices.account(userId, deviceId);
-      return {
-        user_id: account.userId,
-        email: account.email,
-        display_name: account.displayName,
-        device_id: account.deviceId,
-        device_name: account.deviceName,
-      };
-    },
   );
 
   app.post(

@@ -45,7 +45,7 @@ with a user JWT, or create a link code (<code>POST /functions/svc-link-code-init
 exchange it on the machine: <code>POST /functions/svc-link-code-exchange</code> with <code>{"link_code", "request_id"}</code>
 (no credential; the same <code>request_id</code> within 24 hours gets the same token back). The CLI does this with
 <code>tokentally link --code …</code>.</td>
-<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats. It reads nothing but, in the hour after it was linked, which account it joined (<code>svc-device-account</code>, so the CLI can say so).</td></tr>
+<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats; it reads nothing. The link-code exchange's answer also names the account the device joined, so the CLI can say so.</td></tr>
 <tr><td><code>ShareToken</code></td><td>share</td><td>Opaque <code>tt_share_…</code>, returned by <code>POST /functions/svc-public-visibility</code>
 with <code>{"enabled": true}</code> and by the GET of the same path while sharing is on. Turning sharing off revokes it at
 once; turning it on again issues a new one.</td>

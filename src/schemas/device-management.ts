@@ -1,7 +1,4 @@
-/**
- * @fileoverview Device management beyond the interface: listDevices, renameDevice, revokeDevice,
- * getDeviceAccount (docs/devices.md).
- */
+/** @fileoverview Device management beyond the interface: listDevices, renameDevice, revokeDevice (docs/devices.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Uuid } from './common.js';
 
@@ -35,13 +32,3 @@ export const DeviceRevokeRequest = Type.Object({ device_id: Uuid }, { additional
 export type DeviceRevokeRequest = Static<typeof DeviceRevokeRequest>;
 
 export const DeviceResponse = Type.Object({ device: DeviceEntry });
-
-/** getDeviceAccount: the account a device token belongs to (asked by the CLI right after linking). */
-export const DeviceAccountResponse = Type.Object({
-  user_id: Uuid,
-  email: Type.Union([Type.String(), Type.Null()]),
-  display_name: Type.Union([Type.String(), Type.Null()]),
-  device_id: Uuid,
-  device_name: Type.String(),
-});
-export type DeviceAccountResponse = Static<typeof DeviceAccountResponse>;

@@ -6,30 +6,16 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import {
-  findDevice,
   listUserDevices,
   recordSync,
   renameUserDevice,
   revokeUserDevice,
   type DeviceListing,
 } from '../db/queries/devices.js';
-import { findUserById } from '../db/queries/users.js';
 import { inTransaction } from '../db/transaction.js';
-import { Forbidden, invalidField, NotFound, Unauthenticated } from '../domain/errors.js';
+import { invalidField, NotFound } from '../domain/errors.js';
 
 const NO_SUCH_DEVICE = 'You have no device with this id.';
-
-/** How long after it was linked a device may read which account it belongs to (getDeviceAccount). */
-export const DEVICE_ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
-
-/** The account a device was linked to, as the CLI shows it right after linking. */
-export interface DeviceAccount {
-  userId: string;
-  email: string | null;
-  displayName: string | null;
-  deviceId: string;
-  deviceName: string;
-}
 
 export class DeviceService {
   constructor(
@@ -41,20 +27,6 @@ export class DeviceService {
   /** A device's sync heartbeat, recorded at most once per `minIntervalMs` (recordSyncPing). */
   recordSyncPing(deviceId: string, minIntervalMs: number): Promise<{ updated: boolean; lastSyncAt: number }> {
     return recordSync(this.db.kysely, deviceId, this.clock.now(), minIntervalMs);
-  }
-
-  /**
-   * Which account (and device) a device token belongs to, so a newly linked CLI can say whose
-   * account it joined. Only in the hour after linking: a device token reads nothing of its account
-   * later (a stolen one does not give away the e-mail address).
-   */
-  async account(userId: string, deviceId: string): Promise<DeviceAccount> {
-    const device = await findDevice(this.db.kysely, deviceId);
-    const user = await findUserById(this.db.kysely, userId);
-    if (!device || !user || device.user_id !== userId) throw new Unauthenticated('unknown or revoked device token');
-    if (this.clock.now() - Number(device.created_at) > DEVICE_ACCOUNT_WINDOW_MS)
-      throw new Forbidden('A device reads which account it belongs to only in the hour after it was linked.');
-    return { userId, email: user.email, displayName: user.display_name, deviceId, deviceName: device.name };
   }
 
   list(userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {

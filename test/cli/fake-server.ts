@@ -22,7 +22,7 @@ export interface FakeServer {
   rejectModel?: string;
   /** The /healthz answer (default `{"status":"ok"}`). */
   health?: unknown;
-  /** The e-mail address getDeviceAccount names (default `owner@example.com`). */
+  /** The e-mail address the link-code exchange names as the account (default `owner@example.com`). */
   accountEmail?: string;
   close(): Promise<void>;
 }
@@ -76,24 +76,12 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
             token: TOKEN,
             device_id: '11111111-1111-4111-8111-111111111111',
             user_id: '22222222-2222-4222-8222-222222222222',
+            account: { email: api.accountEmail ?? 'owner@example.com', display_name: null },
           }),
         );
         return;
       }
       if (req.headers.authorization !== `Bearer ${TOKEN}`) return problem(res, 401, 'missing or invalid device token');
-      if (path === '/functions/svc-device-account' && req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            user_id: '22222222-2222-4222-8222-222222222222',
-            email: api.accountEmail ?? 'owner@example.com',
-            display_name: null,
-            device_id: '11111111-1111-4111-8111-111111111111',
-            device_name: 'laptop',
-          }),
-        );
-        return;
-      }
       if (path === '/functions/svc-sync-ping') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(

@@ -38,7 +38,6 @@ const ADDED: Record<string, [string, string, string[]]> = {
   listDevices: ['get', '/functions/svc-devices', ['UserJWT']],
   renameDevice: ['post', '/functions/svc-device-rename', ['UserJWT']],
   revokeDevice: ['post', '/functions/svc-device-revoke', ['UserJWT']],
-  getDeviceAccount: ['get', '/functions/svc-device-account', ['DeviceToken']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */

@@ -4,13 +4,13 @@
  * dashboard's link page, which hands a fresh code back to a loopback listener (browser-link.ts);
  * where no browser can open (SSH, CI) the page's address and the `--code` way are printed. The request id is created once per (server, code)
  * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
- * same device and token instead of a 409. Once linked, it asks the server with the new token which
- * account the device joined and says so (getDeviceAccount): a code of someone else's account,
- * handed to the waiting command, shows at once.
+ * same device and token instead of a 409. Once linked, it says which account the device joined, as
+ * the exchange's answer names it: a code of someone else's account, handed to the waiting command,
+ * shows at once.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ApiError, getJson, postJson } from '../api.js';
+import { ApiError, postJson } from '../api.js';
 import { canOpenBrowser, openBrowser, startLoopbackLink } from '../browser-link.js';
 import { loadConfig, saveConfig } from '../config-store.js';
 import { UsageError, type CliContext } from '../context.js';
@@ -92,15 +92,10 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
 /** How long the one-click link waits for the browser's approval. */
 const BROWSER_WAIT_MS = 10 * 60_000;
 
-/** The account a device token belongs to, as its server tells it: its e-mail address, else its display name. */
-async function accountOf(ctx: CliContext, server: string, token: string): Promise<{ account?: string; why?: string }> {
-  try {
-    const answer = await getJson(`${server}/functions/svc-device-account`, token, { ...ctx.api, attempts: 2 });
-    const named = isRecord(answer) ? (str(answer['email']) ?? str(answer['display_name'])) : undefined;
-    return named ? { account: named } : { why: 'it named no e-mail address or name' };
-  } catch (err) {
-    return { why: err instanceof Error ? err.message : String(err) };
-  }
+/** The account the exchange says the device joined: its e-mail address, else its display name. */
+function accountOf(answer: unknown): string | undefined {
+  const account = isRecord(answer) ? answer['account'] : undefined;
+  return isRecord(account) ? (str(account['email']) ?? str(account['display_name'])) : undefined;
 }
 
 async function exchangeAndSave(
@@ -155,9 +150,8 @@ async function exchangeAndSave(
   if (userId !== undefined) linked.userId = userId;
   linked.linkedAt = new Date(ctx.now()).toISOString();
   saveConfig(paths.configFile, linked);
-  const { account, why } = await accountOf(ctx, server, token);
-  const whose =
-    account === undefined ? ` (the server did not say which account: ${why})` : `, to the account ${account}`;
+  const account = accountOf(answer);
+  const whose = account === undefined ? ' (the server did not say which account)' : `, to the account ${account}`;
   out.info(
     `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId})${whose}. Config saved in ${paths.configFile}.`,
   );
