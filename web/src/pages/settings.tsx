@@ -1,6 +1,6 @@
 /**
  * @fileoverview Settings: profile (sign-in API), public visibility with the share link, badge and card,
- * zone, week start, theme, the data export and account deletion.
+ * API tokens, zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
@@ -11,6 +11,7 @@ import { browserZone, savePrefs, usePrefs, type Theme } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { DeleteAccount, ExportPanel } from './settings-account.js';
 import { BadgePreview } from './settings-share.js';
+import { ApiTokensPanel } from './settings-tokens.js';
 
 interface Visibility {
   enabled: boolean;
@@ -192,6 +193,7 @@ export function Settings() {
       </div>
       <ProfileForm />
       <SharingPanel />
+      <ApiTokensPanel />
       <DisplayPrefs />
       <ExportPanel />
       <DeleteAccount />
