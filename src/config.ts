@@ -53,7 +53,7 @@ export interface Config {
     readonly devicesPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
-    /** Unexpired personal API tokens one user may have. */
+    /** Personal API tokens one user may have (expired ones are deleted to make room). */
     readonly maxApiTokensPerUser: number;
     readonly maxBucketsPerUpload: number;
     /** Most tokens (each of the six sums) one account may record on one UTC day. */

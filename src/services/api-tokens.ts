@@ -10,8 +10,9 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { advisoryXactLock } from '../db/dialect.js';
 import {
-  countLiveApiTokens,
+  countApiTokens,
   deleteApiToken,
+  deleteExpiredApiTokens,
   findApiTokenByHash,
   insertApiToken,
   listApiTokens,
@@ -35,7 +36,7 @@ export interface CreatedApiToken extends ApiTokenListing {
 }
 
 export interface ApiTokenOptions {
-  /** Unexpired tokens one user may have (MAX_API_TOKENS_PER_USER). */
+  /** Tokens one user may have (MAX_API_TOKENS_PER_USER); expired ones make room when needed. */
   maxPerUser: number;
   /** The token was revoked: forget it wherever it is remembered. */
   onRevoked: (tokenId: string) => void;
@@ -51,7 +52,11 @@ export class ApiTokenService {
     private readonly options: ApiTokenOptions,
   ) {}
 
-  /** A new token for the user; a conflict when they already have the most allowed. */
+  /**
+   * A new token for the user; a conflict when they already have the most allowed. Expired tokens
+   * stay listed until revoked, but make room when the user is at the bound (they are deleted then),
+   * so a user's stored tokens never pass it.
+   */
   async create(userId: string, rawName: string, expiresInDays: number | undefined): Promise<CreatedApiToken> {
     const name = rawName.trim();
     if (name === '') throw invalidField({ in: 'body', field: 'name' }, 'must not be blank');
@@ -69,7 +74,9 @@ export class ApiTokenService {
     await inTransaction(this.db, async (tx) => {
       // Two creations of one user at once must not both pass the count (PostgreSQL; SQLite writes one at a time).
       if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:api-tokens:${userId}`).execute(tx);
-      if ((await countLiveApiTokens(tx, userId, now)) >= maxPerUser)
+      let stored = await countApiTokens(tx, userId);
+      if (stored >= maxPerUser) stored -= await deleteExpiredApiTokens(tx, userId, now);
+      if (stored >= maxPerUser)
         throw new Conflict(`This account already has ${maxPerUser} API tokens, the most allowed; revoke one first.`);
       await insertApiToken(tx, row);
     });

@@ -29,15 +29,24 @@ export async function insertApiToken(
   await db.insertInto('api_tokens').values(row).execute();
 }
 
-/** How many of the user's tokens have not expired at `now`. */
-export async function countLiveApiTokens(db: Q, userId: string, now: number): Promise<number> {
+/** How many tokens the user has (expired ones too: they are kept until revoked or crowded out). */
+export async function countApiTokens(db: Q, userId: string): Promise<number> {
   const row = await db
     .selectFrom('api_tokens')
     .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
     .where('user_id', '=', userId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', BigInt(now))]))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** Deletes the user's tokens expired at `now`; returns how many went. */
+export async function deleteExpiredApiTokens(db: Q, userId: string, now: number): Promise<number> {
+  const result = await db
+    .deleteFrom('api_tokens')
+    .where('user_id', '=', userId)
+    .where('expires_at', '<=', BigInt(now))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The user's tokens, newest first (expired ones too, until revoked). */
