@@ -59,6 +59,8 @@ export interface Config {
     readonly devicesPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
+    /** Personal API tokens one user may have (expired ones are deleted to make room). */
+    readonly maxApiTokensPerUser: number;
     /** Most tokens (each of the six sums) one account may record on one UTC day. */
     readonly maxTokensPerUserDay: number;
     /** Most (source, model, project) buckets a device may store for one half-hour. */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
       devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
       maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
+      maxApiTokensPerUser: int(env, 'MAX_API_TOKENS_PER_USER', 50, 1, 10_000),
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
       // 64 bits are refused anyway (checked sums), whatever this is set to.
       maxTokensPerUserDay: int(

@@ -59,6 +59,17 @@ export interface DeviceTokensTable {
   revoked_at: NullableInt;
 }
 
+/** A read-only personal API token (`tt_pat_…`), stored by its SHA-256 only (migration 0016). */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: Int;
+  expires_at: NullableInt;
+  last_used_at: NullableInt;
+}
+
 export interface LinkCodesTable {
   code_hash: string;
   user_id: string;
@@ -333,6 +344,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
+  api_tokens: ApiTokensTable;
   link_codes: LinkCodesTable;
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;

@@ -46,6 +46,12 @@ exchange it on the machine: <code>POST /functions/svc-link-code-exchange</code> 
 (no credential; the same <code>request_id</code> within 24 hours gets the same token back). The CLI does this with
 <code>tokentally link --code …</code>.</td>
 <td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats; it reads nothing. The link-code exchange's answer also names the account the device joined, so the CLI can say so.</td></tr>
+<tr><td><code>UserJWT</code> (API token)</td><td>user, read-only</td><td>Opaque <code>tt_pat_…</code>: a personal API token, created
+with a user JWT (<code>POST /functions/svc-api-token-create</code> with <code>{"name", "expires_in_days"?}</code>, or
+Settings → API tokens), shown once; list them with <code>GET /functions/svc-api-tokens</code>, revoke with
+<code>POST /functions/svc-api-token-revoke</code>.</td>
+<td>Scripts, dashboards and agents that read: every GET operation that accepts a user JWT answers it as it would the
+user's. Every other operation answers it 403.</td></tr>
 <tr><td><code>ShareToken</code></td><td>share</td><td>Opaque <code>tt_share_…</code>, returned by <code>POST /functions/svc-public-visibility</code>
 with <code>{"enabled": true}</code> and by the GET of the same path while sharing is on. Turning sharing off revokes it at
 once; turning it on again issues a new one.</td>

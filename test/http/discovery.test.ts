@@ -38,6 +38,9 @@ const ADDED: Record<string, [string, string, string[]]> = {
   listDevices: ['get', '/functions/svc-devices', ['UserJWT']],
   renameDevice: ['post', '/functions/svc-device-rename', ['UserJWT']],
   revokeDevice: ['post', '/functions/svc-device-revoke', ['UserJWT']],
+  createApiToken: ['post', '/functions/svc-api-token-create', ['UserJWT']],
+  listApiTokens: ['get', '/functions/svc-api-tokens', ['UserJWT']],
+  revokeApiToken: ['post', '/functions/svc-api-token-revoke', ['UserJWT']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */

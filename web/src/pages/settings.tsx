@@ -1,6 +1,6 @@
 /**
- * @fileoverview Settings: profile and password (sign-in API), public visibility with the share link, badge and card,
- * zone, week start, theme, the data export and account deletion.
+ * @fileoverview Settings: profile and password (sign-in API), public visibility with the share link, badge and
+ * card, API tokens, zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
@@ -12,6 +12,7 @@ import { useLoad } from '../use-api.js';
 import { DeleteAccount, ExportPanel } from './settings-account.js';
 import { PasswordForm } from './settings-password.js';
 import { BadgePreview } from './settings-share.js';
+import { ApiTokensPanel } from './settings-tokens.js';
 
 interface Visibility {
   enabled: boolean;
@@ -194,6 +195,7 @@ export function Settings() {
       <ProfileForm />
       <PasswordForm />
       <SharingPanel />
+      <ApiTokensPanel />
       <DisplayPrefs />
       <ExportPanel />
       <DeleteAccount />
