@@ -30,6 +30,7 @@ import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
 import { PriceBook } from './services/price-book.js';
+import { SsoService } from './services/sso.js';
 import { serverJobs } from './jobs/jobs.js';
 import { databaseJobClaims } from './jobs/claims.js';
 import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
@@ -268,7 +269,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
-  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
+  const sso = new SsoService(db, clock, accounts, config);
+  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth'), sso, publicUrl: config.publicUrl });
   registerDeviceRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),

@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { readSsoConfig, type SsoConfig } from './config-sso.js';
 import { packageInfo } from './package-info.js';
 
 export type DatabaseConfig =
@@ -49,6 +50,8 @@ export interface Config {
     /** Signature algorithms accepted from the external provider (asymmetric only). */
     readonly algorithms: readonly string[];
   };
+  /** Single sign-on providers and where a sign-in may return to (config-sso.ts). */
+  readonly sso: SsoConfig;
   readonly limits: {
     readonly authPerMinute: number;
     readonly exchangePerMinute: number;
@@ -196,6 +199,10 @@ export function loadConfig(env: Env = process.env): Config {
       audience: optional(env, 'AUTH_AUDIENCE'),
       algorithms: algorithms(str(env, 'AUTH_ALGORITHMS', 'RS256,ES256')),
     },
+    sso: readSsoConfig(
+      (name) => optional(env, name),
+      (message) => new ConfigError(message),
+    ),
     limits: {
       authPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 1_000_000_000),
       exchangePerMinute: int(env, 'RATE_LIMIT_EXCHANGE_PER_MINUTE', 30, 1, 1_000_000_000),

@@ -4,6 +4,7 @@
  * so token sums stay exact. Instants are epoch milliseconds.
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { SsoCodesTable, SsoFlowsTable, UserIdentitiesTable } from './schema-sso.js';
 
 /** A 64-bit integer column: read as bigint, written as number or bigint. */
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
@@ -342,6 +343,9 @@ export interface EntitlementsTable {
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  sso_flows: SsoFlowsTable;
+  sso_codes: SsoCodesTable;
+  user_identities: UserIdentitiesTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
   api_tokens: ApiTokensTable;
@@ -380,3 +384,5 @@ export type NewUserRow = Insertable<UsersTable>;
 export type DeviceRow = Selectable<DevicesTable>;
 export type LinkCodeRow = Selectable<LinkCodesTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+export type SsoFlowRow = Selectable<SsoFlowsTable>;
+export type SsoCodeRow = Selectable<SsoCodesTable>;

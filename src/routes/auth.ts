@@ -8,6 +8,8 @@ import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
+import type { SsoService } from '../services/sso.js';
+import { registerSsoRoutes } from './auth-sso.js';
 
 const Profile = Type.Object(
   {
@@ -27,11 +29,15 @@ const TokenBody = Type.Object(
     email: Type.Optional(Type.String({ maxLength: 320 })),
     password: Type.Optional(Type.String({ maxLength: 1024 })),
     refresh_token: Type.Optional(Type.String({ maxLength: 512 })),
+    auth_code: Type.Optional(Type.String({ maxLength: 512 })),
+    code_verifier: Type.Optional(Type.String({ maxLength: 512 })),
   },
   { additionalProperties: true },
 );
 
-const TokenQuery = Type.Object({ grant_type: Type.Union([Type.Literal('password'), Type.Literal('refresh_token')]) });
+const TokenQuery = Type.Object({
+  grant_type: Type.Union([Type.Literal('password'), Type.Literal('refresh_token'), Type.Literal('pkce')]),
+});
 const LogoutQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Literal('global'), Type.Literal('local'), Type.Literal('others')])),
 });
@@ -47,8 +53,11 @@ const UpdateUserBody = Type.Object(
 
 const hidden = { hide: true, tags: ['auth'] };
 
-export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: RateLimiter }): void {
-  const { accounts, limiter } = deps;
+export function registerAuthRoutes(
+  app: App,
+  deps: { accounts: AccountService; limiter: RateLimiter; sso: SsoService; publicUrl: string },
+): void {
+  const { accounts, limiter, sso } = deps;
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
@@ -74,6 +83,7 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
         }
         return accounts.signInWithPassword(body.email, body.password);
       }
+      if (request.query.grant_type === 'pkce') return sso.exchange(body.auth_code, body.code_verifier);
       if (body.refresh_token === undefined)
         throw problems.invalid('refresh_token is required for grant_type=refresh_token.');
       return accounts.refresh(body.refresh_token);
@@ -105,8 +115,12 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     },
   );
 
+  registerSsoRoutes(app, { sso, publicUrl: deps.publicUrl, rateLimited });
+
+  // GoTrue's settings; `external` also names each single sign-on provider, `external_labels` its button text.
   app.get('/auth/v1/settings', { schema: hidden }, async () => ({
-    external: { email: true },
+    external: { email: true, ...sso.listProviders().external },
+    external_labels: sso.listProviders().names,
     disable_signup: false,
     mailer_autoconfirm: true,
     phone_autoconfirm: false,

@@ -122,7 +122,9 @@ export function toPublicUser(row: UserRow): PublicUser {
   const metadata: PublicUser['user_metadata'] = {};
   if (row.display_name) metadata.display_name = row.display_name;
   if (row.avatar_url) metadata.avatar_url = row.avatar_url;
-  const provider = row.external_id ? 'oidc' : 'email';
+  // 'email': signs in with a password. Without one the account is SSO-only (external bearer tokens,
+  // or single sign-on): the dashboard then hides the password form and deletion asks `confirm`.
+  const provider = row.password_hash !== null ? 'email' : row.external_id ? 'oidc' : 'sso';
   return {
     id: row.id,
     aud: 'authenticated',
@@ -326,6 +328,38 @@ export class AccountService {
     }
   }
 
+  /**
+   * Creates the account of someone signing in with single sign-on for the first time (services/sso.ts):
+   * a verified e-mail address, no password (an SSO-only account). THE one place a single sign-on
+   * creates an account: sign-up rules (who may join: open/invite/closed, allowed e-mail domains)
+   * belong here as they do in {@link signUp}; a refusal thrown here reaches the user as the
+   * callback's error redirect.
+   */
+  async createExternalUser(emailInput: string, profile: ProfileInput): Promise<UserRow> {
+    const email = emailInput.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254)
+      throw invalid('email_address_invalid', 'The provider gave no valid e-mail address.');
+    const checked = checkProfile(profile);
+    const now = this.clock.now();
+    const id = randomUUID();
+    await insertUser(this.db.kysely, {
+      id,
+      email,
+      password_hash: null,
+      display_name: checked.display_name ?? null,
+      avatar_url: checked.avatar_url ?? null,
+      external_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return this.mustFindUser(id);
+  }
+
+  /** A new session for a user who signed in elsewhere (single sign-on) at `authenticatedAt`. */
+  async startSignedInSession(userId: string, authenticatedAt: number): Promise<Session> {
+    return this.startSession(await this.mustFindUser(userId), randomUUID(), authenticatedAt);
+  }
+
   private async mustFindUser(id: string): Promise<UserRow> {
     const user = await findUserById(this.db.kysely, id);
     if (!user) throw new NotFound('The user no longer exists.', { reason: 'user_not_found' });
@@ -333,7 +367,7 @@ export class AccountService {
   }
 
   /** A new session: a fresh refresh token stored, and its first access token. */
-  private async startSession(user: UserRow, sessionId: string): Promise<Session> {
+  private async startSession(user: UserRow, sessionId: string, authenticatedAt?: number): Promise<Session> {
     const now = this.clock.now();
     const refreshToken = generateToken(REFRESH_PREFIX);
     await insertRefreshToken(this.db.kysely, {
@@ -342,7 +376,7 @@ export class AccountService {
       session_id: sessionId,
       created_at: now,
       expires_at: now + this.options.refreshTokenTtlMs,
-      authenticated_at: now,
+      authenticated_at: authenticatedAt ?? now,
     });
     return this.sessionFor(user, sessionId, refreshToken);
   }
