@@ -1,7 +1,8 @@
 /**
  * @fileoverview The session, kept by the official GoTrue client against our /auth/v1: it survives
  * reloads (localStorage) and refreshes itself. A session that ends without the user signing out
- * (refresh refused) is remembered as "expired" so the sign-in page can say so.
+ * (refresh refused) is remembered as "expired" so the sign-in page can say so. Single sign-on
+ * (sign-in-providers.tsx) returns here with a one-time code that the client exchanges at load.
  */
 import { GoTrueClient, type Session } from '@supabase/auth-js';
 import { useSyncExternalStore } from 'react';
@@ -11,7 +12,10 @@ export const auth = new GoTrueClient({
   storageKey: 'tokentally.auth',
   autoRefreshToken: true,
   persistSession: true,
-  detectSessionInUrl: false,
+  // Single sign-on returns with ?code= (PKCE): the client exchanges it for the session on load,
+  // with the verifier it kept when the sign-in started. Password sign-in does not use PKCE.
+  flowType: 'pkce',
+  detectSessionInUrl: true,
 });
 
 export type SessionState =

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { auth } from '../auth.js';
 import { Link } from '../router.js';
+import { SignInProviders } from './sign-in-providers.js';
 
 export function SignIn({
   mode,
@@ -55,6 +56,7 @@ export function SignIn({
           </div>
         )}
         <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
+        {!signUp && <SignInProviders />}
         <form className="form" onSubmit={(e) => void submit(e)}>
           {signUp && (
             <label className="field">
