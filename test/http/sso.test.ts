@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../helpers/actors.js';
+import { loadConfig } from '../../src/config.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import {
   OIDC_CLIENT,
@@ -299,5 +300,14 @@ describe('single sign-on', () => {
     const location = new URL(res.headers.location as string);
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('error_description')).toBe('The user said no');
+  });
+});
+
+describe('single sign-on settings', () => {
+  it('refuses half a provider and an allow-list entry that is not an origin', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID/);
+    expect(() => loadConfig({ GITHUB_CLIENT_ID: 'x' })).toThrow(/GITHUB_CLIENT_SECRET/);
+    expect(() => loadConfig({ AUTH_REDIRECT_ALLOW_LIST: 'https://app.example.com/path' })).toThrow(/origins/);
+    expect(loadConfig({}).sso).toEqual({ oidc: undefined, github: undefined, redirectAllowList: [] });
   });
 });
