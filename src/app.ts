@@ -36,6 +36,7 @@ import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
 import { restoreStoredPricing } from './jobs/pricing-sync.js';
 import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
+import { describeMailError, smtpMailer } from './mail/mailer.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerApiTokenRoutes } from './routes/api-tokens.js';
@@ -56,7 +57,8 @@ import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
-import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
+import { JwtService } from './security/jwt.js';
+import { externalJwt, trustProxyOption } from './app-options.js';
 import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
@@ -71,6 +73,7 @@ import { BadgeService } from './services/badges.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
 import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
 import { OnboardingService } from './services/onboarding.js';
+import { RecoveryService } from './services/recovery.js';
 import { SharingService } from './services/sharing.js';
 
 export const API_VERSION = '0.6.4';
@@ -100,26 +103,10 @@ export interface TokentallyApp {
   leaderboardFreshness: LeaderboardFreshness | undefined;
   /** The repricing of stored costs in the background (tests await its idle(); resume() takes over one whose holder stopped). */
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
+  /** Password recovery links (the admin command makes them; tests await idle() for the mails). */
+  recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
-}
-
-/** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
-function externalJwt(auth: Config['auth']): ExternalJwtOptions | undefined {
-  const { jwksUrl, issuer, audience, algorithms } = auth;
-  if (jwksUrl === undefined) return undefined;
-  if (issuer === undefined || audience === undefined)
-    throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
-  return { jwksUrl, issuer, audience, algorithms };
-}
-
-/** Fastify's form of TRUST_PROXY: the client is the address the last trusted proxy saw. */
-function trustProxyOption(
-  trust: Config['trustProxy'],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (trust === false) return false;
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return [...trust];
 }
 
 export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
@@ -268,7 +255,16 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
-  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth') });
+  const { mail } = config;
+  const mailer = mail && smtpMailer(mail);
+  const recovery = new RecoveryService(db, clock, accounts, {
+    publicUrl: config.publicUrl,
+    mailer,
+    onMailError: (error) =>
+      logger.error(`mail: a password recovery e-mail was not sent (${describeMailError(error, mail?.smtpUrl ?? '')})`),
+  });
+  const recoverLimiters = [limiterFor('recover'), limiterFor('recover-hour')];
+  registerAuthRoutes(app, { accounts, recovery, limiter: limiterFor('auth'), recoverLimiters });
   registerDeviceRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),
@@ -382,6 +378,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     secrets,
     leaderboardFreshness: freshness,
     repricing: repricer,
+    recovery,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -391,6 +388,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await freshness?.idle();
       await schedule?.stop();
       await app.close();
+      await recovery.idle();
+      mailer?.close();
       await ingestWriter.close();
       await db.close();
     },

@@ -95,6 +95,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** A bearer that reads /metrics besides the service role key; unset: only that key. */
   readonly metricsToken: string | undefined;
+  /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
+  readonly mail: { readonly smtpUrl: string; readonly from: string } | undefined;
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
@@ -233,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    mail: mailOf(env, publicUrlOf(optional(env, 'PUBLIC_URL'), host, port)),
     exports: {
       maxPerUser: int(env, 'EXPORT_MAX_PER_USER', 2, 1, 1000),
       maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),
@@ -347,6 +350,31 @@ export function publicUrlOf(raw: string | undefined, host: string, port: number)
   if (url.username !== '' || url.password !== '') throw wrong('must not carry a user name or password');
   if (url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) throw wrong('must not carry a query or fragment');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * SMTP_URL (`smtp://` or `smtps://`, credentials in the URL) and SMTP_FROM (default
+ * `Tokentally <tokentally@PUBLIC_URL's host>`). Unset SMTP_URL: no mail is sent.
+ */
+function mailOf(env: Env, publicUrl: string): Config['mail'] {
+  const smtpUrl = optional(env, 'SMTP_URL');
+  const from = optional(env, 'SMTP_FROM');
+  if (smtpUrl === undefined) {
+    if (from !== undefined) throw new ConfigError('SMTP_FROM needs SMTP_URL');
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    url = undefined;
+  }
+  // The URL itself is never repeated in the message: it may carry the password.
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '')
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL such as smtps://user:pass@mail.example.com:465');
+  if (from !== undefined && (from.length > 320 || /[\r\n]/.test(from)))
+    throw new ConfigError('SMTP_FROM must be one line such as "Tokentally <tokentally@example.com>"');
+  return { smtpUrl, from: from ?? `Tokentally <tokentally@${new URL(publicUrl).hostname}>` };
 }
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */

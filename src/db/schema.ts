@@ -70,6 +70,15 @@ export interface ApiTokensTable {
   last_used_at: NullableInt;
 }
 
+/** A password recovery link's token, stored by its SHA-256 only; one hour, single use (migration 0017). */
+export interface RecoveryTokensTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Int;
+  expires_at: Int;
+  used_at: NullableInt;
+}
+
 export interface LinkCodesTable {
   code_hash: string;
   user_id: string;
@@ -345,6 +354,7 @@ export interface Database {
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
   api_tokens: ApiTokensTable;
+  recovery_tokens: RecoveryTokensTable;
   link_codes: LinkCodesTable;
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;

@@ -5,9 +5,11 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
-import { problems } from '../http/problem.js';
+import { AppError, problems } from '../http/problem.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
+import type { RecoveryService } from '../services/recovery.js';
+import { hashToken } from '../security/tokens.js';
 
 const Profile = Type.Object(
   {
@@ -45,10 +47,27 @@ const UpdateUserBody = Type.Object(
   { additionalProperties: true },
 );
 
+const RecoverBody = Type.Object({ email: Type.String({ maxLength: 320 }) }, { additionalProperties: true });
+const RedirectQuery = Type.Object({ redirect_to: Type.Optional(Type.String({ maxLength: 2000 })) });
+const VerifyQuery = Type.Object({
+  type: Type.String({ maxLength: 40 }),
+  token: Type.String({ maxLength: 200 }),
+  redirect_to: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
 const hidden = { hide: true, tags: ['auth'] };
 
-export function registerAuthRoutes(app: App, deps: { accounts: AccountService; limiter: RateLimiter }): void {
-  const { accounts, limiter } = deps;
+export interface AuthRouteDeps {
+  accounts: AccountService;
+  recovery: RecoveryService;
+  /** Per client address: sign-up, sign-in, refresh, password change, recovery. */
+  limiter: RateLimiter;
+  /** Recovery mails per e-mail address: a minute's and an hour's. */
+  recoverLimiters: readonly RateLimiter[];
+}
+
+export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
+  const { accounts, recovery, limiter, recoverLimiters } = deps;
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
@@ -105,11 +124,56 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     },
   );
 
+  // GoTrue's recovery: always `{}` (no word on whether the address has an account); the mail, if
+  // any, is sent after the answer. Limited per client, and per address (any address, known or not).
+  app.post(
+    '/auth/v1/recover',
+    { schema: { ...hidden, body: RecoverBody, querystring: RedirectQuery }, onRequest: rateLimited },
+    async (request) => {
+      const email = recovery.address(request.body.email);
+      if (recovery.mailEnabled) {
+        const key = hashToken(email);
+        for (const perAddress of recoverLimiters) {
+          const decision = await perAddress.take(key);
+          if (!decision.allowed)
+            throw new AppError(
+              429,
+              'rate_limited',
+              `For security purposes, you can only request this after ${decision.retryAfterSeconds} seconds.`,
+              {
+                headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+                authCode: 'over_email_send_rate_limit',
+              },
+            );
+        }
+      }
+      recovery.requestMail(email, request.query.redirect_to);
+      return {};
+    },
+  );
+
+  // The recovery link: 303 to the dashboard with a new session, or GoTrue's error, in the fragment.
+  app.get(
+    '/auth/v1/verify',
+    { schema: { ...hidden, querystring: VerifyQuery }, onRequest: rateLimited },
+    async (request, reply) => {
+      const { type, token, redirect_to: redirectTo } = request.query;
+      if (type !== 'recovery') throw problems.invalidField('/querystring/type', 'must be recovery');
+      const location = await recovery.verify(token, redirectTo);
+      return reply
+        .code(303)
+        .headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+        .send();
+    },
+  );
+
+  // GoTrue's settings, and `recovery_mail` (ours): whether /recover sends mail (SMTP_URL set).
   app.get('/auth/v1/settings', { schema: hidden }, async () => ({
     external: { email: true },
     disable_signup: false,
     mailer_autoconfirm: true,
     phone_autoconfirm: false,
+    recovery_mail: recovery.mailEnabled,
   }));
 
   app.get('/auth/v1/health', { schema: hidden }, async () => ({
