@@ -20,9 +20,12 @@ export interface BrowserEnv {
   close(): Promise<void>;
 }
 
-export async function startBrowserEnv(): Promise<BrowserEnv> {
-  const t = await createTestApp({ clock: new ManualClock(Date.now()) });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
+/** One server (`env` added to its settings; `port` to listen on, 0 for any) and a browser. */
+export async function startBrowserEnv(
+  options: { env?: Record<string, string>; port?: number } = {},
+): Promise<BrowserEnv> {
+  const t = await createTestApp({ clock: new ManualClock(Date.now()), ...(options.env ? { env: options.env } : {}) });
+  await t.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = t.app.server.address() as { port: number };
   const profileDir = mkdtempSync(join(tmpdir(), 'tt-chromium-'));
   const browser = await chromium.launch({
