@@ -180,6 +180,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     clock,
     prices: book,
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
+    maxStoredBuckets: config.limits.maxStoredBucketsPerUser,
   });
   const repricer = new CostRepricer({
     db,
@@ -286,6 +287,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,

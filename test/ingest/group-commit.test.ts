@@ -60,7 +60,11 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     ] as const) {
       await seedDevice(db, id, user as string, NOW);
     }
-    writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
+    writer = createIngestWriter(db, ratesOf, {
+      maxTokensPerUserDay: 2n ** 62n,
+      maxRowsPerHalfHour: 200,
+      maxStoredBuckets: 5_000_000,
+    }); // sums past 2^53 on one day
   });
   afterEach(async () => {
     await writer.close();
