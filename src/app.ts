@@ -25,7 +25,7 @@ import { InflightGate, localLimiters, type LimitName, type RateLimiter } from '.
 import { lazyChildLoggers } from './http/lazy-logger.js';
 import { Metrics } from './http/metrics.js';
 import { OneLinePerRequest } from './http/request-log.js';
-import { cachedLookup, TtlCache } from './http/ttl-cache.js';
+import { CredentialCaches } from './http/credential-caches.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
@@ -38,6 +38,7 @@ import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerApiTokenRoutes } from './routes/api-tokens.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerCliPackageRoutes } from './routes/cli-package.js';
@@ -56,12 +57,14 @@ import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
+import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { createPriceService } from './pricing/index.js';
 import { noPeers, type Peers } from './process/peers.js';
 import { AccountDeletionService } from './services/account-deletion.js';
 import { AccountService } from './services/accounts.js';
+import { ApiTokenService } from './services/api-tokens.js';
 import { AnalyticsService } from './services/analytics.js';
 import { DeviceService } from './services/devices.js';
 import { BadgeService } from './services/badges.js';
@@ -78,7 +81,12 @@ export interface AppDeps {
   clock?: Clock;
   logger?: Logger;
   /** Test seams (e.g. holding a leaderboard refresh or a repricing open). */
-  hooks?: { leaderboard?: LeaderboardHooks; repricing?: RepricingHooks };
+  hooks?: {
+    leaderboard?: LeaderboardHooks;
+    repricing?: RepricingHooks;
+    /** Awaited after a device token's database lookup, before its answer may be cached. */
+    deviceTokenLooked?: () => Promise<void>;
+  };
   /** The other processes of a multi-process server (none by default). */
   peers?: Peers;
   /** Where the rate limits keep their buckets (this process's memory by default). */
@@ -94,15 +102,6 @@ export interface TokentallyApp {
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
-}
-
-/** A yes/no lookup whose "yes" answers are remembered (a new user works at once). */
-function cachedExists(
-  cache: TtlCache<true>,
-  exists: (key: string) => Promise<boolean>,
-): (key: string) => Promise<boolean> {
-  const lookup = cachedLookup(cache, async (key) => ((await exists(key)) ? true : undefined));
-  return async (key) => (await lookup(key)) === true;
 }
 
 /** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
@@ -128,6 +127,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
+  const notNarrowed = restrictDataDir(config.dataDir);
+  if (notNarrowed) logger.warn({ dataDir: config.dataDir }, `DATA_DIR is open to other users (${notNarrowed})`);
   await migrateToLatest(db);
   const secrets = await resolveSecrets(config, db, clock.now());
 
@@ -158,13 +159,14 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Services. What one process must tell the others (prices switched, an account deleted) goes through `peers`.
   const peers = deps.peers ?? noPeers;
   const jwt = new JwtService(secrets.jwtSecret, config.auth.accessTokenTtlSeconds, externalJwt(config.auth));
-  // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
-  const liveSessions = new TtlCache<string>(clock, 5_000, 50_000);
+  // Remembered credentials (http/credential-caches.ts): what ends one here forgets it at once, and
+  // tells the other processes (an ended session's access tokens stop within 5 s there).
+  const credentials = new CredentialCaches(clock);
   const accounts = new AccountService(db, clock, jwt, {
     scryptCost: config.auth.scryptCost,
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
     refreshKey: hmac(secrets.jwtSecret, 'tokentally:refresh-token-key'),
-    onSessionsEnded: () => liveSessions.clear(),
+    onSessionsEnded: () => credentials.sessionsEnded(),
   });
   const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), {
     linkCodeTtlMs: config.linkCodeTtlSeconds * 1000,
@@ -175,13 +177,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // repriced to; answers and uploads price with the data the stored costs are priced by (`book`).
   const prices = createPriceService();
   const book = new PriceBook(db, prices);
-  const analytics = new AnalyticsService({
-    db,
-    clock,
-    prices: book,
-    syncMinIntervalMinutes: config.syncMinIntervalMinutes,
-    maxStoredBuckets: config.limits.maxStoredBucketsPerUser,
-  });
+  const { syncMinIntervalMinutes } = config;
+  const maxStoredBuckets = config.limits.maxStoredBucketsPerUser;
+  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes, maxStoredBuckets });
   const repricer = new CostRepricer({
     db,
     book,
@@ -196,30 +194,36 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     onError: (error) =>
       logger.error({ err: error }, 'pricing: repricing stored daily costs failed; it is tried again later'),
   });
-  // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
-  const deviceTokens = new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000);
-  // Users are looked up on every JWT request; a deleted account's tokens stop working within 10 s
-  // (at once where it was deleted: the deletion forgets them here and tells the other processes).
-  const liveUsers = new TtlCache<true>(clock, 10_000, 50_000);
-  const forgetAccount = (userId: string) => {
-    deviceTokens.forgetWhere((token) => token.userId === userId);
-    liveUsers.delete(userId);
-    liveSessions.forgetWhere((owner) => owner === userId);
-  };
-  // Revoking a device drops its tokens here and in the other server processes (a revocation by another
-  // program on the database, e.g. the admin command line, shows within those 10 s).
-  const forgetDevice = (deviceId: string) => deviceTokens.forgetWhere((token) => token.deviceId === deviceId);
+  // Revoking a device or an API token forgets it here and in the other server processes (a
+  // revocation by another program on the database, e.g. the admin command line, shows within 10 s).
   const devices = new DeviceService(db, clock, (deviceId) => {
-    forgetDevice(deviceId);
+    credentials.forgetDevice(deviceId);
     peers.tell({ kind: 'device-revoked', deviceId });
   });
-  const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
-    findDeviceToken: cachedLookup(deviceTokens, (hash) => findActiveDeviceToken(db.kysely, hash)),
-    findShareToken: (hash) => sharing.findShareToken(hash),
-    userExists: cachedExists(liveUsers, (id) => userIdExists(db.kysely, id)),
-    liveSessionOwner: cachedLookup(liveSessions, (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now())),
-    userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
+  const apiTokens = new ApiTokenService(db, clock, {
+    maxPerUser: config.limits.maxApiTokensPerUser,
+    onRevoked: (tokenId) => {
+      credentials.forgetApiToken(tokenId);
+      peers.tell({ kind: 'api-token-revoked', tokenId });
+    },
   });
+  const resolver = new PrincipalResolver(
+    secrets.serviceRoleKey,
+    jwt,
+    credentials.store({
+      findDeviceToken: async (hash) => {
+        const found = await findActiveDeviceToken(db.kysely, hash);
+        await deps.hooks?.deviceTokenLooked?.();
+        return found;
+      },
+      findShareToken: (hash) => sharing.findShareToken(hash),
+      findApiToken: (hash) => apiTokens.find(hash),
+      apiTokenUsed: (tokenId, nowMs) => apiTokens.used(tokenId, nowMs),
+      userExists: (id) => userIdExists(db.kysely, id),
+      liveSessionOwner: (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now()),
+      userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
+    }),
+  );
 
   // Cross-cutting HTTP behaviour. Access and body rules attach themselves to each route as it is
   // registered (onRoute), so they are installed before any plugin or route.
@@ -284,6 +288,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
         })
       : undefined;
   registerDeviceManagementRoutes(app, { devices });
+  registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
@@ -296,7 +301,6 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     writer: ingestWriter,
     limiter: limiterFor('ingest'),
     inflight: new InflightGate(limits.ingestMaxInflight),
-    maxBuckets: limits.maxBucketsPerUpload,
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
@@ -314,11 +318,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     leaderboard,
     scryptCost: config.auth.scryptCost,
     forget: (userId) => {
-      forgetAccount(userId);
+      credentials.forgetAccount(userId);
       peers.tell({ kind: 'account-deleted', userId });
     },
   });
-  registerAccountRoutes(app, { db, clock, deletion, limiter: limiterFor('auth'), prices: book });
+  registerAccountRoutes(app, { db, clock, config, deletion, limiter: limiterFor('auth'), prices: book });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);
@@ -331,8 +335,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     },
   };
   const stopListening = peers.listen((message) => {
-    if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
-    if (message.kind === 'account-deleted') return forgetAccount(message.userId);
+    if (message.kind === 'device-revoked') return credentials.forgetDevice(message.deviceId);
+    if (message.kind === 'api-token-revoked') return credentials.forgetApiToken(message.tokenId);
+    if (message.kind === 'account-deleted') return credentials.forgetAccount(message.userId);
     void restoreStoredPricing({ prices, store: keptPricing }).then((what) =>
       logger.info(`pricing: another server process switched prices; ${what}`),
     );
@@ -348,7 +353,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDashboardRoutes(app);
-  registerDiscoveryDocRoutes(app);
+  registerDiscoveryDocRoutes(app, config.publicUrl);
   registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 
   await app.ready();

@@ -18,6 +18,12 @@ export type DatabaseConfig =
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /**
+   * The server's public base URL (PUBLIC_URL; no trailing slash): every absolute URL the server
+   * writes into something it serves (discovery files, links) starts with it, never with the
+   * request's Host header. Default: the listen address (see `publicUrlOf`).
+   */
+  readonly publicUrl: string;
   /** Server processes sharing the port (node cluster); 1 serves from this process alone. */
   readonly processes: number;
   readonly dataDir: string;
@@ -53,7 +59,8 @@ export interface Config {
     readonly devicesPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
-    readonly maxBucketsPerUpload: number;
+    /** Personal API tokens one user may have (expired ones are deleted to make room). */
+    readonly maxApiTokensPerUser: number;
     /** Most tokens (each of the six sums) one account may record on one UTC day. */
     readonly maxTokensPerUserDay: number;
     /** Most (source, model, project) buckets a device may store for one half-hour. */
@@ -90,6 +97,15 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** A bearer that reads /metrics besides the service role key; unset: only that key. */
   readonly metricsToken: string | undefined;
+  /** exportUsage's limits (docs/sharing.md, "Export"). */
+  readonly exports: {
+    /** Exports of one account streaming at once in this process. */
+    readonly maxPerUser: number;
+    /** Exports streaming at once in this process, all accounts together. */
+    readonly maxConcurrent: number;
+    /** An export whose client has read nothing for this long is closed. */
+    readonly stallTimeoutMs: number;
+  };
 }
 
 /** The lowest PASSWORD_SCRYPT_COST the environment may set (2^15). */
@@ -158,9 +174,12 @@ export function loadConfig(env: Env = process.env): Config {
   } else {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite database)');
   }
+  const host = str(env, 'HOST', '127.0.0.1');
+  const port = int(env, 'PORT', 8787, 0, 65535);
   const config: Config = {
-    host: str(env, 'HOST', '127.0.0.1'),
-    port: int(env, 'PORT', 8787, 0, 65535),
+    host,
+    port,
+    publicUrl: publicUrlOf(optional(env, 'PUBLIC_URL'), host, port),
     processes: int(env, 'SERVER_PROCESSES', 1, 1, 64),
     dataDir,
     database,
@@ -187,7 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
       ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
       devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
       maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
-      maxBucketsPerUpload: 500,
+      maxApiTokensPerUser: int(env, 'MAX_API_TOKENS_PER_USER', 50, 1, 10_000),
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
       // 64 bits are refused anyway (checked sums), whatever this is set to.
       maxTokensPerUserDay: int(
@@ -217,6 +236,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    exports: {
+      maxPerUser: int(env, 'EXPORT_MAX_PER_USER', 2, 1, 1000),
+      maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),
+      stallTimeoutMs: int(env, 'EXPORT_STALL_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    },
   };
   if (config.rateLimitStore === 'redis' && config.redisUrl === undefined)
     throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
@@ -302,6 +326,30 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     }
   }
   return entries;
+}
+
+/**
+ * PUBLIC_URL: an http(s) URL without credentials, query or fragment (a path is kept, for a server
+ * behind a proxy under a prefix), its trailing slashes removed. Unset: the listen address,
+ * `http://HOST:PORT`, where a wildcard HOST (0.0.0.0, ::) becomes 127.0.0.1, the address a client
+ * on the same machine reaches it by (a public server sets PUBLIC_URL).
+ */
+export function publicUrlOf(raw: string | undefined, host: string, port: number): string {
+  if (raw === undefined) {
+    const local = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+    return `http://${isIP(local) === 6 ? `[${local}]` : local}:${port}`;
+  }
+  const wrong = (why: string) => new ConfigError(`PUBLIC_URL ${why}, got "${raw}"`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw wrong('must be an absolute http(s) URL such as https://tokentally.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wrong('must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw wrong('must not carry a user name or password');
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) throw wrong('must not carry a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */

@@ -28,6 +28,8 @@ export interface RefreshTokensTable {
   expires_at: Int;
   used_at: NullableInt;
   revoked_at: NullableInt;
+  /** When the session was signed in to (copied to every rotated token); NULL for sessions older than migration 0015. */
+  authenticated_at: NullableInt;
 }
 
 export interface DevicesTable {
@@ -55,6 +57,17 @@ export interface DeviceTokensTable {
   created_at: Int;
   last_used_at: NullableInt;
   revoked_at: NullableInt;
+}
+
+/** A read-only personal API token (`tt_pat_…`), stored by its SHA-256 only (migration 0016). */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  created_at: Int;
+  expires_at: NullableInt;
+  last_used_at: NullableInt;
 }
 
 export interface LinkCodesTable {
@@ -120,7 +133,7 @@ export interface UsageDaysTable {
 
 /**
  * Each account's count of stored raw buckets (its devices' packed `usage_device_days`, revoked
- * devices' too), kept by the ingest writers for MAX_STORED_BUCKETS_PER_USER (migration 0015).
+ * devices' too), kept by the ingest writers for MAX_STORED_BUCKETS_PER_USER (migration 0017).
  */
 export interface UserStorageTable {
   user_id: string;
@@ -340,6 +353,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
+  api_tokens: ApiTokensTable;
   link_codes: LinkCodesTable;
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;

@@ -3,7 +3,7 @@
  * body), an empty body counts as no body, operations that take no body ignore whatever is sent.
  */
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { holdsMoreValuesThan, MAX_BODY_DEPTH, MAX_BODY_VALUES, nestsDeeperThan } from './json-bounds.js';
 import { AppError, problems } from './problem.js';
 import { hookList } from './route-hooks.js';
 
@@ -28,6 +28,13 @@ export function registerBodyParsing(app: FastifyInstance): void {
     }
     if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
       done(problems.invalid(`The body nests deeper than ${MAX_BODY_DEPTH} levels of objects and arrays.`), undefined);
+      return;
+    }
+    if (holdsMoreValuesThan(text, MAX_BODY_VALUES)) {
+      done(
+        problems.tooLarge(`The body holds more than ${MAX_BODY_VALUES} values; no operation takes that many.`),
+        undefined,
+      );
       return;
     }
     // Only this parser's failures are "not valid JSON" (a SyntaxError elsewhere is the server's own fault).

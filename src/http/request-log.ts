@@ -5,9 +5,28 @@
  * The completed line is built here from those four fields only, so it goes through a child logger
  * without the redaction pass, which cost about a tenth of an upload's HTTP work (docs/decisions.md,
  * "Speed"). Error lines carry an error object and keep the redacting logger.
+ *
+ * The one-click link page (`/link?callback=…&state=…`) is logged without its query string: the
+ * state is the CLI's one-time secret for that link, and whoever reads the log must not be able to
+ * hand the waiting command a code of their own.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+
+/**
+ * Paths logged without their query: the dashboard's link page, and `/callback` (the CLI's
+ * loopback answer, never a route of this server, but a misdirected one carries the same state).
+ */
+const PATH_ONLY = new Set(['/link', '/callback']);
+
+/** The URL as logged: without the query string where it may carry a one-time state. */
+export function loggedUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  const path = url.slice(0, query);
+  const plain = path.toLowerCase().replace(/\/+$/, '').replace(/^\/+/, '/');
+  return PATH_ONLY.has(plain) ? path : url;
+}
 
 export class OneLinePerRequest extends LogController {
   private readonly lines: Logger;
@@ -22,7 +41,7 @@ export class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
       method: request.method,
-      url: request.url,
+      url: loggedUrl(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 100) / 100,
     };

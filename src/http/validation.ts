@@ -5,16 +5,30 @@
  * read by the domain, whose refusal is the answer. No string a schema accepts — body, query or
  * path — may hold a control character (U+0000–U+001F, U+007F–U+009F): names, e-mails and ids are
  * single-line text, and PostgreSQL refuses NUL outright.
+ *
+ * A failing body costs little whatever it holds (docs/security.md, "Input and responses"): it is
+ * checked first by a validator that stops at the first error; only a small body (at most
+ * SMALL_BODY_NODES values) is checked again for all its errors, and an answer lists at most
+ * MAX_FIELD_ERRORS of them, each path cut to MAX_PATH_LENGTH characters. (Collecting every error
+ * of a mebibyte of `{}` once took seconds and answered 46 MB.)
  */
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import formatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { textReaderOf, type TextReader } from '../schemas/text-params.js';
 import { problems, type FieldError } from './problem.js';
+import { unboundedAt } from './schema-bounds.js';
 
 type FormatsPlugin = (ajv: Ajv) => Ajv;
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ??
   formatsModule) as FormatsPlugin;
+
+/** The most field errors a problem document lists. */
+export const MAX_FIELD_ERRORS = 20;
+/** The longest path a field error names (a field name can be as long as the body). */
+export const MAX_PATH_LENGTH = 200;
+/** A failing body of at most this many values (array items and object fields) is checked again for all its errors. */
+const SMALL_BODY_NODES = 2000;
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: true, strict: false, ...options });
@@ -22,7 +36,8 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
-const strictAjv = makeAjv({ coerceTypes: false });
+const strictAjv = makeAjv({ coerceTypes: false, allErrors: false });
+const strictAllErrorsAjv = makeAjv({ coerceTypes: false });
 const queryAjv = makeAjv({ coerceTypes: true });
 
 // eslint-disable-next-line no-control-regex -- the point of this expression
@@ -72,6 +87,66 @@ function pathOfControlCharacter(value: unknown, path: string): string | undefine
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/** Whether a parsed value holds at most `limit` values in all (counting stops past the limit). */
+function holdsAtMost(value: unknown, limit: number): boolean {
+  let left = limit;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    const inner = Array.isArray(v) ? (v as unknown[]) : Object.values(v);
+    left -= inner.length;
+    if (left < 0) return false;
+    for (const i of inner) stack.push(i);
+  }
+  return true;
+}
+
+/** `text` cut to `max` characters, marked with an ellipsis when cut. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** An error whose path and named field are cut to MAX_PATH_LENGTH, so no answer repeats a huge field name. */
+function bounded(error: ErrorObject): ErrorObject {
+  const params = error.params as Record<string, unknown>;
+  const named = ['additionalProperty', 'missingProperty'].find((k) => typeof params[k] === 'string');
+  if (
+    error.instancePath.length <= MAX_PATH_LENGTH &&
+    (named === undefined || String(params[named]).length <= MAX_PATH_LENGTH)
+  )
+    return error;
+  return {
+    ...error,
+    instancePath: cut(error.instancePath, MAX_PATH_LENGTH),
+    params: named === undefined ? params : { ...params, [named]: cut(String(params[named]), MAX_PATH_LENGTH) },
+  };
+}
+
+/**
+ * A body's validator: the first error of any body; all of them (at most MAX_FIELD_ERRORS) of a small
+ * one. Ajv cannot stop after N errors, so the bound comes from the body's size.
+ */
+function firstErrors(schema: object): ValidateFunction {
+  const first = strictAjv.compile(schema);
+  let all: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    if (first(data)) {
+      validate.errors = null;
+      return true;
+    }
+    let errors = first.errors ?? [];
+    if (holdsAtMost(data, SMALL_BODY_NODES)) {
+      all ??= strictAllErrorsAjv.compile(schema);
+      all(data);
+      errors = all.errors ?? errors;
+    }
+    validate.errors = errors.slice(0, MAX_FIELD_ERRORS).map(bounded);
+    return false;
+  }) as ValidateFunction;
+  return validate;
+}
+
 /** The schema's own check, then no control characters anywhere in what it accepted. */
 function refusingControlCharacters(validate: ValidateFunction): Validator {
   const checked: Validator = (data) => {
@@ -86,7 +161,7 @@ function refusingControlCharacters(validate: ValidateFunction): Validator {
     }
     checked.errors = [
       {
-        instancePath: at,
+        instancePath: cut(at, MAX_PATH_LENGTH),
         schemaPath: '#',
         keyword: 'controlCharacter',
         params: {},
@@ -138,14 +213,19 @@ function queryValidator(schema: object): ReturnType<FastifySchemaCompiler<unknow
   return validate;
 }
 
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
   if (httpPart === 'querystring') return queryValidator(schema as object);
-  return refusingControlCharacters(strictAjv.compile(schema as object));
+  if (httpPart === 'body') {
+    const unbounded = unboundedAt(schema);
+    if (unbounded !== undefined)
+      throw new Error(`The body schema of ${method} ${url} must bound every list and string: ${unbounded || '/'}`);
+  }
+  return refusingControlCharacters(firstErrors(schema as object));
 };
 
 /** Turns ajv errors into the problem document's `errors` list with JSON-pointer-like paths. */
 export function toFieldErrors(errors: readonly ErrorObject[], context: string): FieldError[] {
-  return errors.map((error) => {
+  return errors.slice(0, MAX_FIELD_ERRORS).map((error) => {
     let path = `/${context}${error.instancePath}`;
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required' && typeof params.missingProperty === 'string')

@@ -170,8 +170,3 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
   }
   return kept.filter((b): b is NormalizedBucket => b !== undefined);
 }
-
-/** How many buckets a request carries before de-duplication (for the 500-bucket limit). */
-export function bucketCount(body: IngestRequest): number {
-  return (body.hourly?.length ?? 0) + (body.data?.hourly?.length ?? 0);
-}

@@ -1,15 +1,19 @@
-/** @fileoverview deleteAccount (user JWT, the password re-entered) and exportUsage (user JWT, streamed). */
-import { Readable } from 'node:stream';
+/**
+ * @fileoverview deleteAccount (user JWT, the password re-entered) and exportUsage (user JWT,
+ * streamed, a slot held while it streams; closed when its client stops reading).
+ */
 import type { App } from '../app-types.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import { AccountDeleteRequest, AccountDeleteResponse, ExportQuery } from '../schemas/account.js';
 import { rawResponses, responses } from '../schemas/common.js';
 import type { AccountDeletionService } from '../services/account-deletion.js';
 import { exportChunks, parseExportRange, type ExportRange } from '../services/export.js';
+import { ExportSlots } from '../services/export-slots.js';
+import { ExportStream } from '../services/export-stream.js';
 import type { CostPrices } from '../services/price-book.js';
 import { operation } from './operation.js';
 
@@ -31,11 +35,24 @@ const EXPORT_OK = {
   },
 };
 
-export function registerAccountRoutes(
-  app: App,
-  deps: { db: Db; clock: Clock; deletion: AccountDeletionService; limiter: RateLimiter; prices: CostPrices },
-): void {
+/** Retry-After of an export refused for want of a slot: about the time an export takes. */
+const EXPORT_RETRY_AFTER_SECONDS = 5;
+
+export interface AccountRouteDeps {
+  db: Db;
+  clock: Clock;
+  deletion: AccountDeletionService;
+  limiter: RateLimiter;
+  prices: CostPrices;
+  /** The config's export limits (EXPORT_MAX_PER_USER, EXPORT_MAX_CONCURRENT, EXPORT_STALL_TIMEOUT_MS). */
+  config: { readonly exports: { maxPerUser: number; maxConcurrent: number; stallTimeoutMs: number } };
+}
+
+export function registerAccountRoutes(app: App, deps: AccountRouteDeps): void {
   const { db, clock, deletion, limiter, prices } = deps;
+  const limits = deps.config.exports;
+  const slots = new ExportSlots(limits.maxPerUser, limits.maxConcurrent);
+  const stallMs = limits.stallTimeoutMs;
 
   app.get(
     '/functions/svc-export',
@@ -45,11 +62,13 @@ export function registerAccountRoutes(
         summary: 'Download all of your usage: half-hour buckets and daily totals with cost',
         description:
           "Streams the caller's half-hour buckets (device, source, model, project, the five counts and billable tokens, the UTC half-hour) " +
-          'and daily totals with cost, as JSON or CSV, for UTC days `from`…`to` (inclusive; all time by default).',
+          'and daily totals with cost, as JSON or CSV, for UTC days `from`…`to` (inclusive; all time by default). ' +
+          'Exports streaming at once are limited per account (2 by default) and per server process (8): one more is 429 with ' +
+          '`Retry-After`. An export whose client reads nothing for 30 seconds (by default) is closed.',
         tags: ['account'],
         access: { roles: ['user'] },
       },
-      { querystring: ExportQuery, response: rawResponses(EXPORT_OK, 400, 401, 403) },
+      { querystring: ExportQuery, response: rawResponses(EXPORT_OK, 400, 401, 403, 429) },
     ),
     async (request, reply) => {
       const userId = principalOf(request, 'user').userId;
@@ -57,19 +76,38 @@ export function registerAccountRoutes(
       const format = request.query.format ?? 'json';
       const now = clock.now();
       const name = `tokentally-export-${new Date(now).toISOString().slice(0, 10)}.${format}`;
+      const slot = slots.take(userId);
+      if (slot === 'user')
+        throw problems.rateLimited(
+          EXPORT_RETRY_AFTER_SECONDS,
+          `This account already has ${slots.maxPerUser} exports running; retry when one has finished.`,
+        );
+      if (slot === 'process')
+        throw problems.rateLimited(
+          EXPORT_RETRY_AFTER_SECONDS,
+          'The server is running its most exports; retry shortly.',
+        );
       void reply
         .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('cache-control', 'no-store');
-      return reply.send(
-        Readable.from(exportChunks(db, { userId, range, format, generatedAt: now, prices }), { objectMode: false }),
-      );
+      const chunks = exportChunks(db, { userId, range, format, generatedAt: now, prices });
+      const stream = new ExportStream(chunks, {
+        stallMs,
+        onStall: () => {
+          request.log.warn({ user_id: userId, stall_ms: stallMs }, 'export closed: its client read nothing in time');
+          request.raw.socket.destroy();
+        },
+        onClose: slot.release,
+      });
+      return reply.send(stream);
     },
   );
 
-  // A password check: limited per client address like sign-in, so a stolen JWT cannot guess passwords fast.
+  // A password check: limited per client address like sign-in (an IPv6 client by its /64), so a
+  // stolen JWT cannot guess passwords fast.
   const rateLimited = async (request: { ip: string }) => {
-    const decision = await limiter.take(`auth:${request.ip}`);
+    const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
       throw problems.rateLimited(decision.retryAfterSeconds, 'Too many attempts from this address; retry later.');
   };

@@ -36,7 +36,12 @@ const LogoutQuery = Type.Object({
   scope: Type.Optional(Type.Union([Type.Literal('global'), Type.Literal('local'), Type.Literal('others')])),
 });
 const UpdateUserBody = Type.Object(
-  { data: Type.Optional(Profile), password: Type.Optional(Type.String({ maxLength: 1024 })) },
+  {
+    data: Type.Optional(Profile),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    current_password: Type.Optional(Type.String({ maxLength: 1024 })),
+    email: Type.Optional(Type.String({ maxLength: 320 })),
+  },
   { additionalProperties: true },
 );
 
@@ -79,14 +84,14 @@ export function registerAuthRoutes(app: App, deps: { accounts: AccountService; l
     accounts.getUser(principalOf(request, 'user').userId),
   );
 
-  // Limited like sign-in: a password change costs two password hashes.
+  // Limited like sign-in: a password change checks the current password and costs password hashes.
   app.put(
     '/auth/v1/user',
     { schema: { ...hidden, body: UpdateUserBody }, config: { access: { roles: ['user'] } }, onRequest: rateLimited },
     async (request) => {
       const { userId, sessionId } = principalOf(request, 'user');
-      if (request.body.password !== undefined) await accounts.changePassword(userId, sessionId, request.body.password);
-      return accounts.updateProfile(userId, request.body.data ?? {});
+      const { data, password, current_password: currentPassword, email } = request.body;
+      return accounts.updateUser(userId, sessionId, { data, password, currentPassword, email });
     },
   );
 

@@ -5,11 +5,11 @@ import type { Static } from '@sinclair/typebox';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
 import type { InflightGate, RateDecision, RateLimiter } from '../http/rate-limit.js';
-import { bucketCount, normalizeBuckets } from '../ingest/normalize.js';
+import { normalizeBuckets } from '../ingest/normalize.js';
 import type { IngestWriter } from '../ingest/types.js';
 import { normalizeSubscriptions } from '../ingest/subscriptions.js';
 import { responses } from '../schemas/common.js';
-import { IngestRequest, IngestResponse, SyncPingResponse } from '../schemas/ingest.js';
+import { IngestRequest, IngestResponse, MAX_BUCKETS_PER_UPLOAD, SyncPingResponse } from '../schemas/ingest.js';
 import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
@@ -19,7 +19,6 @@ export interface IngestDeps {
   writer: IngestWriter;
   limiter: RateLimiter;
   inflight: InflightGate;
-  maxBuckets: number;
   syncMinIntervalMinutes: number;
   /** Told after an upload that changed stored usage (brings a leaderboard refresh forward). */
   onUsageChanged?: (() => void) | undefined;
@@ -49,6 +48,16 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
         const decided = deps.limiter.take(principalOf(request, 'device').deviceId);
         if (decided instanceof Promise) decided.then((decision) => admit(decision, done), done);
         else admit(decided, done);
+      },
+      // The bucket bound comes before validation: a body of a million `{}` is refused for its
+      // size, not walked item by item (docs/security.md, "Input and responses").
+      preValidation: (request, _reply, done) => {
+        const count = bucketsIn(request.body);
+        if (count <= MAX_BUCKETS_PER_UPLOAD) return done();
+        deps.countBuckets(0, 0, count);
+        done(
+          problems.tooLarge(`An upload may carry at most ${MAX_BUCKETS_PER_UPLOAD} buckets; this one has ${count}.`),
+        );
       },
     },
     async (request) => {
@@ -98,17 +107,23 @@ function admit(decision: RateDecision, done: (error?: Error) => void): void {
   done();
 }
 
+/** How many buckets a parsed, not yet validated body carries: its `hourly` and `data.hourly` lists together. */
+function bucketsIn(body: unknown): number {
+  const lengthOf = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  if (typeof body !== 'object' || body === null) return 0;
+  const data: unknown = Reflect.get(body, 'data');
+  return (
+    lengthOf(Reflect.get(body, 'hourly')) +
+    (typeof data === 'object' && data !== null ? lengthOf(Reflect.get(data, 'hourly')) : 0)
+  );
+}
+
 /** Normalizes and stores one upload. */
 async function ingest(
   body: Static<typeof IngestRequest>,
   device: { userId: string; deviceId: string },
   deps: IngestDeps,
 ) {
-  const count = bucketCount(body);
-  if (count > deps.maxBuckets) {
-    deps.countBuckets(0, 0, count);
-    throw problems.tooLarge(`An upload may carry at most ${deps.maxBuckets} buckets; this one has ${count}.`);
-  }
   const now = deps.clock.now();
   const buckets = normalizeBuckets(body, now);
   const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;

@@ -2,6 +2,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from './common.js';
 
+/**
+ * The most buckets one upload carries, `hourly` and `data.hourly` together: past it an upload is
+ * 413 (the interface's rule), answered before the body is validated (routes/ingest.ts). Each list
+ * is also bounded by it in the schema, so no body's validation walks an unbounded list.
+ */
+export const MAX_BUCKETS_PER_UPLOAD = 500;
+
 /** Token counts: JSON integers 0..10^12 (a trillion tokens in a half-hour is beyond any real use). */
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 });
 
@@ -32,10 +39,13 @@ export type DeviceSubscription = Static<typeof DeviceSubscription>;
 
 export const IngestRequest = Type.Object(
   {
-    hourly: Type.Optional(Type.Array(UsageBucket)),
+    hourly: Type.Optional(Type.Array(UsageBucket, { maxItems: MAX_BUCKETS_PER_UPLOAD })),
     device_subscriptions: Type.Optional(Type.Array(DeviceSubscription, { maxItems: 16 })),
     data: Type.Optional(
-      Type.Object({ hourly: Type.Optional(Type.Array(UsageBucket)) }, { additionalProperties: false }),
+      Type.Object(
+        { hourly: Type.Optional(Type.Array(UsageBucket, { maxItems: MAX_BUCKETS_PER_UPLOAD })) },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },

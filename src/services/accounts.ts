@@ -1,7 +1,8 @@
 /**
  * @fileoverview Accounts and sessions behind the GoTrue-compatible sign-in API: sign-up, password
  * sign-in, rotating single-use refresh tokens (a reused one revokes its whole session, except
- * within a short reuse window, as GoTrue does), profile and password updates and sign-out.
+ * within a short reuse window, as GoTrue does), profile and password updates (a password change
+ * needs the current password or a recent sign-in: reauthentication.ts) and sign-out.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
@@ -26,10 +27,19 @@ import { Conflict, InvalidInput, NotFound, Refused } from '../domain/errors.js';
 import type { JwtService } from '../security/jwt.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
 import { generateToken, hashToken, hmac } from '../security/tokens.js';
+import { requireReauthentication } from './reauthentication.js';
 
 export interface ProfileInput {
   display_name?: string | null | undefined;
   avatar_url?: string | null | undefined;
+}
+
+/** The fields of GoTrue's `PUT /user` body that this server reads. */
+export interface UserUpdate {
+  data?: ProfileInput | undefined;
+  password?: string | undefined;
+  currentPassword?: string | undefined;
+  email?: string | undefined;
 }
 
 export interface PublicUser {
@@ -205,6 +215,8 @@ export class AccountService {
           session_id: row.session_id,
           created_at: now,
           expires_at: now + this.options.refreshTokenTtlMs,
+          // The session's sign-in instant, not this refresh: a refresh never makes a session fresh.
+          authenticated_at: row.authenticated_at,
         });
         return session;
       }
@@ -230,39 +242,53 @@ export class AccountService {
   }
 
   /**
-   * Changes the password (GoTrue's `PUT /user {password}`): every other session of the user ends;
-   * the caller's own session goes on. A too-short password is refused (`weak_password`), and so is
-   * the current one again (`same_password`): GoTrue answers both 422.
+   * GoTrue's `PUT /user`: the profile (`data`) and the password. Everything is checked before
+   * anything is written, so a refused request changes nothing. A new password needs the current one
+   * (`current_password`) unless this session signed in recently (services/reauthentication.ts); it
+   * ends every other session of the user, the caller's own goes on. A too-short password is refused
+   * (`weak_password`), and so is the current one again (`same_password`): GoTrue answers both 422.
+   * The e-mail address cannot be changed here (it is the sign-in name and no mail confirms a new
+   * one): a different `email` is refused, the same one ignored.
    */
-  async changePassword(userId: string, sessionId: string | undefined, password: string): Promise<void> {
+  async updateUser(userId: string, sessionId: string | undefined, update: UserUpdate): Promise<PublicUser> {
     const user = await this.mustFindUser(userId);
-    if (user.email === null)
+    const profile = checkProfile(update.data ?? {});
+    const email = update.email?.trim().toLowerCase();
+    if (email && email !== user.email)
+      throw new Refused('The e-mail address cannot be changed; nothing was changed.', { reason: 'validation_failed' });
+    if (update.password !== undefined)
+      await this.changePassword(user, sessionId, update.password, update.currentPassword);
+    if (Object.keys(profile).length > 0) await updateUserProfile(this.db.kysely, userId, profile, this.clock.now());
+    return this.getUser(userId);
+  }
+
+  private async changePassword(
+    user: UserRow,
+    sessionId: string | undefined,
+    password: string,
+    currentPassword: string | undefined,
+  ): Promise<void> {
+    if (user.email === null || user.password_hash === null)
       throw new Refused('This account signs in with an external provider; it has no password here.', {
         reason: 'validation_failed',
       });
     if (password.length < MIN_PASSWORD_LENGTH)
       throw new Refused('The password must be at least 8 characters long.', { reason: 'weak_password' });
-    if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
+    await requireReauthentication(this.db, this.clock, user, sessionId, currentPassword);
+    if (await verifyPassword(password, user.password_hash)) {
       throw new Refused('The new password must be different from the current one.', { reason: 'same_password' });
     }
     const now = this.clock.now();
     const passwordHash = await hashPassword(password, this.options.scryptCost);
     await inTransaction(this.db, async (tx) => {
-      await updatePasswordHash(tx, userId, passwordHash, now);
-      await revokeOtherSessions(tx, userId, sessionId, now);
+      await updatePasswordHash(tx, user.id, passwordHash, now);
+      await revokeOtherSessions(tx, user.id, sessionId, now);
     });
     this.options.onSessionsEnded?.();
   }
 
   async getUser(userId: string): Promise<PublicUser> {
     return toPublicUser(await this.mustFindUser(userId));
-  }
-
-  async updateProfile(userId: string, profile: ProfileInput): Promise<PublicUser> {
-    const checked = checkProfile(profile);
-    await this.mustFindUser(userId);
-    if (Object.keys(checked).length > 0) await updateUserProfile(this.db.kysely, userId, checked, this.clock.now());
-    return this.getUser(userId);
   }
 
   async signOut(userId: string, sessionId: string | undefined, scope: 'global' | 'local' | 'others'): Promise<void> {
@@ -316,6 +342,7 @@ export class AccountService {
       session_id: sessionId,
       created_at: now,
       expires_at: now + this.options.refreshTokenTtlMs,
+      authenticated_at: now,
     });
     return this.sessionFor(user, sessionId, refreshToken);
   }

@@ -1,14 +1,18 @@
 /**
  * @fileoverview exportUsage: everything a user owns as JSON or CSV, produced page by page (an
- * async generator of text chunks), so a year of half-hours from several devices streams in
- * constant memory. Counts are exact decimal strings in JSON (as everywhere in the interface);
- * cost is the stored daily cost in USD with six places (docs/pricing.md), every row's priced by the
- * data of the first page's: should a repricing end while the export is read, the later pages' costs
- * are computed with the earlier data (what the stored cost was, row by row).
+ * async generator of text chunks of about EXPORT_STREAM_BYTES, read on only when asked for the
+ * next, export-stream.ts), so a year of half-hours from several devices streams in constant
+ * memory. Each page is read on an event-loop turn of its own (the other requests' turns come
+ * between two pages, even on SQLite, whose reads do not wait for I/O). Counts are exact decimal
+ * strings in JSON (as everywhere in the interface); cost is the stored daily cost in USD with six
+ * places (docs/pricing.md), every row's priced by the data of the first page's: should a repricing
+ * end while the export is read, the later pages' costs are computed with the earlier data (what the
+ * stored cost was, row by row).
  *
  * Order: buckets grouped by device (oldest device first), each in time order; then daily rows
  * by UTC day, source and model. Format: docs/sharing.md, "Export".
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db } from '../db/connect.js';
 import {
   listBucketPage,
@@ -24,6 +28,7 @@ import { InvalidParamError } from '../domain/param-error.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { rowCostMicros } from '../pricing/cost.js';
 import { formatMicros } from '../pricing/money.js';
+import { EXPORT_STREAM_BYTES } from './export-stream.js';
 import type { CostPrices } from './price-book.js';
 
 export type ExportFormat = 'json' | 'csv';
@@ -74,6 +79,16 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
+/**
+ * A text cell (a name the user or an agent chose): one a spreadsheet would read as a formula (it
+ * begins with `=`, `+`, `-`, `@`, a tab or a CR) gets a `'` before it (OWASP, "CSV Injection"), so it
+ * is shown as the text it is. The cells the export computes itself (instants, days, counts, costs)
+ * are never negative and are written as they are.
+ */
+export function csvText(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
 export const CSV_HEADER = [
   'record',
   'hour_start',
@@ -105,11 +120,11 @@ function bucketCsv(device: string, b: ExportBucket): string {
     'bucket',
     instant(b.hourStart),
     '',
-    device,
-    b.source,
-    b.model,
-    b.projectKey,
-    b.projectRef ?? '',
+    csvText(device),
+    csvText(b.source),
+    csvText(b.model),
+    csvText(b.projectKey),
+    csvText(b.projectRef ?? ''),
     ...countsOf(b).map(String),
     '',
   ];
@@ -133,8 +148,8 @@ function dailyCsv(d: ExportDaily): string {
     '',
     formatEpochDay(Number(d.day)),
     '',
-    d.source,
-    d.model,
+    csvText(d.source),
+    csvText(d.model),
     '',
     '',
     ...countsOf(d).map(String),
@@ -154,6 +169,7 @@ async function* bucketPages(
   for (const device of await listExportDevices(db.kysely, userId)) {
     let after: BucketKey | undefined;
     for (;;) {
+      await nextTurn();
       const rows = await listBucketPage(db.kysely, { deviceId: device.id, fromMs, toMs, after, limit: pageSize });
       if (rows.length > 0) yield { device: device.name, rows };
       if (rows.length < pageSize) break;
@@ -172,6 +188,7 @@ async function* dailyPages(
   let after: DailyKey | undefined;
   let pricedBy: string | null | undefined; // the first page's data (each page is read in one statement)
   for (;;) {
+    await nextTurn();
     const rows = await listDailyPage(db.kysely, {
       userId,
       fromDay: range.fromDay,
@@ -222,28 +239,38 @@ export async function* exportChunks(
   }
   const sums = [0n, 0n, 0n, 0n, 0n, 0n];
   let first = true;
+  let text = '';
   for await (const page of bucketPages(db, q.userId, q.range, pageSize)) {
-    const lines: string[] = [];
     for (const b of page.rows) {
       countsOf(b).forEach((v, i) => (sums[i] = (sums[i] as bigint) + v));
-      lines.push(csv ? bucketCsv(page.device, b) : bucketJson(page.device, b));
+      text += csv ? bucketCsv(page.device, b) + '\r\n' : (first ? '\n' : ',\n') + bucketJson(page.device, b);
+      first = false;
+      if (text.length >= EXPORT_STREAM_BYTES) {
+        yield text;
+        text = '';
+      }
     }
-    yield csv ? lines.join('\r\n') + '\r\n' : (first ? '\n' : ',\n') + lines.join(',\n');
-    first = false;
   }
-  if (!csv) yield '\n],\n"daily":[';
+  if (!csv) text += '\n],\n"daily":[';
   let cost = 0n;
   first = true;
   for await (const rows of dailyPages(db, q.prices, q.userId, q.range, pageSize)) {
-    for (const d of rows) cost += d.costMicros;
-    yield csv ? rows.map(dailyCsv).join('\r\n') + '\r\n' : (first ? '\n' : ',\n') + rows.map(dailyJson).join(',\n');
-    first = false;
+    for (const d of rows) {
+      cost += d.costMicros;
+      text += csv ? dailyCsv(d) + '\r\n' : (first ? '\n' : ',\n') + dailyJson(d);
+      first = false;
+      if (text.length >= EXPORT_STREAM_BYTES) {
+        yield text;
+        text = '';
+      }
+    }
   }
   if (!csv) {
     const totals = {
       ...Object.fromEntries(COUNT_FIELDS.map((f, i) => [f, (sums[i] as bigint).toString()])),
       total_cost_usd: formatMicros(cost),
     };
-    yield `\n],\n"totals":${JSON.stringify(totals)}}\n`;
+    text += `\n],\n"totals":${JSON.stringify(totals)}}\n`;
   }
+  if (text !== '') yield text;
 }

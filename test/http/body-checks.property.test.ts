@@ -1,33 +1,50 @@
 /**
- * The two checks every request body goes through, against plain references that follow the text
- * or the value one character at a time: the nesting bound (http/json-depth.ts, which counts with
- * indexOf and skips strings whole) and the control-character check (http/validation.ts, which
+ * The checks every request body goes through, against plain references that follow the text or
+ * the value one character at a time: the nesting and value bounds (http/json-bounds.ts, which count
+ * with indexOf and skip strings whole) and the control-character check (http/validation.ts, which
  * builds a path only once it has found one). fast-check with a fixed, printed seed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan } from '../../src/http/json-depth.js';
+import { holdsMoreValuesThan, nestsDeeperThan } from '../../src/http/json-bounds.js';
 import { controlCharacterPath } from '../../src/http/validation.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20_261_124);
 console.info(`body-checks.property: fast-check seed ${SEED}`);
 
-/** The reference: depth followed character by character, a backslash in a string skipping one character. */
-function referenceNestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
+/** The reference walk: each character outside strings, a backslash in a string skipping one character. */
+function outsideStrings(text: string, visit: (c: string) => boolean | void): void {
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
+    const c = text[i] as string;
     if (inString) {
       if (c === '\\') i += 1;
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (c === '}' || c === ']') depth -= 1;
+    else if (visit(c) === true) return;
   }
-  return false;
+}
+
+/** The reference: depth followed character by character. */
+function referenceNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let deeper = false;
+  outsideStrings(text, (c) => {
+    if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') depth -= 1;
+    deeper = depth > max;
+    return deeper;
+  });
+  return deeper;
+}
+
+/** The reference: commas and openings outside strings, character by character. */
+function referenceValues(text: string): number {
+  let count = 0;
+  outsideStrings(text, (c) => {
+    if (c === ',' || c === '{' || c === '[') count += 1;
+  });
+  return count;
 }
 
 // eslint-disable-next-line no-control-regex -- the point of this expression
@@ -91,6 +108,15 @@ describe('body checks against their references', () => {
     const padding = `"${'['.repeat(40)}\\"${'{'.repeat(40)}"`;
     expect(nestsDeeperThan(`[${padding},${'['.repeat(32)}${']'.repeat(32)}]`, 32)).toBe(true);
     expect(nestsDeeperThan(`[${padding},${'['.repeat(31)}${']'.repeat(31)}]`, 32)).toBe(false);
+  });
+
+  it('holdsMoreValuesThan agrees with the character-by-character count', () => {
+    fc.assert(
+      fc.property(fc.oneof(jsonishText, nestedText), fc.integer({ min: 0, max: 60 }), (body, max) => {
+        expect(holdsMoreValuesThan(body, max)).toBe(referenceValues(body) > max);
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
   });
 
   it('controlCharacterPath agrees with the reference on generated values', () => {

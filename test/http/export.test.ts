@@ -197,6 +197,53 @@ describe('exportUsage', () => {
     expect(records.at(-1)).toMatchObject({ record: 'day', day: '2026-10-31', model: 'gpt-5', input_tokens: '50' });
   });
 
+  it('CSV: a text cell that a spreadsheet would read as a formula is written with a quote before it', async () => {
+    const evil = await issueDevice(t, ada, '=HYPERLINK("http://x","y")');
+    const res = await ingest(t, evil.token, [
+      {
+        hour_start: '2026-10-28T08:00:00Z',
+        source: '-2+3',
+        model: '+cmd|calc',
+        input_tokens: 5,
+        total_tokens: 5,
+        project_key: '@sum(a1)',
+        project_ref: '=1+1',
+      },
+    ]);
+    expect(res.statusCode, res.body).toBe(200);
+    const csv = await get('?format=csv');
+    expect(csv.body).toContain(`"'=HYPERLINK(""http://x"",""y"")"`);
+    const rows = parseCsv(csv.body);
+    const header = rows[0] as string[];
+    const records = rows.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+    expect(records.find((r) => r['device'] === `'=HYPERLINK("http://x","y")`)).toMatchObject({
+      record: 'bucket',
+      hour_start: '2026-10-28T08:00:00Z',
+      source: "'-2+3",
+      model: "'+cmd|calc",
+      project: "'@sum(a1)",
+      project_ref: "'=1+1",
+      input_tokens: '5',
+      total_tokens: '5',
+    });
+    expect(records.find((r) => r['record'] === 'day' && r['day'] === '2026-10-28')).toMatchObject({
+      source: "'-2+3",
+      model: "'+cmd|calc",
+      input_tokens: '5',
+    });
+    // No cell is left that begins with a formula character; numbers and other cells are as they were.
+    for (const r of rows.slice(1)) for (const cell of r) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(records.find((r) => r['device'] === 'desk')).toMatchObject({ source: 'codex', input_tokens: '1000' });
+    // JSON is no spreadsheet: the names are exactly as stored.
+    const json = (await get('')).json<ExportJson>();
+    expect(json.buckets.find((b) => b['source'] === '-2+3')).toMatchObject({
+      device: '=HYPERLINK("http://x","y")',
+      model: '+cmd|calc',
+      project: '@sum(a1)',
+      project_ref: '=1+1',
+    });
+  });
+
   it('pages continue after the last key: any page size gives the same export', async () => {
     const whole = async (pageSize: number) => {
       let text = '';

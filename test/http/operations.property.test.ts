@@ -9,22 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JwtService } from '../../src/security/jwt.js';
 import { bearer, issueDevice, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
+import { listOperations, type Operation } from '../helpers/operations.js';
 import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const SEED = Number(process.env.FC_SEED ?? 1_324_113);
 console.info(`operations.property: fast-check seed ${SEED}`);
-
-interface Operation {
-  method: string;
-  path: string;
-  query: string[];
-  body: string[] | undefined;
-}
-
-interface JsonSchema {
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-}
 
 describe(`every operation, generated input (${engine})`, () => {
   let t: TestApp;
@@ -60,40 +49,7 @@ describe(`every operation, generated input (${engine})`, () => {
       'a.b.c',
       'Basic xyz',
     ];
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{
-      paths: Record<
-        string,
-        Record<
-          string,
-          {
-            parameters?: { name: string; in: string }[];
-            requestBody?: { content: Record<string, { schema: JsonSchema }> };
-          }
-        >
-      >;
-    }>();
-    // The sign-in API (GoTrue-compatible, kept out of /openapi.json) is swept too.
-    const signIn: Operation[] = [
-      { method: 'POST', path: '/auth/v1/signup', query: [], body: ['email', 'password', 'data'] },
-      { method: 'POST', path: '/auth/v1/token', query: ['grant_type'], body: ['email', 'password', 'refresh_token'] },
-      { method: 'GET', path: '/auth/v1/user', query: [], body: undefined },
-      { method: 'PUT', path: '/auth/v1/user', query: [], body: ['email', 'password', 'data'] },
-      { method: 'POST', path: '/auth/v1/logout', query: ['scope'], body: undefined },
-      { method: 'GET', path: '/auth/v1/settings', query: [], body: undefined },
-    ];
-    operations = signIn.concat(
-      Object.entries(doc.paths).flatMap(([path, methods]) =>
-        Object.entries(methods).map(([method, op]) => {
-          const schema = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
-          return {
-            method: method.toUpperCase(),
-            path,
-            query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-            body: schema ? Object.keys(schema.properties ?? {}) : undefined,
-          };
-        }),
-      ),
-    );
+    operations = await listOperations(t);
   });
   afterAll(async () => t.close());
 

@@ -141,6 +141,32 @@ describe('dashboard numbers', () => {
     ).toBe('day,total_tokens\r\n2026-03-08,7500\r\n"a,""b""",1\r\n');
   });
 
+  it('writes a text cell that begins like a formula with a quote before it; numbers as they are', () => {
+    expect(
+      toCsv(
+        ['name', 'n'],
+        [
+          ['=HYPERLINK("http://x","y")', -1],
+          ['+cmd', 0],
+          ['-2+3', 2.5],
+          ['@sum(a1)', 3],
+          ['\tlead', 4],
+          ['\rlead', 5],
+          ['a=b', 6],
+        ],
+      ),
+    ).toBe(
+      'name,n\r\n' +
+        `"'=HYPERLINK(""http://x"",""y"")",-1\r\n` +
+        "'+cmd,0\r\n" +
+        "'-2+3,2.5\r\n" +
+        "'@sum(a1),3\r\n" +
+        "'\tlead,4\r\n" +
+        `"'\rlead",5\r\n` +
+        'a=b,6\r\n',
+    );
+  });
+
   it("stacks layers, sorts rows exactly and counts cache hits by each source's convention", () => {
     const layers = layersWithRest([10, 5], [{ key: 'codex', values: [6, 5] }]);
     expect(layers).toEqual([

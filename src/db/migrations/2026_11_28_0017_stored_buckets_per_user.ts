@@ -1,5 +1,5 @@
 /**
- * @fileoverview Migration 0015: `user_storage`, each account's count of stored raw buckets (the
+ * @fileoverview Migration 0017: `user_storage`, each account's count of stored raw buckets (the
  * buckets packed in its devices' `usage_device_days` rows, revoked devices' too), which the ingest
  * writers keep inside the upload's transaction and check against MAX_STORED_BUCKETS_PER_USER
  * (src/ingest/bounds.ts). A user without a row has none stored.

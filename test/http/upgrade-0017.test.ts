@@ -1,5 +1,5 @@
 /**
- * Upgrading a database made before migration 0015 (both engines): each account's count of stored
+ * Upgrading a database made before migration 0017 (both engines): each account's count of stored
  * raw buckets (`user_storage`) is filled from its devices' packed days, revoked devices' too; an
  * account without buckets has no row (none stored). The ingest writers then go on from that count:
  * the stored-bucket bound holds at once for data stored before it existed.
@@ -19,7 +19,7 @@ const USER = '00000000-0000-4000-8000-000000000051';
 const OTHER = '00000000-0000-4000-8000-000000000052';
 const EMPTY = '00000000-0000-4000-8000-000000000053';
 const NOW = Date.UTC(2026, 10, 20, 12);
-const BEFORE = '2026_11_27_0014_buckets_by_device_day';
+const BEFORE = '2026_11_28_0016_api_tokens';
 const DAY = Date.UTC(2026, 10, 20) / DAY_MS;
 const RATES: TokenRates = { input: 0n, cached: 0n, output: 0n, reasoning: 0n };
 
@@ -33,7 +33,7 @@ const dayOf = (day: number, n: number): DayBucket[] =>
     }),
   );
 
-describe(`upgrade across migration 0015 (${engine})`, () => {
+describe(`upgrade across migration 0017 (${engine})`, () => {
   it("fills each account's stored bucket count from its devices' packed days, revoked ones too", async () => {
     const { db, drop } = await openTestDb();
     try {
