@@ -165,7 +165,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const prices = createPriceService();
   const book = new PriceBook(db, prices);
   const { syncMinIntervalMinutes } = config;
-  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes });
+  const maxStoredBuckets = config.limits.maxStoredBucketsPerUser;
+  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes, maxStoredBuckets });
   const repricer = new CostRepricer({
     db,
     book,
@@ -287,6 +288,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,

@@ -65,6 +65,8 @@ export interface Config {
     readonly maxTokensPerUserDay: number;
     /** Most (source, model, project) buckets a device may store for one half-hour. */
     readonly maxBucketsPerHalfHour: number;
+    /** Most raw buckets one account's devices (revoked ones too) may store in all. */
+    readonly maxStoredBucketsPerUser: number;
     readonly bodyLimitBytes: number;
   };
   readonly linkCodeTtlSeconds: number;
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
         9_000_000_000_000_000,
       ),
       maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
+      maxStoredBucketsPerUser: int(env, 'MAX_STORED_BUCKETS_PER_USER', 5_000_000, 1, 1_000_000_000_000),
       bodyLimitBytes: 1_048_576,
     },
     linkCodeTtlSeconds: int(env, 'LINK_CODE_TTL_SECONDS', 600, 30, 86_400),

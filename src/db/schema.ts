@@ -140,6 +140,15 @@ export interface UsageDaysTable {
   counts: string;
 }
 
+/**
+ * Each account's count of stored raw buckets (its devices' packed `usage_device_days`, revoked
+ * devices' too), kept by the ingest writers for MAX_STORED_BUCKETS_PER_USER (migration 0017).
+ */
+export interface UserStorageTable {
+  user_id: string;
+  stored_buckets: Int;
+}
+
 /** Read model kept inside the ingest transaction: all-time totals per project and source. */
 export interface ProjectUsageTable extends TokenColumns {
   user_id: string;
@@ -360,6 +369,7 @@ export interface Database {
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
   usage_days: UsageDaysTable;
+  user_storage: UserStorageTable;
   project_usage: ProjectUsageTable;
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;

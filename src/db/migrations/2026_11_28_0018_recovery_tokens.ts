@@ -1,5 +1,5 @@
 /**
- * @fileoverview Migration 0017: `recovery_tokens`, the password recovery links (docs/running-for-a-group.md,
+ * @fileoverview Migration 0018: `recovery_tokens`, the password recovery links (docs/running-for-a-group.md,
  * "Password recovery"). A link's token is stored as its SHA-256 only, expires after an hour and works
  * once (`used_at`); a user has at most one at a time (a new link replaces the older one).
  */
