@@ -57,7 +57,8 @@ import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
-import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
+import { JwtService } from './security/jwt.js';
+import { externalJwt, recoveryService, trustProxyOption } from './app-options.js';
 import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
@@ -72,6 +73,7 @@ import { BadgeService } from './services/badges.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
 import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
 import { OnboardingService } from './services/onboarding.js';
+import type { RecoveryService } from './services/recovery.js';
 import { SharingService } from './services/sharing.js';
 
 export const API_VERSION = '0.6.4';
@@ -101,26 +103,10 @@ export interface TokentallyApp {
   leaderboardFreshness: LeaderboardFreshness | undefined;
   /** The repricing of stored costs in the background (tests await its idle(); resume() takes over one whose holder stopped). */
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
+  /** Password recovery links (the admin command makes them; tests await idle() for the mails). */
+  recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
-}
-
-/** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
-function externalJwt(auth: Config['auth']): ExternalJwtOptions | undefined {
-  const { jwksUrl, issuer, audience, algorithms } = auth;
-  if (jwksUrl === undefined) return undefined;
-  if (issuer === undefined || audience === undefined)
-    throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
-  return { jwksUrl, issuer, audience, algorithms };
-}
-
-/** Fastify's form of TRUST_PROXY: the client is the address the last trusted proxy saw. */
-function trustProxyOption(
-  trust: Config['trustProxy'],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (trust === false) return false;
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return [...trust];
 }
 
 export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
@@ -179,7 +165,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const prices = createPriceService();
   const book = new PriceBook(db, prices);
   const { syncMinIntervalMinutes } = config;
-  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes });
+  const maxStoredBuckets = config.limits.maxStoredBucketsPerUser;
+  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes, maxStoredBuckets });
   const repricer = new CostRepricer({
     db,
     book,
@@ -269,8 +256,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
+  const recovery = recoveryService(db, clock, accounts, config, logger);
+  const recoverLimiters = [limiterFor('recover'), limiterFor('recover-hour')];
   const sso = new SsoService(db, clock, accounts, config);
-  registerAuthRoutes(app, { accounts, limiter: limiterFor('auth'), sso, publicUrl: config.publicUrl });
+  const { publicUrl } = config;
+  registerAuthRoutes(app, { accounts, recovery, sso, publicUrl, limiter: limiterFor('auth'), recoverLimiters });
   registerDeviceRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),
@@ -293,6 +283,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
@@ -384,6 +375,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     secrets,
     leaderboardFreshness: freshness,
     repricing: repricer,
+    recovery,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -393,6 +385,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await freshness?.idle();
       await schedule?.stop();
       await app.close();
+      await recovery.close();
       await ingestWriter.close();
       await db.close();
     },

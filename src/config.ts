@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { readMailConfig, type MailConfig } from './config-mail.js';
 import { readSsoConfig, type SsoConfig } from './config-sso.js';
 import { packageInfo } from './package-info.js';
 
@@ -68,6 +69,8 @@ export interface Config {
     readonly maxTokensPerUserDay: number;
     /** Most (source, model, project) buckets a device may store for one half-hour. */
     readonly maxBucketsPerHalfHour: number;
+    /** Most raw buckets one account's devices (revoked ones too) may store in all. */
+    readonly maxStoredBucketsPerUser: number;
     readonly bodyLimitBytes: number;
   };
   readonly linkCodeTtlSeconds: number;
@@ -98,6 +101,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** A bearer that reads /metrics besides the service role key; unset: only that key. */
   readonly metricsToken: string | undefined;
+  /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
+  readonly mail: MailConfig | undefined;
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
@@ -222,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
         9_000_000_000_000_000,
       ),
       maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
+      maxStoredBucketsPerUser: int(env, 'MAX_STORED_BUCKETS_PER_USER', 5_000_000, 1, 1_000_000_000_000),
       bodyLimitBytes: 1_048_576,
     },
     linkCodeTtlSeconds: int(env, 'LINK_CODE_TTL_SECONDS', 600, 30, 86_400),
@@ -240,6 +246,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    mail: readMailConfig(
+      (name) => optional(env, name),
+      (message) => new ConfigError(message),
+      publicUrlOf(optional(env, 'PUBLIC_URL'), host, port),
+    ),
     exports: {
       maxPerUser: int(env, 'EXPORT_MAX_PER_USER', 2, 1, 1000),
       maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),

@@ -10,76 +10,16 @@ import type { SsoCodesTable, SsoFlowsTable, UserIdentitiesTable } from './schema
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
 export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
 
-export interface UsersTable {
-  id: string;
-  email: string | null;
-  password_hash: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  external_id: string | null;
-  created_at: Int;
-  updated_at: Int;
-}
-
-export interface RefreshTokensTable {
-  token_hash: string;
-  user_id: string;
-  session_id: string;
-  created_at: Int;
-  expires_at: Int;
-  used_at: NullableInt;
-  revoked_at: NullableInt;
-  /** When the session was signed in to (copied to every rotated token); NULL for sessions older than migration 0015. */
-  authenticated_at: NullableInt;
-}
-
-export interface DevicesTable {
-  id: string;
-  user_id: string;
-  name: string;
-  platform: string;
-  created_at: Int;
-  last_seen_at: NullableInt;
-  last_sync_at: NullableInt;
-  /** The latest upload's time, set by the ingest writers (migration 0011). */
-  last_upload_at: NullableInt;
-  revoked_at: NullableInt;
-  /**
-   * The device's small number, which its raw buckets are keyed by (migration 0013); the database
-   * gives it on insert (an identity on PostgreSQL, a trigger on SQLite).
-   */
-  num: ColumnType<bigint, never, never>;
-}
-
-export interface DeviceTokensTable {
-  token_hash: string;
-  device_id: string;
-  user_id: string;
-  created_at: Int;
-  last_used_at: NullableInt;
-  revoked_at: NullableInt;
-}
-
-/** A read-only personal API token (`tt_pat_…`), stored by its SHA-256 only (migration 0016). */
-export interface ApiTokensTable {
-  id: string;
-  user_id: string;
-  name: string;
-  token_hash: string;
-  created_at: Int;
-  expires_at: NullableInt;
-  last_used_at: NullableInt;
-}
-
-export interface LinkCodesTable {
-  code_hash: string;
-  user_id: string;
-  created_at: Int;
-  expires_at: Int;
-  used_at: NullableInt;
-  request_id: string | null;
-  device_id: string | null;
-}
+export * from './schema-accounts.js';
+import type {
+  ApiTokensTable,
+  DevicesTable,
+  DeviceTokensTable,
+  LinkCodesTable,
+  RecoveryTokensTable,
+  RefreshTokensTable,
+  UsersTable,
+} from './schema-accounts.js';
 
 /** The five counts and the billable figure, shared by the usage tables. */
 export interface TokenColumns {
@@ -130,6 +70,15 @@ export interface UsageDaysTable {
   /** UTC epoch day. */
   day: Int;
   counts: string;
+}
+
+/**
+ * Each account's count of stored raw buckets (its devices' packed `usage_device_days`, revoked
+ * devices' too), kept by the ingest writers for MAX_STORED_BUCKETS_PER_USER (migration 0017).
+ */
+export interface UserStorageTable {
+  user_id: string;
+  stored_buckets: Int;
 }
 
 /** Read model kept inside the ingest transaction: all-time totals per project and source. */
@@ -349,11 +298,13 @@ export interface Database {
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
   api_tokens: ApiTokensTable;
+  recovery_tokens: RecoveryTokensTable;
   link_codes: LinkCodesTable;
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
   usage_days: UsageDaysTable;
+  user_storage: UserStorageTable;
   project_usage: ProjectUsageTable;
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;

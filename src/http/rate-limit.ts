@@ -17,9 +17,13 @@ export interface RateDecision {
 
 /**
  * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
- * interface's, docs/interface.md), and link codes created plus device tokens issued per user.
+ * interface's, docs/interface.md), link codes created plus device tokens issued per user, and
+ * password recovery mails per e-mail address (`recover` a minute, `recover-hour` an hour).
  */
-export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices';
+export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'recover' | 'recover-hour';
+
+/** Every limit's name (the shared stores check what they are asked against it). */
+export const LIMIT_NAMES: readonly LimitName[] = ['auth', 'exchange', 'ingest', 'devices', 'recover', 'recover-hour'];
 
 /**
  * The key a client address is limited under: an IPv4 address as it is, an IPv6 address by its /64
@@ -54,6 +58,9 @@ export function limitSettings(limits: Config['limits']): Record<LimitName, { per
     exchange: { perMinute: limits.exchangePerMinute, burst: limits.exchangePerMinute },
     ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
     devices: { perMinute: limits.devicesPerMinute, burst: limits.devicesPerMinute },
+    // Recovery mails to one address: 1 a minute and 5 an hour, whichever is tighter.
+    recover: { perMinute: 1, burst: 1 },
+    'recover-hour': { perMinute: 5 / 60, burst: 5 },
   };
 }
 

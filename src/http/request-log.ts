@@ -8,16 +8,18 @@
  *
  * The one-click link page (`/link?callback=…&state=…`) is logged without its query string: the
  * state is the CLI's one-time secret for that link, and whoever reads the log must not be able to
- * hand the waiting command a code of their own.
+ * hand the waiting command a code of their own. A password recovery link (`/auth/v1/verify?token=…`)
+ * likewise.
  */
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 
 /**
- * Paths logged without their query: the dashboard's link page, and `/callback` (the CLI's
- * loopback answer, never a route of this server, but a misdirected one carries the same state).
+ * Paths logged without their query: the dashboard's link page, `/callback` (the CLI's loopback
+ * answer, never a route of this server, but a misdirected one carries the same state), and
+ * `/auth/v1/verify` (a password recovery link's token signs its holder in).
  */
-const PATH_ONLY = new Set(['/link', '/callback']);
+const PATH_ONLY = new Set(['/link', '/callback', '/auth/v1/verify']);
 
 /** The URL as logged: without the query string where it may carry a one-time state. */
 export function loggedUrl(url: string): string {

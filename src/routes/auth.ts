@@ -5,11 +5,13 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
-import { problems } from '../http/problem.js';
+import { AppError, problems } from '../http/problem.js';
 import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import type { AccountService } from '../services/accounts.js';
 import type { SsoService } from '../services/sso.js';
 import { registerSsoRoutes } from './auth-sso.js';
+import type { RecoveryService } from '../services/recovery.js';
+import { hashToken } from '../security/tokens.js';
 
 const Profile = Type.Object(
   {
@@ -51,13 +53,30 @@ const UpdateUserBody = Type.Object(
   { additionalProperties: true },
 );
 
+const RecoverBody = Type.Object({ email: Type.String({ maxLength: 320 }) }, { additionalProperties: true });
+const RedirectQuery = Type.Object({ redirect_to: Type.Optional(Type.String({ maxLength: 2000 })) });
+const VerifyQuery = Type.Object({
+  type: Type.String({ maxLength: 40 }),
+  token: Type.String({ maxLength: 200 }),
+  redirect_to: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+
 const hidden = { hide: true, tags: ['auth'] };
 
-export function registerAuthRoutes(
-  app: App,
-  deps: { accounts: AccountService; limiter: RateLimiter; sso: SsoService; publicUrl: string },
-): void {
-  const { accounts, limiter, sso } = deps;
+export interface AuthRouteDeps {
+  accounts: AccountService;
+  recovery: RecoveryService;
+  sso: SsoService;
+  /** The server's public base URL (PUBLIC_URL): single sign-on's callback and redirect checks. */
+  publicUrl: string;
+  /** Per client address: sign-up, sign-in, refresh, password change, recovery. */
+  limiter: RateLimiter;
+  /** Recovery mails per e-mail address: a minute's and an hour's. */
+  recoverLimiters: readonly RateLimiter[];
+}
+
+export function registerAuthRoutes(app: App, deps: AuthRouteDeps): void {
+  const { accounts, recovery, sso, limiter, recoverLimiters } = deps;
   const rateLimited = async (request: { ip: string }) => {
     const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
@@ -117,13 +136,58 @@ export function registerAuthRoutes(
 
   registerSsoRoutes(app, { sso, publicUrl: deps.publicUrl, rateLimited });
 
-  // GoTrue's settings; `external` also names each single sign-on provider, `external_labels` its button text.
+  // GoTrue's recovery: always `{}` (no word on whether the address has an account); the mail, if
+  // any, is sent after the answer. Limited per client, and per address (any address, known or not).
+  app.post(
+    '/auth/v1/recover',
+    { schema: { ...hidden, body: RecoverBody, querystring: RedirectQuery }, onRequest: rateLimited },
+    async (request) => {
+      const email = recovery.address(request.body.email);
+      if (recovery.mailEnabled) {
+        const key = hashToken(email);
+        for (const perAddress of recoverLimiters) {
+          const decision = await perAddress.take(key);
+          if (!decision.allowed)
+            throw new AppError(
+              429,
+              'rate_limited',
+              `For security purposes, you can only request this after ${decision.retryAfterSeconds} seconds.`,
+              {
+                headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+                authCode: 'over_email_send_rate_limit',
+              },
+            );
+        }
+      }
+      recovery.requestMail(email, request.query.redirect_to);
+      return {};
+    },
+  );
+
+  // The recovery link: 303 to the dashboard with a new session, or GoTrue's error, in the fragment.
+  app.get(
+    '/auth/v1/verify',
+    { schema: { ...hidden, querystring: VerifyQuery }, onRequest: rateLimited },
+    async (request, reply) => {
+      const { type, token, redirect_to: redirectTo } = request.query;
+      if (type !== 'recovery') throw problems.invalidField('/querystring/type', 'must be recovery');
+      const location = await recovery.verify(token, redirectTo);
+      return reply
+        .code(303)
+        .headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+        .send();
+    },
+  );
+
+  // GoTrue's settings; `external` also names each single sign-on provider, `external_labels` its
+  // button text; `recovery_mail` (ours): whether /recover sends mail (SMTP_URL set).
   app.get('/auth/v1/settings', { schema: hidden }, async () => ({
     external: { email: true, ...sso.listProviders().external },
     external_labels: sso.listProviders().names,
     disable_signup: false,
     mailer_autoconfirm: true,
     phone_autoconfirm: false,
+    recovery_mail: recovery.mailEnabled,
   }));
 
   app.get('/auth/v1/health', { schema: hidden }, async () => ({

@@ -18,6 +18,7 @@ export const APP_ROUTES = [
   '/',
   '/sign-in',
   '/sign-up',
+  '/forgot-password',
   '/devices',
   '/link',
   '/leaderboard',

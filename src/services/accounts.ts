@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { deleteUserRecoveryTokens } from '../db/queries/recovery-tokens.js';
 import { inTransaction } from '../db/transaction.js';
 import {
   consumeRefreshToken,
@@ -285,8 +286,17 @@ export class AccountService {
     await inTransaction(this.db, async (tx) => {
       await updatePasswordHash(tx, user.id, passwordHash, now);
       await revokeOtherSessions(tx, user.id, sessionId, now);
+      await deleteUserRecoveryTokens(tx, user.id);
     });
     this.options.onSessionsEnded?.();
+  }
+
+  /** Signs in through a recovery link (services/recovery.ts): every other session ends; the new one is fresh. */
+  async signInByRecovery(userId: string): Promise<Session> {
+    const user = await this.mustFindUser(userId);
+    await revokeUserSessions(this.db.kysely, userId, this.clock.now());
+    this.options.onSessionsEnded?.();
+    return this.startSession(user, randomUUID());
   }
 
   async getUser(userId: string): Promise<PublicUser> {

@@ -10,6 +10,8 @@ const Devices = lazy(() => import('./pages/devices.js').then((m) => ({ default: 
 const LinkPage = lazy(() => import('./pages/link.js').then((m) => ({ default: m.LinkPage })));
 const Leaderboard = lazy(() => import('./pages/leaderboard.js').then((m) => ({ default: m.Leaderboard })));
 const Settings = lazy(() => import('./pages/settings.js').then((m) => ({ default: m.Settings })));
+const ForgotPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.ForgotPassword })));
+const NewPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.NewPassword })));
 const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
 const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
 
@@ -27,6 +29,7 @@ const TITLES: Record<string, string> = {
   '/settings': 'Settings',
   '/link': 'Link a machine',
   '/share': 'Shared profile',
+  '/forgot-password': 'Reset your password',
 };
 
 function Shell({ children, signedIn }: { children: ReactNode; signedIn: boolean }) {
@@ -116,6 +119,12 @@ export function App() {
       </Shell>
     );
 
+  if (!signedIn && path === '/forgot-password')
+    return (
+      <Suspense fallback={<div className="boot" aria-busy="true" />}>
+        <ForgotPassword />
+      </Suspense>
+    );
   if (!signedIn)
     return (
       <SignIn
@@ -126,10 +135,12 @@ export function App() {
     );
 
   let page: ReactNode;
-  if (path === '/devices') page = <Devices />;
+  if (session.recovery) page = <NewPassword />;
+  else if (path === '/devices') page = <Devices />;
   else if (path === '/link') page = <LinkPage />;
   else if (path === '/settings') page = <Settings />;
-  else if (path === '/' || path === '/sign-in' || path === '/sign-up') page = <Overview />;
+  else if (path === '/' || path === '/sign-in' || path === '/sign-up' || path === '/forgot-password')
+    page = <Overview />;
   else
     page = (
       <div className="page narrow">

@@ -32,6 +32,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'usage_rollup', by: 'user_id' },
   { table: 'usage_daily', by: 'user_id' },
   { table: 'usage_days', by: 'user_id' },
+  { table: 'user_storage', by: 'user_id' },
   { table: 'usage_daily_repriced', by: 'user_id' },
   { table: 'project_usage', by: 'user_id' },
   { table: 'leaderboard_user_weeks', by: 'user_id' },

@@ -1,6 +1,6 @@
 /** @fileoverview Sign up and sign in (the sign-in API through the GoTrue client). */
-import { useState, type FormEvent } from 'react';
-import { auth } from '../auth.js';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { auth, linkNotice } from '../auth.js';
 import { Link } from '../router.js';
 import { SignInProviders } from './sign-in-providers.js';
 
@@ -30,6 +30,81 @@ export function SignIn({
     if (failed) setError(failed.message || 'Sign-in failed.');
   };
   return (
+    <AuthLayout>
+      {linkNotice && !expired && (
+        <div className="note note-warn" role="alert">
+          {linkNotice}
+        </div>
+      )}
+      {expired && (
+        <div className="note note-warn" role="alert">
+          Your session has ended. Sign in again to continue.
+        </div>
+      )}
+      {notice && !expired && (
+        <div className="note note-ok note-block" role="status">
+          {notice}
+        </div>
+      )}
+      <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
+      {!signUp && <SignInProviders />}
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        {signUp && (
+          <label className="field">
+            <span>Display name (optional)</span>
+            <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" maxLength={100} />
+          </label>
+        )}
+        <label className="field">
+          <span>E-mail</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            minLength={signUp ? 8 : 1}
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+          />
+        </label>
+        {!signUp && (
+          <p className="small">
+            <Link href="/forgot-password">Forgot password?</Link>
+          </p>
+        )}
+        {error && (
+          <div className="note note-error" role="alert">
+            {error}
+          </div>
+        )}
+        <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+          {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
+        </button>
+      </form>
+      <p className="muted small center">
+        {signUp ? (
+          <>
+            Already have an account? <Link href={`/sign-in${location.search}`}>Sign in</Link>
+          </>
+        ) : (
+          <>
+            New here? <Link href={`/sign-up${location.search}`}>Create an account</Link>
+          </>
+        )}
+      </p>
+      <p className="muted small center">
+        <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+      </p>
+    </AuthLayout>
+  );
+}
+
+/** The signed-out pages' frame: the product on one side, the card (`children`) on the other. */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  return (
     <div className="auth-page">
       <div className="auth-hero">
         <div className="brand brand-large">
@@ -45,69 +120,7 @@ export function SignIn({
         </ul>
       </div>
       <main className="auth-card" id="main">
-        {expired && (
-          <div className="note note-warn" role="alert">
-            Your session has ended. Sign in again to continue.
-          </div>
-        )}
-        {notice && !expired && (
-          <div className="note note-ok note-block" role="status">
-            {notice}
-          </div>
-        )}
-        <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
-        {!signUp && <SignInProviders />}
-        <form className="form" onSubmit={(e) => void submit(e)}>
-          {signUp && (
-            <label className="field">
-              <span>Display name (optional)</span>
-              <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" maxLength={100} />
-            </label>
-          )}
-          <label className="field">
-            <span>E-mail</span>
-            <input
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-              autoComplete="email"
-            />
-          </label>
-          <label className="field">
-            <span>Password</span>
-            <input
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-              minLength={signUp ? 8 : 1}
-              autoComplete={signUp ? 'new-password' : 'current-password'}
-            />
-          </label>
-          {error && (
-            <div className="note note-error" role="alert">
-              {error}
-            </div>
-          )}
-          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-            {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
-          </button>
-        </form>
-        <p className="muted small center">
-          {signUp ? (
-            <>
-              Already have an account? <Link href={`/sign-in${location.search}`}>Sign in</Link>
-            </>
-          ) : (
-            <>
-              New here? <Link href={`/sign-up${location.search}`}>Create an account</Link>
-            </>
-          )}
-        </p>
-        <p className="muted small center">
-          <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
-        </p>
+        {children}
       </main>
     </div>
   );

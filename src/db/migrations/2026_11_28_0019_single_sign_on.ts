@@ -1,5 +1,5 @@
 /**
- * @fileoverview Migration 0017: single sign-on (docs/running-for-a-group.md, "Single sign-on").
+ * @fileoverview Migration 0019: single sign-on (docs/running-for-a-group.md, "Single sign-on").
  * `sso_flows`: a sign-in under way at a provider, keyed by the SHA-256 of its random `state`, with
  * the nonce and PKCE verifier sent to the provider, the client's own PKCE challenge and where to
  * return; taken (deleted) by the callback, 10 minutes at most. `sso_codes`: the one-time codes a
