@@ -43,6 +43,11 @@ export default tseslint.config(
     'db/ sits below everything that uses it',
   ),
   ...layer(
+    'src/mail/**',
+    up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'security'),
+    'mail/ only sends mail: its settings are passed in',
+  ),
+  ...layer(
     'src/security/**',
     up('http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin'),
     'security/ sits below http/ and services/',

@@ -9,7 +9,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { App } from './app-types.js';
 import { systemClock, type Clock } from './clock.js';
-import { dashboardBaseUrl, type Config } from './config.js';
+import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { findActiveDeviceToken } from './db/queries/devices.js';
@@ -25,11 +25,12 @@ import { InflightGate, localLimiters, type LimitName, type RateLimiter } from '.
 import { lazyChildLoggers } from './http/lazy-logger.js';
 import { Metrics } from './http/metrics.js';
 import { OneLinePerRequest } from './http/request-log.js';
-import { cachedLookup, TtlCache } from './http/ttl-cache.js';
+import { CredentialCaches } from './http/credential-caches.js';
 import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
 import { PriceBook } from './services/price-book.js';
+import { SsoService } from './services/sso.js';
 import { serverJobs } from './jobs/jobs.js';
 import { databaseJobClaims } from './jobs/claims.js';
 import { createPricingStore, type PricingStore } from './jobs/pricing-store.js';
@@ -38,6 +39,7 @@ import { startSchedule } from './jobs/schedule.js';
 import { createLogger } from './logger.js';
 import { registerAccountRoutes } from './routes/account.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerApiTokenRoutes } from './routes/api-tokens.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerCliPackageRoutes } from './routes/cli-package.js';
@@ -55,22 +57,26 @@ import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
-import { JwtService, type ExternalJwtOptions } from './security/jwt.js';
+import { JwtService } from './security/jwt.js';
+import { externalJwt, leaderboardFreshness, recoveryService, trustProxyOption } from './app-options.js';
+import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
 import { createPriceService } from './pricing/index.js';
 import { noPeers, type Peers } from './process/peers.js';
 import { AccountDeletionService } from './services/account-deletion.js';
 import { AccountService } from './services/accounts.js';
+import { ApiTokenService } from './services/api-tokens.js';
 import { AnalyticsService } from './services/analytics.js';
 import { DeviceService } from './services/devices.js';
 import { BadgeService } from './services/badges.js';
 import { LeaderboardService, type LeaderboardHooks } from './services/leaderboard.js';
-import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
+import type { LeaderboardFreshness } from './services/leaderboard-freshness.js';
 import { OnboardingService } from './services/onboarding.js';
 import { InstanceAdminService } from './services/instance-admin.js';
 import { SignupPolicy } from './services/signup-policy.js';
 import { registerInstanceAdminRoutes } from './routes/instance-admin.js';
+import type { RecoveryService } from './services/recovery.js';
 import { SharingService } from './services/sharing.js';
 
 export const API_VERSION = '0.6.4';
@@ -81,7 +87,12 @@ export interface AppDeps {
   clock?: Clock;
   logger?: Logger;
   /** Test seams (e.g. holding a leaderboard refresh or a repricing open). */
-  hooks?: { leaderboard?: LeaderboardHooks; repricing?: RepricingHooks };
+  hooks?: {
+    leaderboard?: LeaderboardHooks;
+    repricing?: RepricingHooks;
+    /** Awaited after a device token's database lookup, before its answer may be cached. */
+    deviceTokenLooked?: () => Promise<void>;
+  };
   /** The other processes of a multi-process server (none by default). */
   peers?: Peers;
   /** Where the rate limits keep their buckets (this process's memory by default). */
@@ -95,35 +106,10 @@ export interface TokentallyApp {
   leaderboardFreshness: LeaderboardFreshness | undefined;
   /** The repricing of stored costs in the background (tests await its idle(); resume() takes over one whose holder stopped). */
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
+  /** Password recovery links (the admin command makes them; tests await idle() for the mails). */
+  recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
-}
-
-/** A yes/no lookup whose "yes" answers are remembered (a new user works at once). */
-function cachedExists(
-  cache: TtlCache<true>,
-  exists: (key: string) => Promise<boolean>,
-): (key: string) => Promise<boolean> {
-  const lookup = cachedLookup(cache, async (key) => ((await exists(key)) ? true : undefined));
-  return async (key) => (await lookup(key)) === true;
-}
-
-/** The external OIDC provider's settings, when one is configured (config.ts guarantees issuer and audience with it). */
-function externalJwt(auth: Config['auth']): ExternalJwtOptions | undefined {
-  const { jwksUrl, issuer, audience, algorithms } = auth;
-  if (jwksUrl === undefined) return undefined;
-  if (issuer === undefined || audience === undefined)
-    throw new Error('AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE');
-  return { jwksUrl, issuer, audience, algorithms };
-}
-
-/** Fastify's form of TRUST_PROXY: the client is the address the last trusted proxy saw. */
-function trustProxyOption(
-  trust: Config['trustProxy'],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  if (trust === false) return false;
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return [...trust];
 }
 
 export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
@@ -131,6 +117,8 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger(config.logLevel);
 
+  const notNarrowed = restrictDataDir(config.dataDir);
+  if (notNarrowed) logger.warn({ dataDir: config.dataDir }, `DATA_DIR is open to other users (${notNarrowed})`);
   await migrateToLatest(db);
   const secrets = await resolveSecrets(config, db, clock.now());
 
@@ -161,15 +149,16 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Services. What one process must tell the others (prices switched, an account deleted) goes through `peers`.
   const peers = deps.peers ?? noPeers;
   const jwt = new JwtService(secrets.jwtSecret, config.auth.accessTokenTtlSeconds, externalJwt(config.auth));
-  // Live sessions are remembered for 5 s: an ended session's access tokens stop within that, at once here.
-  const liveSessions = new TtlCache<string>(clock, 5_000, 50_000);
-  const policy = new SignupPolicy(db, clock, config.signup, dashboardBaseUrl(config));
+  // Remembered credentials (http/credential-caches.ts): what ends one here forgets it at once, and
+  // tells the other processes (an ended session's access tokens stop within 5 s there).
+  const credentials = new CredentialCaches(clock);
+  const policy = new SignupPolicy(db, clock, config.signup, config.publicUrl);
   const accounts = new AccountService(db, clock, jwt, {
     admit: (email, inviteToken) => policy.admit(email, inviteToken),
     scryptCost: config.auth.scryptCost,
     refreshTokenTtlMs: config.auth.refreshTokenTtlSeconds * 1000,
     refreshKey: hmac(secrets.jwtSecret, 'tokentally:refresh-token-key'),
-    onSessionsEnded: () => liveSessions.clear(),
+    onSessionsEnded: () => credentials.sessionsEnded(),
   });
   const onboarding = new OnboardingService(db, clock, hmac(secrets.jwtSecret, 'tokentally:link-code-key'), {
     linkCodeTtlMs: config.linkCodeTtlSeconds * 1000,
@@ -180,12 +169,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // repriced to; answers and uploads price with the data the stored costs are priced by (`book`).
   const prices = createPriceService();
   const book = new PriceBook(db, prices);
-  const analytics = new AnalyticsService({
-    db,
-    clock,
-    prices: book,
-    syncMinIntervalMinutes: config.syncMinIntervalMinutes,
-  });
+  const { syncMinIntervalMinutes } = config;
+  const maxStoredBuckets = config.limits.maxStoredBucketsPerUser;
+  const analytics = new AnalyticsService({ db, clock, prices: book, syncMinIntervalMinutes, maxStoredBuckets });
   const repricer = new CostRepricer({
     db,
     book,
@@ -200,30 +186,36 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     onError: (error) =>
       logger.error({ err: error }, 'pricing: repricing stored daily costs failed; it is tried again later'),
   });
-  // Device tokens are looked up on every upload; a revoked token stops working within 10 s.
-  const deviceTokens = new TtlCache<{ userId: string; deviceId: string }>(clock, 10_000, 50_000);
-  // Users are looked up on every JWT request; a deleted account's tokens stop working within 10 s
-  // (at once where it was deleted: the deletion forgets them here and tells the other processes).
-  const liveUsers = new TtlCache<true>(clock, 10_000, 50_000);
-  const forgetAccount = (userId: string) => {
-    deviceTokens.forgetWhere((token) => token.userId === userId);
-    liveUsers.delete(userId);
-    liveSessions.forgetWhere((owner) => owner === userId);
-  };
-  // Revoking a device drops its tokens here and in the other server processes (a revocation by another
-  // program on the database, e.g. the admin command line, shows within those 10 s).
-  const forgetDevice = (deviceId: string) => deviceTokens.forgetWhere((token) => token.deviceId === deviceId);
+  // Revoking a device or an API token forgets it here and in the other server processes (a
+  // revocation by another program on the database, e.g. the admin command line, shows within 10 s).
   const devices = new DeviceService(db, clock, (deviceId) => {
-    forgetDevice(deviceId);
+    credentials.forgetDevice(deviceId);
     peers.tell({ kind: 'device-revoked', deviceId });
   });
-  const resolver = new PrincipalResolver(secrets.serviceRoleKey, jwt, {
-    findDeviceToken: cachedLookup(deviceTokens, (hash) => findActiveDeviceToken(db.kysely, hash)),
-    findShareToken: (hash) => sharing.findShareToken(hash),
-    userExists: cachedExists(liveUsers, (id) => userIdExists(db.kysely, id)),
-    liveSessionOwner: cachedLookup(liveSessions, (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now())),
-    userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
+  const apiTokens = new ApiTokenService(db, clock, {
+    maxPerUser: config.limits.maxApiTokensPerUser,
+    onRevoked: (tokenId) => {
+      credentials.forgetApiToken(tokenId);
+      peers.tell({ kind: 'api-token-revoked', tokenId });
+    },
   });
+  const resolver = new PrincipalResolver(
+    secrets.serviceRoleKey,
+    jwt,
+    credentials.store({
+      findDeviceToken: async (hash) => {
+        const found = await findActiveDeviceToken(db.kysely, hash);
+        await deps.hooks?.deviceTokenLooked?.();
+        return found;
+      },
+      findShareToken: (hash) => sharing.findShareToken(hash),
+      findApiToken: (hash) => apiTokens.find(hash),
+      apiTokenUsed: (tokenId, nowMs) => apiTokens.used(tokenId, nowMs),
+      userExists: (id) => userIdExists(db.kysely, id),
+      liveSessionOwner: (sessionId) => liveSessionOwner(db.kysely, sessionId, clock.now()),
+      userForExternalSubject: (issuer, sub, email) => accounts.userForExternalSubject(issuer, sub, email),
+    }),
+  );
 
   // Cross-cutting HTTP behaviour. Access and body rules attach themselves to each route as it is
   // registered (onRoute), so they are installed before any plugin or route.
@@ -269,7 +261,11 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
-  registerAuthRoutes(app, { accounts, policy, limiter: limiterFor('auth') });
+  const recovery = recoveryService(db, clock, accounts, config, logger);
+  const recoverLimiters = [limiterFor('recover'), limiterFor('recover-hour')];
+  const sso = new SsoService(db, clock, accounts, config);
+  const { publicUrl } = config;
+  registerAuthRoutes(app, { accounts, policy, recovery, sso, publicUrl, limiter: limiterFor('auth'), recoverLimiters });
   registerDeviceRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),
@@ -277,20 +273,13 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
-  const freshness =
-    config.leaderboardFreshSeconds > 0
-      ? new LeaderboardFreshness({
-          clock,
-          refresh: () => leaderboard.refresh(),
-          oldestSnapshotAt: () => leaderboard.oldestSnapshotAt(),
-          minAgeMs: config.leaderboardFreshSeconds * 1000,
-          onError: (error) => logger.error({ err: error }, 'leaderboard: refresh after an upload failed'),
-        })
-      : undefined;
+  const freshness = leaderboardFreshness(config, clock, leaderboard, logger);
   registerDeviceManagementRoutes(app, { devices });
+  registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   registerIngestRoutes(app, {
     onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
@@ -302,27 +291,30 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
   });
-  registerDiagnosticsRoutes(app, {
-    anonKey: secrets.anonKey,
-    version: packageInfo().version,
-    pricing: () => repricer.status(),
-  });
+  const pricing = () => repricer.status();
+  registerDiagnosticsRoutes(app, { anonKey: secrets.anonKey, version: packageInfo().version, pricing });
   registerCliPackageRoutes(app, { dir: config.cliPackageDir, version: packageInfo().version });
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
   registerLeaderboardRoutes(app, { leaderboard });
+  // A deleted or disabled account: its credentials are forgotten here and in the other processes.
+  const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
+    credentials.forgetAccount(userId);
+    peers.tell({ kind, userId });
+  };
   const deletion = new AccountDeletionService({
     db,
     leaderboard,
     scryptCost: config.auth.scryptCost,
-    forget: (userId) => {
-      forgetAccount(userId);
-      peers.tell({ kind: 'account-deleted', userId });
-    },
+    forget: (userId) => forget('account-deleted', userId),
   });
   registerAccountRoutes(app, { db, clock, config, deletion, limiter: limiterFor('auth'), prices: book });
-  const forgetDisabled = (userId: string) => (forgetAccount(userId), peers.tell({ kind: 'account-disabled', userId }));
-  const admin = new InstanceAdminService({ db, clock, deletion, forget: forgetDisabled });
+  const admin = new InstanceAdminService({
+    db,
+    clock,
+    deletion,
+    forget: (userId) => forget('account-disabled', userId),
+  });
   registerInstanceAdminRoutes(app, { admin, policy, inviteLimiter: limiterFor('invites') });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
@@ -336,8 +328,10 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     },
   };
   const stopListening = peers.listen((message) => {
-    if (message.kind === 'device-revoked') return forgetDevice(message.deviceId);
-    if (message.kind === 'account-deleted' || message.kind === 'account-disabled') return forgetAccount(message.userId);
+    if (message.kind === 'device-revoked') return credentials.forgetDevice(message.deviceId);
+    if (message.kind === 'api-token-revoked') return credentials.forgetApiToken(message.tokenId);
+    if (message.kind === 'account-deleted' || message.kind === 'account-disabled')
+      return credentials.forgetAccount(message.userId);
     void restoreStoredPricing({ prices, store: keptPricing }).then((what) =>
       logger.info(`pricing: another server process switched prices; ${what}`),
     );
@@ -353,7 +347,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
   registerDashboardRoutes(app);
-  registerDiscoveryDocRoutes(app);
+  registerDiscoveryDocRoutes(app, config.publicUrl);
   registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 
   await app.ready();
@@ -384,6 +378,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     secrets,
     leaderboardFreshness: freshness,
     repricing: repricer,
+    recovery,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -393,6 +388,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await freshness?.idle();
       await schedule?.stop();
       await app.close();
+      await recovery.close();
       await ingestWriter.close();
       await db.close();
     },

@@ -4,8 +4,9 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { readMailConfig, readSignupConfig, type MailConfig, type SignupConfig } from './config-accounts.js';
+import { readSsoConfig, type SsoConfig } from './config-sso.js';
 import { packageInfo } from './package-info.js';
-import { isSignupMode, normalizeDomains, splitDomains, type SignupMode } from './domain/signup-policy.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string; readonly busyTimeoutMs: number }
@@ -19,6 +20,12 @@ export type DatabaseConfig =
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /**
+   * The server's public base URL (PUBLIC_URL; no trailing slash): every absolute URL the server
+   * writes into something it serves (discovery files, links) starts with it, never with the
+   * request's Host header. Default: the listen address (see `publicUrlOf`).
+   */
+  readonly publicUrl: string;
   /** Server processes sharing the port (node cluster); 1 serves from this process alone. */
   readonly processes: number;
   readonly dataDir: string;
@@ -44,6 +51,8 @@ export interface Config {
     /** Signature algorithms accepted from the external provider (asymmetric only). */
     readonly algorithms: readonly string[];
   };
+  /** Single sign-on providers and where a sign-in may return to (config-sso.ts). */
+  readonly sso: SsoConfig;
   readonly limits: {
     readonly authPerMinute: number;
     readonly exchangePerMinute: number;
@@ -56,10 +65,14 @@ export interface Config {
     readonly invitesPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
+    /** Personal API tokens one user may have (expired ones are deleted to make room). */
+    readonly maxApiTokensPerUser: number;
     /** Most tokens (each of the six sums) one account may record on one UTC day. */
     readonly maxTokensPerUserDay: number;
     /** Most (source, model, project) buckets a device may store for one half-hour. */
     readonly maxBucketsPerHalfHour: number;
+    /** Most raw buckets one account's devices (revoked ones too) may store in all. */
+    readonly maxStoredBucketsPerUser: number;
     readonly bodyLimitBytes: number;
   };
   readonly linkCodeTtlSeconds: number;
@@ -90,6 +103,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** A bearer that reads /metrics besides the service role key; unset: only that key. */
   readonly metricsToken: string | undefined;
+  /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
+  readonly mail: MailConfig | undefined;
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
@@ -103,11 +118,7 @@ export interface Config {
    * Who may sign up, as the initial values: once an admin has saved the sign-up settings, the
    * stored ones rule (docs/running-for-a-group.md).
    */
-  readonly signup: {
-    readonly mode: SignupMode;
-    /** Domains allowed to sign up (lower case); empty: any. */
-    readonly emailDomains: readonly string[];
-  };
+  readonly signup: SignupConfig;
 }
 
 /** The lowest PASSWORD_SCRYPT_COST the environment may set (2^15). */
@@ -176,9 +187,12 @@ export function loadConfig(env: Env = process.env): Config {
   } else {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (or unset for the embedded SQLite database)');
   }
+  const host = str(env, 'HOST', '127.0.0.1');
+  const port = int(env, 'PORT', 8787, 0, 65535);
   const config: Config = {
-    host: str(env, 'HOST', '127.0.0.1'),
-    port: int(env, 'PORT', 8787, 0, 65535),
+    host,
+    port,
+    publicUrl: publicUrlOf(optional(env, 'PUBLIC_URL'), host, port),
     processes: int(env, 'SERVER_PROCESSES', 1, 1, 64),
     dataDir,
     database,
@@ -197,6 +211,10 @@ export function loadConfig(env: Env = process.env): Config {
       audience: optional(env, 'AUTH_AUDIENCE'),
       algorithms: algorithms(str(env, 'AUTH_ALGORITHMS', 'RS256,ES256')),
     },
+    sso: readSsoConfig(
+      (name) => optional(env, name),
+      (message) => new ConfigError(message),
+    ),
     limits: {
       authPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 1_000_000_000),
       exchangePerMinute: int(env, 'RATE_LIMIT_EXCHANGE_PER_MINUTE', 30, 1, 1_000_000_000),
@@ -206,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
       invitesPerMinute: int(env, 'RATE_LIMIT_INVITES_PER_MINUTE', 10, 1, 1_000_000_000),
       maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
+      maxApiTokensPerUser: int(env, 'MAX_API_TOKENS_PER_USER', 50, 1, 10_000),
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
       // 64 bits are refused anyway (checked sums), whatever this is set to.
       maxTokensPerUserDay: int(
@@ -216,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
         9_000_000_000_000_000,
       ),
       maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
+      maxStoredBucketsPerUser: int(env, 'MAX_STORED_BUCKETS_PER_USER', 5_000_000, 1, 1_000_000_000_000),
       bodyLimitBytes: 1_048_576,
     },
     linkCodeTtlSeconds: int(env, 'LINK_CODE_TTL_SECONDS', 600, 30, 86_400),
@@ -234,12 +254,20 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    mail: readMailConfig(
+      (name) => optional(env, name),
+      (message) => new ConfigError(message),
+      publicUrlOf(optional(env, 'PUBLIC_URL'), host, port),
+    ),
     exports: {
       maxPerUser: int(env, 'EXPORT_MAX_PER_USER', 2, 1, 1000),
       maxConcurrent: int(env, 'EXPORT_MAX_CONCURRENT', 8, 1, 10_000),
       stallTimeoutMs: int(env, 'EXPORT_STALL_TIMEOUT_MS', 30_000, 100, 3_600_000),
     },
-    signup: signupPolicy(env),
+    signup: readSignupConfig(
+      (name) => optional(env, name),
+      (message) => new ConfigError(message),
+    ),
   };
   if (config.rateLimitStore === 'redis' && config.redisUrl === undefined)
     throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
@@ -328,23 +356,27 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
 }
 
 /**
- * The dashboard's address in the links the server hands out (invite URLs), from HOST and PORT: a
- * wildcard address becomes localhost. Never from a request's Host header, which its sender chooses.
+ * PUBLIC_URL: an http(s) URL without credentials, query or fragment (a path is kept, for a server
+ * behind a proxy under a prefix), its trailing slashes removed. Unset: the listen address,
+ * `http://HOST:PORT`, where a wildcard HOST (0.0.0.0, ::) becomes 127.0.0.1, the address a client
+ * on the same machine reaches it by (a public server sets PUBLIC_URL).
  */
-export function dashboardBaseUrl(config: Pick<Config, 'host' | 'port'>): string {
-  const wildcard = config.host === '0.0.0.0' || config.host === '::' || config.host === '';
-  const host = wildcard ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  return `http://${host}:${config.port}`;
-}
-
-/** SIGNUP_MODE (open, invite, closed) and SIGNUP_EMAIL_DOMAINS (a comma-separated list of domains). */
-function signupPolicy(env: Env): Config['signup'] {
-  const mode = str(env, 'SIGNUP_MODE', 'open').trim().toLowerCase();
-  if (!isSignupMode(mode)) throw new ConfigError(`SIGNUP_MODE must be open, invite or closed, got "${mode}"`);
-  const domains = normalizeDomains(splitDomains(str(env, 'SIGNUP_EMAIL_DOMAINS', '')));
-  if ('bad' in domains)
-    throw new ConfigError(`SIGNUP_EMAIL_DOMAINS must list domain names, e.g. example.com, got "${domains.bad}"`);
-  return { mode, emailDomains: domains.domains };
+export function publicUrlOf(raw: string | undefined, host: string, port: number): string {
+  if (raw === undefined) {
+    const local = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+    return `http://${isIP(local) === 6 ? `[${local}]` : local}:${port}`;
+  }
+  const wrong = (why: string) => new ConfigError(`PUBLIC_URL ${why}, got "${raw}"`);
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw wrong('must be an absolute http(s) URL such as https://tokentally.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wrong('must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw wrong('must not carry a user name or password');
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) throw wrong('must not carry a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** RATE_LIMIT_STORE, by default redis with REDIS_URL, else database on PostgreSQL, else local. */

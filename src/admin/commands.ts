@@ -1,6 +1,7 @@
 /**
  * @fileoverview The admin command line's commands: show the keys, create a user, grant/revoke pro,
- * refresh the leaderboard, sync pricing, back up the SQLite database, revoke a device. Commands that
+ * refresh the leaderboard, sync pricing, back up the SQLite database, revoke a device, make a password
+ * recovery link. Commands that
  * an HTTP caller could also make go through a built app (same services, access rules and
  * validation); the app is built only for them, so the others answer without its start-up cost.
  */
@@ -46,6 +47,7 @@ export const USAGE = `usage: npm run admin -- <command>
   refresh-leaderboard [--period week|month|total]
   sync-pricing
   revoke-device <device id>            refuse the device's token from now on (its uploads stay)
+  reset-link <email|user id>           print a one-time password recovery link (works for an hour)
   backup <file>                        a consistent copy of the SQLite database, while the server runs
 `;
 
@@ -206,6 +208,14 @@ export async function runAdminCommand(ctx: AdminContext, argv: readonly string[]
         // A running server forgets its cached copy of the token within 10 s (docs/devices.md).
         return {
           output: `revoked device ${deviceId.toLowerCase()} of user ${owner} at ${new Date(revoked?.revokedAt ?? ctx.clock.now()).toISOString()}`,
+          exitCode: 0,
+        };
+      }
+      case 'reset-link': {
+        const userId = await userIdOf(ctx.db, positional[0]);
+        const link = await (await ctx.app()).recovery.createRecoveryLink(userId);
+        return {
+          output: `${link.url}\n(works once, until ${link.expires_at}; opening it signs the user's other sessions out)`,
           exitCode: 0,
         };
       }

@@ -1,5 +1,5 @@
 /**
- * @fileoverview HTTP client for the three endpoints the CLI uses. JSON in and out, problem
+ * @fileoverview HTTP client for the endpoints the CLI uses. JSON in and out, problem
  * documents turned into {@link ApiError} with the server's `detail`, and retries with
  * exponential backoff on network errors, 429, 502, 503 and 504 that honour `Retry-After`.
  * Uses node:http(s) rather than `fetch`: loading fetch costs a sizeable share of the no-change
@@ -62,8 +62,9 @@ interface RawResponse {
   text: string;
 }
 
-/** One POST; rejects on network errors and timeouts. */
-function httpPost(
+/** One request; rejects on network errors and timeouts. */
+function httpSend(
+  method: 'GET' | 'POST',
   url: string,
   body: string | undefined,
   headers: Record<string, string>,
@@ -74,7 +75,7 @@ function httpPost(
     const mod = u.protocol === 'https:' ? https : http;
     const h: Record<string, string | number> = { ...headers };
     if (body !== undefined) h['content-length'] = Buffer.byteLength(body);
-    const req = mod.request(u, { method: 'POST', headers: h, timeout: timeoutMs }, (res) => {
+    const req = mod.request(u, { method, headers: h, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -121,11 +122,30 @@ export function plainHttpWarning(url: string): string | undefined {
 }
 
 /** POST a JSON body (or none) and return the parsed JSON answer of a 2xx response. */
-export async function postJson(
+export function postJson(
   url: string,
   body: unknown,
   token: string | undefined,
   opts: ApiOptions = defaultApiOptions,
+): Promise<unknown> {
+  return sendJson('POST', url, body, token, opts);
+}
+
+/** GET and return the parsed JSON answer of a 2xx response (same retries as postJson). */
+export function getJson(
+  url: string,
+  token: string | undefined,
+  opts: ApiOptions = defaultApiOptions,
+): Promise<unknown> {
+  return sendJson('GET', url, undefined, token, opts);
+}
+
+async function sendJson(
+  method: 'GET' | 'POST',
+  url: string,
+  body: unknown,
+  token: string | undefined,
+  opts: ApiOptions,
 ): Promise<unknown> {
   const insecure = token === undefined ? undefined : plainHttpWarning(url);
   if (insecure !== undefined && !warnedOrigins.has(new URL(url).origin)) {
@@ -139,7 +159,7 @@ export async function postJson(
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-      res = await httpPost(url, body === undefined ? undefined : JSON.stringify(body), headers, opts.timeoutMs);
+      res = await httpSend(method, url, body === undefined ? undefined : JSON.stringify(body), headers, opts.timeoutMs);
     } catch (err) {
       lastError = new ApiError(`cannot reach ${new URL(url).origin}: ${(err as Error).message}`, 0, true);
       if (attempt + 1 < opts.attempts) {

@@ -88,19 +88,41 @@ export function canOpenBrowser(env: CliEnv, platform: string): boolean {
   return platform === 'darwin' || platform === 'win32';
 }
 
-/** Opens `url` with $BROWSER or the platform's opener; false when that could not start. */
-export function openBrowser(url: string, env: CliEnv, platform: string): Promise<boolean> {
+/** The program and arguments that open a URL: never a shell, the URL one argument of its own. */
+export interface OpenerCommand {
+  cmd: string;
+  args: string[];
+}
+
+/**
+ * How `url` is opened on `platform` ($BROWSER first): a pure function, so its arguments can be
+ * checked. Only an http(s) URL is opened; anything else is refused (an Error). On Windows
+ * `rundll32 url.dll,FileProtocolHandler`, not `cmd /c start`: cmd would end the URL at an `&` and
+ * run what follows it (or a `|`) as a command.
+ */
+export function openerCommand(url: string, env: CliEnv, platform: string): OpenerCommand {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`not a URL: ${url}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new Error(`only http(s) addresses are opened, not ${parsed.protocol}`);
+  const href = parsed.href;
   const browser = env['BROWSER'];
-  const [cmd, args] = browser
-    ? [browser, [url]]
-    : platform === 'darwin'
-      ? ['open', [url]]
-      : platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
+  if (browser) return { cmd: browser, args: [href] };
+  if (platform === 'darwin') return { cmd: 'open', args: [href] };
+  if (platform === 'win32') return { cmd: 'rundll32', args: ['url.dll,FileProtocolHandler', href] };
+  return { cmd: 'xdg-open', args: [href] };
+}
+
+/** Opens `url` with $BROWSER or the platform's opener (no shell); false when that could not start. */
+export function openBrowser(url: string, env: CliEnv, platform: string): Promise<boolean> {
   return new Promise((resolve) => {
     try {
-      const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+      const { cmd, args } = openerCommand(url, env, platform);
+      const child = spawn(cmd, args, { stdio: 'ignore', detached: true, shell: false, windowsHide: true });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();

@@ -19,7 +19,12 @@ import { migration as m0011 } from './migrations/2026_11_25_0011_device_last_upl
 import { migration as m0012 } from './migrations/2026_11_25_0012_buckets_without_user.js';
 import { migration as m0013 } from './migrations/2026_11_27_0013_buckets_by_device_number.js';
 import { migration as m0014 } from './migrations/2026_11_27_0014_buckets_by_device_day.js';
-import { migration as m0015 } from './migrations/2026_11_28_0015_accounts_for_groups.js';
+import { migration as m0015 } from './migrations/2026_11_28_0015_session_authenticated_at.js';
+import { migration as m0016 } from './migrations/2026_11_28_0016_api_tokens.js';
+import { migration as m0017 } from './migrations/2026_11_28_0017_stored_buckets_per_user.js';
+import { migration as m0018 } from './migrations/2026_11_28_0018_recovery_tokens.js';
+import { migration as m0019 } from './migrations/2026_11_28_0019_single_sign_on.js';
+import { migration as m0020 } from './migrations/2026_11_28_0020_accounts_for_groups.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -38,7 +43,12 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_25_0012_buckets_without_user': m0012(),
     '2026_11_27_0013_buckets_by_device_number': m0013(dialect),
     '2026_11_27_0014_buckets_by_device_day': m0014(dialect),
-    '2026_11_28_0015_accounts_for_groups': m0015(),
+    '2026_11_28_0015_session_authenticated_at': m0015(),
+    '2026_11_28_0016_api_tokens': m0016(),
+    '2026_11_28_0017_stored_buckets_per_user': m0017(dialect),
+    '2026_11_28_0018_recovery_tokens': m0018(),
+    '2026_11_28_0019_single_sign_on': m0019(),
+    '2026_11_28_0020_accounts_for_groups': m0020(),
   };
 }
 

@@ -4,93 +4,24 @@
  * so token sums stay exact. Instants are epoch milliseconds.
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { SsoCodesTable, SsoFlowsTable, UserIdentitiesTable } from './schema-sso.js';
 
 /** A 64-bit integer column: read as bigint, written as number or bigint. */
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
 export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
 
-export interface UsersTable {
-  id: string;
-  email: string | null;
-  password_hash: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  external_id: string | null;
-  created_at: Int;
-  updated_at: Int;
-  /** When the account became an instance admin; null: not one (migration 0015). */
-  admin_since: NullableInt;
-  /** When an admin disabled the account; null: enabled (migration 0015). */
-  disabled_at: NullableInt;
-}
-
-/** Named instance settings an admin changes at run time, and the first-admin claim (migration 0015). */
-export interface InstanceSettingsTable {
-  name: string;
-  value: string;
-  updated_at: Int;
-}
-
-/** Sign-up invites, by the SHA-256 of their token (migration 0015). */
-export interface InvitesTable {
-  id: string;
-  token_hash: string;
-  /** The one e-mail address the invite works for (lower case); null: any. */
-  email: string | null;
-  max_uses: Int;
-  uses: ColumnType<bigint, bigint | number | undefined, bigint | number>;
-  created_by: string | null;
-  created_at: Int;
-  expires_at: Int;
-  revoked_at: NullableInt;
-}
-
-export interface RefreshTokensTable {
-  token_hash: string;
-  user_id: string;
-  session_id: string;
-  created_at: Int;
-  expires_at: Int;
-  used_at: NullableInt;
-  revoked_at: NullableInt;
-}
-
-export interface DevicesTable {
-  id: string;
-  user_id: string;
-  name: string;
-  platform: string;
-  created_at: Int;
-  last_seen_at: NullableInt;
-  last_sync_at: NullableInt;
-  /** The latest upload's time, set by the ingest writers (migration 0011). */
-  last_upload_at: NullableInt;
-  revoked_at: NullableInt;
-  /**
-   * The device's small number, which its raw buckets are keyed by (migration 0013); the database
-   * gives it on insert (an identity on PostgreSQL, a trigger on SQLite).
-   */
-  num: ColumnType<bigint, never, never>;
-}
-
-export interface DeviceTokensTable {
-  token_hash: string;
-  device_id: string;
-  user_id: string;
-  created_at: Int;
-  last_used_at: NullableInt;
-  revoked_at: NullableInt;
-}
-
-export interface LinkCodesTable {
-  code_hash: string;
-  user_id: string;
-  created_at: Int;
-  expires_at: Int;
-  used_at: NullableInt;
-  request_id: string | null;
-  device_id: string | null;
-}
+export * from './schema-accounts.js';
+import type {
+  ApiTokensTable,
+  DevicesTable,
+  DeviceTokensTable,
+  InstanceSettingsTable,
+  InvitesTable,
+  LinkCodesTable,
+  RecoveryTokensTable,
+  RefreshTokensTable,
+  UsersTable,
+} from './schema-accounts.js';
 
 /** The five counts and the billable figure, shared by the usage tables. */
 export interface TokenColumns {
@@ -141,6 +72,15 @@ export interface UsageDaysTable {
   /** UTC epoch day. */
   day: Int;
   counts: string;
+}
+
+/**
+ * Each account's count of stored raw buckets (its devices' packed `usage_device_days`, revoked
+ * devices' too), kept by the ingest writers for MAX_STORED_BUCKETS_PER_USER (migration 0017).
+ */
+export interface UserStorageTable {
+  user_id: string;
+  stored_buckets: Int;
 }
 
 /** Read model kept inside the ingest transaction: all-time totals per project and source. */
@@ -354,13 +294,19 @@ export interface EntitlementsTable {
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  sso_flows: SsoFlowsTable;
+  sso_codes: SsoCodesTable;
+  user_identities: UserIdentitiesTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;
+  api_tokens: ApiTokensTable;
+  recovery_tokens: RecoveryTokensTable;
   link_codes: LinkCodesTable;
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
   usage_days: UsageDaysTable;
+  user_storage: UserStorageTable;
   project_usage: ProjectUsageTable;
   device_subscriptions: DeviceSubscriptionsTable;
   ingest_events: IngestEventsTable;
@@ -394,3 +340,5 @@ export type DeviceRow = Selectable<DevicesTable>;
 export type LinkCodeRow = Selectable<LinkCodesTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 export type InviteRow = Selectable<InvitesTable>;
+export type SsoFlowRow = Selectable<SsoFlowsTable>;
+export type SsoCodeRow = Selectable<SsoCodesTable>;

@@ -2,6 +2,11 @@
  * @fileoverview Declarative access rules. Each route names the roles it accepts in its config;
  * an onRequest hook built for each such route enforces the interface's 401/403 rules (docs/interface.md) before its
  * other hooks run.
+ *
+ * Read-only credentials (personal API tokens: a user principal with `readOnly`) pass only routes
+ * that read — every method of the route GET or HEAD — unless the route opts out
+ * (`refuseReadOnly`); every other route that accepts the user role answers them 403. Decided here
+ * for every route, when it is registered, so no route can forget it.
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -20,6 +25,8 @@ export interface RouteAccess {
   readonly ignoreBearer?: boolean;
   /** Resolve but never reject: the handler reports the outcome (debugAuth). */
   readonly inspectOnly?: boolean;
+  /** A read (GET) that still refuses read-only credentials (personal API tokens) with 403. */
+  readonly refuseReadOnly?: boolean;
 }
 
 declare module 'fastify' {
@@ -45,11 +52,19 @@ export function registerAccessControl(app: FastifyInstance, resolver: PrincipalR
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (access === undefined) return;
-    route.onRequest = [accessHook(access, resolver, clock), ...hookList(route.onRequest)];
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const reads = methods.every((m) => m === 'GET' || m === 'HEAD');
+    const readOnlyPasses = reads && access.refuseReadOnly !== true;
+    route.onRequest = [accessHook(access, readOnlyPasses, resolver, clock), ...hookList(route.onRequest)];
   });
 }
 
-function accessHook(access: RouteAccess, resolver: PrincipalResolver, clock: Clock): onRequestHookHandler {
+function accessHook(
+  access: RouteAccess,
+  readOnlyPasses: boolean,
+  resolver: PrincipalResolver,
+  clock: Clock,
+): onRequestHookHandler {
   if (access.ignoreBearer) {
     return (request, _reply, done) => {
       request.principal = ANONYMOUS;
@@ -62,17 +77,18 @@ function accessHook(access: RouteAccess, resolver: PrincipalResolver, clock: Clo
     request.authResolution = resolution;
     request.principal = resolution.kind === 'ok' ? resolution.principal : ANONYMOUS;
     if (access.inspectOnly) return;
-    decide(access, resolution);
+    decide(access, readOnlyPasses, resolution);
   };
 }
 
-function decide(access: RouteAccess, resolution: Resolution): void {
+function decide(access: RouteAccess, readOnlyPasses: boolean, resolution: Resolution): void {
   if (resolution.kind === 'ok') {
-    if (!access.roles.includes(resolution.principal.role as Role)) {
-      throw problems.forbidden(
-        `A ${resolution.principal.role.replace('_', ' ')} credential may not perform this operation.`,
-      );
+    const principal = resolution.principal;
+    if (!access.roles.includes(principal.role as Role)) {
+      throw problems.forbidden(`A ${principal.role.replace('_', ' ')} credential may not perform this operation.`);
     }
+    if (principal.role === 'user' && principal.readOnly && !readOnlyPasses)
+      throw problems.forbidden('An API token is read-only: it may not perform this operation; sign in instead.');
     return;
   }
   if (access.forbidUnlessRole) throw problems.forbidden('This operation needs the service role key.');

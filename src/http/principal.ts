@@ -1,17 +1,25 @@
 /**
  * @fileoverview Who is calling: the one place that turns a bearer token into a principal.
  * A bearer is classified once per request as service_role (constant-time key match), device or
- * share (opaque prefixed tokens, looked up by SHA-256), or user (a JWT).
+ * share (opaque prefixed tokens, looked up by SHA-256), or user: a JWT, or a personal API token
+ * (`tt_pat_…`, looked up by SHA-256), which is a user principal marked read-only (http/access.ts
+ * lets it through GET and HEAD routes only).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { DEVICE_TOKEN_PREFIX, SHARE_TOKEN_PREFIX, tokenDigest } from '../security/tokens.js';
+import { API_TOKEN_PREFIX, DEVICE_TOKEN_PREFIX, SHARE_TOKEN_PREFIX, tokenDigest } from '../security/tokens.js';
 import { JwtError, type JwtService } from '../security/jwt.js';
 
 export type Role = 'user' | 'device' | 'share' | 'service_role';
 
 export type Principal =
   | { readonly role: 'anonymous' }
-  | { readonly role: 'user'; readonly userId: string; readonly sessionId: string | undefined }
+  | {
+      readonly role: 'user';
+      readonly userId: string;
+      readonly sessionId: string | undefined;
+      /** A personal API token's principal: it may read (GET, HEAD), never write or issue credentials. */
+      readonly readOnly: boolean;
+    }
   | { readonly role: 'device'; readonly userId: string; readonly deviceId: string }
   | { readonly role: 'share'; readonly userId: string }
   | { readonly role: 'service_role' };
@@ -20,6 +28,10 @@ export type Principal =
 export interface CredentialStore {
   findDeviceToken(tokenHash: string): Promise<{ userId: string; deviceId: string } | undefined>;
   findShareToken(tokenHash: string): Promise<{ userId: string } | undefined>;
+  /** The personal API token behind a hash, expired or not (the resolver compares its expiry with the clock). */
+  findApiToken(tokenHash: string): Promise<ApiTokenFound | undefined>;
+  /** Notes that the token was just used (the store writes it at most once a minute). */
+  apiTokenUsed(tokenId: string, nowMs: number): Promise<void>;
   /** Whether a local user with this id exists and is not disabled (a signed token may outlive its account). */
   userExists(userId: string): Promise<boolean>;
   /**
@@ -29,6 +41,13 @@ export interface CredentialStore {
   liveSessionOwner(sessionId: string): Promise<string | undefined>;
   /** Maps an external OIDC subject to a local user id, creating the user on first sight. */
   userForExternalSubject(issuer: string, sub: string, email: string | undefined): Promise<string>;
+}
+
+export interface ApiTokenFound {
+  readonly tokenId: string;
+  readonly userId: string;
+  /** Epoch milliseconds; null: never expires. */
+  readonly expiresAt: number | null;
 }
 
 export type Resolution =
@@ -76,13 +95,22 @@ export class PrincipalResolver {
         ? { kind: 'ok', principal: { role: 'share', ...found } }
         : { kind: 'invalid', reason: 'unknown or revoked share token' };
     }
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      const found = await this.store.findApiToken(digest.toString('hex'));
+      if (!found) return { kind: 'invalid', reason: 'unknown or revoked API token' };
+      // Checked against the clock on every request, so a remembered token stops at its expiry exactly.
+      if (found.expiresAt !== null && found.expiresAt <= nowMs)
+        return { kind: 'invalid', reason: 'the API token has expired' };
+      await this.store.apiTokenUsed(found.tokenId, nowMs);
+      return { kind: 'ok', principal: { role: 'user', userId: found.userId, sessionId: undefined, readOnly: true } };
+    }
     if (!JWT_SHAPE.test(token)) return { kind: 'invalid', reason: 'unrecognised token' };
     try {
       const verified = await this.jwt.verify(token, nowMs);
       if (verified.externalIssuer !== undefined) {
         const userId = await this.store.userForExternalSubject(verified.externalIssuer, verified.sub, verified.email);
         if (!(await this.store.userExists(userId))) return { kind: 'invalid', reason: 'the account is disabled' };
-        return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined } };
+        return { kind: 'ok', principal: { role: 'user', userId, sessionId: undefined, readOnly: false } };
       }
       // A token of an ended session stops working (within the session cache's few seconds), not at its
       // exp; one whose subject names no user (a deleted account) is as unknown as a revoked device token.
@@ -92,7 +120,10 @@ export class PrincipalResolver {
       } else if (!(await this.store.userExists(verified.sub))) {
         return { kind: 'invalid', reason: 'the token names no user' };
       }
-      return { kind: 'ok', principal: { role: 'user', userId: verified.sub, sessionId: verified.sessionId } };
+      return {
+        kind: 'ok',
+        principal: { role: 'user', userId: verified.sub, sessionId: verified.sessionId, readOnly: false },
+      };
     } catch (error) {
       if (error instanceof JwtError) return { kind: 'invalid', reason: error.message };
       throw error;

@@ -17,9 +17,21 @@ export interface RateDecision {
 
 /**
  * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
- * interface's, docs/interface.md), and link codes created plus device tokens issued per user.
+ * interface's, docs/interface.md), link codes created plus device tokens issued per user, and
+ * password recovery mails per e-mail address (`recover` a minute, `recover-hour` an hour).
  */
-export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'invites';
+export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'invites' | 'recover' | 'recover-hour';
+
+/** Every limit's name (the shared stores check what they are asked against it). */
+export const LIMIT_NAMES: readonly LimitName[] = [
+  'auth',
+  'exchange',
+  'ingest',
+  'devices',
+  'invites',
+  'recover',
+  'recover-hour',
+];
 
 /**
  * The key a client address is limited under: an IPv4 address as it is, an IPv6 address by its /64
@@ -55,6 +67,9 @@ export function limitSettings(limits: Config['limits']): Record<LimitName, { per
     ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
     devices: { perMinute: limits.devicesPerMinute, burst: limits.devicesPerMinute },
     invites: { perMinute: limits.invitesPerMinute, burst: limits.invitesPerMinute },
+    // Recovery mails to one address: 1 a minute and 5 an hour, whichever is tighter.
+    recover: { perMinute: 1, burst: 1 },
+    'recover-hour': { perMinute: 5 / 60, burst: 5 },
   };
 }
 

@@ -12,19 +12,29 @@
  *   half-hours, unless it removes as many as it adds there. An upload reads back the whole of each
  *   of its device's days it touches (device-days.ts), so that read stays at most 48 × the bound
  *   buckets a day touched.
+ * - Stored buckets per user: an upload may not leave the account's devices (revoked ones too)
+ *   holding more than `maxStoredBuckets` raw buckets in all, unless it does not add to their
+ *   count (it replaces or removes buckets). Without it one account could fill the disk: revoking a
+ *   device frees its device slot but keeps its buckets. Past it the upload is a conflict (409): the
+ *   upload is well formed, the account is full.
  */
 import { addCounts, COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
-import { InvalidInput, type FieldRef } from '../domain/errors.js';
+import { Conflict, InvalidInput, type FieldRef } from '../domain/errors.js';
 import type { RollupDelta } from './plan.js';
 import { DAY_MS } from '../domain/calendar.js';
 
 export interface IngestBounds {
   readonly maxTokensPerUserDay: bigint;
   readonly maxRowsPerHalfHour: number;
+  readonly maxStoredBuckets: number;
 }
 
 /** Generous defaults: far above any real use, far below what could overflow. */
-export const DEFAULT_INGEST_BOUNDS: IngestBounds = { maxTokensPerUserDay: 10n ** 13n, maxRowsPerHalfHour: 200 };
+export const DEFAULT_INGEST_BOUNDS: IngestBounds = {
+  maxTokensPerUserDay: 10n ** 13n,
+  maxRowsPerHalfHour: 200,
+  maxStoredBuckets: 5_000_000,
+};
 
 /** A bound is passed by the upload's buckets together: the fault names the `hourly` list as a whole. */
 const UPLOAD: FieldRef = { field: 'hourly' };
@@ -73,6 +83,24 @@ export function checkRowBound(hourStart: number, stored: number, growth: number,
     throw beyondBound(
       `This upload would store more than ${bound} (source, model, project) buckets for the half-hour ${at} on this device.`,
       `more than ${bound} buckets for ${at}`,
+    );
+  }
+}
+
+/**
+ * Throws a conflict when an account holding `stored` raw buckets would pass the bound by `growth`
+ * more (the upload's rows added minus rows removed). An upload that adds nothing to the count
+ * always passes, whatever is stored.
+ */
+export function checkStoredBound(stored: number, growth: number, bound: number): void {
+  if (growth > 0 && stored + growth > bound) {
+    const n = (x: number) => x.toLocaleString('en-US');
+    throw new Conflict(
+      `This account already stores ${n(stored)} usage buckets and this upload would add ${n(growth)} more, ` +
+        `past ${n(bound)}, the most this server keeps for one account (its devices' buckets count, revoked ` +
+        `devices' too). Nothing of this upload was stored; uploads that only update buckets already stored ` +
+        `still work. To make room, export your usage and ask the server's administrator to raise ` +
+        `MAX_STORED_BUCKETS_PER_USER or to remove old data.`,
     );
   }
 }

@@ -8,6 +8,7 @@
  * day prefix and the leaderboard totals add deltas; a `usage_daily` row is re-read and repriced as
  * a whole). Uploads keep their order: a project's reference is the last non-null one and its
  * `updated_at` the last contributing upload's time, as if the uploads had been applied one by one.
+ * The user's count of stored raw buckets (`user_storage`) is additive too: the uploads' row changes summed.
  */
 import { addCounts } from '../domain/token-counts.js';
 import { GroupIndex } from './group-index.js';
@@ -19,6 +20,8 @@ export interface UploadDeltas {
   readonly now: number;
   readonly rollup: RollupDelta[];
   readonly projects: ProjectDelta[];
+  /** The upload's change to the user's stored raw buckets (plan.ts `rows`). */
+  readonly rows: number;
 }
 
 export interface DatedProjectDelta extends ProjectDelta {
@@ -32,6 +35,8 @@ export interface UserDeltas {
   /** Every rollup key any upload touched, summed (a key whose deltas cancel is kept: its row is written as it would have been). */
   readonly rollup: RollupDelta[];
   readonly projects: DatedProjectDelta[];
+  /** The change to the user's stored raw buckets, summed over the uploads. */
+  readonly rows: number;
 }
 
 /**
@@ -39,10 +44,15 @@ export interface UserDeltas {
  * ownership of the uploads' delta objects (a user's first delta for a key is summed into in place).
  */
 export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[] {
-  const byUser = new Map<string, { rollup: GroupIndex<RollupDelta>; projects: Map<string, DatedProjectDelta> }>();
+  const byUser = new Map<
+    string,
+    { rollup: GroupIndex<RollupDelta>; projects: Map<string, DatedProjectDelta>; rows: number }
+  >();
   for (const upload of uploads) {
     let user = byUser.get(upload.userId);
-    if (user === undefined) byUser.set(upload.userId, (user = { rollup: new GroupIndex(), projects: new Map() }));
+    if (user === undefined)
+      byUser.set(upload.userId, (user = { rollup: new GroupIndex(), projects: new Map(), rows: 0 }));
+    user.rows += upload.rows;
     for (const r of upload.rollup) {
       const merged = user.rollup.get(r);
       if (merged === undefined) user.rollup.add(r, r);
@@ -64,5 +74,6 @@ export function mergeUploadDeltas(uploads: readonly UploadDeltas[]): UserDeltas[
     userId,
     rollup: [...user.rollup.values()],
     projects: [...user.projects.values()],
+    rows: user.rows,
   }));
 }

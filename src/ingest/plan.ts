@@ -38,6 +38,8 @@ export interface IngestPlan {
    * removed, when positive), by hour_start; undefined when it adds none anywhere.
    */
   growth: Map<number, number> | undefined;
+  /** The upload's change to the device's stored rows over all its half-hours: rows added minus rows removed. */
+  rows: number;
 }
 
 /** The distinct groups an upload touches, in first-seen order. */
@@ -85,6 +87,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     projects: [],
     counts: { inserted: 0, skipped: 0, projectInserted: 0, projectSkipped: 0 },
     growth: undefined,
+    rows: 0,
   };
   const projects = new Map<string, ProjectDelta>();
   const projectDelta = (projectKey: string, source: string, projectRef: string | null): ProjectDelta => {
@@ -146,6 +149,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
     }
     if (!isZero(delta)) plan.rollup.push(delta);
     if (rows !== 0) {
+      plan.rows += rows;
       plan.growth ??= new Map();
       plan.growth.set(first.hourStart, (plan.growth.get(first.hourStart) ?? 0) + rows);
     }

@@ -17,7 +17,7 @@ import { preparedName } from '../db/prepared-name.js';
 import { addToDay } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
-import { addPending, checkDayBound, checkRowBound, dayChanges, type IngestBounds } from './bounds.js';
+import { addPending, checkDayBound, checkRowBound, checkStoredBound, dayChanges, type IngestBounds } from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
 import { daysAfter, rowsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
@@ -26,6 +26,7 @@ import {
   ADD_MONTHS,
   ADD_PROJECTS,
   ADD_ROLLUP,
+  ADD_STORED,
   ADD_TOTALS,
   ADD_WEEKS,
   CLEAR_SUBSCRIPTIONS,
@@ -41,7 +42,7 @@ import {
 import { arrayColumns } from '../db/pg-arrays.js';
 import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
 
-/** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 past one. */
+/** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 or 409 past one. */
 function planChecked(
   batch: IngestBatch,
   stored: StoredState,
@@ -55,6 +56,7 @@ function planChecked(
     for (const [hourStart, growth] of plan.growth)
       checkRowBound(hourStart, rowsInHalfHour(storedDays, hourStart), growth, bounds.maxRowsPerHalfHour);
   }
+  if (plan.rows > 0) checkStoredBound(stored.storedBuckets.get(batch.userId) ?? 0, plan.rows, bounds.maxStoredBuckets);
   const changes = dayChanges(plan.rollup);
   for (const [day, change] of changes)
     checkDayBound(day, stored.days.get(ownerKey(batch.userId, day)), change, bounds.maxTokensPerUserDay);
@@ -90,9 +92,17 @@ export function writeGroup(
     }
     const { plan, changes, deviceNum, storedDays } = checked;
     for (const [day, change] of changes) addPending(stored.days, ownerKey(batch.userId, day), change);
+    if (plan.rows !== 0)
+      stored.storedBuckets.set(batch.userId, (stored.storedBuckets.get(batch.userId) ?? 0) + plan.rows);
     for (const [day, packed] of daysAfter(storedDays, plan, batch.buckets))
       deviceDays.push({ deviceNum, day, packed, now: batch.now });
-    deltas.push({ userId: batch.userId, now: batch.now, rollup: plan.rollup, projects: plan.projects });
+    deltas.push({
+      userId: batch.userId,
+      now: batch.now,
+      rollup: plan.rollup,
+      projects: plan.projects,
+      rows: plan.rows,
+    });
     outcomes.push({ ok: true, result: plan.counts });
     written.push({ batch, result: plan.counts });
   }
@@ -118,8 +128,10 @@ export function writeGroup(
   const weeks: { userId: string; p: PeriodDelta }[] = [];
   const months: { userId: string; p: PeriodDelta }[] = [];
   const totals: { userId: string; p: { gpt: bigint; claude: bigint; other: bigint } }[] = [];
+  const storedRows: { userId: string; rows: number }[] = [];
   for (const user of mergeUploadDeltas(deltas)) {
     const { userId } = user;
+    if (user.rows !== 0) storedRows.push({ userId, rows: user.rows });
     for (const r of user.rollup) rollup.push({ userId, r });
     for (const p of user.projects) projects.push({ userId, p });
     const derived = deriveReadModelDeltas(user.rollup);
@@ -137,6 +149,16 @@ export function writeGroup(
     for (const p of derived.weeks) weeks.push({ userId, p });
     for (const p of derived.months) months.push({ userId, p });
     if (derived.total) totals.push({ userId, p: derived.total });
+  }
+  if (storedRows.length > 0) {
+    pieces.push({
+      sql: ADD_STORED,
+      params: arrayColumns(
+        storedRows,
+        (x) => x.userId,
+        (x) => x.rows,
+      ),
+    });
   }
   if (rollup.length > 0) {
     pieces.push({

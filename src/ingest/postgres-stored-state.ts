@@ -1,8 +1,8 @@
 /**
  * @fileoverview What a PostgreSQL group write reads first, in one round trip: its uploads' devices'
  * stored days (every raw bucket of each (device, UTC day) an upload touches, device-days.ts), the
- * `usage_daily` and packed `usage_days` rows they may change, and the numbers of the uploads'
- * devices.
+ * `usage_daily` and packed `usage_days` rows they may change, the numbers of the uploads'
+ * devices, and the users' counts of stored raw buckets.
  */
 import type { PoolClient } from 'pg';
 import { arrayColumns } from '../db/pg-arrays.js';
@@ -32,6 +32,8 @@ export interface StoredState {
   packed: Map<string, string>;
   /** Each of the uploads' devices' number (raw buckets are keyed by it); a device without one is gone. */
   nums: Map<string, bigint>;
+  /** Each user's stored raw buckets (absent: none); the group's stored uploads add theirs as it goes. */
+  storedBuckets: Map<string, number>;
 }
 
 export async function loadStored(client: PoolClient, batches: readonly IngestBatch[]): Promise<StoredState> {
@@ -41,6 +43,7 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
     days: new Map(),
     packed: new Map(),
     nums: new Map(),
+    storedBuckets: new Map(),
   };
   if (batches.length === 0) return state;
   const deviceDays: { deviceId: string; day: number }[] = [];
@@ -91,6 +94,8 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
       state.days.set(key, dayTotalsOf(packed));
     } else if (row.kind === 'n') {
       state.nums.set(row.owner, row.day);
+    } else if (row.kind === 'u') {
+      state.storedBuckets.set(row.owner, Number(row.day));
     } else {
       state.daily.set(dailyKey(row.owner, day, row.source, row.model), countsOf(row));
     }

@@ -7,7 +7,8 @@
  *    read back, planned against, and each day it changes written back whole), its
  *    device's sync time, subscriptions and upload event. One that fails rolls back to its
  *    savepoint and only that upload fails;
- * 2. the read models of the stored uploads, merged per user (group-deltas.ts): `usage_rollup`,
+ * 2. the read models of the stored uploads, merged per user (group-deltas.ts): the user's count of
+ *    stored raw buckets (`user_storage`), `usage_rollup`,
  *    `project_usage`, then the derived deltas — one write per derived row, a `usage_daily` row
  *    read, summed and repriced as a whole, a packed `usage_days` row read and rewritten. With several uploads of one user in a group these
  *    rows are written once instead of once per upload.
@@ -32,7 +33,15 @@ import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
-import { checkDayBound, checkRowBound, dayChanges, sumOf, sumsOutOfRange, type IngestBounds } from './bounds.js';
+import {
+  checkDayBound,
+  checkRowBound,
+  checkStoredBound,
+  dayChanges,
+  sumOf,
+  sumsOutOfRange,
+  type IngestBounds,
+} from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
 import {
   daysAfter,
@@ -89,6 +98,9 @@ interface Stored {
 interface DaySums {
   before(userId: string, day: number): TokenCounts | undefined;
   add(userId: string, changes: Map<number, TokenCounts>): void;
+  /** The user's stored raw buckets: as stored before the group, plus the group's stored uploads' rows. */
+  storedBuckets(userId: string): number;
+  addStored(userId: string, rows: number): void;
 }
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
@@ -114,6 +126,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       for (const [hourStart, growth] of plan.growth)
         checkRowBound(hourStart, rowsInHalfHour(stored, hourStart), growth, bounds.maxRowsPerHalfHour);
     }
+    if (plan.rows > 0) checkStoredBound(days.storedBuckets(batch.userId), plan.rows, bounds.maxStoredBuckets);
     const changes = dayChanges(plan.rollup);
     for (const [day, change] of changes)
       checkDayBound(day, days.before(batch.userId, day), change, bounds.maxTokensPerUserDay);
@@ -123,7 +136,14 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   /** Each (user, day)'s sums: stored before the group, plus the changes of the group's uploads stored so far. */
   const daySums = (): DaySums => {
     const sums = new Map<string, TokenCounts | undefined>();
+    const pendingRows = new Map<string, number>(); // read only for a growing upload
     return {
+      storedBuckets(userId) {
+        return Number(st.selectStored.get(userId) ?? 0n) + (pendingRows.get(userId) ?? 0);
+      },
+      addStored(userId, rows) {
+        if (rows !== 0) pendingRows.set(userId, (pendingRows.get(userId) ?? 0) + rows);
+      },
       before(userId, day) {
         const key = `${userId}\u0000${day}`;
         if (sums.has(key)) return sums.get(key);
@@ -169,12 +189,17 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       });
     }
     st.insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
-    return { result: plan.counts, deltas: { userId, now, rollup: plan.rollup, projects: plan.projects }, changes };
+    return {
+      result: plan.counts,
+      deltas: { userId, now, rollup: plan.rollup, projects: plan.projects, rows: plan.rows },
+      changes,
+    };
   }) as unknown as (batch: IngestBatch, days: DaySums) => Stored;
 
   /** Phase 2: one user's merged read-model deltas. */
   const applyUserDeltas = (user: UserDeltas, costOf: RowCoster): void => {
     const { userId } = user;
+    if (user.rows !== 0) st.addStored.run(userId, user.rows);
     for (const r of user.rollup) {
       st.addRollup.run(
         userId,
@@ -242,6 +267,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       try {
         const upload = storeUpload(batch, days);
         days.add(batch.userId, upload.changes);
+        days.addStored(batch.userId, upload.deltas.rows);
         stored.push(upload.deltas);
         return { ok: true, result: upload.result };
       } catch (error) {

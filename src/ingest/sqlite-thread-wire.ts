@@ -2,10 +2,11 @@
  * @fileoverview The messages between the SQLite ingest writer (writer-sqlite.ts) and its thread
  * (sqlite-thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
  * Maps and plain objects but not an error's class: an upload's error crosses as data and is made
- * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) there. A
+ * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) or a
+ * `Conflict` (a 409, the account's stored buckets) there. A
  * group's uploads cross packed (sqlite-thread-packing.ts).
  */
-import { InvalidInput, Unauthenticated, type FieldFault } from '../domain/errors.js';
+import { Conflict, InvalidInput, Unauthenticated, type FieldFault } from '../domain/errors.js';
 import type { IngestBounds } from './bounds.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
@@ -78,6 +79,7 @@ export type WireError =
       readonly reason?: string;
     }
   | { readonly kind: 'unauthenticated'; readonly message: string }
+  | { readonly kind: 'conflict'; readonly message: string }
   | { readonly kind: 'error'; readonly name: string; readonly message: string; readonly code?: string };
 
 export type WireOutcome =
@@ -101,6 +103,7 @@ export function toWireError(error: unknown): WireError {
     };
   }
   if (error instanceof Unauthenticated) return { kind: 'unauthenticated', message: error.message };
+  if (error instanceof Conflict) return { kind: 'conflict', message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return { kind: 'error', name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
@@ -111,6 +114,7 @@ export function toWireError(error: unknown): WireError {
 export function fromWireError(wire: WireError): Error {
   if (wire.kind === 'invalid') return new InvalidInput(wire.faults, { detail: wire.detail, reason: wire.reason });
   if (wire.kind === 'unauthenticated') return new Unauthenticated(wire.message);
+  if (wire.kind === 'conflict') return new Conflict(wire.message);
   const error = Object.assign(new Error(wire.message), wire.code === undefined ? {} : { code: wire.code });
   error.name = wire.name;
   return error;

@@ -73,7 +73,7 @@ export function serverJobs(deps: JobDeps): ScheduledJob[] {
       run: async () => {
         const r = await purgeSpentCredentials(deps, { days: DEFAULT_RETENTION_DAYS });
         return {
-          summary: `deleted ${r.linkCodes} expired link codes and ${r.refreshTokens} spent refresh tokens`,
+          summary: `deleted ${r.linkCodes} expired link codes, ${r.refreshTokens} spent refresh tokens and ${r.recoveryTokens} expired recovery links`,
           details: { ...r },
         };
       },

@@ -27,7 +27,7 @@ export function createPricingStore(db: Db, dataDir: string): PricingStore {
   return {
     location: file,
     async save(p) {
-      await fs.promises.mkdir(dataDir, { recursive: true });
+      await fs.promises.mkdir(dataDir, { recursive: true, mode: 0o700 });
       const temp = `${file}.${process.pid}.tmp`;
       await fs.promises.writeFile(temp, JSON.stringify(p));
       await fs.promises.rename(temp, file);

@@ -1,9 +1,9 @@
 /**
  * @fileoverview Word between every instance on one PostgreSQL database (and every process of each),
- * by LISTEN/NOTIFY on a channel named after the schema: a price switch made by one instance reaches
- * the others within a round trip. One dedicated connection listens; should it drop, it is opened
- * again after a second, and the handlers hear a message then too (what was said meanwhile is lost,
- * so they reload what they keep anyway).
+ * by LISTEN/NOTIFY on a channel named after the schema: a price switch made by one instance, or a
+ * device, API token or account it revoked or disabled, reaches the others within a round trip. One dedicated connection
+ * listens; should it drop, it is opened again after a second, and the handlers hear a message then
+ * too (what was said meanwhile is lost, so they reload what they keep anyway).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -21,9 +21,30 @@ export interface PostgresPeers extends Peers {
   close(): Promise<void>;
 }
 
+/**
+ * The messages taken from the channel: a price switch, and a revoked device or API token or a
+ * deleted account (forgotten at once by every instance, not after the caches' few seconds).
+ */
 function isNotice(value: unknown): value is Notice {
-  const v = value as Partial<Notice> | null;
-  return typeof v?.from === 'string' && v.message?.kind === 'prices-changed';
+  const v = value as {
+    from?: unknown;
+    message?: { kind?: unknown; tokenId?: unknown; deviceId?: unknown; userId?: unknown };
+  } | null;
+  if (typeof v?.from !== 'string') return false;
+  const message = v.message;
+  switch (message?.kind) {
+    case 'prices-changed':
+      return true;
+    case 'api-token-revoked':
+      return typeof message.tokenId === 'string';
+    case 'device-revoked':
+      return typeof message.deviceId === 'string';
+    case 'account-deleted':
+    case 'account-disabled':
+      return typeof message.userId === 'string';
+    default:
+      return false;
+  }
 }
 
 /** Listens on `url` (the pool's own settings, e.g. its search_path, do not matter to a channel). */

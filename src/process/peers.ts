@@ -7,7 +7,8 @@
  * runs in one process): the others load the data it kept. An account was deleted: the others
  * forget the credentials of it they remembered (device tokens, the JWT account check), at once
  * rather than when their caches run out. An account was disabled (or made admin or not): the same.
- * A device was revoked: the others forget its cached token.
+ * A device was revoked: the others forget its cached token. A personal API token was revoked:
+ * likewise.
  */
 import cluster from 'node:cluster';
 
@@ -15,7 +16,8 @@ export type PeerMessage =
   | { readonly kind: 'prices-changed' }
   | { readonly kind: 'account-deleted'; readonly userId: string }
   | { readonly kind: 'account-disabled'; readonly userId: string }
-  | { readonly kind: 'device-revoked'; readonly deviceId: string };
+  | { readonly kind: 'device-revoked'; readonly deviceId: string }
+  | { readonly kind: 'api-token-revoked'; readonly tokenId: string };
 
 export interface Peers {
   /** Tells every other process of the server. */
@@ -33,13 +35,15 @@ interface Envelope {
 }
 
 function isEnvelope(value: unknown): value is Envelope {
-  const message = (value as { tokentallyPeer?: { kind?: unknown; userId?: unknown; deviceId?: unknown } } | null)
-    ?.tokentallyPeer;
+  const message = (
+    value as { tokentallyPeer?: { kind?: unknown; userId?: unknown; deviceId?: unknown; tokenId?: unknown } } | null
+  )?.tokentallyPeer;
   return (
     message?.kind === 'prices-changed' ||
     ((message?.kind === 'account-deleted' || message?.kind === 'account-disabled') &&
       typeof message.userId === 'string') ||
-    (message?.kind === 'device-revoked' && typeof message.deviceId === 'string')
+    (message?.kind === 'device-revoked' && typeof message.deviceId === 'string') ||
+    (message?.kind === 'api-token-revoked' && typeof message.tokenId === 'string')
   );
 }
 

@@ -9,7 +9,7 @@
 import cluster from 'node:cluster';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
-import { localLimiters, type LimitName, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
+import { LIMIT_NAMES, localLimiters, type LimitName, type RateDecision, type RateLimiter } from '../http/rate-limit.js';
 
 /** Questions of one turn: [id, limit, key] each. */
 interface Questions {
@@ -21,7 +21,7 @@ interface Answers {
   readonly tokentallyLimitAnswers: ReadonlyArray<readonly [number, boolean, number]>;
 }
 
-const NAMES: ReadonlySet<unknown> = new Set<LimitName>(['auth', 'exchange', 'ingest', 'devices', 'invites']);
+const NAMES: ReadonlySet<unknown> = new Set<LimitName>(LIMIT_NAMES);
 
 function isQuestions(value: unknown): value is Questions {
   const list = (value as Partial<Questions> | null)?.tokentallyLimits;
@@ -44,13 +44,10 @@ function isAnswers(value: unknown): value is Answers {
 /** In the primary: keeps the buckets and answers every server process's questions. */
 export function keepSharedLimits(limits: Config['limits']): void {
   const limiterOf = localLimiters(systemClock, limits);
-  const limiters = {
-    auth: limiterOf('auth'),
-    exchange: limiterOf('exchange'),
-    ingest: limiterOf('ingest'),
-    devices: limiterOf('devices'),
-    invites: limiterOf('invites'),
-  };
+  const limiters = Object.fromEntries(LIMIT_NAMES.map((name) => [name, limiterOf(name)])) as Record<
+    LimitName,
+    ReturnType<typeof limiterOf>
+  >;
   cluster.on('message', (worker, value: unknown) => {
     if (!isQuestions(value)) return;
     const answers = value.tokentallyLimits.map(([id, name, key]): [number, boolean, number] => {

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { principalOf } from '../http/access.js';
 import { problems } from '../http/problem.js';
-import type { RateLimiter } from '../http/rate-limit.js';
+import { clientKey, type RateLimiter } from '../http/rate-limit.js';
 import { AccountDeleteRequest, AccountDeleteResponse, ExportQuery } from '../schemas/account.js';
 import { rawResponses, responses } from '../schemas/common.js';
 import type { AccountDeletionService } from '../services/account-deletion.js';
@@ -104,9 +104,10 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps): void {
     },
   );
 
-  // A password check: limited per client address like sign-in, so a stolen JWT cannot guess passwords fast.
+  // A password check: limited per client address like sign-in (an IPv6 client by its /64), so a
+  // stolen JWT cannot guess passwords fast.
   const rateLimited = async (request: { ip: string }) => {
-    const decision = await limiter.take(`auth:${request.ip}`);
+    const decision = await limiter.take(`auth:${clientKey(request.ip)}`);
     if (!decision.allowed)
       throw problems.rateLimited(decision.retryAfterSeconds, 'Too many attempts from this address; retry later.');
   };

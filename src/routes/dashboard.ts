@@ -1,8 +1,9 @@
 /**
  * @fileoverview Serves the dashboard (docs/dashboard.md): the built files of `npm run build:web`
  * (dist/web), read once at start-up and kept in memory with their gzip forms. Hashed assets are
- * immutable; the app's own routes get index.html (a history-API app) with a Content-Security-Policy
- * that allows nothing but this origin. Without a build, `/` says how to make one.
+ * immutable; the app's own routes get index.html (a history-API app) with the pages' headers
+ * (http/page-headers.ts: a Content-Security-Policy that allows nothing but this origin). Without a
+ * build, `/` says how to make one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -10,17 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
-
-/** Everything from this origin only: no CDN, no other site, no inline script. */
-export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+import { PAGE_HEADERS } from '../http/page-headers.js';
 
 /** The paths the app answers itself (anything else stays a 404 problem document). */
 export const APP_ROUTES = [
   '/',
   '/sign-in',
   '/sign-up',
+  '/forgot-password',
   '/devices',
   '/link',
   '/leaderboard',
@@ -75,8 +73,9 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, ca
 }
 
 const NOT_BUILT = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tokentally</title></head>
-<body style="font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tokentally</title>
+<link rel="stylesheet" href="/docs/style.css"></head>
+<body>
 <h1>Tokentally</h1>
 <p>This server is running, but its dashboard has not been built. Build it with <code>npm run build:web</code> and restart the server.</p>
 <ul><li><a href="/openapi.json">OpenAPI document</a></li><li><a href="/docs/auth">Authentication guide</a> · <a href="/docs/webhooks">Webhooks</a> · <a href="/llms.txt">llms.txt</a></li></ul>
@@ -88,7 +87,7 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
   const hidden = { schema: { hide: true } };
   if (!webDir) {
     app.get('/', hidden, async (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT),
+      reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).header('cache-control', 'no-cache').send(NOT_BUILT),
     );
     return;
   }
@@ -99,10 +98,7 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
   const favicon = existsSync(join(webDir, 'favicon.svg')) ? load(join(webDir, 'favicon.svg')) : undefined;
 
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .header('content-security-policy', DASHBOARD_CSP)
-      .header('referrer-policy', 'no-referrer')
-      .header('x-frame-options', 'DENY');
+    reply.headers(PAGE_HEADERS);
     return send(request, reply, index, 'no-cache');
   };
   for (const route of APP_ROUTES) app.get(route, hidden, page);

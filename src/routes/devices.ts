@@ -113,7 +113,12 @@ export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
         deviceName: body.device_name,
         platform: body.platform,
       });
-      return { token: result.token, device_id: result.deviceId, user_id: result.userId };
+      return {
+        token: result.token,
+        device_id: result.deviceId,
+        user_id: result.userId,
+        account: { email: result.email, display_name: result.displayName },
+      };
     },
   );
 }

@@ -1,11 +1,16 @@
 /**
  * @fileoverview Discovery documents on the same origin: the auth guide (/docs/auth), the
  * webhooks guide (/docs/webhooks, honest: none exist), /llms.txt and the tool manifest
- * (/.well-known/ai-plugin.json). Static text; absolute URLs are built from the request's origin.
+ * (/.well-known/ai-plugin.json). Static text; absolute URLs start with the configured public URL
+ * (PUBLIC_URL), never with the request's Host header: a request naming another host must not get
+ * (or, through a shared cache, give others) a file pointing agents at that host. The guides carry
+ * the pages' headers (http/page-headers.ts), their style in /docs/style.css.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
+import { PAGE_HEADERS } from '../http/page-headers.js';
 
+/** The guides' (and the "not built" page's) stylesheet: a file of its own, as the pages' CSP allows no inline style. */
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
 code,pre{background:#f2f2f4;border-radius:4px}code{padding:.1rem .3rem}pre{padding:.7rem;overflow:auto}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}a{color:#0a58ca}`;
@@ -13,7 +18,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.35rem .5rem;
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Tokentally</title><style>${STYLE}</style></head>
+<title>${title} · Tokentally</title><link rel="stylesheet" href="/docs/style.css"></head>
 <body><p><a href="/">Tokentally</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/docs/auth">Auth</a> · <a href="/docs/webhooks">Webhooks</a> · <a href="/llms.txt">llms.txt</a></p>
 ${body}
 </body></html>
@@ -40,7 +45,13 @@ with a user JWT, or create a link code (<code>POST /functions/svc-link-code-init
 exchange it on the machine: <code>POST /functions/svc-link-code-exchange</code> with <code>{"link_code", "request_id"}</code>
 (no credential; the same <code>request_id</code> within 24 hours gets the same token back). The CLI does this with
 <code>tokentally link --code …</code>.</td>
-<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats only. It cannot read anything.</td></tr>
+<td>Uploading usage (<code>svc-ingest</code>) and sync heartbeats; it reads nothing. The link-code exchange's answer also names the account the device joined, so the CLI can say so.</td></tr>
+<tr><td><code>UserJWT</code> (API token)</td><td>user, read-only</td><td>Opaque <code>tt_pat_…</code>: a personal API token, created
+with a user JWT (<code>POST /functions/svc-api-token-create</code> with <code>{"name", "expires_in_days"?}</code>, or
+Settings → API tokens), shown once; list them with <code>GET /functions/svc-api-tokens</code>, revoke with
+<code>POST /functions/svc-api-token-revoke</code>.</td>
+<td>Scripts, dashboards and agents that read: every GET operation that accepts a user JWT answers it as it would the
+user's. Every other operation answers it 403.</td></tr>
 <tr><td><code>ShareToken</code></td><td>share</td><td>Opaque <code>tt_share_…</code>, returned by <code>POST /functions/svc-public-visibility</code>
 with <code>{"enabled": true}</code> and by the GET of the same path while sharing is on. Turning sharing off revokes it at
 once; turning it on again issues a new one.</td>
@@ -73,10 +84,6 @@ when a device last uploaded), or read the leaderboard, whose snapshots refresh e
 <p>If webhooks are added, this page will list each event, its JSON payload, the retry policy and how deliveries are
 signed, and the <a href="/openapi.json">OpenAPI document</a> will describe them.</p>`,
 );
-
-function origin(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
-}
 
 function llmsTxt(base: string): string {
   return `# Tokentally
@@ -118,12 +125,18 @@ function pluginManifest(base: string) {
   };
 }
 
-export function registerDiscoveryDocRoutes(app: App): void {
+/** `publicUrl`: the server's public base URL (config.publicUrl), with which every absolute URL here starts. */
+export function registerDiscoveryDocRoutes(app: App, publicUrl: string): void {
   const hide = { schema: { hide: true } };
-  app.get('/docs/auth', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(AUTH));
-  app.get('/docs/webhooks', hide, async (_request, reply) => reply.type('text/html; charset=utf-8').send(WEBHOOKS));
-  app.get('/llms.txt', hide, async (request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(llmsTxt(origin(request))),
+  const llms = llmsTxt(publicUrl);
+  const manifest = pluginManifest(publicUrl);
+  const html = (body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body);
+  app.get('/docs/auth', hide, html(AUTH));
+  app.get('/docs/webhooks', hide, html(WEBHOOKS));
+  app.get('/docs/style.css', hide, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE),
   );
-  app.get('/.well-known/ai-plugin.json', hide, async (request) => pluginManifest(origin(request)));
+  app.get('/llms.txt', hide, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+  app.get('/.well-known/ai-plugin.json', hide, async () => manifest);
 }

@@ -35,11 +35,11 @@ export function registerIngestRoutes(app: App, deps: IngestDeps): void {
           operationId: 'ingestUsage',
           summary: 'Upload half-hour usage buckets',
           description:
-            'Cumulative per-bucket totals: an upload replaces, for every (hour_start, source, model) it mentions, what this device stored. One request is one transaction.',
+            'Cumulative per-bucket totals: an upload replaces, for every (hour_start, source, model) it mentions, what this device stored. One request is one transaction. 409 when the upload would take the account past the stored buckets it may keep (MAX_STORED_BUCKETS_PER_USER); nothing of it is stored.',
           tags: ['ingest'],
           access: { roles: ['device'] },
         },
-        { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 413, 415, 429) },
+        { body: IngestRequest, response: responses(IngestResponse, 400, 401, 403, 409, 413, 415, 429) },
       ),
       // The device's rate comes before the body is even parsed: a refused upload costs almost
       // nothing. A callback, not a promise, and synchronous when this process keeps the buckets: it

@@ -46,7 +46,8 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'Access token from POST /auth/v1/token (role user).',
+    description:
+      'Access token from POST /auth/v1/token (role user). GET operations also take a read-only personal API token (tt_pat_…, createApiToken) here; every other operation refuses it (403).',
   },
   DeviceToken: {
     type: 'http',

@@ -33,5 +33,22 @@ export const LinkCodeExchangeRequest = Type.Object(
 );
 export type LinkCodeExchangeRequest = Static<typeof LinkCodeExchangeRequest>;
 
-export const LinkCodeExchangeResponse = Type.Object({ token: Type.String(), device_id: Uuid, user_id: Uuid });
+export const LinkCodeExchangeResponse = Type.Object({
+  token: Type.String(),
+  device_id: Uuid,
+  user_id: Uuid,
+  account: Type.Optional(
+    Type.Object(
+      {
+        email: Type.Union([Type.String(), Type.Null()]),
+        display_name: Type.Union([Type.String(), Type.Null()]),
+      },
+      {
+        description:
+          'Beyond the interface: the account the device joined, as the linking CLI names it ("linked to …"), so a code of someone ' +
+          "else's account shows at once. Only the exchange answers it: a device token reads nothing of its account.",
+      },
+    ),
+  ),
+});
 export type LinkCodeExchangeResponse = Static<typeof LinkCodeExchangeResponse>;

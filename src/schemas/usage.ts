@@ -351,6 +351,8 @@ export const UserStatusResponse = Type.Object(
       },
       open,
     ),
+    /** An addition to the interface: the account's stored raw buckets and MAX_STORED_BUCKETS_PER_USER. */
+    storage: Type.Optional(Type.Object({ stored_buckets: Type.Integer(), max_stored_buckets: Type.Integer() }, open)),
     ...debugOut,
   },
   open,

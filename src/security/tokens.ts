@@ -6,6 +6,8 @@ import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const DEVICE_TOKEN_PREFIX = 'tt_dev_';
 export const SHARE_TOKEN_PREFIX = 'tt_share_';
+/** Read-only personal API tokens (docs/api-tokens.md). */
+export const API_TOKEN_PREFIX = 'tt_pat_';
 
 /** A fresh token: prefix + 43 base64url characters (256 bits from the OS CSPRNG). */
 export function generateToken(prefix: string): string {

@@ -1,5 +1,5 @@
 /**
- * @fileoverview Creating a password account, in one transaction: the user row, the use of the
+ * @fileoverview Creating an account (a password account, or a single sign-on one), in one transaction: the user row, the use of the
  * invite it signed up with (refused if the invite was used up meanwhile: concurrent sign-ups
  * cannot take more uses than it has), and the first-admin claim (the first account created on an
  * instance is its admin; of two concurrent first sign-ups one wins the claim).
@@ -15,7 +15,8 @@ import { Conflict, Forbidden } from '../domain/errors.js';
 
 export interface NewAccount {
   email: string;
-  passwordHash: string;
+  /** null: an account without a password (single sign-on). */
+  passwordHash: string | null;
   profile: { display_name?: string | null; avatar_url?: string | null };
   /** The invite the sign-up carries (already checked by SignupPolicy.admit). */
   inviteId?: string | undefined;
@@ -23,7 +24,7 @@ export interface NewAccount {
   admin?: boolean;
 }
 
-/** The setting the first account takes (migration 0015 takes it for an upgraded instance's oldest). */
+/** The setting the first account takes (migration 0020 takes it for an upgraded instance's oldest). */
 export const FIRST_ADMIN_CLAIM = 'first_admin';
 
 const taken = () => new Conflict('A user with this e-mail address already exists.', { reason: 'user_already_exists' });

@@ -1,12 +1,14 @@
 /**
  * @fileoverview Accounts and sessions behind the GoTrue-compatible sign-in API: sign-up, password
  * sign-in, rotating single-use refresh tokens (a reused one revokes its whole session, except
- * within a short reuse window, as GoTrue does), profile and password updates and sign-out.
+ * within a short reuse window, as GoTrue does), profile and password updates (a password change
+ * needs the current password or a recent sign-in: reauthentication.ts) and sign-out.
  */
 import { randomUUID } from 'node:crypto';
 import { createPasswordAccount } from './account-creation.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { deleteUserRecoveryTokens } from '../db/queries/recovery-tokens.js';
 import { inTransaction } from '../db/transaction.js';
 import {
   consumeRefreshToken,
@@ -23,46 +25,35 @@ import {
   updateUserProfile,
 } from '../db/queries/users.js';
 import type { UserRow } from '../db/schema.js';
-import { InvalidInput, NotFound, Refused } from '../domain/errors.js';
+import type { InvalidInput } from '../domain/errors.js';
+import { NotFound, Refused } from '../domain/errors.js';
 import type { JwtService } from '../security/jwt.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../security/passwords.js';
 import { generateToken, hashToken, hmac } from '../security/tokens.js';
+import {
+  banned,
+  checkEmailAndPassword,
+  checkProfile,
+  EMAIL,
+  invalid,
+  MIN_PASSWORD_LENGTH,
+  toPublicUser,
+  type ProfileInput,
+  type PublicUser,
+  type Session,
+  type UserUpdate,
+} from './account-shapes.js';
+import { requireReauthentication } from './reauthentication.js';
 
-export interface ProfileInput {
-  display_name?: string | null | undefined;
-  avatar_url?: string | null | undefined;
-}
+export type { ProfileInput, PublicUser, Session, UserUpdate } from './account-shapes.js';
+export { checkProfile, toPublicUser } from './account-shapes.js';
 
-export interface PublicUser {
-  id: string;
-  aud: 'authenticated';
-  role: 'authenticated';
-  email: string | null;
-  created_at: string;
-  updated_at: string;
-  user_metadata: { display_name?: string; avatar_url?: string };
-  /** `role`: `admin` for an instance admin, else `user` (docs/running-for-a-group.md). */
-  app_metadata: { provider: string; providers: string[]; role: 'admin' | 'user' };
-  identities: never[];
-}
-
-export interface Session {
-  access_token: string;
-  token_type: 'bearer';
-  expires_in: number;
-  expires_at: number;
-  refresh_token: string;
-  user: PublicUser;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const REFRESH_PREFIX = 'tt_rt_';
 /**
  * A refresh token presented again this soon after its first use is a concurrent refresh (two tabs,
  * a retried request), not theft: it gets the same new session (GoTrue's default reuse interval).
  */
 export const REFRESH_REUSE_WINDOW_MS = 10_000;
-const MIN_PASSWORD_LENGTH = 8;
 
 export interface AccountOptions {
   scryptCost: number;
@@ -81,69 +72,6 @@ export interface AccountOptions {
 type RefreshOutcome =
   | { readonly ok: true; readonly userId: string; readonly sessionId: string }
   | { readonly ok: false; readonly error: InvalidInput; readonly ended?: boolean };
-
-/** Input refused as a whole (no one field named), with GoTrue's word for why (`reason`). */
-function invalid(reason: string, detail: string): InvalidInput {
-  return new InvalidInput([], { detail, reason });
-}
-
-/** GoTrue's answer to a disabled ("banned") user's sign-in or refresh: 400 `user_banned`. */
-function banned(): InvalidInput {
-  return invalid('user_banned', 'This account has been disabled by an admin of this server.');
-}
-
-/** The e-mail address (lower case) of a new account, after checking it and the password. */
-function checkEmailAndPassword(emailInput: string, password: string): string {
-  const email = emailInput.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254)
-    throw invalid('email_address_invalid', 'That is not a valid e-mail address.');
-  if (password.length < MIN_PASSWORD_LENGTH)
-    throw invalid('weak_password', 'The password must be at least 8 characters long.');
-  return email;
-}
-
-/** Checks profile fields: display names are short text, avatars http(s) URLs. */
-export function checkProfile(input: ProfileInput): { display_name?: string | null; avatar_url?: string | null } {
-  const out: { display_name?: string | null; avatar_url?: string | null } = {};
-  if (input.display_name !== undefined) {
-    const name = input.display_name === null ? null : input.display_name.trim().slice(0, 100) || null;
-    out.display_name = name;
-  }
-  if (input.avatar_url !== undefined) {
-    const url = input.avatar_url === null ? null : input.avatar_url.trim() || null;
-    if (url !== null) {
-      let ok = false;
-      try {
-        const parsed = new URL(url);
-        ok = parsed.protocol === 'https:' || parsed.protocol === 'http:';
-      } catch {
-        ok = false;
-      }
-      if (!ok || url.length > 500)
-        throw invalid('validation_failed', 'avatar_url must be an http(s) URL of at most 500 characters.');
-    }
-    out.avatar_url = url;
-  }
-  return out;
-}
-
-export function toPublicUser(row: UserRow): PublicUser {
-  const metadata: PublicUser['user_metadata'] = {};
-  if (row.display_name) metadata.display_name = row.display_name;
-  if (row.avatar_url) metadata.avatar_url = row.avatar_url;
-  const provider = row.external_id ? 'oidc' : 'email';
-  return {
-    id: row.id,
-    aud: 'authenticated',
-    role: 'authenticated',
-    email: row.email,
-    created_at: new Date(Number(row.created_at)).toISOString(),
-    updated_at: new Date(Number(row.updated_at)).toISOString(),
-    user_metadata: metadata,
-    app_metadata: { provider, providers: [provider], role: row.admin_since === null ? 'user' : 'admin' },
-    identities: [],
-  };
-}
 
 export class AccountService {
   constructor(
@@ -220,6 +148,8 @@ export class AccountService {
           session_id: row.session_id,
           created_at: now,
           expires_at: now + this.options.refreshTokenTtlMs,
+          // The session's sign-in instant, not this refresh: a refresh never makes a session fresh.
+          authenticated_at: row.authenticated_at,
         });
         return session;
       }
@@ -247,39 +177,63 @@ export class AccountService {
   }
 
   /**
-   * Changes the password (GoTrue's `PUT /user {password}`): every other session of the user ends;
-   * the caller's own session goes on. A too-short password is refused (`weak_password`), and so is
-   * the current one again (`same_password`): GoTrue answers both 422.
+   * GoTrue's `PUT /user`: the profile (`data`) and the password. Everything is checked before
+   * anything is written, so a refused request changes nothing. A new password needs the current one
+   * (`current_password`) unless this session signed in recently (services/reauthentication.ts); it
+   * ends every other session of the user, the caller's own goes on. A too-short password is refused
+   * (`weak_password`), and so is the current one again (`same_password`): GoTrue answers both 422.
+   * The e-mail address cannot be changed here (it is the sign-in name and no mail confirms a new
+   * one): a different `email` is refused, the same one ignored.
    */
-  async changePassword(userId: string, sessionId: string | undefined, password: string): Promise<void> {
+  async updateUser(userId: string, sessionId: string | undefined, update: UserUpdate): Promise<PublicUser> {
     const user = await this.mustFindUser(userId);
-    if (user.email === null)
+    const profile = checkProfile(update.data ?? {});
+    const email = update.email?.trim().toLowerCase();
+    if (email && email !== user.email)
+      throw new Refused('The e-mail address cannot be changed; nothing was changed.', { reason: 'validation_failed' });
+    if (update.password !== undefined)
+      await this.changePassword(user, sessionId, update.password, update.currentPassword);
+    if (Object.keys(profile).length > 0) await updateUserProfile(this.db.kysely, userId, profile, this.clock.now());
+    return this.getUser(userId);
+  }
+
+  private async changePassword(
+    user: UserRow,
+    sessionId: string | undefined,
+    password: string,
+    currentPassword: string | undefined,
+  ): Promise<void> {
+    if (user.email === null || user.password_hash === null)
       throw new Refused('This account signs in with an external provider; it has no password here.', {
         reason: 'validation_failed',
       });
     if (password.length < MIN_PASSWORD_LENGTH)
       throw new Refused('The password must be at least 8 characters long.', { reason: 'weak_password' });
-    if (user.password_hash !== null && (await verifyPassword(password, user.password_hash))) {
+    await requireReauthentication(this.db, this.clock, user, sessionId, currentPassword);
+    if (await verifyPassword(password, user.password_hash)) {
       throw new Refused('The new password must be different from the current one.', { reason: 'same_password' });
     }
     const now = this.clock.now();
     const passwordHash = await hashPassword(password, this.options.scryptCost);
     await inTransaction(this.db, async (tx) => {
-      await updatePasswordHash(tx, userId, passwordHash, now);
-      await revokeOtherSessions(tx, userId, sessionId, now);
+      await updatePasswordHash(tx, user.id, passwordHash, now);
+      await revokeOtherSessions(tx, user.id, sessionId, now);
+      await deleteUserRecoveryTokens(tx, user.id);
     });
     this.options.onSessionsEnded?.();
   }
 
-  async getUser(userId: string): Promise<PublicUser> {
-    return toPublicUser(await this.mustFindUser(userId));
+  /** Signs in through a recovery link (services/recovery.ts): every other session ends; the new one is fresh. */
+  async signInByRecovery(userId: string): Promise<Session> {
+    const user = await this.mustFindUser(userId);
+    if (user.disabled_at !== null) throw banned();
+    await revokeUserSessions(this.db.kysely, userId, this.clock.now());
+    this.options.onSessionsEnded?.();
+    return this.startSession(user, randomUUID());
   }
 
-  async updateProfile(userId: string, profile: ProfileInput): Promise<PublicUser> {
-    const checked = checkProfile(profile);
-    await this.mustFindUser(userId);
-    if (Object.keys(checked).length > 0) await updateUserProfile(this.db.kysely, userId, checked, this.clock.now());
-    return this.getUser(userId);
+  async getUser(userId: string): Promise<PublicUser> {
+    return toPublicUser(await this.mustFindUser(userId));
   }
 
   async signOut(userId: string, sessionId: string | undefined, scope: 'global' | 'local' | 'others'): Promise<void> {
@@ -317,6 +271,31 @@ export class AccountService {
     }
   }
 
+  /**
+   * Creates the account of someone signing in with single sign-on for the first time (services/sso.ts):
+   * a verified e-mail address, no password (an SSO-only account). The one place a single sign-on
+   * creates an account: the sign-up rules apply as in {@link signUp} (closed and invite mode refuse
+   * it, the domain list applies), and the first account of an instance is its admin. A refusal
+   * reaches the user as the callback's error redirect.
+   */
+  async createExternalUser(emailInput: string, profile: ProfileInput): Promise<UserRow> {
+    const email = emailInput.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254)
+      throw invalid('email_address_invalid', 'The provider gave no valid e-mail address.');
+    const checked = checkProfile(profile);
+    // The sign-up rules of a password sign-up, without an invite (a provider's sign-in carries none).
+    await this.options.admit(email, undefined);
+    const id = await createPasswordAccount(this.db, this.clock.now(), { email, passwordHash: null, profile: checked });
+    return this.mustFindUser(id);
+  }
+
+  /** A new session for a user who signed in elsewhere (single sign-on) at `authenticatedAt`. */
+  async startSignedInSession(userId: string, authenticatedAt: number): Promise<Session> {
+    const user = await this.mustFindUser(userId);
+    if (user.disabled_at !== null) throw banned();
+    return this.startSession(user, randomUUID(), authenticatedAt);
+  }
+
   private async mustFindUser(id: string): Promise<UserRow> {
     const user = await findUserById(this.db.kysely, id);
     if (!user) throw new NotFound('The user no longer exists.', { reason: 'user_not_found' });
@@ -324,7 +303,7 @@ export class AccountService {
   }
 
   /** A new session: a fresh refresh token stored, and its first access token. */
-  private async startSession(user: UserRow, sessionId: string): Promise<Session> {
+  private async startSession(user: UserRow, sessionId: string, authenticatedAt?: number): Promise<Session> {
     const now = this.clock.now();
     const refreshToken = generateToken(REFRESH_PREFIX);
     await insertRefreshToken(this.db.kysely, {
@@ -333,6 +312,7 @@ export class AccountService {
       session_id: sessionId,
       created_at: now,
       expires_at: now + this.options.refreshTokenTtlMs,
+      authenticated_at: authenticatedAt ?? now,
     });
     return this.sessionFor(user, sessionId, refreshToken);
   }

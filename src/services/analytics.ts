@@ -12,18 +12,14 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import {
-  installSummary,
   lastSyncAt,
   listDayModelUsage,
   listModelsInWindow,
   listProjectTotals,
   listRollupRows,
-  listSubscriptions,
-  userCreatedAt,
   type RowFilter,
 } from '../db/queries/analytics.js';
 import { listPieces } from '../db/queries/day-pieces.js';
-import { listActiveEntitlements } from '../db/queries/entitlements.js';
 import { epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf, type LocalDate } from '../domain/calendar.js';
 import {
   dayColumnsBillable,
@@ -66,6 +62,7 @@ import type {
   UserStatusBody,
 } from '../schemas/usage.js';
 import { timedQuery } from './request-timer.js';
+import { iso, userStatusBody, type ProGrant } from './user-status.js';
 
 /** Streaks are counted back this far at most (the interface's longest range, docs/interface.md). */
 const MAX_STREAK_DAYS = 800;
@@ -86,23 +83,16 @@ interface Filters {
   readonly model: string | undefined;
 }
 
-/** A pro grant as the user status reports it. */
-export interface ProGrant {
-  readonly source: string;
-  readonly effectiveFrom: number;
-  readonly effectiveTo: number | null;
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 export interface AnalyticsDeps {
   readonly db: Db;
   readonly clock: Clock;
   /** The price data of the stored costs (price-book.ts). */
   readonly prices: CostPrices;
   readonly syncMinIntervalMinutes: number;
-  /** Active pro grants of a user at an instant; defaults to the `entitlements` table ({@link activeProGrants}). */
+  /** Active pro grants of a user at an instant; defaults to the `entitlements` table (user-status.ts). */
   readonly activeProGrants?: (userId: string, nowMs: number) => Promise<readonly ProGrant[]>;
+  /** MAX_STORED_BUCKETS_PER_USER, which the user status reports beside the account's stored buckets. */
+  readonly maxStoredBuckets: number;
 }
 
 export class AnalyticsService {
@@ -341,58 +331,7 @@ export class AnalyticsService {
     };
   }
 
-  async userStatus(userId: string): Promise<UserStatusBody> {
-    const now = this.deps.clock.now();
-    const asOf = new Date(now).toISOString();
-    const grantsOf = this.deps.activeProGrants ?? ((id: string, at: number) => activeProGrants(this.db, id, at));
-    const [createdAt, grants, subs, install] = await Promise.all([
-      timedQuery(() => userCreatedAt(this.db.kysely, userId)),
-      timedQuery(() => grantsOf(userId, now)),
-      timedQuery(() => listSubscriptions(this.db.kysely, userId)),
-      timedQuery(() => installSummary(this.db.kysely, userId)),
-    ]);
-    const sources = [...new Set(grants.map((g) => g.source))].sort();
-    const ends = grants.map((g) => g.effectiveTo);
-    const expiresAt = grants.length === 0 || ends.includes(null) ? null : Math.max(...(ends as number[]));
-    return {
-      user_id: userId,
-      created_at: createdAt === undefined ? null : new Date(createdAt).toISOString(),
-      pro: { active: grants.length > 0, sources, expires_at: iso(expiresAt), as_of: asOf },
-      subscriptions: {
-        as_of: asOf,
-        items: subs.map((s) => ({
-          tool: s.tool,
-          provider: s.provider,
-          product: s.product,
-          plan_type: s.planType,
-          rate_limit_tier: s.rateLimitTier,
-          device_id: s.deviceId,
-          observed_at: new Date(s.updatedAt).toISOString(),
-          details: parseDetails(s.details),
-        })),
-      },
-      install: {
-        as_of: asOf,
-        has_active_device: install.activeDevices > 0,
-        active_devices: install.activeDevices,
-        last_upload_at: iso(install.lastSeenAt),
-        last_sync_at: iso(install.lastSyncAt),
-      },
-    };
-  }
-}
-
-/** Pro grants in force: the operator's entitlements (admin command line), not revoked, not expired. */
-export async function activeProGrants(db: Db, userId: string, nowMs: number): Promise<ProGrant[]> {
-  const rows = await listActiveEntitlements(db.kysely, userId, nowMs);
-  return rows.map((e) => ({ source: e.source, effectiveFrom: e.grantedAt, effectiveTo: e.expiresAt }));
-}
-
-function parseDetails(text: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
+  userStatus(userId: string): Promise<UserStatusBody> {
+    return userStatusBody(this.deps, userId);
   }
 }

@@ -45,6 +45,15 @@ export interface OnboardingOptions {
   maxDevicesPerUser: number;
 }
 
+/** A device linked by a link code, and the account it joined (as the CLI names it). */
+export interface LinkedDevice {
+  token: string;
+  deviceId: string;
+  userId: string;
+  email: string | null;
+  displayName: string | null;
+}
+
 export class OnboardingService {
   constructor(
     private readonly db: Db,
@@ -104,10 +113,17 @@ export class OnboardingService {
   }
 
   /**
-   * Exchanges a link code for a device token. Unknown or expired → invalid; used by another
-   * request_id → conflict; the same request_id again within 24 h → the same device and token (derived, never stored).
+   * Exchanges a link code for a device token, with the account it joined (so the CLI can say whose
+   * account it linked to). Unknown or expired → invalid; used by another request_id → conflict; the
+   * same request_id again within 24 h → the same device and token (derived, never stored).
    */
-  async exchange(linkCode: string, requestId: string, description: DeviceDescription) {
+  async exchange(linkCode: string, requestId: string, description: DeviceDescription): Promise<LinkedDevice> {
+    const linked = await this.exchangeCode(linkCode, requestId, description);
+    const user = await findUserById(this.db.kysely, linked.userId);
+    return { ...linked, email: user?.email ?? null, displayName: user?.display_name ?? null };
+  }
+
+  private async exchangeCode(linkCode: string, requestId: string, description: DeviceDescription) {
     const canonical = normalizeLinkCode(linkCode);
     if (!canonical) throw invalidField(LINK_CODE, 'is not a valid link code');
     const codeHash = hashToken(canonical);

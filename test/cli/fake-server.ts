@@ -1,5 +1,5 @@
 /**
- * A tiny node:http stand-in for the three endpoints the CLI calls, on 127.0.0.1 port 0. It
+ * A tiny node:http stand-in for the endpoints the CLI calls, on 127.0.0.1 port 0. It
  * stores buckets with the server's replace semantics and can be told to answer 429/503 or to
  * fail, so upload, retry and queue behaviour can be tested without the real server.
  */
@@ -22,6 +22,8 @@ export interface FakeServer {
   rejectModel?: string;
   /** The /healthz answer (default `{"status":"ok"}`). */
   health?: unknown;
+  /** The e-mail address the link-code exchange names as the account (default `owner@example.com`). */
+  accountEmail?: string;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startFakeServer(opts: { validCode?: string } = {}): Promis
             token: TOKEN,
             device_id: '11111111-1111-4111-8111-111111111111',
             user_id: '22222222-2222-4222-8222-222222222222',
+            account: { email: api.accountEmail ?? 'owner@example.com', display_name: null },
           }),
         );
         return;

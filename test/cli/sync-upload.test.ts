@@ -112,9 +112,34 @@ describe('link', () => {
     const first = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN']);
     expect(first.code).toBe(1);
     await link();
-    const ids = srv.requests.map((r) => (r.body as { request_id: string }).request_id);
+    const ids = srv.requests
+      .filter((r) => r.path === '/functions/svc-link-code-exchange')
+      .map((r) => (r.body as { request_id: string }).request_id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
+  });
+
+  it("names the account the device joined, as the server's exchange answer says", async () => {
+    srv.accountEmail = 'someone-else@example.com';
+    const r = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toContain('to the account someone-else@example.com');
+    expect(r.stdout + r.stderr).toContain('If someone-else@example.com is not your account, do not sync');
+  });
+
+  it('still links when the server does not say the account (an older server), and says so', async () => {
+    srv.script.push({
+      status: 200,
+      body: {
+        token: TOKEN,
+        device_id: '11111111-1111-4111-8111-111111111111',
+        user_id: '22222222-2222-4222-8222-222222222222',
+      },
+    });
+    const r = await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('the server did not say which account');
+    expect(loadConfig(ownPaths(h.env).configFile).token).toBe(TOKEN);
   });
 
   it('explains an unknown code (400) and a code used elsewhere (409)', async () => {

@@ -152,4 +152,23 @@ describe(`admin command line (${engine})`, () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.skipIf(engine === 'postgres')('writes the backup 0600 under a permissive umask, never over a file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-admin-backup-'));
+    const umask = process.umask(0o022);
+    try {
+      const copy = path.join(dir, 'copy.db');
+      const r = await run('backup', copy);
+      expect(r.exitCode, r.output).toBe(0);
+      expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+      fs.writeFileSync(path.join(dir, 'other.db'), '', { mode: 0o644 });
+      expect((await run('backup', path.join(dir, 'other.db'))).output).toContain('exists');
+      fs.symlinkSync(path.join(dir, 'elsewhere.db'), path.join(dir, 'link.db'));
+      expect((await run('backup', path.join(dir, 'link.db'))).exitCode).toBe(1);
+      expect(fs.existsSync(path.join(dir, 'elsewhere.db'))).toBe(false);
+    } finally {
+      process.umask(umask);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

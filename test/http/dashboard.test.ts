@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DASHBOARD_CSP } from '../../src/routes/dashboard.js';
+import { PAGE_CSP } from '../../src/http/page-headers.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 describe(`the served dashboard (${engine})`, () => {
@@ -24,12 +24,12 @@ describe(`the served dashboard (${engine})`, () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+      expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<div id="root"></div>');
     }
-    expect(DASHBOARD_CSP).toMatch(/default-src 'self'/);
-    expect(DASHBOARD_CSP).not.toMatch(/https?:|\*|unsafe/);
+    expect(PAGE_CSP).toMatch(/default-src 'self'/);
+    expect(PAGE_CSP).not.toMatch(/https?:|\*|unsafe/);
   });
 
   it('does not fall back to the app for the interface, the sign-in API or unknown paths', async () => {

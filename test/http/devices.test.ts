@@ -220,3 +220,86 @@ describe(`device revocation across server processes (${engine})`, () => {
     expect((await ingest(t, second.token, bucket(4))).statusCode).toBe(401);
   });
 });
+
+// The race of a revocation with a request already looking the token up: the lookup read the device
+// as live, the revocation committed and forgot the cached token, then the lookup's answer arrived.
+// It used to be cached then, and the revoked token kept working for the cache's 10 s.
+describe(`a revocation racing a token lookup (${engine})`, () => {
+  let built: TokentallyApp;
+  let drop: () => Promise<void>;
+  let db: Db;
+  let hold: Promise<void> | undefined;
+  let looked: (() => void) | undefined;
+  const handlers: Array<(m: PeerMessage) => void> = [];
+  const peers: Peers = {
+    tell: () => undefined,
+    listen: (h) => {
+      handlers.push(h);
+      return () => undefined;
+    },
+  };
+  /** Holds the next device-token lookup after it read the database; resolves once it has. */
+  const holdNextLookup = () => {
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (looked = resolve));
+    return { reached, release };
+  };
+  beforeEach(async () => {
+    const opened = await openTestDb();
+    drop = opened.drop;
+    db = opened.db;
+    built = await createApp({
+      config: testConfig(),
+      db,
+      clock: new ManualClock(T0),
+      logger: capturingLogger([]),
+      peers,
+      hooks: {
+        deviceTokenLooked: async () => {
+          const waiting = hold;
+          hold = undefined;
+          looked?.();
+          await waiting;
+        },
+      },
+    });
+  });
+  afterEach(async () => {
+    await built.close();
+    await drop();
+  });
+
+  it('a request that looked the token up before the revocation does not bring it back', async () => {
+    const t = built as unknown as TestApp;
+    const user = await signUp(t);
+    const device = await issueDevice(t, user);
+    const held = holdNextLookup();
+    const racing = ingest(t, device.token, bucket(1));
+    await held.reached; // the lookup read the device as live
+    const revoked = await built.app.inject({
+      method: 'POST',
+      url: '/functions/svc-device-revoke',
+      headers: bearer(user.accessToken),
+      payload: { device_id: device.deviceId },
+    });
+    expect(revoked.statusCode).toBe(200);
+    held.release();
+    expect((await racing).statusCode).toBe(200); // it began before the revocation
+    expect((await ingest(t, device.token, bucket(2))).statusCode).toBe(401);
+  });
+
+  it('the same when the revocation is heard from another process', async () => {
+    const t = built as unknown as TestApp;
+    const user = await signUp(t);
+    const device = await issueDevice(t, user);
+    const held = holdNextLookup();
+    const racing = ingest(t, device.token, bucket(1));
+    await held.reached;
+    await db.kysely.updateTable('devices').set({ revoked_at: T0 }).where('id', '=', device.deviceId).execute();
+    for (const h of handlers) h({ kind: 'device-revoked', deviceId: device.deviceId });
+    held.release();
+    expect((await racing).statusCode).toBe(200);
+    expect((await ingest(t, device.token, bucket(2))).statusCode).toBe(401);
+  });
+});

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_CSP } from '../../src/http/page-headers.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 /** Every operation of the interface (docs/interface.md), with its method and path. */
@@ -45,6 +46,9 @@ const ADDED: Record<string, [string, string, string[]]> = {
   adminRevokeInvite: ['post', '/functions/svc-admin-invite-revoke', ['UserJWT', 'ServiceRoleKey']],
   adminGetSignupSettings: ['get', '/functions/svc-admin-settings', ['UserJWT', 'ServiceRoleKey']],
   adminUpdateSignupSettings: ['post', '/functions/svc-admin-settings', ['UserJWT', 'ServiceRoleKey']],
+  createApiToken: ['post', '/functions/svc-api-token-create', ['UserJWT']],
+  listApiTokens: ['get', '/functions/svc-api-tokens', ['UserJWT']],
+  revokeApiToken: ['post', '/functions/svc-api-token-revoke', ['UserJWT']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */
@@ -155,5 +159,22 @@ describe(`discovery documents (${engine})`, () => {
     });
     const landing = await t.app.inject({ method: 'GET', url: '/' });
     for (const link of ['/docs/auth', '/docs/webhooks', '/llms.txt']) expect(landing.body).toContain(link);
+  });
+
+  it("serves the guides with the dashboard pages' Content-Security-Policy, their style from this origin", async () => {
+    const dashboard = await t.app.inject({ method: 'GET', url: '/settings' });
+    expect(dashboard.headers['content-security-policy']).toBe(PAGE_CSP);
+    for (const url of ['/docs/auth', '/docs/webhooks']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toBe(PAGE_CSP);
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+      // The CSP allows no inline style: the page links its stylesheet instead.
+      expect(res.body, url).not.toMatch(/<style|style=/);
+      expect(res.body, url).toContain('<link rel="stylesheet" href="/docs/style.css">');
+    }
+    const css = await t.app.inject({ method: 'GET', url: '/docs/style.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
   });
 });

@@ -6,7 +6,8 @@
  * `usage_daily` (with each row's stored cost equal to its counts priced that day),
  * `usage_days` (each day's sums, then its non-empty half-hours ascending, as packed text), and the
  * leaderboard's per-period family
- * totals. The seed is fixed and printed so any failure replays exactly.
+ * totals; and each account's count of stored raw buckets (`user_storage`) equals the buckets its
+ * devices hold. The seed is fixed and printed so any failure replays exactly.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import { rowCostMicros } from '../../src/pricing/cost.js';
 import { createPriceService } from '../../src/pricing/price-service.js';
 import { ingest, issueDevice, signUp, type BucketInput, TRILLION_DAY_BOUND } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
+import { storedBuckets } from '../helpers/stored-buckets.js';
 
 const SEED = 20_261_123;
 console.info(`read-models.property: fast-check seed ${SEED}`);
@@ -80,7 +82,8 @@ async function all(
     | 'usage_days'
     | 'leaderboard_user_weeks'
     | 'leaderboard_user_months'
-    | 'leaderboard_user_totals',
+    | 'leaderboard_user_totals'
+    | 'user_storage',
 ): Promise<Row[]> {
   return (await t.db.kysely.selectFrom(table).selectAll().execute()) as Row[];
 }
@@ -168,6 +171,15 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
             expected.months,
           );
           expect(asMap(await all(t, 'leaderboard_user_totals'), (r) => key(r.user_id), fams)).toEqual(expected.totals);
+          const owners = new Map(devices.map((d, i) => [d.deviceId, i < 2 ? a.id : b.id]));
+          const held = new Map<string, number>();
+          for (const s of await storedBuckets(t.db.kysely)) {
+            const owner = owners.get(s.deviceId ?? '') ?? '?';
+            held.set(owner, (held.get(owner) ?? 0) + 1);
+          }
+          expect(asMap(await all(t, 'user_storage'), (r) => String(r.user_id), ['stored_buckets'])).toEqual(
+            new Map([...held].map(([u, n]) => [u, String(n)])),
+          );
           for (const r of daily) {
             const counts = {
               input: BigInt(r.input as bigint),

@@ -59,7 +59,11 @@ describe(`upgrade across migration 0013 (${engine})`, () => {
       await seedDevice(db, 'phone', USER, NOW + 3);
       const phone = await db.kysely.selectFrom('devices').select('num').where('id', '=', 'phone').executeTakeFirst();
       expect(phone?.num).toBe(4n);
-      const writer = createIngestWriter(db, () => RATES, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 });
+      const writer = createIngestWriter(db, () => RATES, {
+        maxTokensPerUserDay: 2n ** 62n,
+        maxRowsPerHalfHour: 200,
+        maxStoredBuckets: 5_000_000,
+      });
       try {
         const answer = await writer.apply({
           userId: USER,

@@ -24,6 +24,7 @@ describe(`getUserStatus (${engine})`, () => {
       pro: { active: false, sources: [], expires_at: null, as_of: now },
       subscriptions: { as_of: now, items: [] },
       install: { as_of: now, has_active_device: false, active_devices: 0, last_upload_at: null, last_sync_at: null },
+      storage: { stored_buckets: 0, max_stored_buckets: 5_000_000 },
     });
   });
 
@@ -59,6 +60,7 @@ describe(`getUserStatus (${engine})`, () => {
       last_upload_at: uploadedAt,
       last_sync_at: uploadedAt,
     });
+    expect((body as { storage?: Row }).storage).toEqual({ stored_buckets: 1, max_stored_buckets: 5_000_000 });
   });
 
   it("never shows another user's devices or subscriptions", async () => {

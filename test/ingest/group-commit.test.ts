@@ -3,7 +3,8 @@
  * share a transaction (SQLite: each in its own savepoint; PostgreSQL: a group that fails is
  * written again upload by upload). One that fails leaves nothing behind and fails alone; the
  * others are stored and answered. Read models are moved once per user and group, and come out
- * exactly as if the uploads had been written one by one. On the SQLite pass, twice: an in-memory
+ * exactly as if the uploads had been written one by one; so does each user's count of stored raw
+ * buckets, and a group's uploads count against the stored-bucket bound together. On the SQLite pass, twice: an in-memory
  * database (written on the app's thread) and a database file (written on the ingest writer thread,
  * where every answer and error crosses between threads).
  */
@@ -11,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { dayTotalsOf } from '../../src/domain/day-slots.js';
-import { Unauthenticated } from '../../src/domain/errors.js';
+import { Conflict, Unauthenticated } from '../../src/domain/errors.js';
 import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
@@ -60,7 +61,11 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     ] as const) {
       await seedDevice(db, id, user as string, NOW);
     }
-    writer = createIngestWriter(db, ratesOf, { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200 }); // sums past 2^53 on one day
+    writer = createIngestWriter(db, ratesOf, {
+      maxTokensPerUserDay: 2n ** 62n,
+      maxRowsPerHalfHour: 200,
+      maxStoredBuckets: 5_000_000,
+    }); // sums past 2^53 on one day
   });
   afterEach(async () => {
     await writer.close();
@@ -207,5 +212,59 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     expect(answers.map((a) => a.inserted)).toEqual([1, 1]);
     const daily = await db.kysely.selectFrom('usage_daily').select(['total', 'cost_micros']).execute();
     expect(daily).toEqual([{ total: 10_005n, cost_micros: 10_005n }]); // cheap: 10 µ$
+  });
+
+  it("counts a group's uploads against the stored-bucket bound together, and moves each user's count once", async () => {
+    await writer.close();
+    writer = createIngestWriter(db, ratesOf, {
+      maxTokensPerUserDay: 2n ** 62n,
+      maxRowsPerHalfHour: 200,
+      maxStoredBuckets: 5,
+    });
+    const counts = async () =>
+      new Map(
+        (await db.kysely.selectFrom('user_storage').selectAll().execute()).map((r) => [
+          r.user_id,
+          Number(r.stored_buckets),
+        ]),
+      );
+    // One turn (devices distinct: a group holds one upload per device): two buckets each from two
+    // devices of one user and from another user's device; one that cannot be priced counts nothing.
+    const first = await Promise.allSettled([
+      upload('a', [bucket('x', 1n), bucket('x', 2n, 'p')]),
+      upload('b', [bucket('y', 3n), bucket('z', 4n)]),
+      upload('c', [bucket('v', 5n), bucket('boom', 1n)]),
+      upload('d', [bucket('x', 7n), bucket('y', 8n)], USERS[1]),
+    ]);
+    expect(first.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(await counts()).toEqual(
+      new Map([
+        [USERS[0], 4],
+        [USERS[1], 2],
+      ]),
+    );
+    // One turn: a removes a project variant (−1), then c adds two (+2): 5, the bound; b's one more
+    // would fit the count stored before the group but not with the group's earlier uploads: refused.
+    const second = await Promise.allSettled([
+      upload('a', [bucket('x', 1n)]),
+      upload('c', [bucket('v', 5n), bucket('w', 6n)]),
+      upload('b', [bucket('u', 9n)]),
+    ]);
+    expect(second.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((second[2] as PromiseRejectedResult).reason).toBeInstanceOf(Conflict);
+    // A replacing upload still goes through at the bound.
+    await expect(upload('b', [bucket('y', 30n), bucket('z', 40n)])).resolves.toMatchObject({ inserted: 2 });
+    const held = new Map<string, number>();
+    for (const b of await storedBuckets(db.kysely)) {
+      const owner = b.deviceId === 'd' ? (USERS[1] as string) : (USERS[0] as string);
+      held.set(owner, (held.get(owner) ?? 0) + 1);
+    }
+    expect(held).toEqual(
+      new Map([
+        [USERS[0], 5],
+        [USERS[1], 2],
+      ]),
+    );
+    expect(await counts()).toEqual(held);
   });
 });

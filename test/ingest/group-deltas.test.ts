@@ -22,6 +22,7 @@ const upload = (userId: string, now: number, r: RollupDelta[], p: ProjectDelta[]
   now,
   rollup: r,
   projects: p,
+  rows: 0,
 });
 
 describe('mergeUploadDeltas', () => {

@@ -34,17 +34,17 @@ describe(`purgeSpentCredentials (${engine})`, () => {
       t.app.inject({ method: 'POST', url: '/functions/svc-link-code-init', headers: bearer(user.accessToken) });
     expect((await linkCode()).statusCode).toBe(200);
     const successor = (await refresh(user.refreshToken)).json<{ refresh_token: string }>().refresh_token; // the first token is now used
-    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 0, refreshTokens: 0 });
+    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 0, refreshTokens: 0, recoveryTokens: 0 });
 
     // A day and a bit later the code has been expired for a day; the used token is still kept.
     t.clock.advance(DAY_MS + 601_000);
     expect((await linkCode()).statusCode).toBe(200);
-    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 1, refreshTokens: 0 });
+    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 1, refreshTokens: 0, recoveryTokens: 0 });
     expect(await count('link_codes')).toBe(1);
 
     // After the retention period the used token goes; its live successor stays.
     t.clock.advance(30 * DAY_MS);
-    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 1, refreshTokens: 1 });
+    expect(await purgeSpentCredentials(t, { days: 30 })).toEqual({ linkCodes: 1, refreshTokens: 1, recoveryTokens: 0 });
     expect(await count('refresh_tokens')).toBe(1);
     expect((await refresh(successor)).statusCode).toBe(200);
 

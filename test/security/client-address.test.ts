@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { clientKey } from '../../src/http/rate-limit.js';
+import { bearer, signUp } from '../helpers/actors.js';
 import { createTestApp, engine, testConfig, type TestApp } from '../helpers/app.js';
 
 const randomIp = () => [...randomBytes(4)].join('.');
@@ -68,6 +69,23 @@ describe(`client address behind a proxy (${engine})`, () => {
     for (let i = 1; i <= 5; i += 1) statuses.push((await signIn(t, `2001:db8:7:9::${i.toString(16)}`)).statusCode);
     expect(statuses).toEqual([400, 400, 400, 429, 429]);
     expect((await signIn(t, '2001:db8:7:a::1')).statusCode).toBe(400);
+  });
+
+  it('account deletion (a password check) is limited per /64 too', async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_AUTH_PER_MINUTE: '3' } });
+    const user = await signUp(t);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-account-delete',
+        remoteAddress: `2001:db8:7:9::${i.toString(16)}`,
+        headers: bearer(user.accessToken),
+        payload: { password: 'a guess' },
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([403, 403, 403, 429, 429]);
   });
 
   it('without TRUST_PROXY the header is ignored: the socket address counts', async () => {

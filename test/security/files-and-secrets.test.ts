@@ -1,5 +1,5 @@
 /**
- * Files and secrets: the data folder is private (0700), the SQLite database and its -wal/-shm files
+ * Files and secrets: the data folder is private (0700, an existing one narrowed at start), the SQLite database and its -wal/-shm files
  * 0600; the scrypt cost has a floor the environment cannot go under; a short JWT_SECRET is refused.
  */
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_SCRYPT_COST, loadConfig, MIN_SCRYPT_COST } from '../../src/config.js';
 import { openSqlite } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestApp, engine } from '../helpers/app.js';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
@@ -45,6 +46,18 @@ describe('data files', () => {
     await migrateToLatest(db);
     expect(mode(file)).toBe(0o600);
     await db.close();
+  });
+
+  it(`narrows an existing DATA_DIR to 0700 at start (${engine})`, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-files-'));
+    dirs.push(dataDir);
+    fs.chmodSync(dataDir, 0o755);
+    const t = await createTestApp({ env: { DATA_DIR: dataDir } });
+    try {
+      expect(mode(dataDir)).toBe(0o700);
+    } finally {
+      await t.close();
+    }
   });
 });
 

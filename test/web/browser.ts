@@ -3,6 +3,7 @@
  * chromium driven by playwright-core (a fresh profile per launch), axe-core checks, screenshots into test-results/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -20,9 +21,21 @@ export interface BrowserEnv {
   close(): Promise<void>;
 }
 
-export async function startBrowserEnv(): Promise<BrowserEnv> {
-  const t = await createTestApp({ clock: new ManualClock(Date.now()) });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
+/** A port free at the moment (for a server whose settings must name its own address before it listens). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** One server and browser; `options.port`/`env` when the app's settings must name its address (PUBLIC_URL). */
+export async function startBrowserEnv(
+  options: { port?: number; env?: Record<string, string> } = {},
+): Promise<BrowserEnv> {
+  const t = await createTestApp({ clock: new ManualClock(Date.now()), ...(options.env ? { env: options.env } : {}) });
+  await t.app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const address = t.app.server.address() as { port: number };
   const profileDir = mkdtempSync(join(tmpdir(), 'tt-chromium-'));
   const browser = await chromium.launch({

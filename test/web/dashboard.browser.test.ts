@@ -151,11 +151,12 @@ describe(`dashboard in a browser (${engine})`, () => {
       new RegExp(`^${env.base}/link\\?callback=http%3A%2F%2F127\\.0\\.0\\.1%3A\\d+%2Fcallback&state=`),
     );
     await page.goto(url as string);
-    await page.getByRole('heading', { name: 'Link e2e-laptop?' }).waitFor();
+    await page.getByRole('heading', { name: `Link e2e-laptop to ${EMAIL}?` }).waitFor();
     await shoot('link-approve');
     await page.getByRole('button', { name: 'Link e2e-laptop' }).click();
     await page.getByRole('heading', { name: 'Linked' }).waitFor();
     expect(await exited, output).toBe(0);
+    expect(output).toContain(`to the account ${EMAIL}`);
     const config = JSON.parse(readFileSync(join(home, '.config', 'tokentally', 'config.json'), 'utf8')) as {
       token: string;
     };
@@ -400,6 +401,44 @@ describe(`dashboard in a browser (${engine})`, () => {
     } finally {
       await page.unroute('**/functions/svc-usage-summary*');
     }
+  });
+
+  // After the tests that use `userToken`: a password change ends the user's other sessions.
+  it('changes the password in settings only with the current one', async () => {
+    await page.goto('/settings');
+    const card = page.getByRole('region', { name: 'Password' });
+    const signInWith = (password: string) =>
+      env.t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/token?grant_type=password',
+        payload: { email: EMAIL, password },
+      });
+    // A wrong current password: the server's word, nothing changed.
+    await card.getByLabel('Current password').fill('not the password');
+    await card.getByLabel('New password').fill('an even longer password');
+    await card.getByRole('button', { name: 'Change password' }).click();
+    await card
+      .getByRole('alert')
+      .filter({ hasText: 'The current password is not correct; nothing was changed.' })
+      .waitFor();
+    expect((await signInWith(PASSWORD)).statusCode).toBe(200);
+    expect(await axeViolations(page), 'axe on the password card').toEqual([]);
+
+    await card.getByLabel('Current password').fill(PASSWORD);
+    await card.getByRole('button', { name: 'Change password' }).click();
+    await card.getByText('Password changed.').waitFor();
+    expect(await card.getByLabel('Current password').inputValue()).toBe('');
+    expect((await signInWith('an even longer password')).statusCode).toBe(200);
+    expect((await signInWith(PASSWORD)).statusCode).toBe(400);
+    await page.screenshot({ path: `${SHOTS}/settings-password-light.png` });
+
+    // Back to the password the tests below sign in with.
+    await card.getByLabel('Current password').fill('an even longer password');
+    await card.getByLabel('New password').fill(PASSWORD);
+    await card.getByRole('button', { name: 'Change password' }).click();
+    // Done once the form is emptied again ("Password changed." is still shown from the first change).
+    await expect.poll(() => card.getByLabel('Current password').inputValue(), { timeout: 10_000 }).toBe('');
+    expect((await signInWith(PASSWORD)).statusCode).toBe(200);
   });
 
   it('revokes the device from the devices page; its next upload is refused', async () => {

@@ -9,7 +9,7 @@ import {
   zoneLabel,
   zoneOffsetLabel,
 } from '../../web/src/lib/dates.js';
-import { exactCount, humanChange, humanCount, humanUsd, countdown } from '../../web/src/lib/format.js';
+import { exactCount, humanChange, humanCount, humanUsd, countdown, storageShare } from '../../web/src/lib/format.js';
 import { change, previousPeriod, resolveRange } from '../../web/src/lib/ranges.js';
 import {
   cacheShare,
@@ -195,5 +195,15 @@ describe('dashboard numbers', () => {
         { source: 'claude', totals: { input_tokens: '10', cached_input_tokens: '50' } },
       ]),
     ).toBeCloseTo(90 / 160);
+  });
+});
+
+describe('dashboard storage share', () => {
+  it('says how much of the stored-bucket bound is used', () => {
+    expect(storageShare(1_200_000, 5_000_000)).toBe('1.2M of 5M buckets (24 %)');
+    expect(storageShare(0, 5_000_000)).toBe('0 of 5M buckets (0 %)');
+    expect(storageShare(12, 5_000_000)).toBe('12 of 5M buckets (< 1 %)');
+    expect(storageShare(5_000_000, 5_000_000)).toBe('5M of 5M buckets (100 %)');
+    expect(storageShare(4_999_999, 5_000_000)).toBe('5M of 5M buckets (99 %)');
   });
 });

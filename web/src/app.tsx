@@ -10,6 +10,8 @@ const Devices = lazy(() => import('./pages/devices.js').then((m) => ({ default: 
 const LinkPage = lazy(() => import('./pages/link.js').then((m) => ({ default: m.LinkPage })));
 const Leaderboard = lazy(() => import('./pages/leaderboard.js').then((m) => ({ default: m.Leaderboard })));
 const Settings = lazy(() => import('./pages/settings.js').then((m) => ({ default: m.Settings })));
+const ForgotPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.ForgotPassword })));
+const NewPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.NewPassword })));
 const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
 const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
 const AdminPage = lazy(() => import('./pages/admin.js').then((m) => ({ default: m.AdminPage })));
@@ -29,6 +31,7 @@ const TITLES: Record<string, string> = {
   '/admin': 'Admin',
   '/link': 'Link a machine',
   '/share': 'Shared profile',
+  '/forgot-password': 'Reset your password',
 };
 
 function Shell({ children, signedIn, admin = false }: { children: ReactNode; signedIn: boolean; admin?: boolean }) {
@@ -123,6 +126,12 @@ export function App() {
       </Shell>
     );
 
+  if (!signedIn && path === '/forgot-password')
+    return (
+      <Suspense fallback={<div className="boot" aria-busy="true" />}>
+        <ForgotPassword />
+      </Suspense>
+    );
   if (!signedIn)
     return (
       <SignIn
@@ -133,11 +142,13 @@ export function App() {
     );
 
   let page: ReactNode;
-  if (path === '/devices') page = <Devices />;
+  if (session.recovery) page = <NewPassword />;
+  else if (path === '/devices') page = <Devices />;
   else if (path === '/link') page = <LinkPage />;
   else if (path === '/settings') page = <Settings />;
   else if (path === '/admin' && admin) page = <AdminPage />;
-  else if (path === '/' || path === '/sign-in' || path === '/sign-up') page = <Overview />;
+  else if (path === '/' || path === '/sign-in' || path === '/sign-up' || path === '/forgot-password')
+    page = <Overview />;
   else
     page = (
       <div className="page narrow">

@@ -4,7 +4,9 @@
  * dashboard's link page, which hands a fresh code back to a loopback listener (browser-link.ts);
  * where no browser can open (SSH, CI) the page's address and the `--code` way are printed. The request id is created once per (server, code)
  * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
- * same device and token instead of a 409.
+ * same device and token instead of a 409. Once linked, it says which account the device joined, as
+ * the exchange's answer names it: a code of someone else's account, handed to the waiting command,
+ * shows at once.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -63,9 +65,10 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
         );
       }
       try {
-        const result = await exchangeAndSave(ctx, server, code, deviceName);
-        link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${server}.` });
-        return result;
+        const { account } = await exchangeAndSave(ctx, server, code, deviceName);
+        const where = account === undefined ? server : `the account ${account} at ${server}`;
+        link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${where}.` });
+        return 0;
       } catch (err) {
         link.finish({ ok: false, message: err instanceof Error ? err.message : String(err) });
         throw err;
@@ -82,13 +85,25 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
     code = (await ctx.prompt('Link code (from the dashboard): ')).trim();
     if (code === '') throw new UsageError('no link code entered.');
   }
-  return exchangeAndSave(ctx, server, code, deviceName);
+  await exchangeAndSave(ctx, server, code, deviceName);
+  return 0;
 }
 
 /** How long the one-click link waits for the browser's approval. */
 const BROWSER_WAIT_MS = 10 * 60_000;
 
-async function exchangeAndSave(ctx: CliContext, server: string, code: string, deviceName: string): Promise<number> {
+/** The account the exchange says the device joined: its e-mail address, else its display name. */
+function accountOf(answer: unknown): string | undefined {
+  const account = isRecord(answer) ? answer['account'] : undefined;
+  return isRecord(account) ? (str(account['email']) ?? str(account['display_name'])) : undefined;
+}
+
+async function exchangeAndSave(
+  ctx: CliContext,
+  server: string,
+  code: string,
+  deviceName: string,
+): Promise<{ account: string | undefined }> {
   const out = createOutput(ctx.stdout, ctx.stderr);
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
@@ -135,9 +150,13 @@ async function exchangeAndSave(ctx: CliContext, server: string, code: string, de
   if (userId !== undefined) linked.userId = userId;
   linked.linkedAt = new Date(ctx.now()).toISOString();
   saveConfig(paths.configFile, linked);
+  const account = accountOf(answer);
+  const whose = account === undefined ? ' (the server did not say which account)' : `, to the account ${account}`;
   out.info(
-    `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId}). Config saved in ${paths.configFile}.`,
+    `Linked to ${server} as device "${deviceName || ctx.hostname}" (${deviceId})${whose}. Config saved in ${paths.configFile}.`,
   );
+  if (account !== undefined)
+    out.info(`If ${account} is not your account, do not sync: run \`tokentally link\` again to link to yours.`);
   out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
-  return 0;
+  return { account };
 }

@@ -32,6 +32,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'usage_rollup', by: 'user_id' },
   { table: 'usage_daily', by: 'user_id' },
   { table: 'usage_days', by: 'user_id' },
+  { table: 'user_storage', by: 'user_id' },
   { table: 'usage_daily_repriced', by: 'user_id' },
   { table: 'project_usage', by: 'user_id' },
   { table: 'leaderboard_user_weeks', by: 'user_id' },
@@ -43,6 +44,9 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'entitlements', by: 'user_id' },
   { table: 'link_codes', by: 'user_id' },
   { table: 'refresh_tokens', by: 'user_id' },
+  { table: 'sso_codes', by: 'user_id' },
+  { table: 'user_identities', by: 'user_id' },
+  { table: 'api_tokens', by: 'user_id' },
   // Device tokens carry user_id too; a token whose device row is gone is caught here.
   { table: 'device_tokens', by: 'user_id' },
   { table: 'devices', by: 'user_id' },

@@ -1,5 +1,5 @@
 /**
- * @fileoverview The instance admins' view of accounts (migration 0015): a page of users with their
+ * @fileoverview The instance admins' view of accounts (migration 0020): a page of users with their
  * devices, last upload and this month's usage, and the admin and disabled attributes.
  */
 import { sql, type Kysely } from 'kysely';

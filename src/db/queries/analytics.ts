@@ -286,3 +286,13 @@ export async function installSummary(db: Q, userId: string): Promise<InstallSumm
   const num = (v: bigint | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
   return { activeDevices: Number(row?.n ?? 0n), lastSeenAt: num(row?.seen), lastSyncAt: num(row?.sync) };
 }
+
+/** The account's count of stored raw buckets, kept by the ingest writers (migration 0017); 0 without a row. */
+export async function storedBucketCount(db: Q, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_storage')
+    .select('stored_buckets')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.stored_buckets ?? 0n);
+}

@@ -44,7 +44,8 @@ export function beginLockingUsers(
  * every (device, UTC day) the uploads touch (`kind` 'b', `owner` = device, the text in `packed`;
  * migration 0014); the `usage_daily` rows of the (user, day, source, model) keys they fall in
  * (`kind` 'd', `owner` = user); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
- * the text in `packed`).
+ * the text in `packed`); and the count of stored raw buckets of each user with buckets in the group
+ * (`kind` 'u', the count in `day`; migration 0017; a user without a row has none).
  *
  * The devices' numbers are looked up once each (the `n` CTE) and joined to the days, not probed
  * again for every day.
@@ -79,11 +80,15 @@ export const SELECT_STORED = `
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
     CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
   UNION ALL
-  SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n`;
+  SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n
+  UNION ALL
+  SELECT 'u', k.user_id, s.stored_buckets, '', '', NULL, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT user_id FROM unnest($3::text[]) AS u(user_id)) k
+    CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s`;
 
 /** A row of {@link SELECT_STORED}. */
 export interface StoredStateRow extends CountColumns {
-  kind: 'b' | 'd' | 'p' | 'n';
+  kind: 'b' | 'd' | 'p' | 'n' | 'u';
   owner: string;
   day: bigint;
   source: string;
@@ -96,6 +101,12 @@ export const PUT_DEVICE_DAYS = `
   INSERT INTO usage_device_days (device_num, day, buckets, updated_at)
   SELECT * FROM unnest($1::int8[], $2::int8[], $3::text[], $4::int8[])
   ON CONFLICT (device_num, day) DO UPDATE SET buckets = excluded.buckets, updated_at = excluded.updated_at`;
+
+/** Each user's change to their count of stored raw buckets (migration 0017). */
+export const ADD_STORED = `
+  INSERT INTO user_storage AS s (user_id, stored_buckets)
+  SELECT * FROM unnest($1::text[], $2::int8[])
+  ON CONFLICT (user_id) DO UPDATE SET stored_buckets = s.stored_buckets + excluded.stored_buckets`;
 
 export const ADD_ROLLUP = `
   INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)

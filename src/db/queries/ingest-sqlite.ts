@@ -19,6 +19,14 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
     `INSERT INTO usage_device_days (device_num, day, buckets, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (device_num, day) DO UPDATE SET buckets = excluded.buckets, updated_at = excluded.updated_at`,
   );
+  // The account's count of stored raw buckets (migration 0017): read for a growing upload, added to once per user and group.
+  const selectStored = s
+    .prepare<[string], bigint>(`SELECT stored_buckets FROM user_storage WHERE user_id = ?`)
+    .pluck(true);
+  const addStored = s.prepare<[string, number]>(
+    `INSERT INTO user_storage (user_id, stored_buckets) VALUES (?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET stored_buckets = stored_buckets + excluded.stored_buckets`,
+  );
   const addRollup = s.prepare(
     `INSERT INTO usage_rollup (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -84,6 +92,8 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
     selectDeviceDay,
     selectDay,
     putDeviceDay,
+    selectStored,
+    addStored,
     addRollup,
     addProject,
     selectDaily,

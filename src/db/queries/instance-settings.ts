@@ -1,5 +1,5 @@
 /**
- * @fileoverview Named instance settings (`instance_settings`, migration 0015): the sign-up
+ * @fileoverview Named instance settings (`instance_settings`, migration 0020): the sign-up
  * settings an admin saves, and claims taken once (`first_admin`).
  */
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-/** @fileoverview Sign-up invites (`invites`, migration 0015), found by the SHA-256 of their token. */
+/** @fileoverview Sign-up invites (`invites`, migration 0020), found by the SHA-256 of their token. */
 import type { Kysely } from 'kysely';
 import type { Database, InviteRow } from '../schema.js';
 

@@ -44,11 +44,32 @@ export async function updateUserProfile(
     .execute();
 }
 
+/** Stores a refresh token; `authenticated_at` is its session's sign-in instant (a rotated token: its parent's). */
 export async function insertRefreshToken(
   db: Q,
-  row: { token_hash: string; user_id: string; session_id: string; created_at: number; expires_at: number },
+  row: {
+    token_hash: string;
+    user_id: string;
+    session_id: string;
+    created_at: number;
+    expires_at: number;
+    authenticated_at?: number | bigint | null;
+  },
 ): Promise<void> {
   await db.insertInto('refresh_tokens').values(row).execute();
+}
+
+/** When the session was signed in to; undefined for an unknown session or one older than migration 0015. */
+export async function sessionAuthenticatedAt(db: Q, sessionId: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('authenticated_at')
+    .where('session_id', '=', sessionId)
+    .where('authenticated_at', 'is not', null)
+    .orderBy('authenticated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.authenticated_at == null ? undefined : Number(row.authenticated_at);
 }
 
 export async function findRefreshToken(db: Q, tokenHash: string): Promise<RefreshTokenRow | undefined> {

@@ -123,3 +123,13 @@ export function countdown(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 }
+
+/**
+ * The share of the account's stored-bucket bound in use: "1.2M of 5M buckets (24 %)". A share under
+ * 1 % that is not nothing reads "< 1 %"; past the bound (a lowered bound) it reads as it is.
+ */
+export function storageShare(stored: number, max: number): string {
+  const pct = max > 0 ? (stored / max) * 100 : 100;
+  const share = stored > 0 && pct < 1 ? '< 1' : String(Math.floor(pct));
+  return `${humanCount(stored)} of ${humanCount(max)} buckets (${share} %)`;
+}

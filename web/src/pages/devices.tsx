@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { call } from '../api.js';
 import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
-import { countdown, humanInstant, relativeTime } from '../lib/format.js';
+import { countdown, humanInstant, relativeTime, storageShare } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { installCommands } from './get-started.js';
@@ -224,6 +224,26 @@ function DeviceRow({
   );
 }
 
+/** What getUserStatus says of the account's stored buckets (absent from an older server). */
+interface StorageStatus {
+  storage?: { stored_buckets: number; max_stored_buckets: number };
+}
+
+/** The share of the account's stored-bucket bound in use, and what to do when it is nearly full. */
+function StorageNote({ version }: { version: number }) {
+  const status = useLoad(`storage-${version}`, (signal) => call<StorageStatus>('svc-user-status', { signal }));
+  const storage = status.data?.storage;
+  if (!storage) return null;
+  const full = storage.stored_buckets >= storage.max_stored_buckets * 0.9;
+  return (
+    <div className={full ? 'note note-warn' : 'muted small'} data-testid="storage-share">
+      Storage: {storageShare(storage.stored_buckets, storage.max_stored_buckets)}
+      {full &&
+        ' — uploads of new usage are refused once it is full, revoked devices’ buckets count too. Export your usage and ask the server’s administrator to raise the limit or remove old data.'}
+    </div>
+  );
+}
+
 export function Devices() {
   const prefs = usePrefs();
   const zone = prefs.zone ?? browserZone();
@@ -255,6 +275,7 @@ export function Devices() {
             ))}
           </ul>
         )}
+        <StorageNote version={version} />
       </Card>
     </div>
   );

@@ -2,10 +2,12 @@
  * @fileoverview The CLI's one-click link: `tokentally link --server URL` opens this page with a
  * loopback callback and a one-time state. The signed-in user approves; the page creates a link
  * code and hands only that code (with the state) to the loopback address. The session token never
- * leaves the browser.
+ * leaves the browser. The page names the account the machine would join ("Link laptop to
+ * ada@example.com?"), so a user signed in to another account than they meant sees it before approving.
  */
 import { useState } from 'react';
 import { call } from '../api.js';
+import { useSession } from '../auth.js';
 import { Card, ErrorNote } from '../components/common.js';
 import { useLocation } from '../router.js';
 
@@ -27,6 +29,10 @@ export function LinkPage() {
   const callback = loopbackCallback(query.get('callback'));
   const state = query.get('state') ?? '';
   const device = (query.get('device') ?? 'this machine').slice(0, 128);
+  const session = useSession();
+  const user = session.status === 'signed-in' ? session.session.user : undefined;
+  const displayName: unknown = user?.user_metadata?.['display_name'];
+  const account = user?.email || (typeof displayName === 'string' && displayName) || 'your account';
   const [phase, setPhase] = useState<'ask' | 'sending' | 'done' | 'declined'>('ask');
   const [error, setError] = useState<string>();
   if (!callback || !/^[A-Za-z0-9_-]{16,128}$/.test(state)) {
@@ -57,7 +63,7 @@ export function LinkPage() {
   };
   return (
     <div className="page narrow">
-      <Card title={`Link ${device}?`} id="approve">
+      <Card title={`Link ${device} to ${account}?`} id="approve">
         {phase === 'declined' ? (
           <p>Not linked. You can close this tab; the command on the machine will stop waiting.</p>
         ) : phase === 'done' ? (
@@ -65,8 +71,8 @@ export function LinkPage() {
         ) : (
           <>
             <p>
-              A <code>tokentally</code> command on <strong>{device}</strong> asks to upload its usage to your account.
-              Approve only if you just started it.
+              A <code>tokentally</code> command on <strong>{device}</strong> asks to upload its usage to the account{' '}
+              <strong>{account}</strong>. Approve only if you just started it and this is the account you mean.
             </p>
             <div className="button-row">
               <button

@@ -1,6 +1,6 @@
 /**
- * @fileoverview Settings: profile (sign-in API), public visibility with the share link, badge and card,
- * zone, week start, theme, the data export and account deletion.
+ * @fileoverview Settings: profile and password (sign-in API), public visibility with the share link, badge and
+ * card, API tokens, zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
@@ -10,7 +10,9 @@ import { isValidZone } from '../lib/dates.js';
 import { browserZone, savePrefs, usePrefs, type Theme } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { DeleteAccount, ExportPanel } from './settings-account.js';
+import { PasswordForm } from './settings-password.js';
 import { BadgePreview } from './settings-share.js';
+import { ApiTokensPanel } from './settings-tokens.js';
 
 interface Visibility {
   enabled: boolean;
@@ -191,7 +193,9 @@ export function Settings() {
         <h1>Settings</h1>
       </div>
       <ProfileForm />
+      <PasswordForm />
       <SharingPanel />
+      <ApiTokensPanel />
       <DisplayPrefs />
       <ExportPanel />
       <DeleteAccount />

@@ -1,7 +1,8 @@
 /** @fileoverview Sign up and sign in (the sign-in API through the GoTrue client). */
-import { useEffect, useState, type FormEvent } from 'react';
-import { auth } from '../auth.js';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { auth, linkNotice } from '../auth.js';
 import { Link, useLocation } from '../router.js';
+import { SignInProviders } from './sign-in-providers.js';
 
 /** What a refused sign-up or sign-in says, by GoTrue's error code (docs/running-for-a-group.md). */
 const REFUSALS: Record<string, string> = {
@@ -56,6 +57,96 @@ export function SignIn({
     if (failed) setError((failed.code && REFUSALS[failed.code]) || failed.message || 'Sign-in failed.');
   };
   return (
+    <AuthLayout>
+      {linkNotice && !expired && (
+        <div className="note note-warn" role="alert">
+          {linkNotice}
+        </div>
+      )}
+      {expired && (
+        <div className="note note-warn" role="alert">
+          Your session has ended. Sign in again to continue.
+        </div>
+      )}
+      {notice && !expired && (
+        <div className="note note-ok note-block" role="status">
+          {notice}
+        </div>
+      )}
+      <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
+      {!signUp && <SignInProviders />}
+      {signUp && invite && (
+        <div className="note note-ok note-block" role="status">
+          You have an invite: it is used when you create your account.
+        </div>
+      )}
+      {signUp && !invite && signupMode === 'invite' && (
+        <div className="note note-warn" role="status">
+          New accounts on this server need an invite. Open the invite link you were sent.
+        </div>
+      )}
+      {signUp && signupMode === 'closed' && (
+        <div className="note note-warn" role="status">
+          This server does not take new accounts. Ask its admin.
+        </div>
+      )}
+      <form className="form" onSubmit={(e) => void submit(e)}>
+        {signUp && (
+          <label className="field">
+            <span>Display name (optional)</span>
+            <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" maxLength={100} />
+          </label>
+        )}
+        <label className="field">
+          <span>E-mail</span>
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} required autoComplete="email" />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <input
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            minLength={signUp ? 8 : 1}
+            autoComplete={signUp ? 'new-password' : 'current-password'}
+          />
+        </label>
+        {!signUp && (
+          <p className="small">
+            <Link href="/forgot-password">Forgot password?</Link>
+          </p>
+        )}
+        {error && (
+          <div className="note note-error" role="alert">
+            {error}
+          </div>
+        )}
+        <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+          {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
+        </button>
+      </form>
+      <p className="muted small center">
+        {signUp ? (
+          <>
+            Already have an account? <Link href={`/sign-in${location.search}`}>Sign in</Link>
+          </>
+        ) : (
+          <>
+            New here? <Link href={`/sign-up${location.search}`}>Create an account</Link>
+          </>
+        )}
+      </p>
+      <p className="muted small center">
+        <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+      </p>
+    </AuthLayout>
+  );
+}
+
+/** The signed-out pages' frame: the product on one side, the card (`children`) on the other. */
+export function AuthLayout({ children }: { children: ReactNode }) {
+  return (
     <div className="auth-page">
       <div className="auth-hero">
         <div className="brand brand-large">
@@ -71,83 +162,7 @@ export function SignIn({
         </ul>
       </div>
       <main className="auth-card" id="main">
-        {expired && (
-          <div className="note note-warn" role="alert">
-            Your session has ended. Sign in again to continue.
-          </div>
-        )}
-        {notice && !expired && (
-          <div className="note note-ok note-block" role="status">
-            {notice}
-          </div>
-        )}
-        <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
-        {signUp && invite && (
-          <div className="note note-ok note-block" role="status">
-            You have an invite: it is used when you create your account.
-          </div>
-        )}
-        {signUp && !invite && signupMode === 'invite' && (
-          <div className="note note-warn" role="status">
-            New accounts on this server need an invite. Open the invite link you were sent.
-          </div>
-        )}
-        {signUp && signupMode === 'closed' && (
-          <div className="note note-warn" role="status">
-            This server does not take new accounts. Ask its admin.
-          </div>
-        )}
-        <form className="form" onSubmit={(e) => void submit(e)}>
-          {signUp && (
-            <label className="field">
-              <span>Display name (optional)</span>
-              <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="nickname" maxLength={100} />
-            </label>
-          )}
-          <label className="field">
-            <span>E-mail</span>
-            <input
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              required
-              autoComplete="email"
-            />
-          </label>
-          <label className="field">
-            <span>Password</span>
-            <input
-              type="password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              required
-              minLength={signUp ? 8 : 1}
-              autoComplete={signUp ? 'new-password' : 'current-password'}
-            />
-          </label>
-          {error && (
-            <div className="note note-error" role="alert">
-              {error}
-            </div>
-          )}
-          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-            {busy ? 'One moment…' : signUp ? 'Create account' : 'Sign in'}
-          </button>
-        </form>
-        <p className="muted small center">
-          {signUp ? (
-            <>
-              Already have an account? <Link href={`/sign-in${location.search}`}>Sign in</Link>
-            </>
-          ) : (
-            <>
-              New here? <Link href={`/sign-up${location.search}`}>Create an account</Link>
-            </>
-          )}
-        </p>
-        <p className="muted small center">
-          <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
-        </p>
+        {children}
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 /**
- * Upgrading to migration 0015 (both engines): an instance that already has accounts makes its
+ * Upgrading to migration 0020 (both engines): an instance that already has accounts makes its
  * earliest-created one admin and takes the first-admin claim for it, so the next sign-up is not
  * admin; an empty instance's first sign-up becomes admin.
  */
@@ -10,7 +10,7 @@ import { migrateUpTo } from '../../src/db/migrate.js';
 import { capturingLogger, engine, openTestDb, T0, testConfig } from '../helpers/app.js';
 import { seedUser } from '../helpers/seed.js';
 
-const BEFORE = '2026_11_27_0014_buckets_by_device_day';
+const BEFORE = '2026_11_28_0019_single_sign_on';
 const OLDEST = '00000000-0000-4000-8000-000000000051';
 const NEWER = '00000000-0000-4000-8000-000000000052';
 
@@ -34,7 +34,7 @@ async function upgraded(seed: boolean) {
   };
 }
 
-describe(`upgrade to 0015 (${engine})`, () => {
+describe(`upgrade to 0020 (${engine})`, () => {
   it('makes the earliest-created account admin; later sign-ups are not', async () => {
     const t = await upgraded(true);
     try {

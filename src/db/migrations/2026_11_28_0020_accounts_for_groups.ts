@@ -1,5 +1,5 @@
 /**
- * @fileoverview Migration 0015: accounts for groups (docs/running-for-a-group.md).
+ * @fileoverview Migration 0020: accounts for groups (docs/running-for-a-group.md).
  *
  * - `users.admin_since`: the instant the account became an instance admin (null: not one), and
  *   `users.disabled_at`: the instant an admin disabled it (null: enabled).
