@@ -93,7 +93,9 @@ describe(`password recovery limits and settings (${engine})`, () => {
     const settings = await app.app.inject({ method: 'GET', url: '/auth/v1/settings' });
     expect(settings.json()).toEqual({
       external: { email: true },
+      external_labels: {},
       disable_signup: false,
+      signup_mode: 'open',
       mailer_autoconfirm: true,
       phone_autoconfirm: false,
       recovery_mail: true,
