@@ -315,7 +315,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     deletion,
     forget: (userId) => forget('account-disabled', userId),
   });
-  registerInstanceAdminRoutes(app, { admin, policy, inviteLimiter: limiterFor('invites') });
+  registerInstanceAdminRoutes(app, { admin, policy, recovery, inviteLimiter: limiterFor('invites') });
   registerBadgeRoutes(app, { badges: new BadgeService(leaderboard), maxAgeSeconds: config.leaderboardRefreshSeconds });
   const keptPricing = createPricingStore(db, config.dataDir);
   logger.info(`pricing: ${await restoreStoredPricing({ prices, store: keptPricing })}`);

@@ -1,6 +1,7 @@
 /**
  * @fileoverview The instance admins' operations (docs/running-for-a-group.md): svc-admin-users,
- * svc-admin-user-update, svc-admin-user-delete, svc-admin-invite-create (rate limited per caller),
+ * svc-admin-user-update, svc-admin-user-delete, svc-admin-reset-link (a password reset link to hand
+ * over, where the server sends no mail), svc-admin-invite-create (rate limited per caller),
  * svc-admin-invites, svc-admin-invite-revoke and svc-admin-settings (read and write). A user JWT
  * of an admin account or the service role key; any other user 403, devices and share tokens 403.
  */
@@ -10,6 +11,8 @@ import { problems } from '../http/problem.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import { responses } from '../schemas/common.js';
 import {
+  AdminResetLinkRequest,
+  AdminResetLinkResponse,
   AdminUserDeleteRequest,
   AdminUserDeleteResponse,
   AdminUsersQuery,
@@ -25,6 +28,7 @@ import {
   SignupSettingsResponse,
 } from '../schemas/instance-admin.js';
 import type { AdminActor, InstanceAdminService } from '../services/instance-admin.js';
+import type { RecoveryService } from '../services/recovery.js';
 import type { SignupPolicy } from '../services/signup-policy.js';
 import { operation } from './operation.js';
 
@@ -35,9 +39,14 @@ const WHO =
 
 export function registerInstanceAdminRoutes(
   app: App,
-  deps: { admin: InstanceAdminService; policy: SignupPolicy; inviteLimiter: RateLimiter },
+  deps: {
+    admin: InstanceAdminService;
+    policy: SignupPolicy;
+    recovery: Pick<RecoveryService, 'createRecoveryLink'>;
+    inviteLimiter: RateLimiter;
+  },
 ): void {
-  const { admin, policy, inviteLimiter } = deps;
+  const { admin, policy, recovery, inviteLimiter } = deps;
   const requireAdmin = (request: FastifyRequest): Promise<AdminActor> => {
     const principal = request.principal;
     if (principal.role !== 'user' && principal.role !== 'service_role') throw problems.forbidden();
@@ -103,6 +112,29 @@ export function registerInstanceAdminRoutes(
       const deleted = await admin.deleteUser(request.body.user_id);
       request.log.info({ user_id: deleted.user_id }, 'account deleted by an admin');
       return deleted;
+    },
+  );
+
+  app.post(
+    '/functions/svc-admin-reset-link',
+    operation(
+      {
+        operationId: 'adminCreateResetLink',
+        summary: 'Make a password reset link for an account',
+        description:
+          'The link a recovery e-mail would carry (single use, one hour; an older one of the account stops working), for an admin ' +
+          'to hand over where the server sends no mail. An account without a password (single sign-on): 422.' +
+          WHO,
+        tags: TAGS,
+        access: ACCESS,
+      },
+      { body: AdminResetLinkRequest, response: responses(AdminResetLinkResponse, 400, 401, 403, 404, 415, 422) },
+    ),
+    async (request) => {
+      await requireAdmin(request);
+      const link = await recovery.createRecoveryLink(request.body.user_id);
+      request.log.info({ user_id: request.body.user_id }, 'password reset link made by an admin');
+      return link;
     },
   );
 

@@ -47,6 +47,13 @@ export const AdminUserDeleteRequest = Type.Object({ user_id: Uuid }, { additiona
 export type AdminUserDeleteRequest = Static<typeof AdminUserDeleteRequest>;
 export const AdminUserDeleteResponse = Type.Object({ deleted: Type.Literal(true), user_id: Uuid });
 
+export const AdminResetLinkRequest = Type.Object({ user_id: Uuid }, { additionalProperties: false });
+export type AdminResetLinkRequest = Static<typeof AdminResetLinkRequest>;
+export const AdminResetLinkResponse = Type.Object({
+  url: Type.String({ description: 'the password reset link (from PUBLIC_URL), single use' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+
 export const InviteCreateRequest = Type.Object(
   {
     expires_in_hours: Type.Optional(

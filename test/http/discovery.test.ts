@@ -41,6 +41,7 @@ const ADDED: Record<string, [string, string, string[]]> = {
   adminListUsers: ['get', '/functions/svc-admin-users', ['UserJWT', 'ServiceRoleKey']],
   adminUpdateUser: ['post', '/functions/svc-admin-user-update', ['UserJWT', 'ServiceRoleKey']],
   adminDeleteUser: ['post', '/functions/svc-admin-user-delete', ['UserJWT', 'ServiceRoleKey']],
+  adminCreateResetLink: ['post', '/functions/svc-admin-reset-link', ['UserJWT', 'ServiceRoleKey']],
   adminCreateInvite: ['post', '/functions/svc-admin-invite-create', ['UserJWT', 'ServiceRoleKey']],
   adminListInvites: ['get', '/functions/svc-admin-invites', ['UserJWT', 'ServiceRoleKey']],
   adminRevokeInvite: ['post', '/functions/svc-admin-invite-revoke', ['UserJWT', 'ServiceRoleKey']],

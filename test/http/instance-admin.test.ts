@@ -2,7 +2,7 @@
  * @fileoverview Instance admins (docs/running-for-a-group.md): who may call the svc-admin-*
  * operations, the users page, disabling an account (its JWT, device token and share token 401 at
  * once, sign-in and refresh `user_banned`, its data kept), admin deletion, the last-admin rule and
- * the invite rate limit.
+ * the invite rate limit, and the password reset link an admin hands over.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
@@ -35,6 +35,7 @@ describe(`instance admins (${engine})`, () => {
       ['GET', '/functions/svc-admin-users', undefined],
       ['POST', '/functions/svc-admin-user-update', { user_id: admin.id, disabled: true }],
       ['POST', '/functions/svc-admin-user-delete', { user_id: admin.id }],
+      ['POST', '/functions/svc-admin-reset-link', { user_id: admin.id }],
       ['POST', '/functions/svc-admin-invite-create', {}],
       ['GET', '/functions/svc-admin-invites', undefined],
       ['POST', '/functions/svc-admin-invite-revoke', { id: admin.id }],
@@ -238,5 +239,34 @@ describe(`instance admins (${engine})`, () => {
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toBeDefined();
     expect((await call('POST', '/functions/svc-admin-invite-create', SERVICE, {})).statusCode).toBe(200);
+  });
+
+  it('makes a password reset link for an account: single use, from PUBLIC_URL, a new one voids the older', async () => {
+    t = await createTestApp({ env: { PUBLIC_URL: 'https://tokentally.example.com' } });
+    const admin = await signUp(t);
+    const user = await signUp(t, 'forgetful@example.com', 'old password');
+    const make = () => call('POST', '/functions/svc-admin-reset-link', bearer(admin.accessToken), { user_id: user.id });
+    const first = await make();
+    expect(first.statusCode, first.body).toBe(200);
+    const link = new URL(first.json<{ url: string; expires_at: string }>().url);
+    expect(link.origin + link.pathname).toBe('https://tokentally.example.com/auth/v1/verify');
+    expect(first.json<{ expires_at: string }>().expires_at).toBe(new Date(t.clock.now() + 3_600_000).toISOString());
+    const second = new URL((await make()).json<{ url: string }>().url);
+    const verify = (url: URL) => t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    // The older link stopped working when the new one was made; the new one works once.
+    expect((await verify(link)).headers.location).toContain('error_code=otp_expired');
+    const used = await verify(second);
+    expect(used.statusCode).toBe(303);
+    expect(used.headers.location).toContain('type=recovery');
+    expect((await verify(second)).headers.location).toContain('error_code=otp_expired');
+    const unknown = await call('POST', '/functions/svc-admin-reset-link', bearer(admin.accessToken), {
+      user_id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.statusCode).toBe(404);
+    const extra = await call('POST', '/functions/svc-admin-reset-link', bearer(admin.accessToken), {
+      user_id: user.id,
+      note: 'x',
+    });
+    expect(extra.statusCode).toBe(400);
   });
 });

@@ -63,6 +63,11 @@ describe(`the Admin page in a browser (${engine})`, () => {
     await page.reload();
     await page.getByRole('cell', { name: /guest@example\.com/ }).waitFor();
     await page.getByRole('cell', { name: 'spent' }).waitFor();
+
+    // A password reset link for the guest, to hand over (no mail here).
+    await page.getByRole('button', { name: 'Make a password reset link for guest@example.com' }).click();
+    const link = page.getByRole('textbox', { name: /Password reset link for guest@example\.com/ });
+    expect(await link.inputValue()).toMatch(/\/auth\/v1\/verify\?token=tt_rec_/);
     await Promise.all([adminContext.close(), strangerContext.close(), guestContext.close()]);
   });
 });

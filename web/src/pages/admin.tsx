@@ -1,6 +1,7 @@
 /**
  * @fileoverview The Admin page (instance admins only; docs/running-for-a-group.md): the accounts
- * (search, disable/enable, make/revoke admin, delete with confirmation), then invites and the
+ * (search, disable/enable, make/revoke admin, a password reset link to hand over, delete with
+ * confirmation), then invites and the
  * sign-up settings (admin-invites.tsx).
  */
 import { useState, type FormEvent } from 'react';
@@ -30,6 +31,23 @@ function UserRow({ user, zone, onChanged }: { user: AdminUser; zone: string; onC
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [resetLink, setResetLink] = useState<{ url: string; expires_at: string }>();
+  const makeResetLink = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setResetLink(
+        await call<{ url: string; expires_at: string }>('svc-admin-reset-link', {
+          method: 'POST',
+          body: { user_id: user.id },
+        }),
+      );
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
   const act = async (op: string, body: Record<string, unknown>) => {
     setBusy(true);
     setError(undefined);
@@ -50,6 +68,15 @@ function UserRow({ user, zone, onChanged }: { user: AdminUser; zone: string; onC
         <div>{user.email ?? <span className="muted">(external sign-in)</span>}</div>
         {user.display_name && <div className="muted small">{user.display_name}</div>}
         {error && <ErrorNote message={error} />}
+        {resetLink && (
+          <label className="field small">
+            <span>
+              Password reset link for {who}: works once, until {humanInstant(resetLink.expires_at, zone)}. Hand it over
+              privately.
+            </span>
+            <input readOnly value={resetLink.url} onFocus={(e) => e.currentTarget.select()} />
+          </label>
+        )}
       </th>
       <td>{humanInstant(user.created_at, zone)}</td>
       <td>{user.last_upload_at ? humanInstant(user.last_upload_at, zone) : '—'}</td>
@@ -94,6 +121,15 @@ function UserRow({ user, zone, onChanged }: { user: AdminUser; zone: string; onC
               aria-label={`${user.admin ? 'Revoke admin of' : 'Make admin'} ${who}`}
             >
               {user.admin ? 'Revoke admin' : 'Make admin'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-small"
+              disabled={busy}
+              onClick={() => void makeResetLink()}
+              aria-label={`Make a password reset link for ${who}`}
+            >
+              Reset link
             </button>
             <button
               type="button"
