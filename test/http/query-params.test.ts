@@ -122,6 +122,7 @@ describe(`typed query parameters (${engine})`, () => {
       alone,
     ]);
     expect(together[2]?.json()).not.toHaveProperty('debug');
-    expect(together[3]?.json<{ debug: { queries: number } }>().debug.queries).toBe(4);
+    // getUserStatus: the account, its grants, subscriptions, devices and its stored-bucket count.
+    expect(together[3]?.json<{ debug: { queries: number } }>().debug.queries).toBe(5);
   });
 });

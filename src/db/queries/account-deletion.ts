@@ -47,6 +47,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'sso_codes', by: 'user_id' },
   { table: 'user_identities', by: 'user_id' },
   { table: 'api_tokens', by: 'user_id' },
+  { table: 'recovery_tokens', by: 'user_id' },
   // Device tokens carry user_id too; a token whose device row is gone is caught here.
   { table: 'device_tokens', by: 'user_id' },
   { table: 'devices', by: 'user_id' },
