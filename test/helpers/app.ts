@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createApp, type TokentallyApp } from '../../src/app.js';
+import { createApp, type AppDeps, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openPostgres, openSqlite, quoteIdent, type Db, type PostgresDb, type SqliteDb } from '../../src/db/connect.js';
@@ -44,6 +44,10 @@ export interface TestAppOptions {
    * in-memory database: uploads are then written on the ingest writer thread, as in production.
    */
   sqliteFile?: boolean;
+  /** Word from the server's other processes, for tests of what one process tells the others. */
+  peers?: AppDeps['peers'];
+  /** The app's test hooks (e.g. to hold a credential lookup). */
+  hooks?: AppDeps['hooks'];
 }
 
 export async function openTestDb(
@@ -140,7 +144,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const clock = options.clock ?? new ManualClock(T0);
   const logs: string[] = [];
   const { db, drop } = await openTestDb({ sqliteFile: options.sqliteFile === true });
-  const built = await createApp({ config, db, clock, logger: capturingLogger(logs) });
+  const built = await createApp({
+    config,
+    db,
+    clock,
+    logger: capturingLogger(logs),
+    ...(options.peers ? { peers: options.peers } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
   return {
     ...built,
     clock,

@@ -4,12 +4,9 @@
  * /openapi.json and the sign-in API; revoked, expired and deleted-account tokens are 401 at once.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type TokentallyApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import type { Db } from '../../src/db/connect.js';
 import type { PeerMessage, Peers } from '../../src/process/peers.js';
 import { bearer, ingest, issueDevice, signIn, signUp, type TestUser } from '../helpers/actors.js';
-import { capturingLogger, createTestApp, engine, openTestDb, T0, testConfig, type TestApp } from '../helpers/app.js';
+import { createTestApp, engine, T0, type TestApp } from '../helpers/app.js';
 
 const DAY = 86_400_000;
 const BUCKETS = [
@@ -334,9 +331,7 @@ describe(`API token creation is rate limited per user (${engine})`, () => {
 });
 
 describe(`API token revocation across server processes (${engine})`, () => {
-  let built: TokentallyApp;
-  let db: Db;
-  let drop: () => Promise<void>;
+  let t: TestApp;
   let handlers: Array<(m: PeerMessage) => void>;
   let told: PeerMessage[];
   const peers: Peers = {
@@ -346,35 +341,23 @@ describe(`API token revocation across server processes (${engine})`, () => {
       return () => undefined;
     },
   };
-  const { created, revoke, read } = helpers(() => built as unknown as TestApp);
+  const { created, revoke, read } = helpers(() => t);
   beforeEach(async () => {
     handlers = [];
     told = [];
-    const opened = await openTestDb();
-    drop = opened.drop;
-    db = opened.db;
-    built = await createApp({
-      config: testConfig(),
-      db,
-      clock: new ManualClock(T0),
-      logger: capturingLogger([]),
-      peers,
-    });
+    t = await createTestApp({ peers });
   });
-  afterEach(async () => {
-    await built.close();
-    await drop();
-  });
+  afterEach(async () => t.close());
 
   it('tells the peers, and forgets a token another process revoked when told', async () => {
-    const user = await signUp(built as unknown as TestApp);
+    const user = await signUp(t);
     const first = await created(user, 'first');
     await revoke(user.accessToken, first.id);
     expect(told).toContainEqual({ kind: 'api-token-revoked', tokenId: first.id });
     // Another process revoked this one (same database): this process still remembers it …
     const second = await created(user, 'second');
     expect((await read(second.token)).statusCode).toBe(200);
-    await db.kysely.deleteFrom('api_tokens').where('id', '=', second.id).execute();
+    await t.db.kysely.deleteFrom('api_tokens').where('id', '=', second.id).execute();
     expect((await read(second.token)).statusCode).toBe(200);
     // … until the peer message arrives.
     for (const h of handlers) h({ kind: 'api-token-revoked', tokenId: second.id });

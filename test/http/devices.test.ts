@@ -1,20 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtAppContext, runAdminCommand } from '../../src/admin/commands.js';
-import { createApp, type TokentallyApp } from '../../src/app.js';
-import { ManualClock } from '../../src/clock.js';
-import type { Db } from '../../src/db/connect.js';
 import type { PeerMessage, Peers } from '../../src/process/peers.js';
 import { bearer, ingest, issueDevice, signIn, signUp, type TestUser } from '../helpers/actors.js';
-import {
-  capturingLogger,
-  createTestApp,
-  engine,
-  openTestDb,
-  T0,
-  TEST_SECRETS,
-  testConfig,
-  type TestApp,
-} from '../helpers/app.js';
+import { createTestApp, engine, T0, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
 type Device = {
   device_id: string;
@@ -169,9 +157,7 @@ describe(`device management (${engine})`, () => {
 });
 
 describe(`device revocation across server processes (${engine})`, () => {
-  let built: TokentallyApp;
-  let db: Db;
-  let drop: () => Promise<void>;
+  let t: TestApp;
   const handlers: Array<(m: PeerMessage) => void> = [];
   const told: PeerMessage[] = [];
   const peers: Peers = {
@@ -182,29 +168,16 @@ describe(`device revocation across server processes (${engine})`, () => {
     },
   };
   beforeEach(async () => {
-    const opened = await openTestDb();
-    drop = opened.drop;
-    db = opened.db;
-    built = await createApp({
-      config: testConfig(),
-      db,
-      clock: new ManualClock(T0),
-      logger: capturingLogger([]),
-      peers,
-    });
+    t = await createTestApp({ peers });
   });
-  afterEach(async () => {
-    await built.close();
-    await drop();
-  });
+  afterEach(async () => t.close());
 
   it('tells the peers, and forgets a token another process revoked when told', async () => {
-    const t = built as unknown as TestApp;
     const user = await signUp(t);
     const device = await issueDevice(t, user);
     expect((await ingest(t, device.token, bucket(1))).statusCode).toBe(200);
     // Another process revoked it (same database): this process still has the token cached …
-    await built.app.inject({
+    await t.app.inject({
       method: 'POST',
       url: '/functions/svc-device-revoke',
       headers: bearer(user.accessToken),
@@ -213,7 +186,7 @@ describe(`device revocation across server processes (${engine})`, () => {
     expect(told).toContainEqual({ kind: 'device-revoked', deviceId: device.deviceId });
     const second = await issueDevice(t, user, 'second');
     expect((await ingest(t, second.token, bucket(2))).statusCode).toBe(200);
-    await db.kysely.updateTable('devices').set({ revoked_at: T0 }).where('id', '=', second.deviceId).execute();
+    await t.db.kysely.updateTable('devices').set({ revoked_at: T0 }).where('id', '=', second.deviceId).execute();
     expect((await ingest(t, second.token, bucket(3))).statusCode).toBe(200);
     // … until the peer message arrives.
     for (const h of handlers) h({ kind: 'device-revoked', deviceId: second.deviceId });
@@ -225,9 +198,7 @@ describe(`device revocation across server processes (${engine})`, () => {
 // as live, the revocation committed and forgot the cached token, then the lookup's answer arrived.
 // It used to be cached then, and the revoked token kept working for the cache's 10 s.
 describe(`a revocation racing a token lookup (${engine})`, () => {
-  let built: TokentallyApp;
-  let drop: () => Promise<void>;
-  let db: Db;
+  let t: TestApp;
   let hold: Promise<void> | undefined;
   let looked: (() => void) | undefined;
   const handlers: Array<(m: PeerMessage) => void> = [];
@@ -246,14 +217,7 @@ describe(`a revocation racing a token lookup (${engine})`, () => {
     return { reached, release };
   };
   beforeEach(async () => {
-    const opened = await openTestDb();
-    drop = opened.drop;
-    db = opened.db;
-    built = await createApp({
-      config: testConfig(),
-      db,
-      clock: new ManualClock(T0),
-      logger: capturingLogger([]),
+    t = await createTestApp({
       peers,
       hooks: {
         deviceTokenLooked: async () => {
@@ -265,19 +229,15 @@ describe(`a revocation racing a token lookup (${engine})`, () => {
       },
     });
   });
-  afterEach(async () => {
-    await built.close();
-    await drop();
-  });
+  afterEach(async () => t.close());
 
   it('a request that looked the token up before the revocation does not bring it back', async () => {
-    const t = built as unknown as TestApp;
     const user = await signUp(t);
     const device = await issueDevice(t, user);
     const held = holdNextLookup();
     const racing = ingest(t, device.token, bucket(1));
     await held.reached; // the lookup read the device as live
-    const revoked = await built.app.inject({
+    const revoked = await t.app.inject({
       method: 'POST',
       url: '/functions/svc-device-revoke',
       headers: bearer(user.accessToken),
@@ -290,13 +250,12 @@ describe(`a revocation racing a token lookup (${engine})`, () => {
   });
 
   it('the same when the revocation is heard from another process', async () => {
-    const t = built as unknown as TestApp;
     const user = await signUp(t);
     const device = await issueDevice(t, user);
     const held = holdNextLookup();
     const racing = ingest(t, device.token, bucket(1));
     await held.reached;
-    await db.kysely.updateTable('devices').set({ revoked_at: T0 }).where('id', '=', device.deviceId).execute();
+    await t.db.kysely.updateTable('devices').set({ revoked_at: T0 }).where('id', '=', device.deviceId).execute();
     for (const h of handlers) h({ kind: 'device-revoked', deviceId: device.deviceId });
     held.release();
     expect((await racing).statusCode).toBe(200);
