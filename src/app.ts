@@ -2,10 +2,6 @@
  * @fileoverview The composition root: `createApp` wires configuration, database, clock and logger
  * into services and routes, in one readable sequence. Nothing else constructs these parts.
  */
-import cors from '@fastify/cors';
-import swagger from '@fastify/swagger';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { App } from './app-types.js';
 import { systemClock, type Clock } from './clock.js';
@@ -16,17 +12,14 @@ import { findActiveDeviceToken } from './db/queries/devices.js';
 import { liveSessionOwner, userIdExists } from './db/queries/users.js';
 import { registerAccessControl } from './http/access.js';
 import { registerBodyParsing } from './http/body-parsing.js';
-import { answerFrameworkError, NOSNIFF } from './http/client-errors.js';
-import { clientErrorHandler, registerConnectionKeeping } from './http/connection.js';
+import { registerConnectionKeeping } from './http/connection.js';
+import { createFastify } from './http/server.js';
+import { registerHttpPlugins } from './http/plugins.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { PrincipalResolver } from './http/principal.js';
-import { canonicalFunctionUrl } from './http/seed-aliases.js';
 import { InflightGate, localLimiters, type LimitName, type RateLimiter } from './http/rate-limit.js';
-import { lazyChildLoggers } from './http/lazy-logger.js';
 import { Metrics } from './http/metrics.js';
-import { OneLinePerRequest } from './http/request-log.js';
 import { CredentialCaches } from './http/credential-caches.js';
-import { validatorCompiler } from './http/validation.js';
 import { createIngestWriter } from './ingest/store.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
 import { PriceBook } from './services/price-book.js';
@@ -58,7 +51,7 @@ import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
-import { externalJwt, leaderboardFreshness, recoveryService, trustProxyOption } from './app-options.js';
+import { externalJwt, leaderboardFreshness, recoveryService } from './app-options.js';
 import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
@@ -79,7 +72,7 @@ import { registerInstanceAdminRoutes } from './routes/instance-admin.js';
 import type { RecoveryService } from './services/recovery.js';
 import { SharingService } from './services/sharing.js';
 
-export const API_VERSION = '0.6.4';
+export { API_VERSION } from './http/plugins.js';
 
 export interface AppDeps {
   config: Config;
@@ -122,29 +115,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   await migrateToLatest(db);
   const secrets = await resolveSecrets(config, db, clock.now());
 
-  const app: App = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    logController: new OneLinePerRequest(logger),
-    childLoggerFactory: lazyChildLoggers,
-    bodyLimit: config.limits.bodyLimitBytes,
-    trustProxy: trustProxyOption(config.trustProxy),
-    routerOptions: { ignoreTrailingSlash: true },
-    rewriteUrl: (request) => canonicalFunctionUrl(request.url ?? '/'),
-    // A client gets this long for its headers, and for its whole request (headers and body); then
-    // 408 and the connection closes (http/connection.ts). Node checks its connections on a timer.
-    requestTimeout: config.timeouts.requestMs,
-    http: {
-      headersTimeout: config.timeouts.headersMs,
-      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(config.timeouts.headersMs / 4))),
-    },
-    clientErrorHandler,
-    frameworkErrors: answerFrameworkError,
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(NOSNIFF);
-    done();
-  });
+  const app = createFastify(config, logger);
 
   // Services. What one process must tell the others (prices switched, an account deleted) goes through `peers`.
   const peers = deps.peers ?? noPeers;
@@ -232,31 +203,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerBodyParsing(app);
   registerConnectionKeeping(app);
   registerAccessControl(app, resolver, clock);
-  await app.register(cors, {
-    origin: '*',
-    methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-    // OPTIONS without the preflight headers is answered like a preflight (204), never a text/plain 400.
-    strictPreflight: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
-    exposedHeaders: ['Retry-After'],
-    maxAge: 86_400,
-  });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tokentally API',
-        version: API_VERSION,
-        description: 'Token usage tracking for AI coding agents: ingest, analytics, sharing and admin.',
-      },
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-    // Shared schemas keep their $id as their component name (e.g. #/components/schemas/Problem).
-    refResolver: {
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-    },
-  });
-  app.addSchema(ProblemSchema);
+  await registerHttpPlugins(app, { securitySchemes: SECURITY_SCHEMES, sharedSchemas: [ProblemSchema] });
 
   // Routes.
   const { limits } = config;
