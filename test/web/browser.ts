@@ -8,10 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/clock.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const SHOTS = 'test-results/screenshots';
+
+/**
+ * How a page looks (other themes and widths, axe-core, screenshots) does not depend on the database
+ * engine: those views are checked in the SQLite pass only. The PostgreSQL pass drives the same flows
+ * and makes the same assertions on what the server stored and answered.
+ */
+export const VISUAL_CHECKS = engine === 'sqlite';
 
 export interface BrowserEnv {
   t: TestApp;

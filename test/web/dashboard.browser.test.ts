@@ -21,6 +21,7 @@ import {
   startBrowserEnv,
   type BrowserEnv,
   newContext,
+  VISUAL_CHECKS,
 } from './browser.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -94,6 +95,7 @@ describe(`dashboard in a browser (${engine})`, () => {
   afterAll(async () => env?.close());
 
   const shoot = async (name: string, extra?: () => Promise<void>) => {
+    if (!VISUAL_CHECKS) return;
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/${name}-light.png`, fullPage: true });
     for (const options of [{ dark: true }, { phone: true }, { phone: true, dark: true }]) {
@@ -488,7 +490,7 @@ describe(`dashboard in a browser (${engine})`, () => {
     expect(await dialog.textContent()).toContain('This cannot be undone.');
     expect(await axeViolations(page), 'axe on the delete dialog').toEqual([]);
     await page.screenshot({ path: `${SHOTS}/settings-delete-light.png` });
-    for (const options of [{ dark: true }, { phone: true, dark: true }]) {
+    for (const options of VISUAL_CHECKS ? [{ dark: true }, { phone: true, dark: true }] : []) {
       const other = await sameSession(env, ctx, options);
       const p = await other.newPage();
       await p.goto('/settings');

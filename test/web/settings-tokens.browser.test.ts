@@ -16,6 +16,7 @@ import {
   signUpThroughForm,
   startBrowserEnv,
   type BrowserEnv,
+  VISUAL_CHECKS,
 } from './browser.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -62,7 +63,7 @@ describe(`settings: API tokens in a browser (${engine})`, () => {
     expect(await card.getByTestId('api-token-list').textContent()).not.toContain(token);
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/settings-tokens-light.png`, fullPage: true });
-    for (const options of [{ phone: true }, { phone: true, dark: true }]) {
+    for (const options of VISUAL_CHECKS ? [{ phone: true }, { phone: true, dark: true }] : []) {
       const other = await sameSession(env, ctx, options);
       const p = await other.newPage();
       await p.goto('/settings');
