@@ -131,10 +131,11 @@ describe('WAL checkpoints beside the SQLite writer thread', () => {
     }
     // 300 uploads of new pages write ~1,800 frames; without the writer's own copy past the bound
     // the WAL never starts over (the build before the checkpoint thread's bound reached 1,015
-    // frames). Here it starts over every few uploads (78–96 times in runs on a loaded machine).
-    // The file's high-water mark is the bound plus what was written while the thread's copy held
-    // the WAL, which a starved thread stretches (58–412 frames seen), so it is bounded loosely.
-    expect(restarts).toBeGreaterThanOrEqual(40);
+    // frames, and 0 restarts). Here it starts over every few uploads (78–96 times in runs on a
+    // loaded machine, fewer when the suite's other files starve it), so any 10 restarts tell the two
+    // apart. The file's high-water mark is the bound plus what was written while the thread's copy
+    // held the WAL, which a starved thread stretches (58–412 frames seen), so it is bounded loosely.
+    expect(restarts).toBeGreaterThanOrEqual(10);
     expect(most).toBeGreaterThan(restartFrames / 2);
     expect(most).toBeLessThan(15 * restartFrames);
     expect((await storedBuckets(db.kysely)).length).toBe(900);
