@@ -66,8 +66,24 @@ export default tseslint.config(
   ),
   ...layer(
     'src/services/**',
-    up('http', 'routes', 'jobs', 'process', 'admin'),
+    up('http', 'routes', 'ingest', 'jobs', 'process', 'admin'),
     'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems',
+  ),
+  // The CLI is bundled alone (scripts/build-cli.ts): a server import would ship the server in it.
+  ...layer(
+    'src/cli/**',
+    String.raw`${up('db', 'http', 'services', 'routes', 'ingest', 'jobs', 'process', 'admin', 'security', 'mail', 'badges', 'schemas')}|^(\.\./)+(app|app-options|app-types|config|config-sso|config-accounts|logger|server)\.js$`,
+    'cli/ talks to the server over HTTP only: it may use domain/ and pricing/',
+  ),
+  ...layer(
+    'src/process/**',
+    up('services', 'routes', 'ingest', 'jobs', 'admin', 'mail', 'badges'),
+    'process/ runs the app: it builds nothing the app builds',
+  ),
+  ...layer(
+    'src/admin/**',
+    up('http', 'routes', 'ingest', 'jobs', 'process'),
+    'admin/ commands work on the database and the app, not on the HTTP edge',
   ),
   ...layer('src/jobs/**', up('routes', 'process', 'admin'), 'jobs/ sit below the process'),
   // routes/admin.ts runs the two operations that are also jobs (jobs/).

@@ -14,31 +14,11 @@
 import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
 import type { TokenRates } from '../pricing/rates.js';
+import type { RatesOf } from '../pricing/write-prices.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { RowCoster } from './types.js';
 
-/** The rates of a raw model on a UTC epoch day (the price service's `priceOn(...).rates`). */
-export type RatesOf = (model: string, utcEpochDay: number) => TokenRates;
-
-/** The rates of one price data set, named by its fingerprint (null: fixed rates, no data set to check). */
-export interface CostRates {
-  readonly fingerprint: string | null;
-  readonly ratesOf: RatesOf;
-}
-
-/** Where a writer gets its prices. */
-export interface WritePrices {
-  /** The data the stored costs were priced by, as this process last saw it (no I/O). */
-  latest(): CostRates;
-  /** The data with this fingerprint (recorded in the database when the transaction looked). */
-  of(fingerprint: string): Promise<CostRates>;
-}
-
-/** The same rates always (tools and tests that write without stored price data). */
-export function fixedPrices(ratesOf: RatesOf): WritePrices {
-  const rates: CostRates = { fingerprint: null, ratesOf };
-  return { latest: () => rates, of: async () => rates };
-}
+export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../pricing/write-prices.js';
 
 /** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */
 export type RateTable = Map<string, Map<number, TokenRates>>;

@@ -11,7 +11,7 @@ import type { Db } from '../db/connect.js';
 import { readCostsFingerprint } from '../db/queries/daily-costs.js';
 import { findPriceSnapshot, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
 import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
-import type { CostRates, WritePrices } from '../ingest/day-rates.js';
+import type { CostRates, WritePrices } from '../pricing/write-prices.js';
 
 /** What answers price with: the data the stored costs they read were priced by. */
 export interface CostPrices {
