@@ -1,8 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that open no database (pure rules, prices, the CLI's readers against a fake server, SVG
+ * drawing): their run does not depend on the engine, so the PostgreSQL pass
+ * (TEST_DATABASE_URL set) leaves them to the SQLite pass instead of running them a second time.
+ */
+const ENGINE_FREE = [
+  'test/domain/**',
+  'test/pricing/**',
+  'test/cli/parsers/**',
+  'test/cli/{engine,hooks,units,sync-upload,plain-http,report,browser-link}.test.ts',
+  'test/cli/*.property.test.ts',
+  'test/browser/**',
+  'test/web/lib.test.ts',
+  'test/jobs/{pricing-sync,schedule}.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...(process.env['TEST_DATABASE_URL'] ? ENGINE_FREE : [])],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
