@@ -13,7 +13,7 @@ import { answerFrameworkError, NOSNIFF } from './client-errors.js';
 import { clientErrorHandler } from './connection.js';
 import { lazyChildLoggers } from './lazy-logger.js';
 import { OneLinePerRequest } from './request-log.js';
-import { canonicalFunctionUrl } from './seed-aliases.js';
+import { canonicalFunctionUrl } from './operation-aliases.js';
 import { validatorCompiler } from './validation.js';
 
 export function createFastify(config: Config, logger: Logger): App {

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listDeviceBuckets, sumUserUsage } from '../../src/db/queries/usage.js';
+import { listDeviceBuckets, sumUserUsage } from '../helpers/stored-usage.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 import { putStoredDay } from '../helpers/stored-buckets.js';

@@ -6,7 +6,7 @@ import {
   listProjectUsage,
   sumUserBuckets,
   sumUserUsage,
-} from '../../src/db/queries/usage.js';
+} from '../helpers/stored-usage.js';
 import { userIngestLockKey } from '../../src/db/dialect.js';
 import {
   bearer,

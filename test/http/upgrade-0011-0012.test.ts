@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
-import { sumUserBuckets } from '../../src/db/queries/usage.js';
+import { sumUserBuckets } from '../helpers/stored-usage.js';
 import { engine, openTestDb } from '../helpers/app.js';
 import { seedDevice, seedUser } from '../helpers/seed.js';
 

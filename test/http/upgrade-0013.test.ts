@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
-import { listDeviceBuckets, sumUserBuckets } from '../../src/db/queries/usage.js';
+import { listDeviceBuckets, sumUserBuckets } from '../helpers/stored-usage.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { engine, openTestDb } from '../helpers/app.js';

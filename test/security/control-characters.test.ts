@@ -3,7 +3,7 @@
  * before, a NUL reached PostgreSQL and came back as a 500.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listDeviceBuckets } from '../../src/db/queries/usage.js';
+import { listDeviceBuckets } from '../helpers/stored-usage.js';
 import { controlCharacterPath } from '../../src/http/validation.js';
 import { bearer, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';

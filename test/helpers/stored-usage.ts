@@ -1,9 +1,9 @@
-/** @fileoverview Reads of stored usage that several features share. */
+/** @fileoverview Test reads of stored usage: sums and raw buckets, to check what uploads stored. */
 import { sql, type Kysely } from 'kysely';
-import { unpackDayBuckets } from '../../domain/device-day-buckets.js';
-import { addCounts, zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
-import type { Database } from '../schema.js';
-import type { CountColumns } from '../token-columns.js';
+import { unpackDayBuckets } from '../../src/domain/device-day-buckets.js';
+import { addCounts, zeroCounts, type TokenCounts } from '../../src/domain/token-counts.js';
+import type { Database } from '../../src/db/schema.js';
+import type { CountColumns } from '../../src/db/token-columns.js';
 
 type Q = Kysely<Database>;
 
