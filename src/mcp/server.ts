@@ -85,7 +85,8 @@ export class McpEndpoint {
       return await tool.run(userId, args);
     } catch (error) {
       if (error instanceof DomainError) return toolError(refusalText(error));
-      if (error instanceof ZodError) return toolError(`Invalid arguments: ${error.issues.map((i) => i.message).join('; ')}`);
+      if (error instanceof ZodError)
+        return toolError(`Invalid arguments: ${error.issues.map((i) => i.message).join('; ')}`);
       this.deps.onToolFailure(tool.name, error);
       return toolError(`${tool.name} failed on the server; try again later.`);
     }

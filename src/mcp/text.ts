@@ -79,7 +79,9 @@ export function projectsText(body: ProjectSummaryBody): string {
   ].join('\n');
 }
 
-export function rankText(body: Pick<LeaderboardResponse, 'period' | 'metric' | 'from' | 'to' | 'generated_at' | 'total_entries' | 'me'>): string {
+export function rankText(
+  body: Pick<LeaderboardResponse, 'period' | 'metric' | 'from' | 'to' | 'generated_at' | 'total_entries' | 'me'>,
+): string {
   const window = `${body.period} ${body.from} to ${body.to} (UTC; snapshot of ${body.generated_at})`;
   const metric = body.metric === 'all' ? 'all tokens' : `${body.metric} tokens`;
   const me = body.me;

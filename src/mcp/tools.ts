@@ -59,7 +59,11 @@ const source = z
   .max(64)
   .optional()
   .describe('only this agent: claude (Claude Code), codex, gemini, copilot, opencode, qwen, …');
-const model = z.string().max(128).optional().describe('only this model: raw name or canonical id, e.g. claude-sonnet-4-5');
+const model = z
+  .string()
+  .max(128)
+  .optional()
+  .describe('only this model: raw name or canonical id, e.g. claude-sonnet-4-5');
 
 const leaderboardShape = {
   period: z

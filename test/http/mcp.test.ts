@@ -109,7 +109,14 @@ describe(`MCP server (${engine})`, () => {
     expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
     const summary = tools.find((tool) => tool.name === 'usage_summary');
-    expect(Object.keys(summary?.inputSchema.properties ?? {})).toEqual(['tz', 'period', 'from', 'to', 'source', 'model']);
+    expect(Object.keys(summary?.inputSchema.properties ?? {})).toEqual([
+      'tz',
+      'period',
+      'from',
+      'to',
+      'source',
+      'model',
+    ]);
   });
 
   it("answers each tool with its HTTP operation's body, through an API token and a JWT alike", async () => {
@@ -120,8 +127,16 @@ describe(`MCP server (${engine})`, () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['usage_summary', range, `/functions/svc-usage-summary?${qs}`],
       ['usage_summary', { ...range, source: 'claude' }, `/functions/svc-usage-summary?${qs}&source=claude`],
-      ['usage_summary', { ...range, model: 'claude-opus-4-1' }, `/functions/svc-usage-summary?${qs}&model=claude-opus-4-1`],
-      ['usage_daily', { ...range, tz: 'America/New_York' }, `/functions/svc-usage-daily?${qs.replace('Europe%2FParis', 'America%2FNew_York')}`],
+      [
+        'usage_summary',
+        { ...range, model: 'claude-opus-4-1' },
+        `/functions/svc-usage-summary?${qs}&model=claude-opus-4-1`,
+      ],
+      [
+        'usage_daily',
+        { ...range, tz: 'America/New_York' },
+        `/functions/svc-usage-daily?${qs.replace('Europe%2FParis', 'America%2FNew_York')}`,
+      ],
       ['model_breakdown', range, `/functions/svc-usage-model-breakdown?${qs}`],
       ['top_projects', { limit: 2 }, '/functions/svc-project-usage-summary?limit=2'],
     ];
@@ -161,7 +176,9 @@ describe(`MCP server (${engine})`, () => {
     const client = await connect(apiToken);
     // Sunday 2026-11-01: in UTC this ISO week began on Monday 2026-10-26.
     const week = await call(client, 'usage_summary', { tz: 'UTC', period: 'this_week' });
-    expect(week.structuredContent).toEqual(await http('/functions/svc-usage-summary?tz=UTC&from=2026-10-26&to=2026-11-01'));
+    expect(week.structuredContent).toEqual(
+      await http('/functions/svc-usage-summary?tz=UTC&from=2026-10-26&to=2026-11-01'),
+    );
     // At 12:00Z it is already Monday 2026-11-02 in Kiritimati (UTC+14): last week is Oct 26 – Nov 1 there.
     const last = await call(client, 'usage_daily', { tz: 'Pacific/Kiritimati', period: 'last_week' });
     expect(last.structuredContent).toMatchObject({ from: '2026-10-26', to: '2026-11-01', days: 7 });
