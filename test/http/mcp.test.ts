@@ -220,6 +220,18 @@ describe(`MCP server (${engine})`, () => {
     expect((await post(bearer(device.token))).status).toBe(403);
     await expect(connect('not-a-token')).rejects.toThrow();
     expect((await fetch(`${base}/mcp`, { headers: bearer(apiToken) })).status).toBe(405);
+    // A browser's MCP client (an inspector) may send its headers across origins.
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/mcp',
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,mcp-protocol-version',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Mcp-Protocol-Version/);
   });
 
   it('limits requests per user (429 with Retry-After)', async () => {
