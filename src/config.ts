@@ -63,7 +63,6 @@ export interface Config {
     readonly devicesPerMinute: number;
     /** Sign-up invites one admin may create a minute. */
     readonly invitesPerMinute: number;
-    /** Requests to the MCP server (/mcp) per user and minute. */
     readonly mcpPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;

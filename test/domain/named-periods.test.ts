@@ -1,10 +1,10 @@
 /** Named local periods (domain/named-periods.ts): ISO weeks from Monday, calendar months, across year ends and leap days. */
 import { describe, expect, it } from 'vitest';
-import { namedPeriodRange, NAMED_PERIODS } from '../../src/domain/named-periods.js';
+import { namedPeriodRange, type NamedPeriod } from '../../src/domain/named-periods.js';
 
 describe('namedPeriodRange', () => {
   it('resolves every period on a Sunday (the last day of its ISO week)', () => {
-    const on = (p: (typeof NAMED_PERIODS)[number]) => namedPeriodRange(p, '2026-11-01');
+    const on = (p: NamedPeriod) => namedPeriodRange(p, '2026-11-01');
     expect(on('today')).toEqual({ from: '2026-11-01', to: '2026-11-01' });
     expect(on('yesterday')).toEqual({ from: '2026-10-31', to: '2026-10-31' });
     expect(on('this_week')).toEqual({ from: '2026-10-26', to: '2026-11-01' });
