@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { invalidField } from '../domain/errors.js';
-import { NAMED_PERIODS, namedPeriodRange, type NamedPeriod } from '../domain/named-periods.js';
+import { NAMED_PERIODS, namedPeriodRange } from '../domain/named-periods.js';
 import { PROJECT_LIMITS } from '../domain/project-limit.js';
 import { resolveZone, todayIn } from '../domain/zones.js';
 import type { AnalyticsService } from '../services/analytics.js';
@@ -89,7 +89,7 @@ function rangeQuery(args: RangeArgs, clock: Clock) {
   if (args.period !== undefined) {
     if ((f ?? '').trim() !== '' || (t ?? '').trim() !== '')
       throw invalidField({ field: 'period' }, 'give either period or from/to, not both');
-    const range = namedPeriodRange(args.period as NamedPeriod, todayIn(resolveZone({ tz: args.tz }), clock.now()));
+    const range = namedPeriodRange(args.period, todayIn(resolveZone({ tz: args.tz }), clock.now()));
     f = range.from;
     t = range.to;
   }
