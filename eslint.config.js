@@ -86,6 +86,11 @@ export default tseslint.config(
     'admin/ commands work on the database and the app, not on the HTTP edge',
   ),
   ...layer('src/jobs/**', up('routes', 'process', 'admin'), 'jobs/ sit below the process'),
+  ...layer(
+    'src/mcp/**',
+    up('db', 'http', 'routes', 'ingest', 'jobs', 'process', 'admin'),
+    'mcp/ asks services, as routes do: no queries, no HTTP (routes/mcp.ts is its edge)',
+  ),
   // routes/admin.ts runs the two operations that are also jobs (jobs/).
   ...layer('src/routes/**', up('process', 'admin'), 'routes/ are registered by app.ts'),
   // Routes ask services; a query's types may be named, never called.

@@ -46,6 +46,8 @@ import { registerDiscoveryDocRoutes } from './routes/discovery-docs.js';
 import { registerIngestRoutes } from './routes/ingest.js';
 import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerMetricsRoute } from './routes/metrics.js';
+import { registerMcpRoutes } from './routes/mcp.js';
+import { McpEndpoint } from './mcp/server.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
@@ -244,6 +246,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
   registerLeaderboardRoutes(app, { leaderboard });
+  const onToolFailure = (tool: string, err: unknown) => logger.error({ err, tool }, 'mcp: a tool failed');
+  const mcp = new McpEndpoint({ analytics, leaderboard, clock, version: packageInfo().version, onToolFailure });
+  registerMcpRoutes(app, { mcp, limiter: limiterFor('mcp') });
   // A deleted or disabled account: its credentials are forgotten here and in the other processes.
   const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
     credentials.forgetAccount(userId);

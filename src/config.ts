@@ -63,6 +63,7 @@ export interface Config {
     readonly devicesPerMinute: number;
     /** Sign-up invites one admin may create a minute. */
     readonly invitesPerMinute: number;
+    readonly mcpPerMinute: number;
     /** Live (not revoked) devices one user may have. */
     readonly maxDevicesPerUser: number;
     /** Personal API tokens one user may have (expired ones are deleted to make room). */
@@ -223,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
       ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
       devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
       invitesPerMinute: int(env, 'RATE_LIMIT_INVITES_PER_MINUTE', 10, 1, 1_000_000_000),
+      mcpPerMinute: int(env, 'RATE_LIMIT_MCP_PER_MINUTE', 120, 1, 1_000_000_000),
       maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
       maxApiTokensPerUser: int(env, 'MAX_API_TOKENS_PER_USER', 50, 1, 10_000),
       // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past

@@ -4,8 +4,8 @@
  * other hooks run.
  *
  * Read-only credentials (personal API tokens: a user principal with `readOnly`) pass only routes
- * that read — every method of the route GET or HEAD — unless the route opts out
- * (`refuseReadOnly`); every other route that accepts the user role answers them 403. Decided here
+ * that read — every method of the route GET or HEAD, or a route declared `onlyReads` — unless the
+ * route opts out (`refuseReadOnly`); every other route that accepts the user role answers them 403. Decided here
  * for every route, when it is registered, so no route can forget it.
  */
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
@@ -27,6 +27,11 @@ export interface RouteAccess {
   readonly inspectOnly?: boolean;
   /** A read (GET) that still refuses read-only credentials (personal API tokens) with 403. */
   readonly refuseReadOnly?: boolean;
+  /**
+   * A POST that only reads, whatever its body asks (the MCP server, every tool of which reads):
+   * read-only credentials pass it like a GET.
+   */
+  readonly onlyReads?: boolean;
 }
 
 declare module 'fastify' {
@@ -53,7 +58,7 @@ export function registerAccessControl(app: FastifyInstance, resolver: PrincipalR
     const access = route.config?.access;
     if (access === undefined) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const reads = methods.every((m) => m === 'GET' || m === 'HEAD');
+    const reads = access.onlyReads === true || methods.every((m) => m === 'GET' || m === 'HEAD');
     const readOnlyPasses = reads && access.refuseReadOnly !== true;
     route.onRequest = [accessHook(access, readOnlyPasses, resolver, clock), ...hookList(route.onRequest)];
   });

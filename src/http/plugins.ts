@@ -25,7 +25,15 @@ export async function registerHttpPlugins(app: App, description: ApiDescription)
     methods: ['GET', 'POST', 'PUT', 'OPTIONS'],
     // OPTIONS without the preflight headers is answered like a preflight (204), never a text/plain 400.
     strictPreflight: false,
-    allowedHeaders: ['Authorization', 'Content-Type', 'apikey', 'X-Client-Info', 'X-Supabase-Api-Version'],
+    // Mcp-Protocol-Version: what a browser's MCP client (an inspector) sends to /mcp.
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'apikey',
+      'X-Client-Info',
+      'X-Supabase-Api-Version',
+      'Mcp-Protocol-Version',
+    ],
     exposedHeaders: ['Retry-After'],
     maxAge: 86_400,
   });

@@ -18,9 +18,10 @@ export interface RateDecision {
 /**
  * The rate limits: sign-in per address, link-code exchange per address, uploads per device (the
  * interface's, docs/interface.md), link codes created plus device tokens issued per user, and
- * password recovery mails per e-mail address (`recover` a minute, `recover-hour` an hour).
+ * password recovery mails per e-mail address (`recover` a minute, `recover-hour` an hour), and
+ * requests to the MCP server per user.
  */
-export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'invites' | 'recover' | 'recover-hour';
+export type LimitName = 'auth' | 'exchange' | 'ingest' | 'devices' | 'invites' | 'recover' | 'recover-hour' | 'mcp';
 
 /** Every limit's name (the shared stores check what they are asked against it). */
 export const LIMIT_NAMES: readonly LimitName[] = [
@@ -31,6 +32,7 @@ export const LIMIT_NAMES: readonly LimitName[] = [
   'invites',
   'recover',
   'recover-hour',
+  'mcp',
 ];
 
 /**
@@ -67,6 +69,7 @@ export function limitSettings(limits: Config['limits']): Record<LimitName, { per
     ingest: { perMinute: limits.ingestPerMinute, burst: limits.ingestBurst },
     devices: { perMinute: limits.devicesPerMinute, burst: limits.devicesPerMinute },
     invites: { perMinute: limits.invitesPerMinute, burst: limits.invitesPerMinute },
+    mcp: { perMinute: limits.mcpPerMinute, burst: limits.mcpPerMinute },
     // Recovery mails to one address: 1 a minute and 5 an hour, whichever is tighter.
     recover: { perMinute: 1, burst: 1 },
     'recover-hour': { perMinute: 5 / 60, burst: 5 },
