@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { readMailConfig, readSignupConfig, type MailConfig, type SignupConfig } from './config-accounts.js';
+import { readLimits, type LimitsConfig } from './config-limits.js';
 import { readSsoConfig, type SsoConfig } from './config-sso.js';
 import { packageInfo } from './package-info.js';
 
@@ -53,29 +54,7 @@ export interface Config {
   };
   /** Single sign-on providers and where a sign-in may return to (config-sso.ts). */
   readonly sso: SsoConfig;
-  readonly limits: {
-    readonly authPerMinute: number;
-    readonly exchangePerMinute: number;
-    readonly ingestPerMinute: number;
-    readonly ingestBurst: number;
-    readonly ingestMaxInflight: number;
-    /** Link codes created plus device tokens issued, per user and minute. */
-    readonly devicesPerMinute: number;
-    /** Sign-up invites one admin may create a minute. */
-    readonly invitesPerMinute: number;
-    readonly mcpPerMinute: number;
-    /** Live (not revoked) devices one user may have. */
-    readonly maxDevicesPerUser: number;
-    /** Personal API tokens one user may have (expired ones are deleted to make room). */
-    readonly maxApiTokensPerUser: number;
-    /** Most tokens (each of the six sums) one account may record on one UTC day. */
-    readonly maxTokensPerUserDay: number;
-    /** Most (source, model, project) buckets a device may store for one half-hour. */
-    readonly maxBucketsPerHalfHour: number;
-    /** Most raw buckets one account's devices (revoked ones too) may store in all. */
-    readonly maxStoredBucketsPerUser: number;
-    readonly bodyLimitBytes: number;
-  };
+  readonly limits: LimitsConfig;
   readonly linkCodeTtlSeconds: number;
   readonly syncMinIntervalMinutes: number;
   readonly leaderboardRefreshSeconds: number;
@@ -216,30 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
       (name) => optional(env, name),
       (message) => new ConfigError(message),
     ),
-    limits: {
-      authPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 30, 1, 1_000_000_000),
-      exchangePerMinute: int(env, 'RATE_LIMIT_EXCHANGE_PER_MINUTE', 30, 1, 1_000_000_000),
-      ingestPerMinute: int(env, 'INGEST_RATE_PER_MINUTE', 60, 1, 1_000_000_000),
-      ingestBurst: int(env, 'INGEST_BURST', 20, 1, 1_000_000_000),
-      ingestMaxInflight: int(env, 'INGEST_MAX_INFLIGHT', 64, 1, 100_000),
-      devicesPerMinute: int(env, 'RATE_LIMIT_DEVICES_PER_MINUTE', 10, 1, 1_000_000_000),
-      invitesPerMinute: int(env, 'RATE_LIMIT_INVITES_PER_MINUTE', 10, 1, 1_000_000_000),
-      mcpPerMinute: int(env, 'RATE_LIMIT_MCP_PER_MINUTE', 120, 1, 1_000_000_000),
-      maxDevicesPerUser: int(env, 'MAX_DEVICES_PER_USER', 50, 1, 1_000_000),
-      maxApiTokensPerUser: int(env, 'MAX_API_TOKENS_PER_USER', 50, 1, 10_000),
-      // The default, 10^13 a day, sums below 2^63 for over two thousand years of days; sums past
-      // 64 bits are refused anyway (checked sums), whatever this is set to.
-      maxTokensPerUserDay: int(
-        env,
-        'INGEST_MAX_TOKENS_PER_USER_DAY',
-        10_000_000_000_000,
-        1_000_000,
-        9_000_000_000_000_000,
-      ),
-      maxBucketsPerHalfHour: int(env, 'INGEST_MAX_BUCKETS_PER_HALF_HOUR', 200, 10, 100_000),
-      maxStoredBucketsPerUser: int(env, 'MAX_STORED_BUCKETS_PER_USER', 5_000_000, 1, 1_000_000_000_000),
-      bodyLimitBytes: 1_048_576,
-    },
+    limits: readLimits((name, fallback, min, max) => int(env, name, fallback, min, max)),
     linkCodeTtlSeconds: int(env, 'LINK_CODE_TTL_SECONDS', 600, 30, 86_400),
     syncMinIntervalMinutes: 30,
     leaderboardRefreshSeconds: int(env, 'LEADERBOARD_REFRESH_SECONDS', 300, 5, 86_400),
