@@ -31,6 +31,8 @@ export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
     call<ProfileSettings>('svc-profile-settings', { signal }),
   );
   const [handle, setHandle] = useState<string>();
+  // Switches move at once (the saved settings follow); a refusal puts them back.
+  const [fields, setFields] = useState<Record<Field, boolean>>();
   const [message, setMessage] = useState<{ ok: boolean; text: string }>();
   const save = async (body: { handle?: string | null; fields?: Partial<Record<Field, boolean>> }) => {
     setMessage(undefined);
@@ -39,6 +41,7 @@ export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
       setVersion((v) => v + 1);
       if (body.handle !== undefined) setMessage({ ok: true, text: body.handle ? 'Address saved.' : 'Address cleared.' });
     } catch (e) {
+      setFields(undefined);
       setMessage({ ok: false, text: (e as Error).message });
     }
   };
@@ -46,6 +49,11 @@ export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
   const s = loaded.data;
   if (!s) return null;
   const current = handle ?? s.handle ?? '';
+  const shown = fields ?? s.fields;
+  const toggle = (field: Field, on: boolean) => {
+    setFields({ ...shown, [field]: on });
+    void save({ fields: { [field]: on } });
+  };
   const address = `${location.origin}${s.profile_path}`;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -90,8 +98,8 @@ export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
             <input
               type="checkbox"
               role="switch"
-              checked={s.fields[field]}
-              onChange={(e) => void save({ fields: { [field]: e.target.checked } })}
+              checked={shown[field]}
+              onChange={(e) => toggle(field, e.target.checked)}
               data-testid={`field-${field}`}
             />
             <span>
