@@ -30,20 +30,68 @@ const HANDLE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Words that name the server's own pages or would pass for its staff. */
 const RESERVED = new Set([
-  'about', 'account', 'admin', 'administrator', 'anonymous', 'api', 'assets', 'auth', 'badge', 'badges',
-  'card', 'cards', 'cli', 'dashboard', 'devices', 'docs', 'edit', 'everyone', 'forgot-password', 'functions',
-  'healthz', 'help', 'leaderboard', 'link', 'login', 'logout', 'me', 'metrics', 'mod', 'moderator', 'new',
-  'null', 'official', 'owner', 'profile', 'public', 'root', 'security', 'settings', 'share', 'sign-in',
-  'sign-out', 'sign-up', 'signin', 'signup', 'staff', 'support', 'system', 'team', 'tokentally', 'u',
-  'undefined', 'user', 'users', 'www',
+  'about',
+  'account',
+  'admin',
+  'administrator',
+  'anonymous',
+  'api',
+  'assets',
+  'auth',
+  'badge',
+  'badges',
+  'card',
+  'cards',
+  'cli',
+  'dashboard',
+  'devices',
+  'docs',
+  'edit',
+  'everyone',
+  'forgot-password',
+  'functions',
+  'healthz',
+  'help',
+  'leaderboard',
+  'link',
+  'login',
+  'logout',
+  'me',
+  'metrics',
+  'mod',
+  'moderator',
+  'new',
+  'null',
+  'official',
+  'owner',
+  'profile',
+  'public',
+  'root',
+  'security',
+  'settings',
+  'share',
+  'sign-in',
+  'sign-out',
+  'sign-up',
+  'signin',
+  'signup',
+  'staff',
+  'support',
+  'system',
+  'team',
+  'tokentally',
+  'u',
+  'undefined',
+  'user',
+  'users',
+  'www',
 ]);
 
 /** Why this (already lower-cased, trimmed) handle is refused, or undefined when it is fine. */
 export function handleFault(handle: string): string | undefined {
   if (handle.length < HANDLE_MIN || handle.length > HANDLE_MAX)
     return `must be ${HANDLE_MIN} to ${HANDLE_MAX} characters long`;
-  if (!HANDLE.test(handle))
-    return 'may use only lowercase letters, digits and single hyphens between them';
+  if (!HANDLE.test(handle)) return 'may use only lowercase letters, digits and single hyphens between them';
   if (RESERVED.has(handle)) return 'is reserved; choose another';
   return undefined;
 }

@@ -24,7 +24,9 @@ const CARD_OK = {
 /** The user id of `<user_id>.svg` (or `.png` where allowed); anything else is not an image of ours (404). */
 function userIdOf(file: string, png = false): string {
   if (file.endsWith('.svg') || (png && file.endsWith('.png'))) return file.slice(0, -4);
-  throw problems.notFound(png ? 'Cards are served as <user_id>.svg or <user_id>.png.' : 'Images are served as <user_id>.svg.');
+  throw problems.notFound(
+    png ? 'Cards are served as <user_id>.svg or <user_id>.png.' : 'Images are served as <user_id>.svg.',
+  );
 }
 
 /** True when an If-None-Match list names this ETag (weak or strong, or `*`). */

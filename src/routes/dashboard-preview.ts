@@ -4,8 +4,7 @@
  * the server writes them into the dashboard's HTML of `/u/<handle|user_id>` while that profile is
  * public. Every value is escaped; the image is the profile card as PNG.
  */
-import { PNG_SCALE } from '../badges/card-png.js';
-import { CARD_HEIGHT, CARD_WIDTH } from '../badges/card-svg.js';
+import { CARD_PNG_SIZE } from '../services/badges.js';
 import type { ProfilePreview } from '../services/profile-page.js';
 
 /** Text safe inside an HTML element or a double- or single-quoted attribute. */
@@ -43,13 +42,14 @@ export function previewTags(p: ProfilePreview, publicUrl: string): string {
     tags.push(
       meta('property', 'og:image', image),
       meta('property', 'og:image:type', 'image/png'),
-      meta('property', 'og:image:width', String(CARD_WIDTH * PNG_SCALE)),
-      meta('property', 'og:image:height', String(CARD_HEIGHT * PNG_SCALE)),
+      meta('property', 'og:image:width', String(CARD_PNG_SIZE.width)),
+      meta('property', 'og:image:height', String(CARD_PNG_SIZE.height)),
       meta('property', 'og:image:alt', alt),
       meta('name', 'twitter:image', image),
       meta('name', 'twitter:image:alt', alt),
     );
-  else if (p.avatarUrl) tags.push(meta('property', 'og:image', p.avatarUrl), meta('name', 'twitter:image', p.avatarUrl));
+  else if (p.avatarUrl)
+    tags.push(meta('property', 'og:image', p.avatarUrl), meta('name', 'twitter:image', p.avatarUrl));
   return tags.join('\n    ');
 }
 

@@ -69,19 +69,14 @@ export const PublicProfilePageResponse = Type.Object(
           active_days: Type.Integer(),
           weeks: Type.Array(
             Type.Array(
-              Type.Union([
-                Type.Object({ day: Type.String(), value: Count, level: Type.Integer() }, open),
-                Type.Null(),
-              ]),
+              Type.Union([Type.Object({ day: Type.String(), value: Count, level: Type.Integer() }, open), Type.Null()]),
             ),
           ),
         },
         open,
       ),
     ),
-    streaks: Type.Optional(
-      Type.Object({ current_days: Type.Integer(), longest_days: Type.Integer() }, open),
-    ),
+    streaks: Type.Optional(Type.Object({ current_days: Type.Integer(), longest_days: Type.Integer() }, open)),
     totals: Type.Optional(
       Type.Object(
         {

@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { renderBadge } from '../badges/badge-svg.js';
-import { svgToPng, type Png } from '../badges/card-png.js';
-import { FAMILY_COLORS, renderCard, type Family, type Theme } from '../badges/card-svg.js';
+import { PNG_SCALE, svgToPng, type Png } from '../badges/card-png.js';
+import { CARD_HEIGHT, CARD_WIDTH, FAMILY_COLORS, renderCard, type Family, type Theme } from '../badges/card-svg.js';
 import { compactNumber } from '../badges/text.js';
 import type { Metric, Period } from '../domain/leaderboard-ranking.js';
 import { BoundedCache } from './bounded-cache.js';
@@ -35,6 +35,9 @@ export interface Image {
 export interface PngImage extends Png {
   etag: string;
 }
+
+/** The size of `/card/<user_id>.png`. */
+export const CARD_PNG_SIZE = { width: CARD_WIDTH * PNG_SCALE, height: CARD_HEIGHT * PNG_SCALE };
 
 /** PNG renderings kept (about 25 KB each; a rendering takes about 0.1 s of CPU). */
 const MAX_PNGS = 256;

@@ -174,7 +174,9 @@ export class ProfilePageService {
       avatarUrl: publicAvatarUrl(user.avatar_url),
       fields,
       description:
-        parts.length > 0 ? `${parts.join(' · ')}. AI coding agent usage on Tokentally.` : 'AI coding agent usage on Tokentally.',
+        parts.length > 0
+          ? `${parts.join(' · ')}. AI coding agent usage on Tokentally.`
+          : 'AI coding agent usage on Tokentally.',
       cardImage: fields.totals && fields.ranks,
     };
   }

@@ -118,7 +118,11 @@ describe(`discovery documents (${engine})`, () => {
     expect(found.size).toBe(22 + Object.keys(ADDED).length);
     for (const [id, [method, p, security]] of Object.entries(ADDED)) {
       const [m, path, op] = found.get(id) ?? [];
-      expect([m, path, (op?.security ?? []).map((s) => Object.keys(s)[0] ?? '(none)')], id).toEqual([method, p, security]);
+      expect([m, path, (op?.security ?? []).map((s) => Object.keys(s)[0] ?? '(none)')], id).toEqual([
+        method,
+        p,
+        security,
+      ]);
     }
     for (const [id, [method, p]] of Object.entries(OPERATIONS)) {
       const [m, path, op] = found.get(id) as [string, string, OpenApiOperation];

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as cardPng from '../../src/badges/card-png.js';
 import { svgToPng } from '../../src/badges/card-png.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 
 vi.mock('../../src/badges/card-png.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/badges/card-png.js')>();
+  const original = await importOriginal<typeof cardPng>();
   return { ...original, svgToPng: vi.fn(original.svgToPng) };
 });
 
@@ -163,7 +164,9 @@ describe(`public profile pages (${engine})`, () => {
         '<meta property="og:title" content="Ada &quot;&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;&#39; &amp; co · Tokentally" />',
       );
       expect(html).toContain(`<meta property="og:url" content="${t.config.publicUrl}/u/ada-l" />`);
-      expect(html).toContain(`<meta property="og:image" content="${t.config.publicUrl}/card/${ada.id}.png?period=total" />`);
+      expect(html).toContain(
+        `<meta property="og:image" content="${t.config.publicUrl}/card/${ada.id}.png?period=total" />`,
+      );
       expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
       expect(html).toContain('<meta property="og:image:width" content="880" />');
       expect(html).toMatch(/og:description" content="13\.5K AI tokens all time · #1 of 1 on the leaderboard/);

@@ -73,7 +73,10 @@ describe(`the public profile page in a browser (${engine})`, () => {
     await expect.poll(() => panel.getByTestId('field-ranks').isChecked()).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
 
-    for (const options of [{}, ...(VISUAL_CHECKS ? [{ dark: true }, { phone: true }, { phone: true, dark: true }] : [])]) {
+    for (const options of [
+      {},
+      ...(VISUAL_CHECKS ? [{ dark: true }, { phone: true }, { phone: true, dark: true }] : []),
+    ]) {
       const visitor = await newContext(env, options);
       const p = await visitor.newPage();
       await p.goto('/u/ada-lovelace');

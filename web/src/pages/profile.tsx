@@ -97,10 +97,22 @@ export function ProfileView({ address }: { address: string }) {
   const t = p.totals;
   const stats = [
     t?.total_tokens !== undefined && (
-      <Stat key="tokens" label="Tokens" value={humanCount(t.total_tokens)} title={exactCount(t.total_tokens)} testId="stat-tokens" />
+      <Stat
+        key="tokens"
+        label="Tokens"
+        value={humanCount(t.total_tokens)}
+        title={exactCount(t.total_tokens)}
+        testId="stat-tokens"
+      />
     ),
     t?.total_cost_usd !== undefined && (
-      <Stat key="cost" label="Cost" value={humanUsd(t.total_cost_usd)} title={exactUsd(t.total_cost_usd)} testId="stat-cost" />
+      <Stat
+        key="cost"
+        label="Cost"
+        value={humanUsd(t.total_cost_usd)}
+        title={exactUsd(t.total_cost_usd)}
+        testId="stat-cost"
+      />
     ),
     p.streaks && <Stat key="streak" label="Current streak" value={days(p.streaks.current_days)} />,
     p.streaks && <Stat key="longest" label="Longest streak" value={days(p.streaks.longest_days)} />,
@@ -118,7 +130,8 @@ export function ProfileView({ address }: { address: string }) {
     <>
       {!p.is_public && (
         <p className="note note-warn note-block" role="status">
-          Only you can see this page: your profile is not public. Turn Public on in <Link href="/settings">Settings</Link>.
+          Only you can see this page: your profile is not public. Turn Public on in{' '}
+          <Link href="/settings">Settings</Link>.
         </p>
       )}
       <div className="profile-head">

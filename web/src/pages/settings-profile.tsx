@@ -39,7 +39,8 @@ export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
     try {
       await call('svc-profile-settings', { method: 'POST', body });
       setVersion((v) => v + 1);
-      if (body.handle !== undefined) setMessage({ ok: true, text: body.handle ? 'Address saved.' : 'Address cleared.' });
+      if (body.handle !== undefined)
+        setMessage({ ok: true, text: body.handle ? 'Address saved.' : 'Address cleared.' });
     } catch (e) {
       setFields(undefined);
       setMessage({ ok: false, text: (e as Error).message });
