@@ -59,7 +59,10 @@ describe(`the public profile page in a browser (${engine})`, () => {
 
   it('Settings makes the page; a visitor sees only the public fields, light, dark and on a phone', async () => {
     await page.goto('/settings');
-    await page.getByRole('switch', { name: /^Public/ }).check();
+    // The Public switch follows the server's answer (it changes only once the answer is in).
+    const publicSwitch = page.getByRole('switch', { name: /^Public/ });
+    await publicSwitch.click();
+    await expect.poll(() => publicSwitch.isChecked()).toBe(true);
     const panel = page.getByTestId('profile-settings');
     await panel.getByLabel('Address (handle)').fill('Ada-Lovelace');
     await panel.getByRole('button', { name: 'Save address' }).click();
