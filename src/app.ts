@@ -49,6 +49,7 @@ import { registerMetricsRoute } from './routes/metrics.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { McpEndpoint } from './mcp/server.js';
 import { registerSharingRoutes } from './routes/sharing.js';
+import { registerProfileRoutes } from './routes/profile.js';
 import { registerUsageRoutes } from './routes/usage.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -73,6 +74,7 @@ import { SignupPolicy } from './services/signup-policy.js';
 import { registerInstanceAdminRoutes } from './routes/instance-admin.js';
 import type { RecoveryService } from './services/recovery.js';
 import { SharingService } from './services/sharing.js';
+import { ProfilePageService } from './services/profile-page.js';
 
 export { API_VERSION } from './http/plugins.js';
 
@@ -298,7 +300,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   logger.info(`pricing: ${await repricer.start(prices.data)}`);
   registerAdminRoutes(app, { db, clock, prices, repricer, pricingStore, pricingSourceUrl: config.pricingSourceUrl });
   registerDiscoveryRoutes(app);
-  registerDashboardRoutes(app);
+  const profiles = new ProfilePageService({ db, clock, analytics, leaderboard });
+  registerProfileRoutes(app, { profiles });
+  registerDashboardRoutes(app, { profilePreview: (a) => profiles.preview(a), publicUrl: config.publicUrl });
   registerDiscoveryDocRoutes(app, config.publicUrl);
   registerMetricsRoute(app, { metrics, serviceRoleKey: secrets.serviceRoleKey, metricsToken: config.metricsToken });
 

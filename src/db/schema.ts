@@ -291,6 +291,14 @@ export interface EntitlementsTable {
   revoked_at: NullableInt;
 }
 
+/** A public profile's handle and public fields (migration 0024). */
+export interface PublicProfilesTable {
+  user_id: string;
+  handle: string | null;
+  fields: string;
+  updated_at: Int;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
@@ -314,6 +322,7 @@ export interface Database {
   read_model_state: ReadModelStateTable;
   identity_revision: IdentityRevisionTable;
   public_views: PublicViewsTable;
+  public_profiles: PublicProfilesTable;
   leaderboard_user_weeks: LeaderboardUserWeeksTable;
   leaderboard_user_months: LeaderboardUserMonthsTable;
   leaderboard_user_totals: LeaderboardFamilyColumns;

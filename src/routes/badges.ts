@@ -1,6 +1,6 @@
 /**
- * @fileoverview getBadge (`/badge/<user_id>.svg`) and getCard (`/card/<user_id>.svg`): public
- * images for README files, cacheable (Cache-Control for the snapshot interval, a strong ETag,
+ * @fileoverview getBadge (`/badge/<user_id>.svg`) and getCard (`/card/<user_id>.svg`, or `.png`
+ * for link previews, which take no SVG): public images for README files, cacheable (Cache-Control for the snapshot interval, a strong ETag,
  * 304 on If-None-Match). Anonymous; a bearer, if any, is ignored.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +8,7 @@ import type { App } from '../app-types.js';
 import { problems } from '../http/problem.js';
 import { BadgeParams, BadgeQuery, CardQuery } from '../schemas/badges.js';
 import { rawResponses } from '../schemas/common.js';
-import type { BadgeService, Image } from '../services/badges.js';
+import type { BadgeService, Image, PngImage } from '../services/badges.js';
 import { operation } from './operation.js';
 
 const SVG_OK = {
@@ -16,10 +16,17 @@ const SVG_OK = {
   content: { 'image/svg+xml': { schema: { type: 'string' } } },
 };
 
-/** The user id of `<user_id>.svg`; anything else is not an image of ours (404). */
-function userIdOf(file: string): string {
-  if (!file.endsWith('.svg')) throw problems.notFound('Images are served as <user_id>.svg.');
-  return file.slice(0, -4);
+const CARD_OK = {
+  ...SVG_OK,
+  content: { ...SVG_OK.content, 'image/png': { schema: { type: 'string', format: 'binary' } } },
+};
+
+/** The user id of `<user_id>.svg` (or `.png` where allowed); anything else is not an image of ours (404). */
+function userIdOf(file: string, png = false): string {
+  if (file.endsWith('.svg') || (png && file.endsWith('.png'))) return file.slice(0, -4);
+  throw problems.notFound(
+    png ? 'Cards are served as <user_id>.svg or <user_id>.png.' : 'Images are served as <user_id>.svg.',
+  );
 }
 
 /** True when an If-None-Match list names this ETag (weak or strong, or `*`). */
@@ -33,14 +40,14 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 export function registerBadgeRoutes(app: App, deps: { badges: BadgeService; maxAgeSeconds: number }): void {
   const { badges, maxAgeSeconds } = deps;
-  const send = (request: FastifyRequest, reply: FastifyReply, img: Image) => {
+  const send = (request: FastifyRequest, reply: FastifyReply, img: Image | PngImage) => {
     void reply
-      .header('content-type', 'image/svg+xml; charset=utf-8')
+      .header('content-type', 'svg' in img ? 'image/svg+xml; charset=utf-8' : 'image/png')
       .header('cache-control', `public, max-age=${maxAgeSeconds}`)
       .header('etag', img.etag)
       .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
     if (matches(request.headers['if-none-match'], img.etag)) return reply.code(304).send();
-    return reply.send(img.svg);
+    return reply.send('svg' in img ? img.svg : img.png);
   };
 
   app.get(
@@ -69,17 +76,16 @@ export function registerBadgeRoutes(app: App, deps: { badges: BadgeService; maxA
       {
         operationId: 'getCard',
         summary: 'A profile card of a public user: tokens, rank, top model family, 12 weeks',
+        description: '`<user_id>.png`: the same card as an 880 × 360 PNG, for link previews.',
         tags: ['sharing'],
       },
-      { params: BadgeParams, querystring: CardQuery, response: rawResponses(SVG_OK, 400, 404) },
+      { params: BadgeParams, querystring: CardQuery, response: rawResponses(CARD_OK, 400, 404) },
     ),
     async (request, reply) => {
       const q = request.query;
-      return send(
-        request,
-        reply,
-        await badges.card(userIdOf(request.params.file), q.period ?? 'week', q.metric ?? 'all', q.theme ?? 'light'),
-      );
+      const file = request.params.file;
+      const args = [userIdOf(file, true), q.period ?? 'week', q.metric ?? 'all', q.theme ?? 'light'] as const;
+      return send(request, reply, await (file.endsWith('.png') ? badges.cardPng(...args) : badges.card(...args)));
     },
   );
 }

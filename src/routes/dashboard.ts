@@ -3,7 +3,8 @@
  * (dist/web), read once at start-up and kept in memory with their gzip forms. Hashed assets are
  * immutable; the app's own routes get index.html (a history-API app) with the pages' headers
  * (http/page-headers.ts: a Content-Security-Policy that allows nothing but this origin). Without a
- * build, `/` says how to make one.
+ * build, `/` says how to make one. A public profile page (`/u/<handle|user_id>`) gets its link
+ * preview's tags in its HTML (dashboard-preview.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
@@ -12,6 +13,8 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import { PAGE_HEADERS } from '../http/page-headers.js';
+import type { ProfilePreview } from '../services/profile-page.js';
+import { previewTags, withPreview } from './dashboard-preview.js';
 
 /** The paths the app answers itself (anything else stays a 404 problem document). */
 export const APP_ROUTES = [
@@ -82,7 +85,14 @@ const NOT_BUILT = `<!doctype html>
 </body></html>
 `;
 
-export function registerDashboardRoutes(app: App, options: { webDir?: string | undefined } = {}): void {
+export interface DashboardOptions {
+  webDir?: string | undefined;
+  /** The link preview of a profile address, when that profile is public; with `publicUrl`. */
+  profilePreview?: ((address: string) => Promise<ProfilePreview | undefined>) | undefined;
+  publicUrl?: string | undefined;
+}
+
+export function registerDashboardRoutes(app: App, options: DashboardOptions = {}): void {
   const webDir = options.webDir ?? findWebDir();
   const hidden = { schema: { hide: true } };
   if (!webDir) {
@@ -101,7 +111,16 @@ export function registerDashboardRoutes(app: App, options: { webDir?: string | u
     reply.headers(PAGE_HEADERS);
     return send(request, reply, index, 'no-cache');
   };
-  for (const route of APP_ROUTES) app.get(route, hidden, page);
+  const { profilePreview, publicUrl } = options;
+  const profilePage = async (request: FastifyRequest<{ Params: { userId: string } }>, reply: FastifyReply) => {
+    const preview = profilePreview && publicUrl ? await profilePreview(request.params.userId) : undefined;
+    if (!preview) return page(request, reply);
+    const html = withPreview(index.body.toString('utf8'), previewTags(preview, publicUrl as string));
+    return reply.headers(PAGE_HEADERS).header('cache-control', 'no-cache').type(index.type).send(html);
+  };
+  for (const route of APP_ROUTES)
+    if (route === '/u/:userId') app.get(route, hidden, profilePage);
+    else app.get(route, hidden, page);
   app.get<{ Params: { name: string } }>('/assets/:name', hidden, async (request, reply) => {
     const file = assets.get(request.params.name);
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

@@ -7,9 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { renderBadge } from '../badges/badge-svg.js';
-import { FAMILY_COLORS, renderCard, type Family, type Theme } from '../badges/card-svg.js';
+import { PNG_SCALE, svgToPng, type Png } from '../badges/card-png.js';
+import { CARD_HEIGHT, CARD_WIDTH, FAMILY_COLORS, renderCard, type Family, type Theme } from '../badges/card-svg.js';
 import { compactNumber } from '../badges/text.js';
 import type { Metric, Period } from '../domain/leaderboard-ranking.js';
+import { BoundedCache } from './bounded-cache.js';
 import type { LeaderboardService, PublicStanding } from './leaderboard.js';
 
 const METRIC_LABELS: Record<Metric, string> = {
@@ -29,6 +31,17 @@ export interface Image {
   etag: string;
 }
 
+/** A card as PNG (link previews); its ETag derives from the SVG's. */
+export interface PngImage extends Png {
+  etag: string;
+}
+
+/** The size of `/card/<user_id>.png`. */
+export const CARD_PNG_SIZE = { width: CARD_WIDTH * PNG_SCALE, height: CARD_HEIGHT * PNG_SCALE };
+
+/** PNG renderings kept (about 25 KB each; a rendering takes about 0.1 s of CPU). */
+const MAX_PNGS = 256;
+
 function image(svg: string): Image {
   return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 27)}"` };
 }
@@ -46,7 +59,19 @@ function topFamily(s: PublicStanding): { family: Family; percent: number } | nul
 }
 
 export class BadgeService {
+  private readonly pngs = new BoundedCache<PngImage>(MAX_PNGS);
+
   constructor(private readonly leaderboard: LeaderboardService) {}
+
+  /** The card as PNG, rendered once per distinct SVG (the SVG changes with the snapshot's figures). */
+  async cardPng(userId: string, period: Period, metric: Metric, theme: Theme): Promise<PngImage> {
+    const card = await this.card(userId, period, metric, theme);
+    const cached = this.pngs.get(card.etag);
+    if (cached) return cached;
+    const png = { ...svgToPng(card.svg), etag: `"png-${card.etag.slice(1)}` };
+    this.pngs.set(card.etag, png);
+    return png;
+  }
 
   private standing(userId: string, period: Period, metric: Metric): Promise<PublicStanding | undefined> {
     return UUID.test(userId)

@@ -35,6 +35,9 @@ const ADDED: Record<string, [string, string, string[]]> = {
   deleteAccount: ['post', '/functions/svc-account-delete', ['UserJWT']],
   getBadge: ['get', '/badge/{file}', []],
   getCard: ['get', '/card/{file}', []],
+  getProfileSettings: ['get', '/functions/svc-profile-settings', ['UserJWT']],
+  setProfileSettings: ['post', '/functions/svc-profile-settings', ['UserJWT']],
+  getPublicProfilePage: ['get', '/functions/svc-public-profile', ['UserJWT', '(none)']],
   listDevices: ['get', '/functions/svc-devices', ['UserJWT']],
   renameDevice: ['post', '/functions/svc-device-rename', ['UserJWT']],
   revokeDevice: ['post', '/functions/svc-device-revoke', ['UserJWT']],
@@ -115,7 +118,11 @@ describe(`discovery documents (${engine})`, () => {
     expect(found.size).toBe(22 + Object.keys(ADDED).length);
     for (const [id, [method, p, security]] of Object.entries(ADDED)) {
       const [m, path, op] = found.get(id) ?? [];
-      expect([m, path, (op?.security ?? []).map((s) => Object.keys(s)[0])], id).toEqual([method, p, security]);
+      expect([m, path, (op?.security ?? []).map((s) => Object.keys(s)[0] ?? '(none)')], id).toEqual([
+        method,
+        p,
+        security,
+      ]);
     }
     for (const [id, [method, p]] of Object.entries(OPERATIONS)) {
       const [m, path, op] = found.get(id) as [string, string, OpenApiOperation];

@@ -41,6 +41,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'leaderboard_entries', by: 'generation' },
   { table: 'leaderboard_members', by: 'generation' },
   { table: 'public_views', by: 'user_id' },
+  { table: 'public_profiles', by: 'user_id' },
   { table: 'entitlements', by: 'user_id' },
   { table: 'link_codes', by: 'user_id' },
   { table: 'refresh_tokens', by: 'user_id' },

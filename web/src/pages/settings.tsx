@@ -12,6 +12,7 @@ import { useLoad } from '../use-api.js';
 import { DeleteAccount, ExportPanel } from './settings-account.js';
 import { PasswordForm } from './settings-password.js';
 import { BadgePreview } from './settings-share.js';
+import { ProfileSettingsPanel } from './settings-profile.js';
 import { ApiTokensPanel } from './settings-tokens.js';
 
 interface Visibility {
@@ -117,6 +118,7 @@ function SharingPanel() {
               </div>
             </div>
           )}
+          <ProfileSettingsPanel isPublic={vis.data.enabled} />
           {userId && <BadgePreview userId={userId} isPublic={vis.data.enabled} />}
         </>
       )}
