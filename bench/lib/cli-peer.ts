@@ -112,7 +112,8 @@ export async function comparePeers(
   console.log(`  tokentally report --refresh:            ${fmt(median(ours))}`);
   console.log(`  the same on one thread:                 ${fmt(median(oursOne))}`);
   if (peerError !== undefined) console.log(`  peer: ${peerError}`);
-  else if (peer === undefined) console.log('  peer: not measured (no ccusage on the PATH; set BENCH_PEER to a peer command)');
+  else if (peer === undefined)
+    console.log('  peer: not measured (no ccusage on the PATH; set BENCH_PEER to a peer command)');
   else {
     const ratio = median(ours) / median(theirs);
     console.log(`  ${path.basename(peer)} daily --json --offline: ${fmt(median(theirs))}`);
