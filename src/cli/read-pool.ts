@@ -30,6 +30,8 @@ export interface ParallelOptions {
   threads?: number;
   /** The worker module (default `read-worker.js` beside this module, as built and shipped). */
   workerUrl?: URL;
+  /** How long to wait without any worker answering before reading a batch here (default 20 s). */
+  stallMs?: number;
 }
 
 export const DEFAULT_MIN_BYTES = 32 * 1024 * 1024;
@@ -48,6 +50,7 @@ export function resolveParallel(opts: ParallelOptions | undefined): Required<Par
     minBytes: opts?.minBytes ?? envNumber('TOKENTALLY_PARALLEL_MIN_BYTES') ?? DEFAULT_MIN_BYTES,
     threads: Math.floor(threads),
     workerUrl: opts?.workerUrl ?? new URL('./read-worker.js', import.meta.url),
+    stallMs: opts?.stallMs ?? STALL_MS,
   };
 }
 
@@ -72,6 +75,7 @@ export class ReadPool {
     private readonly parsers: readonly AgentParser[],
     private readonly now: number,
     private readonly files: Record<string, LogFile[]>,
+    private readonly stallMs: number,
   ) {}
 
   /** Start up to `threads` workers for `batches`, or undefined when the worker module is missing. */
@@ -82,9 +86,10 @@ export class ReadPool {
     parsers: readonly AgentParser[],
     now: number,
     files: Record<string, LogFile[]>,
+    stallMs: number,
   ): ReadPool | undefined {
     if (url.protocol === 'file:' && !fs.existsSync(fileURLToPath(url))) return undefined;
-    const pool = new ReadPool(batches, parsers, now, files);
+    const pool = new ReadPool(batches, parsers, now, files, stallMs);
     try {
       for (let i = 0; i < Math.min(threads, batches.length); i += 1) {
         const { port1, port2 } = new MessageChannel();
@@ -119,7 +124,11 @@ export class ReadPool {
       const seen = Atomics.load(this.counter, 0);
       if (this.collect() > 0) continue;
       const slot = this.owner.get(id);
-      if (slot === undefined || slot.dead === true || Atomics.wait(this.counter, 0, seen, STALL_MS) === 'timed-out') {
+      if (
+        slot === undefined ||
+        slot.dead === true ||
+        Atomics.wait(this.counter, 0, seen, this.stallMs) === 'timed-out'
+      ) {
         if (this.collect() > 0) continue;
         // not sent, or its worker did not answer in time: read it here (a late answer is ignored)
         if (slot !== undefined) slot.dead = true;
@@ -242,7 +251,7 @@ export function startParallelReads(
   if (batches.length === 0) return NONE;
   const files: Record<string, LogFile[]> = {};
   for (const p of plan) if (where.size > 0 && eligible(p)) files[p.parser.agent] ??= [...p.files];
-  const pool = ReadPool.open(cfg.workerUrl, Math.max(1, cfg.threads), batches, allParsers, now, files);
+  const pool = ReadPool.open(cfg.workerUrl, Math.max(1, cfg.threads), batches, allParsers, now, files, cfg.stallMs);
   if (pool === undefined) return NONE;
   let open: [number, FileRead[]] | undefined;
   return {

@@ -112,7 +112,7 @@ describe('parallel read', () => {
     expect(idle.result.bytesRead).toBe(0);
   }, 60_000);
 
-  it('reads on this thread when the worker module is missing or the read is small', () => {
+  it('reads on this thread when the worker module is missing, the read is small or the workers are silent', () => {
     const fresh = path.join(tmp, 'fresh');
     const missing = scanInto(fresh, NOW, {
       threads: 2,
@@ -124,5 +124,17 @@ describe('parallel read', () => {
     expect(small.result.threads).toBe(0);
     expect(small.buckets).toEqual(missing.buckets);
     expect(small.buckets.length).toBeGreaterThan(0);
+    // workers that never answer: after the stall time each batch is read here, same result
+    const silent = path.join(tmp, 'silent.js');
+    fs.writeFileSync(silent, 'export {};\n');
+    const stalled = scanInto(path.join(tmp, 'stalled'), NOW, {
+      threads: 2,
+      minBytes: 0,
+      workerUrl: pathToFileURL(silent),
+      stallMs: 50,
+    });
+    expect(stalled.result.threads).toBe(2);
+    expect(stalled.buckets).toEqual(missing.buckets);
+    expect(stalled.cursors).toBe(missing.cursors);
   }, 60_000);
 });
