@@ -66,7 +66,7 @@ export async function comparePeers(
   parallelReport: string,
 ): Promise<boolean> {
   // exactness: the whole tree again, on one thread, into its own state
-  const oneEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-one'), TOKENTALLY_READ_THREADS: '1' };
+  const oneEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-one'), TOKENTALLY_READ_THREADS: '0' };
   const one = await timeRun(['report', '--refresh', '--json'], oneEnv);
   const exact = rows(one.stdout) === rows(parallelReport);
   console.log(
@@ -89,7 +89,7 @@ export async function comparePeers(
   for (let i = 0; i < RUNS; i += 1) {
     for (const [threads, into] of [
       [undefined, ours],
-      ['1', oursOne],
+      ['0', oursOne],
     ] as const) {
       const state = path.join(root, `xdg-state-claude-${i}-${threads ?? 'par'}`);
       const e: NodeJS.ProcessEnv = { ...claudeEnv, XDG_STATE_HOME: state };

@@ -26,7 +26,10 @@ const DEPTH = 2;
 export interface ParallelOptions {
   /** Read in parallel only when at least this many bytes are to be read (default 32 MB). */
   minBytes?: number;
-  /** Worker threads (default: the machine's available parallelism, at most 8; 0 or 1 = none). */
+  /**
+   * Worker threads (0: none). Default: one fewer than the machine's available parallelism, at
+   * most 8, since the calling thread is busy too, folding what the workers read.
+   */
   threads?: number;
   /** The worker module (default `read-worker.js` beside this module, as built and shipped). */
   workerUrl?: URL;
@@ -45,7 +48,7 @@ function envNumber(name: string): number | undefined {
 
 /** Options from the caller, else `TOKENTALLY_READ_THREADS` / `TOKENTALLY_PARALLEL_MIN_BYTES`, else defaults. */
 export function resolveParallel(opts: ParallelOptions | undefined): Required<ParallelOptions> {
-  const threads = opts?.threads ?? envNumber('TOKENTALLY_READ_THREADS') ?? Math.min(8, os.availableParallelism());
+  const threads = opts?.threads ?? envNumber('TOKENTALLY_READ_THREADS') ?? Math.min(8, os.availableParallelism() - 1);
   return {
     minBytes: opts?.minBytes ?? envNumber('TOKENTALLY_PARALLEL_MIN_BYTES') ?? DEFAULT_MIN_BYTES,
     threads: Math.floor(threads),
@@ -225,7 +228,6 @@ export function startParallelReads(
   opts: ParallelOptions | undefined,
 ): ParallelReads {
   const cfg = resolveParallel(opts);
-  if (cfg.threads < 2 && opts?.threads === undefined) return NONE;
   if (cfg.threads < 1 || totalBytes < cfg.minBytes) return NONE;
   const eligible = (p: PlannedRead): boolean =>
     p.parser.needsSqlite !== true && allParsers.find((a) => a.agent === p.parser.agent) === p.parser;
@@ -251,7 +253,7 @@ export function startParallelReads(
   if (batches.length === 0) return NONE;
   const files: Record<string, LogFile[]> = {};
   for (const p of plan) if (where.size > 0 && eligible(p)) files[p.parser.agent] ??= [...p.files];
-  const pool = ReadPool.open(cfg.workerUrl, Math.max(1, cfg.threads), batches, allParsers, now, files, cfg.stallMs);
+  const pool = ReadPool.open(cfg.workerUrl, cfg.threads, batches, allParsers, now, files, cfg.stallMs);
   if (pool === undefined) return NONE;
   let open: [number, FileRead[]] | undefined;
   return {
