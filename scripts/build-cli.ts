@@ -1,7 +1,7 @@
 /**
  * @fileoverview Builds the CLI package the server hands out at `/cli/tokentally.tgz`: the
  * `tokentally` command bundled with the code it shares with the server (pricing, calendar) into
- * one dependency-free ES module, plus a package.json carrying this package's version, packed by
+ * dependency-free ES modules (the command, its read worker and the chunk they share), plus a package.json carrying this package's version, packed by
  * `npm pack` into `dist/cli/tokentally-<version>.tgz`. Nothing native is included: OpenCode's
  * SQLite store is read with `node:sqlite` where Node has it (see src/cli/sqlite.ts).
  *
@@ -24,8 +24,15 @@ export async function buildCliPackage(outDir: string, stagingDir: string): Promi
   fs.mkdirSync(outDir, { recursive: true });
 
   await build({
-    entryPoints: [path.join(root, 'src', 'cli', 'main.ts')],
-    outfile: path.join(staging, 'bin', 'tokentally.js'),
+    // the command and its read worker (a worker thread loads it by URL beside the command);
+    // the code they share goes into one chunk, so the package carries the parsers once
+    entryPoints: {
+      tokentally: path.join(root, 'src', 'cli', 'main.ts'),
+      'read-worker': path.join(root, 'src', 'cli', 'read-worker.ts'),
+    },
+    outdir: path.join(staging, 'bin'),
+    splitting: true,
+    chunkNames: '[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -24,7 +24,7 @@ export function appendTurns(root: string): void {
   if (claude !== undefined) {
     fs.appendFileSync(
       claude,
-      `${JSON.stringify({ type: 'assistant', timestamp: now, requestId: 'req_bench_new', message: { id: 'msg_bench_new', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: text(800) }], usage: { input_tokens: 5, cache_read_input_tokens: 40000, cache_creation_input_tokens: 900, output_tokens: 700 } } })}\n`,
+      `${JSON.stringify({ type: 'assistant', timestamp: now, requestId: 'req_bench_new', message: { id: 'msg_bench_new', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: text(800) }], usage: { input_tokens: 5, cache_read_input_tokens: 40000, cache_creation_input_tokens: 900, cache_creation: { ephemeral_5m_input_tokens: 900, ephemeral_1h_input_tokens: 0 }, output_tokens: 700 } } })}\n`,
     );
   }
   if (codex !== undefined) {

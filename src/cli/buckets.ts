@@ -33,8 +33,18 @@ export function groupOf(key: string): string {
 
 /** The UTC month (`YYYY-MM`) of a bucket key: the shard it is stored in. */
 export function monthOf(key: string): string {
-  return new Date(Number(key.slice(0, key.indexOf(SEP)))).toISOString().slice(0, 7);
+  const start = key.slice(0, key.indexOf(SEP));
+  let month = monthCache.get(start);
+  if (month === undefined) {
+    month = new Date(Number(start)).toISOString().slice(0, 7);
+    if (monthCache.size > 100_000) monthCache.clear();
+    monthCache.set(start, month);
+  }
+  return month;
 }
+
+/** Half-hour start → month: a first read adds to the same few thousand half-hours millions of times. */
+const monthCache = new Map<string, string>();
 
 type Shard = Map<string, Counts>;
 

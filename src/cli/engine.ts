@@ -7,9 +7,10 @@
 import fs from 'node:fs';
 import { bucketKey } from './buckets.js';
 import type { AgentRoots } from './paths.js';
-import type { AgentParser, LogFile, RecordSink } from './parsers/types.js';
+import type { AgentParser, LogFile, ParseStart, RecordSink } from './parsers/types.js';
 import { ProjectResolver } from './project.js';
-import { SourceUnavailableError } from './sqlite.js';
+import { readFile, replay } from './read-events.js';
+import { startParallelReads, type ParallelOptions, type ParallelReads } from './read-pool.js';
 import type { Cursor, LocalState } from './state.js';
 import { addInto, halfHourStart, isAcceptedInstant, packCounts, unpackCounts, type UsageRecord } from './usage.js';
 
@@ -28,6 +29,8 @@ export interface ScanResult {
   agents: Record<string, AgentSummary>;
   bytesRead: number;
   changedGroups: number;
+  /** Worker threads that read files (0: read on the calling thread). */
+  threads: number;
 }
 
 export interface ScanOptions {
@@ -38,6 +41,8 @@ export interface ScanOptions {
   /** Called once with the bytes to read, then with progress. */
   onPlan?: (totalBytes: number, files: number) => void;
   onProgress?: (doneBytes: number) => void;
+  /** When to read on worker threads (default: large reads on multi-core machines; see read-pool.ts). */
+  parallel?: ParallelOptions;
 }
 
 interface Planned {
@@ -47,6 +52,33 @@ interface Planned {
   stat: fs.Stats;
   companions: string | undefined;
   cursor: Cursor | undefined;
+  /** Continue from the cursor's offset (else the file is read from the start). */
+  resume: boolean;
+  start: ParseStart;
+  /** Bytes this pass reads. */
+  bytes: number;
+}
+
+function planned(
+  parser: AgentParser,
+  file: LogFile,
+  files: readonly LogFile[],
+  stat: fs.Stats,
+  companions: string | undefined,
+  cursor: Cursor | undefined,
+): Planned {
+  // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
+  const sameFile =
+    cursor !== undefined &&
+    (cursor.ino === stat.ino || parser.agent === 'codex' || parser.agent === 'every-code' || file.keepState === true);
+  const resume = file.format === 'jsonl' && cursor !== undefined && sameFile && stat.size >= cursor.offset;
+  const start: ParseStart = {
+    offset: resume ? (cursor?.offset ?? 0) : 0,
+    // documents are re-read whole, but keep their parser state while the file is the same
+    state: resume || (file.format === 'document' && sameFile) ? cursor?.state : undefined,
+  };
+  const bytes = resume ? stat.size - (cursor?.offset ?? 0) : stat.size;
+  return { parser, file, files, stat, companions, cursor, resume, start, bytes };
 }
 
 function companionSig(file: LogFile): string | undefined {
@@ -94,14 +126,37 @@ export function scan(opts: ScanOptions): ScanResult {
       summary.changed += 1;
       const resume = file.format === 'jsonl' && cursor !== undefined && stat.size >= cursor.offset;
       totalBytes += resume ? stat.size - cursor.offset : stat.size;
-      plan.push({ parser, file, files, stat, companions, cursor });
+      plan.push(planned(parser, file, files, stat, companions, cursor));
     }
   }
   opts.onPlan?.(totalBytes, plan.length);
 
+  const parallel = startParallelReads(plan, totalBytes, now, opts.parallel);
+  try {
+    readPlan(plan, parallel, opts, agents);
+  } finally {
+    parallel.close();
+  }
+  return {
+    agents,
+    bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
+    changedGroups: state.buckets.changedGroups.size,
+    threads: parallel.threads,
+  };
+}
+
+/** Fold each planned file's read into the state, strictly in plan order. */
+function readPlan(
+  plan: readonly Planned[],
+  parallel: ParallelReads,
+  opts: ScanOptions,
+  agents: Record<string, AgentSummary>,
+): void {
+  const { state, now } = opts;
   const resolver = new ProjectResolver();
   let done = 0;
-  for (const p of plan) {
+  for (let i = 0; i < plan.length; i += 1) {
+    const p = plan[i] as Planned;
     const summary = agents[p.parser.agent] as AgentSummary;
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
@@ -117,14 +172,7 @@ export function scan(opts: ScanOptions): ScanResult {
         project: project?.key ?? '',
       });
     };
-    // Same inode (or a Codex rollout moved to the archive) and not shorter: resume.
-    const sameFile =
-      p.cursor !== undefined &&
-      (p.cursor.ino === p.stat.ino ||
-        p.parser.agent === 'codex' ||
-        p.parser.agent === 'every-code' ||
-        p.file.keepState === true);
-    const resume = p.file.format === 'jsonl' && p.cursor !== undefined && sameFile && p.stat.size >= p.cursor.offset;
+    const { resume, start } = p;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
     // What the parser reports is applied only once the whole pass succeeded, so a file that
     // fails half way (vanished, unreadable) changes nothing and is simply read again next time.
@@ -165,23 +213,14 @@ export function scan(opts: ScanOptions): ScanResult {
         skipped += n;
       },
     };
-    let result;
-    try {
-      result = p.parser.parse(
-        p.file,
-        // documents are re-read whole, but keep their parser state while the file is the same
-        {
-          offset: resume ? (p.cursor?.offset ?? 0) : 0,
-          state: resume || (p.file.format === 'document' && sameFile) ? p.cursor?.state : undefined,
-        },
-        sink,
-        { now, files: p.files },
-      );
-    } catch (err) {
-      if (err instanceof SourceUnavailableError) (summary.unavailable ??= []).push(err.message);
+    const read = parallel.read(i) ?? readFile(p.parser, p.file, start, { now, files: p.files });
+    if (!read.ok) {
+      if (read.unavailable) (summary.unavailable ??= []).push(read.message);
       else summary.malformed += 1;
       continue;
     }
+    replay(read.events, sink);
+    const result = { offset: read.offset, state: read.state };
     summary.malformed += malformed;
     summary.skipped += skipped;
     if (!resume && p.cursor?.contrib !== undefined) {
@@ -207,9 +246,4 @@ export function scan(opts: ScanOptions): ScanResult {
     state.cursors[p.file.key] = next;
     state.dirty = true;
   }
-  return {
-    agents,
-    bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
-    changedGroups: state.buckets.changedGroups.size,
-  };
 }

@@ -71,11 +71,16 @@ function exec(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran
   });
 }
 
-/** The installed command with only Node and the install prefix on PATH. */
+/**
+ * The installed command with only Node and the install prefix on PATH; every read goes through
+ * its read workers (normally only reads of 32 MB or more), so the shipped worker module is used.
+ */
 function tokentally(args: string[]): Promise<Ran> {
   return exec(path.join(prefix, 'bin', 'tokentally'), args, {
     ...h.env,
     PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath)].join(path.delimiter),
+    TOKENTALLY_PARALLEL_MIN_BYTES: '0',
+    TOKENTALLY_READ_THREADS: '2',
   });
 }
 
@@ -105,6 +110,7 @@ describe('installing the CLI from its server', () => {
     expect(npm.status, npm.stderr).toBe(0);
     const installed = path.join(prefix, 'lib', 'node_modules', 'tokentally');
     expect(fs.readdirSync(installed).sort()).toEqual(['README.md', 'bin', 'package.json']); // nothing else: no dependencies
+    expect(fs.readdirSync(path.join(installed, 'bin'))).toContain('read-worker.js');
     expect((await tokentally(['--version'])).stdout.trim()).toBe(`tokentally ${VERSION}`);
     expect((await tokentally(['--help'])).stdout).toContain('Usage: tokentally <command>');
 

@@ -152,11 +152,16 @@ export function claudeFile(root: string, i: number, bytes: number): number {
       n += 1;
       const msgId = `msg_${session.slice(0, 8)}${n}`;
       const req = `req_${session.slice(9, 13)}${n}`;
+      const input = int(1, 50);
+      const created = int(0, 5000);
+      // as in real logs, the parts of cache_creation add up to cache_creation_input_tokens
+      // (Claude Code writes the 1-hour cache in some sessions, the 5-minute one in others)
+      const oneHour = i % 3 === 0 ? created : 0;
       const usage = {
-        input_tokens: int(1, 50),
-        cache_creation_input_tokens: int(0, 5000),
+        input_tokens: input,
+        cache_creation_input_tokens: created,
         cache_read_input_tokens: int(10000, 120000),
-        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        cache_creation: { ephemeral_5m_input_tokens: created - oneHour, ephemeral_1h_input_tokens: oneHour },
         output_tokens: int(10, 4000),
         service_tier: 'standard',
       };
