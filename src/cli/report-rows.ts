@@ -117,7 +117,10 @@ export function buildReport(
 ): { rows: ReportRow[]; totals: ReportRow } {
   const dayOf = localDater(opts.tz);
   const entries = [...buckets].map(([k, c]) => ({ id: parseBucketKey(k), c }));
-  const blocks = opts.by === 'block' ? blockStarts(entries.filter((e) => e.id.source === 'claude' && e.c.total > 0).map((e) => e.id.hourStart)) : [];
+  const blocks =
+    opts.by === 'block'
+      ? blockStarts(entries.filter((e) => e.id.source === 'claude' && e.c.total > 0).map((e) => e.id.hourStart))
+      : [];
   const blockOf = (t: number): number => {
     let lo = 0;
     let hi = blocks.length - 1;

@@ -69,7 +69,10 @@ ${argv.map((a) => `    <string>${xml(a)}</string>`).join('\n')}
       kind: 'scheduled task',
       files: [],
       commands: [
-        ['schtasks', ['/Create', '/F', '/SC', 'MINUTE', '/MO', String(minutes), '/TN', UNIT, '/TR', `"${launcher}" sync --quiet`]],
+        [
+          'schtasks',
+          ['/Create', '/F', '/SC', 'MINUTE', '/MO', String(minutes), '/TN', UNIT, '/TR', `"${launcher}" sync --quiet`],
+        ],
       ],
     };
   }
@@ -116,7 +119,11 @@ WantedBy=timers.target
 export function uninstallPlan(platform: string, env: CliEnv): SchedulePlan {
   if (platform === 'darwin') {
     const file = launchdFile(env);
-    return { kind: 'launchd agent', files: [{ path: file, content: '' }], commands: [['launchctl', ['unload', '-w', file]]] };
+    return {
+      kind: 'launchd agent',
+      files: [{ path: file, content: '' }],
+      commands: [['launchctl', ['unload', '-w', file]]],
+    };
   }
   if (platform === 'win32')
     return { kind: 'scheduled task', files: [], commands: [['schtasks', ['/Delete', '/F', '/TN', UNIT]]] };

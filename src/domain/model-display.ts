@@ -7,7 +7,8 @@
  */
 
 /** A trailing `-YYYYMMDD`, `@YYYYMMDD` or `-YYYY-MM-DD` with a plausible date (2020–2099). */
-const DATED = /^(.+?)(?:[-@](20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])|-(20\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$/;
+const DATED =
+  /^(.+?)(?:[-@](20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])|-(20\d{2})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]))$/;
 
 /** The id shown for `model`: without a trailing release date. */
 export function undatedModel(model: string): string {

@@ -42,7 +42,9 @@ describe('hooks that survive a Node upgrade', () => {
     const r = await run(env, ['hooks', 'install']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`runs the tokentally on your PATH (now ${path.join(dir, 'tokentally')})`);
-    const settings = JSON.parse(fs.readFileSync(path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'settings.json'), 'utf8')) as {
+    const settings = JSON.parse(
+      fs.readFileSync(path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'settings.json'), 'utf8'),
+    ) as {
       hooks: Record<string, { hooks: { command: string }[] }[]>;
     };
     const command = settings.hooks['Stop']?.[0]?.hooks[0]?.command ?? '';
@@ -80,7 +82,8 @@ describe('hooks that survive a Node upgrade', () => {
   });
 
   it('covers Qwen Code, Factory Droid and OpenCode, and removes exactly what it added', async () => {
-    for (const k of ['QWEN_HOME', 'FACTORY_HOME', 'OPENCODE_DATA_DIR']) fs.mkdirSync(h.env[k] as string, { recursive: true });
+    for (const k of ['QWEN_HOME', 'FACTORY_HOME', 'OPENCODE_DATA_DIR'])
+      fs.mkdirSync(h.env[k] as string, { recursive: true });
     const r = await run(h.env, ['hooks', 'install']);
     expect(r.code, r.stderr).toBe(0);
     for (const [k, agent] of [
@@ -121,36 +124,54 @@ describe('schedule', () => {
     expect(service).toContain('Type=oneshot');
     expect(timer).toContain('OnUnitActiveSec=20min');
     expect(timer).toContain('WantedBy=timers.target');
-    expect(rec.calls).toEqual(['systemctl --user daemon-reload', 'systemctl --user enable --now tokentally-sync.timer']);
+    expect(rec.calls).toEqual([
+      'systemctl --user daemon-reload',
+      'systemctl --user enable --now tokentally-sync.timer',
+    ]);
     expect(r.stdout).toContain('schedule: a systemd user timer syncs every 20 minutes');
     expect(fs.statSync(launcher()).mode & 0o111).not.toBe(0);
     expect((await run(h.env, ['doctor'])).stdout).toContain('ok    a periodic sync is scheduled');
     const u = await run(h.env, ['schedule', 'uninstall'], { runProgram: rec.runProgram });
     expect(u.code).toBe(0);
     expect(fs.existsSync(path.join(dir, 'tokentally-sync.timer'))).toBe(false);
-    expect(rec.calls.slice(2)).toEqual(['systemctl --user disable --now tokentally-sync.timer', 'systemctl --user daemon-reload']);
+    expect(rec.calls.slice(2)).toEqual([
+      'systemctl --user disable --now tokentally-sync.timer',
+      'systemctl --user daemon-reload',
+    ]);
     expect((await run(h.env, ['schedule', 'install', '--every', '1'])).code).toBe(2);
   });
 
   it('writes a launchd agent on macOS and a scheduled task on Windows; without a runner it prints the commands', async () => {
     const rec = recorder();
-    expect((await run(h.env, ['schedule', 'install'], { platform: 'darwin', runProgram: rec.runProgram })).code).toBe(0);
-    const plist = fs.readFileSync(path.join(h.env['HOME'] as string, 'Library', 'LaunchAgents', 'dev.tokentally.sync.plist'), 'utf8');
+    expect((await run(h.env, ['schedule', 'install'], { platform: 'darwin', runProgram: rec.runProgram })).code).toBe(
+      0,
+    );
+    const plist = fs.readFileSync(
+      path.join(h.env['HOME'] as string, 'Library', 'LaunchAgents', 'dev.tokentally.sync.plist'),
+      'utf8',
+    );
     expect(plist).toContain('<string>dev.tokentally.sync</string>');
     expect(plist).toContain(`<string>${launcher()}</string>\n    <string>sync</string>\n    <string>--quiet</string>`);
     expect(plist).toContain('<key>StartInterval</key><integer>900</integer>');
     expect(rec.calls[1]).toMatch(/^launchctl load -w .*dev\.tokentally\.sync\.plist$/);
     const win = recorder();
     expect((await run(h.env, ['schedule', 'install'], { platform: 'win32', runProgram: win.runProgram })).code).toBe(0);
-    expect(win.calls[0]).toBe(`schtasks /Create /F /SC MINUTE /MO 15 /TN tokentally-sync /TR "${launcher()}.cmd" sync --quiet`);
+    expect(win.calls[0]).toBe(
+      `schtasks /Create /F /SC MINUTE /MO 15 /TN tokentally-sync /TR "${launcher()}.cmd" sync --quiet`,
+    );
     const dry = await run(h.env, ['schedule', 'install']);
-    expect(dry.stdout).toContain('To activate it, run:\n  systemctl --user daemon-reload\n  systemctl --user enable --now tokentally-sync.timer');
+    expect(dry.stdout).toContain(
+      'To activate it, run:\n  systemctl --user daemon-reload\n  systemctl --user enable --now tokentally-sync.timer',
+    );
   });
 });
 
 describe('link offers automatic sync', () => {
   /** Link with a fresh server (a link code is single-use). */
-  async function link(extra: string[], over: Partial<CliContext> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  async function link(
+    extra: string[],
+    over: Partial<CliContext> = {},
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     const srv: FakeServer = await startFakeServer();
     try {
       return await run(h.env, ['link', '--server', srv.url, '--code', 'ABCD-EFGH-JKMN', ...extra], over);
@@ -166,7 +187,11 @@ describe('link offers automatic sync', () => {
     expect((await link(['--no-hooks'])).stdout).not.toContain('sync automatically');
     const rec = recorder();
     const asked: string[] = [];
-    const yes = await link([], { interactive: true, prompt: (q) => (asked.push(q), Promise.resolve('')), runProgram: rec.runProgram });
+    const yes = await link([], {
+      interactive: true,
+      prompt: (q) => (asked.push(q), Promise.resolve('')),
+      runProgram: rec.runProgram,
+    });
     expect(yes.code, yes.stderr).toBe(0);
     expect(asked).toEqual(['Sync automatically from now on (agent hooks and a 15-minute schedule)? [Y/n] ']);
     expect(yes.stdout).toContain('claude: installed Stop, SessionEnd hook(s)');
@@ -181,7 +206,12 @@ describe('status', () => {
   it('lists only agents with logs, with totals, local and relative times and the malformed file', async () => {
     const file = path.join(h.env['CLAUDE_CONFIG_DIR'] as string, 'projects', 'p', 's.jsonl');
     writeJsonl(file, [
-      { type: 'assistant', timestamp: '2026-11-01T10:00:00Z', requestId: 'r', message: { id: 'm', model: 'claude-opus-4-1', usage: { input_tokens: 1, output_tokens: 1 } } },
+      {
+        type: 'assistant',
+        timestamp: '2026-11-01T10:00:00Z',
+        requestId: 'r',
+        message: { id: 'm', model: 'claude-opus-4-1', usage: { input_tokens: 1, output_tokens: 1 } },
+      },
       'not json',
     ]);
     await run(h.env, ['sync', '--no-upload']);
@@ -196,7 +226,9 @@ describe('status', () => {
       'Queued:       1 bucket(s)',
       'Projects:     off',
     ]);
-    expect(piped.stdout).toContain('agent   files  MB read  malformed lines\nclaude      1      0.0                1\ntotal       1      0.0                1\n');
+    expect(piped.stdout).toContain(
+      'agent   files  MB read  malformed lines\nclaude      1      0.0                1\ntotal       1      0.0                1\n',
+    );
     expect(piped.stdout).toMatch(/^No logs: codex, every-code, gemini, .*crush\.$/m);
     expect(piped.stdout).toContain(`claude: the last malformed line was in ${file}`);
     const tty = await run(env, ['status'], { ...later, stdout: ttySink() });
@@ -224,7 +256,18 @@ describe('on a real pseudo-terminal', () => {
       {
         timestamp: '2026-11-01T09:00:00Z',
         type: 'event_msg',
-        payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 1000, cached_input_tokens: 800, output_tokens: 100, reasoning_output_tokens: 60, total_tokens: 1100 } } },
+        payload: {
+          type: 'token_count',
+          info: {
+            last_token_usage: {
+              input_tokens: 1000,
+              cached_input_tokens: 800,
+              output_tokens: 100,
+              reasoning_output_tokens: 60,
+              total_tokens: 1100,
+            },
+          },
+        },
       },
     ]);
     const env: NodeJS.ProcessEnv = { ...process.env, ...h.env, TERM: 'xterm' };

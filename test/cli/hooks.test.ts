@@ -40,12 +40,7 @@ describe('hooks install/uninstall', () => {
     expect((await run(h.env, ['hooks', 'install'])).code).toBe(0);
     const installed = fs.readFileSync(codexToml, 'utf8');
     const found = findNotify(installed);
-    expect(parseTomlStringArray(found?.value ?? '')).toEqual([
-      launcher(),
-      'hook',
-      'codex',
-      '--tokentally-hook',
-    ]);
+    expect(parseTomlStringArray(found?.value ?? '')).toEqual([launcher(), 'hook', 'codex', '--tokentally-hook']);
     expect(installed).toContain('[mcp_servers.docs]\ncommand = "docs-server"\nnotify = ["not-top-level"]\n');
     expect(fs.readFileSync(`${codexToml}.tokentally-backup`, 'utf8')).toBe(CODEX_TOML);
     expect((await run(h.env, ['hooks', 'install'])).stdout).toContain('codex: already installed');
@@ -143,10 +138,12 @@ describe('doctor', () => {
     expect(r.stdout).toContain('FAIL  no config');
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('2 problem(s) need attention:');
-    expect(lines[1]).toMatch(/^FAIL  no config/);
+    expect(lines[1]).toMatch(/^FAIL {2}no config/);
     expect(lines[2]).toBe('FAIL  not linked to a server');
     expect(lines.filter((l) => l.includes('no logs'))).toEqual([
-      expect.stringMatching(/^-- {4}no logs: codex, every-code, claude, gemini, .*, crush \(`tokentally doctor --verbose` shows where it looked\)$/),
+      expect.stringMatching(
+        /^-- {4}no logs: codex, every-code, claude, gemini, .*, crush \(`tokentally doctor --verbose` shows where it looked\)$/,
+      ),
     ]);
     const verbose = await run(h.env, ['doctor', '--verbose']);
     expect(verbose.stdout).toContain(`codex: ${path.join(h.env['CODEX_HOME'] as string, 'sessions')}`);

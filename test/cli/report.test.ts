@@ -112,11 +112,15 @@ describe('report', () => {
     const tty = await run(h.env, ['report', '--tz', 'UTC'], { stdout: ttySink() });
     expect(tty.stdout).toContain('\u001b[1m');
     expect(stripColour(tty.stdout)).toBe(piped.stdout);
-    expect((await run({ ...h.env, NO_COLOR: '1' }, ['report', '--tz', 'UTC'], { stdout: ttySink() })).stdout).toBe(piped.stdout);
+    expect((await run({ ...h.env, NO_COLOR: '1' }, ['report', '--tz', 'UTC'], { stdout: ttySink() })).stdout).toBe(
+      piped.stdout,
+    );
     const forced = await run({ ...h.env, FORCE_COLOR: '1' }, ['report', '--tz', 'UTC']);
     expect(stripColour(forced.stdout)).toBe(piped.stdout);
     expect(forced.stdout).not.toBe(piped.stdout);
-    expect((await run({ ...h.env, FORCE_COLOR: '0' }, ['report', '--tz', 'UTC'], { stdout: ttySink() })).stdout).toBe(piped.stdout);
+    expect((await run({ ...h.env, FORCE_COLOR: '0' }, ['report', '--tz', 'UTC'], { stdout: ttySink() })).stdout).toBe(
+      piped.stdout,
+    );
   });
 
   it('groups Claude usage into 5-hour blocks and marks the open one', async () => {
@@ -127,11 +131,16 @@ describe('report', () => {
       ['2026-10-31 23:00 UTC', 1110, '2026-10-31T23:00:00.000Z', '2026-11-01T04:00:00.000Z', false],
       ['2026-11-01 18:00 UTC', 2220, '2026-11-01T18:00:00.000Z', '2026-11-01T23:00:00.000Z', false],
     ]);
-    expect(blockStarts([Date.parse('2026-11-01T10:30:00Z'), Date.parse('2026-11-01T14:30:00Z'), Date.parse('2026-11-01T15:00:00Z')])).toEqual([
-      Date.parse('2026-11-01T10:00:00Z'),
-      Date.parse('2026-11-01T15:00:00Z'),
-    ]);
-    const open = await run(h.env, ['report', '--by', 'block', '--tz', 'UTC'], { now: () => Date.parse('2026-11-01T20:00:00Z') });
+    expect(
+      blockStarts([
+        Date.parse('2026-11-01T10:30:00Z'),
+        Date.parse('2026-11-01T14:30:00Z'),
+        Date.parse('2026-11-01T15:00:00Z'),
+      ]),
+    ).toEqual([Date.parse('2026-11-01T10:00:00Z'), Date.parse('2026-11-01T15:00:00Z')]);
+    const open = await run(h.env, ['report', '--by', 'block', '--tz', 'UTC'], {
+      now: () => Date.parse('2026-11-01T20:00:00Z'),
+    });
     expect(open.stdout).toContain('2026-11-01 18:00 UTC (active)');
     expect(open.stdout.split('\n')[0]).toMatch(/^block \(5 h, Claude\)\s+input \(uncached\)/);
     const session = await run(h.env, ['report', '--by', 'session']);

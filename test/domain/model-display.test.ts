@@ -11,7 +11,17 @@ describe('undatedModel', () => {
   });
 
   it('keeps versions, tags and anything that is not a date', () => {
-    for (const id of ['gpt-5.1', 'gpt-5-codex', 'o3-mini', 'gemini-2.5-pro', 'model-latest', 'x-20251399', 'unknown', 'foo-12345678', '20250929'])
+    for (const id of [
+      'gpt-5.1',
+      'gpt-5-codex',
+      'o3-mini',
+      'gemini-2.5-pro',
+      'model-latest',
+      'x-20251399',
+      'unknown',
+      'foo-12345678',
+      '20250929',
+    ])
       expect(undatedModel(id)).toBe(id);
   });
 });

@@ -118,9 +118,11 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   for (const p of problems) out.data(p);
   out.data('');
   for (const d of details) out.data(d);
-  if (noLogs.length > 0) out.data(style.dim(`--    no logs: ${noLogs.join(', ')} (\`tokentally doctor --verbose\` shows where it looked)`));
+  if (noLogs.length > 0)
+    out.data(style.dim(`--    no logs: ${noLogs.join(', ')} (\`tokentally doctor --verbose\` shows where it looked)`));
   if (verbose)
     for (const parser of allParsers)
-      if (noLogs.includes(parser.agent)) out.data(style.dim(`      ${parser.agent}: ${parser.roots(roots).join(', ')}`));
+      if (noLogs.includes(parser.agent))
+        out.data(style.dim(`      ${parser.agent}: ${parser.roots(roots).join(', ')}`));
   return problems.length > 0 ? 1 : 0;
 }

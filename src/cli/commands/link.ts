@@ -72,7 +72,10 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
         const { account } = await exchangeAndSave(ctx, server, code, deviceName);
         const where = account === undefined ? server : `the account ${account} at ${server}`;
         link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${where}.` });
-        return await offerAutomaticSync(ctx, values.hooks === true ? 'yes' : values['no-hooks'] === true ? 'no' : 'ask');
+        return await offerAutomaticSync(
+          ctx,
+          values.hooks === true ? 'yes' : values['no-hooks'] === true ? 'no' : 'ask',
+        );
       } catch (err) {
         link.finish({ ok: false, message: err instanceof Error ? err.message : String(err) });
         throw err;

@@ -134,7 +134,9 @@ export function renderReport(
       : COLUMNS_NOTE,
   ];
   if (showBillable)
-    notes.push('billable: the tokens the server bills by its per-source rule, shown because it differs from total here.');
+    notes.push(
+      'billable: the tokens the server bills by its per-source rule, shown because it differs from total here.',
+    );
   notes.push(`Days in ${tz}; cost from the server's price data, per model and UTC day.`);
   return `${body}\n\n${notes.map(style.dim).join('\n')}`;
 }

@@ -68,8 +68,11 @@ export function uninstallSchedule(ctx: CliContext, out: Output): number {
   }
   runAll(ctx, out, plan.commands, plan.commands.length);
   for (const f of present) fs.unlinkSync(f.path);
-  if (ctx.platform === 'linux' && ctx.runProgram !== undefined) ctx.runProgram('systemctl', ['--user', 'daemon-reload']);
-  out.info(`schedule: removed the ${plan.kind}${present.length > 0 ? ` (${present.map((f) => f.path).join(', ')})` : ''}.`);
+  if (ctx.platform === 'linux' && ctx.runProgram !== undefined)
+    ctx.runProgram('systemctl', ['--user', 'daemon-reload']);
+  out.info(
+    `schedule: removed the ${plan.kind}${present.length > 0 ? ` (${present.map((f) => f.path).join(', ')})` : ''}.`,
+  );
   return 0;
 }
 

@@ -73,7 +73,9 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
   out.data(
     `Last upload:  ${whenText(state.meta.lastUploadAt, now, tz)}${failed ? style.red(` (${status.last_result})`) : ''}`,
   );
-  out.data(`Queued:       ${formatInt(status.queued_buckets)} bucket(s)${status.sync_running ? ' (a sync is running)' : ''}`);
+  out.data(
+    `Queued:       ${formatInt(status.queued_buckets)} bucket(s)${status.sync_running ? ' (a sync is running)' : ''}`,
+  );
   out.data(`Projects:     ${status.projects ? 'on (owner/repo names are uploaded)' : 'off'}`);
   const seen = Object.entries(perAgent).filter(([, s]) => s.files > 0 || s.malformed > 0);
   const none = Object.entries(perAgent)
@@ -82,11 +84,14 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
   out.data('');
   if (seen.length === 0) out.data('No agent logs read yet (run `tokentally sync`).');
   else {
-    const sum = seen.reduce((t, [, s]) => ({ files: t.files + s.files, bytes: t.bytes + s.bytes, malformed: t.malformed + s.malformed }), {
-      files: 0,
-      bytes: 0,
-      malformed: 0,
-    });
+    const sum = seen.reduce(
+      (t, [, s]) => ({ files: t.files + s.files, bytes: t.bytes + s.bytes, malformed: t.malformed + s.malformed }),
+      {
+        files: 0,
+        bytes: 0,
+        malformed: 0,
+      },
+    );
     const row = (name: string, s: { files: number; bytes: number; malformed: number }): string[] => [
       name,
       formatInt(s.files),
@@ -94,10 +99,10 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
       s.malformed > 0 ? style.yellow(formatInt(s.malformed)) : '0',
     ];
     out.data(
-      table(
-        ['agent', 'files', 'MB read', 'malformed lines'].map(style.bold),
-        [...seen.map(([a, s]) => row(a, s)), row('total', sum).map(style.bold)],
-      ),
+      table(['agent', 'files', 'MB read', 'malformed lines'].map(style.bold), [
+        ...seen.map(([a, s]) => row(a, s)),
+        row('total', sum).map(style.bold),
+      ]),
     );
   }
   if (none.length > 0) out.data(style.dim(`No logs: ${none.join(', ')}.`));

@@ -66,7 +66,8 @@ export function checkHooks(ctx: CliContext): HookCheck[] {
   if (out.length === 0)
     out.push({
       level: 'note',
-      message: 'no automatic sync: run `tokentally hooks install` (and `tokentally schedule install` for agents without hooks)',
+      message:
+        'no automatic sync: run `tokentally hooks install` (and `tokentally schedule install` for agents without hooks)',
     });
   return out;
 }

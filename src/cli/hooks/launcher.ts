@@ -84,7 +84,9 @@ export function installLauncher(env: CliEnv, platform: string, self: readonly st
 function launcherTargets(text: string): string[][] {
   const out: string[][] = [];
   for (const line of text.split(/\r?\n/)) {
-    const quoted = [...line.matchAll(/'((?:[^']|'\\'')*)'|"([^"]+)"/g)].map((m) => (m[1] ?? m[2] ?? '').replace(/'\\''/g, "'"));
+    const quoted = [...line.matchAll(/'((?:[^']|'\\'')*)'|"([^"]+)"/g)].map((m) =>
+      (m[1] ?? m[2] ?? '').replace(/'\\''/g, "'"),
+    );
     if (/exec |\(/.test(line) && quoted.length > 0) out.push([...new Set(quoted)]);
   }
   return out;
@@ -110,5 +112,8 @@ export function checkHookCommand(
   }
   if (script !== undefined && script.endsWith('.js') && !fs.existsSync(script))
     return { ok: false, problem: `${script} no longer exists` };
-  return { ok: true, problem: 'it calls a fixed Node binary and script, which a Node upgrade or a moved install breaks' };
+  return {
+    ok: true,
+    problem: 'it calls a fixed Node binary and script, which a Node upgrade or a moved install breaks',
+  };
 }
