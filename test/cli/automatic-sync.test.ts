@@ -271,7 +271,7 @@ describe('on a real pseudo-terminal', () => {
       },
     ]);
     const env: NodeJS.ProcessEnv = { ...process.env, ...h.env, TERM: 'xterm' };
-    delete env['FORCE_COLOR'];
+    delete env['FORCE_COLOR']; // the runner's own colour settings must not decide
     delete env['NO_COLOR'];
     const node = process.execPath;
     const piped = execFileSync(node, [bundle, 'report', '--refresh', '--tz', 'UTC'], { env, encoding: 'utf8' });
