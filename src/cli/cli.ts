@@ -11,6 +11,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { hookCommand, hooksCommand } from './commands/hooks.js';
 import { linkCommand } from './commands/link.js';
 import { reportCommand } from './commands/report.js';
+import { scheduleCommand } from './commands/schedule.js';
 import { statusCommand } from './commands/status.js';
 import { syncCommand } from './commands/sync.js';
 
@@ -29,12 +30,14 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   link: {
     run: linkCommand,
-    synopsis: '[--server URL] [--code CODE] [--device-name NAME]',
+    synopsis: '[--server URL] [--code CODE] [--device-name NAME] [--hooks|--no-hooks]',
     summary: 'link this machine to a server',
-    details: `Exchanges a one-time link code (create it in the dashboard) for a device token.
+    details: `Exchanges a one-time link code (create it in the dashboard) for a device token, then offers automatic sync.
   --server URL        the server (default: TOKENTALLY_SERVER, the configured server, or http://127.0.0.1:8787)
   --code CODE         the link code (default: TOKENTALLY_LINK_CODE; asked for on a terminal)
-  --device-name NAME  how this machine appears in the dashboard (default: the hostname)`,
+  --device-name NAME  how this machine appears in the dashboard (default: the hostname)
+  --hooks             set up automatic sync (hooks and the periodic schedule) without asking
+  --no-hooks          do not set up automatic sync and do not ask`,
   },
   sync: {
     run: syncCommand,
@@ -54,28 +57,37 @@ const COMMANDS: Record<string, Command> = {
   },
   report: {
     run: reportCommand,
-    synopsis: '[--since D] [--until D] [--tz ZONE] [--by day|model|source|project] [--json] [--refresh]',
+    synopsis: '[--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block] [--json] [--refresh]',
     summary: 'tokens and cost computed locally, no server needed',
     details: `Totals from the local bucket store, priced with the server's price data and rules.
   --since D, --until D  local calendar days (YYYY-MM-DD, inclusive)
   --tz ZONE             IANA time zone of those days (default: TZ or the system zone)
-  --by KEY              rows per day (default), model, source or project
+  --by KEY              rows per day (default), model, source, project or block (Claude's 5-hour windows)
   --json                machine-readable output
   --refresh             read the agents' logs first (without uploading)`,
   },
   hooks: {
     run: hooksCommand,
     synopsis: 'install|uninstall',
-    summary: 'sync automatically from Codex, Claude Code, Gemini CLI',
-    details: `  install    make Codex, Claude Code and Gemini CLI run \`tokentally hook\` after turns and sessions
+    summary: 'sync automatically from the agents that have hooks',
+    details: `  install    make Codex, Claude Code, Gemini CLI, Qwen Code, Factory Droid and OpenCode sync after turns and sessions
+             (through a small launcher that finds tokentally on the PATH, so hooks survive a Node upgrade)
   uninstall  remove exactly what install added`,
+  },
+  schedule: {
+    run: scheduleCommand,
+    synopsis: 'install [--every MINUTES]|uninstall',
+    summary: 'sync periodically, for agents without hooks',
+    details: `  install    a systemd user timer (Linux), launchd agent (macOS) or scheduled task (Windows) running \`sync --quiet\`
+  --every M  minutes between syncs (5–1440, default 15)
+  uninstall  remove it`,
   },
   doctor: {
     run: doctorCommand,
     synopsis: '',
     summary: 'check config, server, token, versions and log locations',
     details:
-      'Checks the config, the server (and that its version matches this CLI), the device token, the queue and where each agent keeps its logs. Exit 1 when something needed is wrong.',
+      'Says first whether all is well, then the problems, then the details: the config, the server (and that its version matches this CLI), the device token, the queue, whether the installed hooks still run tokentally, and where each agent keeps its logs. Exit 1 when something needed is wrong.',
   },
   hook: { run: hookCommand, synopsis: '<agent>', summary: 'called by agent hooks', details: '', hidden: true },
 };
@@ -128,7 +140,7 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
     out.data(commandHelp(name) as string);
     return 0;
   }
-  if (name === 'hooks' && rest.length === 0) {
+  if ((name === 'hooks' || name === 'schedule') && rest.length === 0) {
     out.data(commandHelp(name) as string);
     return 2;
   }

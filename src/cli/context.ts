@@ -20,6 +20,11 @@ export interface CliContext {
   selfCommand: readonly string[];
   platform: string;
   hostname: string;
+  /**
+   * Runs a system program (systemctl, launchctl, schtasks) for `schedule`; main.ts gives the real
+   * one. Without it the command writes its files and prints what to run.
+   */
+  runProgram?: (cmd: string, args: readonly string[]) => { code: number; output: string };
 }
 
 /** Thrown by commands for a user-facing failure; main prints the message and exits non-zero. */

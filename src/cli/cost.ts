@@ -63,11 +63,23 @@ export function formatUsd(micros: bigint): string {
   return `${negative ? '-' : ''}$${(cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
-/** Token figure for a person: `812`, `48.2k`, `1.24M`, `3.05B`. */
+const UNITS: readonly [number, string][] = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+];
+
+/** Token figure for a person, as the dashboard shows it (three significant digits): `812`, `48.2K`, `1.24M`, `3.05B`. */
 export function formatTokens(n: number): string {
   const abs = Math.abs(n);
-  if (abs >= 1e9) return `${(n / 1e9).toFixed(2)}B`;
-  if (abs >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
-  if (abs >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
-  return String(n);
+  for (const [size, unit] of UNITS) {
+    if (abs >= size * 0.9995) {
+      const scaled = n / size;
+      const digits = Math.abs(scaled) >= 100 ? 0 : Math.abs(scaled) >= 10 ? 1 : 2;
+      const text = scaled.toFixed(digits);
+      return `${text.includes('.') ? text.replace(/\.?0+$/, '') : text}${unit}`;
+    }
+  }
+  return String(Math.round(n));
 }

@@ -3,6 +3,7 @@
  * @fileoverview Entry point of the `tokentally` command: builds the real context (process
  * environment, terminal, clock, network) and runs the dispatcher.
  */
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import readline from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,10 @@ const ctx: CliContext = {
   selfCommand: [process.execPath, fileURLToPath(import.meta.url)],
   platform: process.platform,
   hostname: os.hostname(),
+  runProgram: (cmd, args) => {
+    const r = spawnSync(cmd, [...args], { encoding: 'utf8', timeout: 30_000 });
+    return { code: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error?.message ?? ''}`.trim() };
+  },
 };
 
 runCli(process.argv.slice(2), ctx).then(

@@ -3,6 +3,7 @@
  * by `--quiet` except for explicit data such as `report`), warnings and errors to stderr, and a
  * progress bar is drawn only when stderr is a TTY and the run is not quiet.
  */
+import { stripColour } from './style.js';
 
 export interface TextSink {
   write(text: string): unknown;
@@ -71,12 +72,17 @@ export function formatInt(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Render rows as an aligned plain-text table; numbers right-aligned. */
+/** Render rows as an aligned plain-text table; numbers right-aligned. Colour escapes take no width. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const width = (cell: string): number => stripColour(cell).length;
+  const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
+  const pad = (cell: string, w: number, left: boolean): string => {
+    const fill = ' '.repeat(Math.max(0, w - width(cell)));
+    return left ? cell + fill : fill + cell;
+  };
   const fmt = (r: readonly string[]): string =>
     r
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .map((cell, i) => pad(cell, widths[i] ?? 0, i === 0))
       .join('  ')
       .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n');

@@ -11,6 +11,7 @@ import { BucketStore } from './buckets.js';
 import { isRecord, readJson, writeJsonAtomic } from './json-file.js';
 import { Ledger } from './ledger.js';
 import type { PackedCounts } from './usage.js';
+import type { MalformedFiles } from './malformed-files.js';
 
 export interface Cursor {
   agent: string;
@@ -32,6 +33,8 @@ export interface SyncMeta {
   lastResult?: string;
   /** Lines skipped as malformed per agent, summed over all syncs. */
   malformed?: Record<string, number>;
+  /** The last file per agent that held a malformed line. */
+  malformedFiles?: MalformedFiles;
 }
 
 function stringMap(v: unknown): Record<string, string> {

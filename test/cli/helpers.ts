@@ -143,12 +143,24 @@ export function makeCtx(env: CliEnv, over: Partial<CliContext> = {}): Captured {
   return { ctx, stdout: () => out, stderr: () => err };
 }
 
+/** A stream that says it is a terminal (as Node's stdout on a pty), collecting what is written. */
+export function ttySink(): { write: (t: string) => boolean; isTTY: true; columns: number } {
+  return { write: () => true, isTTY: true, columns: 100 };
+}
+
 export async function run(
   env: CliEnv,
   argv: string[],
   over: Partial<CliContext> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const c = makeCtx(env, over);
+  if (over.stdout !== undefined) {
+    // keep the caller's stream flags (isTTY), but capture what is written
+    let text = '';
+    c.ctx.stdout = { ...over.stdout, write: (t: string) => (text += t) };
+    const code = await runCli(argv, c.ctx);
+    return { code, stdout: text, stderr: c.stderr() };
+  }
   const code = await runCli(argv, c.ctx);
   return { code, stdout: c.stdout(), stderr: c.stderr() };
 }

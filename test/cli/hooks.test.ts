@@ -10,6 +10,8 @@ beforeEach(() => {
 });
 afterEach(() => removeHome(h));
 
+const launcher = (): string => path.join(h.env['XDG_DATA_HOME'] as string, 'tokentally', 'bin', 'tokentally-hook');
+
 const CODEX_TOML = `# my codex config
 model = "gpt-5-codex"
 notify = [
@@ -38,13 +40,7 @@ describe('hooks install/uninstall', () => {
     expect((await run(h.env, ['hooks', 'install'])).code).toBe(0);
     const installed = fs.readFileSync(codexToml, 'utf8');
     const found = findNotify(installed);
-    expect(parseTomlStringArray(found?.value ?? '')).toEqual([
-      '/usr/bin/node',
-      '/opt/tokentally/main.js',
-      'hook',
-      'codex',
-      '--tokentally-hook',
-    ]);
+    expect(parseTomlStringArray(found?.value ?? '')).toEqual([launcher(), 'hook', 'codex', '--tokentally-hook']);
     expect(installed).toContain('[mcp_servers.docs]\ncommand = "docs-server"\nnotify = ["not-top-level"]\n');
     expect(fs.readFileSync(`${codexToml}.tokentally-backup`, 'utf8')).toBe(CODEX_TOML);
     expect((await run(h.env, ['hooks', 'install'])).stdout).toContain('codex: already installed');
@@ -58,7 +54,7 @@ describe('hooks install/uninstall', () => {
     fs.mkdirSync(path.dirname(codexToml), { recursive: true });
     fs.writeFileSync(codexToml, '[tui]\nnotifications = true\n');
     await run(h.env, ['hooks', 'install']);
-    expect(fs.readFileSync(codexToml, 'utf8').startsWith('notify = ["/usr/bin/node"')).toBe(true);
+    expect(fs.readFileSync(codexToml, 'utf8').startsWith(`notify = ["${launcher()}"`)).toBe(true);
     await run(h.env, ['hooks', 'uninstall']);
     expect(fs.readFileSync(codexToml, 'utf8')).toBe('[tui]\nnotifications = true\n');
   });
@@ -76,7 +72,7 @@ describe('hooks install/uninstall', () => {
     expect(s.model).toBe('opus');
     expect(s.hooks['Stop']?.map((g) => g.hooks[0]?.command)).toEqual([
       'say done',
-      '/usr/bin/node /opt/tokentally/main.js hook claude --tokentally-hook',
+      `${launcher()} hook claude --tokentally-hook`,
     ]);
     expect(s.hooks['SessionEnd']).toHaveLength(1);
     await run(h.env, ['hooks', 'uninstall']);
@@ -140,6 +136,16 @@ describe('doctor', () => {
     const r = await run(h.env, ['doctor']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL  no config');
-    expect(r.stdout).toContain(`codex: no logs (looked in ${path.join(h.env['CODEX_HOME'] as string, 'sessions')}`);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('2 problem(s) need attention:');
+    expect(lines[1]).toMatch(/^FAIL {2}no config/);
+    expect(lines[2]).toBe('FAIL  not linked to a server');
+    expect(lines.filter((l) => l.includes('no logs'))).toEqual([
+      expect.stringMatching(
+        /^-- {4}no logs: codex, every-code, claude, gemini, .*, crush \(`tokentally doctor --verbose` shows where it looked\)$/,
+      ),
+    ]);
+    const verbose = await run(h.env, ['doctor', '--verbose']);
+    expect(verbose.stdout).toContain(`codex: ${path.join(h.env['CODEX_HOME'] as string, 'sessions')}`);
   });
 });

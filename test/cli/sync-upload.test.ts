@@ -80,9 +80,25 @@ describe('sync summary', () => {
     const r = await run(h.env, ['sync']);
     expect(r.code, r.stderr).toBe(0);
     // codex: 0.8M fresh input × $1.25/M + 0.2M cached × $0.125/M + 0.24M output × $10/M = $3.425
-    expect(r.stdout).toMatch(/^codex 1\.24M tokens \$3\.43 · claude 2\.2k <\$0\.01 — 3 half-hour bucket\(s\) sent$/m);
+    expect(r.stdout).toMatch(
+      /^Sent 3 half-hour buckets: 1\.24M tokens, \$3\.43 \(codex 1\.24M \$3\.43 · claude 2\.22K <\$0\.01\)\.$/m,
+    );
+    appendJsonl(claudeFile(), [claudeLine(3, '2026-11-01T11:10:00Z')]);
+    const more = await run(h.env, ['sync']);
+    expect(more.stdout).toMatch(/^Sent 1 half-hour bucket; new usage: claude 1\.11K tokens <\$0\.01\.$/m);
     const again = await run(h.env, ['sync']);
     expect(again.stdout).not.toContain('tokens');
+  });
+
+  it('the first sync after linking says what it sent, also what was read before linking', async () => {
+    writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z'), claudeLine(2, '2026-11-01T11:00:00Z')]);
+    expect((await run(h.env, ['sync', '--no-upload'])).code).toBe(0);
+    await link();
+    const r = await run(h.env, ['sync']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      'Sent 2 half-hour buckets: 2.22K tokens, <$0.01.\nThe server stored 2 new or changed, 0 unchanged (1 request).\n',
+    );
   });
 });
 
@@ -173,7 +189,7 @@ describe('sync and upload', () => {
     writeJsonl(claudeFile(), [claudeLine(1, '2026-11-01T10:00:00Z'), claudeLine(2, '2026-11-01T11:00:00Z')]);
     const r = await run(h.env, ['sync']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Uploaded 2 bucket(s)');
+    expect(r.stdout).toContain('Sent 2 half-hour buckets: 2.22K tokens');
     expect(serverTotal(srv)).toBe(2220);
     expect(await reportTotal()).toBe(2220);
     const again = await run(h.env, ['sync']);

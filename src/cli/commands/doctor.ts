@@ -1,7 +1,10 @@
 /**
  * @fileoverview `tokentally doctor`: checks the config (present, mode 0600), the server
- * (GET /healthz, whether its version is this CLI's, and whether it is repricing its stored costs), the device token (a sync ping), the queue and lock, and where each agent's
- * logs are looked for. Exit 0 when everything needed works, 1 otherwise.
+ * (GET /healthz, whether its version is this CLI's, and whether it is repricing its stored costs),
+ * the device token (a sync ping), the queue and lock, whether the installed hooks still run
+ * tokentally (hook-checks.ts), and where each agent's logs are looked for. It prints the verdict
+ * first, then the problems, then the rest; agents without logs share one line. Exit 0 when
+ * everything needed works, 1 otherwise.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,18 +19,27 @@ import { UploadQueue } from '../queue.js';
 import { pingUrl } from '../upload.js';
 import { sqliteDriver, SQLITE_MISSING } from '../sqlite.js';
 import { VERSION } from '../version.js';
+import { parseArgs } from 'node:util';
+import { createStyle } from '../style.js';
+import { checkHooks } from '../hooks/hook-checks.js';
 
-export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<number> {
+export async function doctorCommand(argv: string[], ctx: CliContext): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { verbose: { type: 'boolean', short: 'v', default: false } },
+    allowPositionals: false,
+  });
+  const verbose = values.verbose === true;
   const out = createOutput(ctx.stdout, ctx.stderr);
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
-  let problems = 0;
-  const ok = (msg: string): void => out.data(`ok    ${msg}`);
-  const bad = (msg: string): void => {
-    problems += 1;
-    out.data(`FAIL  ${msg}`);
-  };
-  const note = (msg: string): void => out.data(`--    ${msg}`);
+  const style = createStyle(ctx.env, ctx.stdout);
+  const problems: string[] = [];
+  const details: string[] = [];
+  const noLogs: string[] = [];
+  const ok = (msg: string): void => void details.push(`${style.green('ok')}    ${msg}`);
+  const bad = (msg: string): void => void problems.push(`${style.red('FAIL')}  ${msg}`);
+  const note = (msg: string): void => void details.push(`--    ${msg}`);
 
   const mode = configMode(paths.configFile);
   if (mode === undefined) bad(`no config at ${paths.configFile}: run \`tokentally link\``);
@@ -85,7 +97,7 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
     const discovered = found.length > 0 ? parser.discover(roots) : [];
     const files = discovered.length;
     if (found.length === 0) {
-      note(`${parser.agent}: no logs (looked in ${dirs.join(', ')})`);
+      noLogs.push(parser.agent);
       continue;
     }
     if (parser.noTokenCounts === undefined || files > 0)
@@ -95,5 +107,22 @@ export async function doctorCommand(_argv: string[], ctx: CliContext): Promise<n
       bad(`${parser.agent}: its database cannot be read: ${SQLITE_MISSING}`);
     }
   }
-  return problems > 0 ? 1 : 0;
+  for (const c of checkHooks(ctx)) (c.level === 'fail' ? bad : c.level === 'ok' ? ok : note)(c.message);
+
+  const withLogs = allParsers.length - noLogs.length;
+  out.data(
+    problems.length === 0
+      ? style.green(`All good: ${withLogs} agent(s) with logs, nothing needs doing.`)
+      : style.red(`${problems.length} problem(s) need attention:`),
+  );
+  for (const p of problems) out.data(p);
+  out.data('');
+  for (const d of details) out.data(d);
+  if (noLogs.length > 0)
+    out.data(style.dim(`--    no logs: ${noLogs.join(', ')} (\`tokentally doctor --verbose\` shows where it looked)`));
+  if (verbose)
+    for (const parser of allParsers)
+      if (noLogs.includes(parser.agent))
+        out.data(style.dim(`      ${parser.agent}: ${parser.roots(roots).join(', ')}`));
+  return problems.length > 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 /**
- * @fileoverview `tokentally hooks install|uninstall` edits the agents' own configuration so
- * they run `tokentally hook <agent>` after a turn or session; `tokentally hook <agent> [args]`
+ * @fileoverview `tokentally hooks install|uninstall` edits the agents' own configuration (Codex,
+ * Claude Code, Gemini CLI, Qwen Code, Factory Droid, OpenCode) so they run the launcher
+ * (hooks/launcher.ts) with `hook <agent>` after a turn or session; `tokentally hook <agent> [args]`
  * (hidden, called by those hooks) starts a detached `sync --quiet`, chains an original Codex
  * notify, and always exits 0 quickly so an agent is never slowed down or broken by us.
  */
@@ -12,7 +13,16 @@ import { installClaude, installGemini, uninstallClaude, uninstallGemini, hookArg
 import { installCodex, originalNotify, parseTomlStringArray, uninstallCodex } from '../hooks/codex.js';
 import { HOOK_MARKER, type HookEdit } from '../hooks/json-hooks.js';
 import { isLocked } from '../lock.js';
-import { createOutput } from '../output.js';
+import { createOutput, type Output } from '../output.js';
+import { installLauncher } from '../hooks/launcher.js';
+import {
+  installDroid,
+  installOpencode,
+  installQwen,
+  uninstallDroid,
+  uninstallOpencode,
+  uninstallQwen,
+} from '../hooks/more-agents.js';
 import { agentRoots, ownPaths } from '../paths.js';
 
 export async function hooksCommand(argv: string[], ctx: CliContext): Promise<number> {
@@ -20,20 +30,44 @@ export async function hooksCommand(argv: string[], ctx: CliContext): Promise<num
   const action = positionals[0];
   if (action !== 'install' && action !== 'uninstall') throw new UsageError('usage: tokentally hooks install|uninstall');
   const out = createOutput(ctx.stdout, ctx.stderr);
+  return action === 'install' ? installHooks(ctx, out) : uninstallHooks(ctx, out);
+}
+
+/** Write the launcher, then point every agent that has a hook at it. Exit 1 if any agent failed. */
+export function installHooks(ctx: CliContext, out: Output): number {
   const roots = agentRoots(ctx.env);
   const stateDir = ownPaths(ctx.env).stateDir;
-  const steps: [string, () => HookEdit][] =
-    action === 'install'
-      ? [
-          ['codex', () => installCodex(roots, hookArgv(ctx.selfCommand, 'codex'), stateDir)],
-          ['claude', () => installClaude(roots, ctx.selfCommand)],
-          ['gemini', () => installGemini(roots, ctx.selfCommand, stateDir)],
-        ]
-      : [
-          ['codex', () => uninstallCodex(roots, stateDir)],
-          ['claude', () => uninstallClaude(roots)],
-          ['gemini', () => uninstallGemini(roots, stateDir)],
-        ];
+  const launcher = installLauncher(ctx.env, ctx.platform, ctx.selfCommand);
+  out.info(
+    launcher.bin !== undefined
+      ? `Hooks call ${launcher.file}, which runs the tokentally on your PATH (now ${launcher.bin}).`
+      : `Hooks call ${launcher.file}. tokentally is not on your PATH, so it falls back to ${ctx.selfCommand.join(' ')}; install it with npm install -g so hooks survive a Node upgrade.`,
+  );
+  const self = [launcher.file];
+  return runSteps(out, [
+    ['codex', () => installCodex(roots, hookArgv(self, 'codex'), stateDir)],
+    ['claude', () => installClaude(roots, self)],
+    ['gemini', () => installGemini(roots, self, stateDir)],
+    ['qwen', () => installQwen(roots, self)],
+    ['droid', () => installDroid(roots, self)],
+    ['opencode', () => installOpencode(roots, ctx.env, self)],
+  ]);
+}
+
+function uninstallHooks(ctx: CliContext, out: Output): number {
+  const roots = agentRoots(ctx.env);
+  const stateDir = ownPaths(ctx.env).stateDir;
+  return runSteps(out, [
+    ['codex', () => uninstallCodex(roots, stateDir)],
+    ['claude', () => uninstallClaude(roots)],
+    ['gemini', () => uninstallGemini(roots, stateDir)],
+    ['qwen', () => uninstallQwen(roots)],
+    ['droid', () => uninstallDroid(roots)],
+    ['opencode', () => uninstallOpencode(ctx.env)],
+  ]);
+}
+
+function runSteps(out: Output, steps: [string, () => HookEdit][]): number {
   let failed = 0;
   for (const [agent, step] of steps) {
     try {

@@ -6,7 +6,7 @@
  * and kept in the config until the exchange succeeds, so retrying after a lost answer gets the
  * same device and token instead of a 409. Once linked, it says which account the device joined, as
  * the exchange's answer names it: a code of someone else's account, handed to the waiting command,
- * shows at once.
+ * shows at once. It ends by offering automatic sync (hooks and a periodic schedule; `--no-hooks` skips).
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -17,6 +17,8 @@ import { UsageError, type CliContext } from '../context.js';
 import { isRecord, str } from '../json-file.js';
 import { createOutput } from '../output.js';
 import { ownPaths } from '../paths.js';
+import { installHooks } from './hooks.js';
+import { installSchedule } from './schedule.js';
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:8787';
 
@@ -39,6 +41,8 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
       server: { type: 'string' },
       code: { type: 'string' },
       'device-name': { type: 'string' },
+      hooks: { type: 'boolean' },
+      'no-hooks': { type: 'boolean' },
     },
     allowPositionals: false,
   });
@@ -68,7 +72,10 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
         const { account } = await exchangeAndSave(ctx, server, code, deviceName);
         const where = account === undefined ? server : `the account ${account} at ${server}`;
         link.finish({ ok: true, message: `${deviceName || 'This machine'} is linked to ${where}.` });
-        return 0;
+        return await offerAutomaticSync(
+          ctx,
+          values.hooks === true ? 'yes' : values['no-hooks'] === true ? 'no' : 'ask',
+        );
       } catch (err) {
         link.finish({ ok: false, message: err instanceof Error ? err.message : String(err) });
         throw err;
@@ -86,7 +93,37 @@ export async function linkCommand(argv: string[], ctx: CliContext): Promise<numb
     if (code === '') throw new UsageError('no link code entered.');
   }
   await exchangeAndSave(ctx, server, code, deviceName);
-  return 0;
+  return offerAutomaticSync(ctx, values.hooks === true ? 'yes' : values['no-hooks'] === true ? 'no' : 'ask');
+}
+
+/**
+ * The end of `link`: set up automatic sync (agent hooks, and a periodic schedule for agents
+ * without one). `--hooks` does it, `--no-hooks` skips it, a terminal is asked (default yes),
+ * anything else is told the commands.
+ */
+async function offerAutomaticSync(ctx: CliContext, mode: 'yes' | 'no' | 'ask'): Promise<number> {
+  const out = createOutput(ctx.stdout, ctx.stderr);
+  if (mode === 'no') return 0;
+  let go = mode === 'yes';
+  if (mode === 'ask') {
+    if (!ctx.interactive) {
+      out.info(
+        'To sync automatically: `tokentally hooks install` (agents with hooks) and `tokentally schedule install` (every 15 minutes, for the others).',
+      );
+      return 0;
+    }
+    const answer = (await ctx.prompt('Sync automatically from now on (agent hooks and a 15-minute schedule)? [Y/n] '))
+      .trim()
+      .toLowerCase();
+    go = answer === '' || answer === 'y' || answer === 'yes';
+    if (!go) {
+      out.info('Skipped. Later: `tokentally hooks install` and `tokentally schedule install`.');
+      return 0;
+    }
+  }
+  const hooks = installHooks(ctx, out);
+  const schedule = installSchedule(ctx, out);
+  return hooks === 0 && schedule === 0 ? 0 : 1;
 }
 
 /** How long the one-click link waits for the browser's approval. */
@@ -157,6 +194,6 @@ async function exchangeAndSave(
   );
   if (account !== undefined)
     out.info(`If ${account} is not your account, do not sync: run \`tokentally link\` again to link to yours.`);
-  out.info('Next: `tokentally sync` (and `tokentally hooks install` to sync automatically).');
+  out.info('Next: `tokentally sync` sends what the agents logged so far.');
   return { account };
 }

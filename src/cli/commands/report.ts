@@ -1,116 +1,33 @@
 /**
- * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project]
+ * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block]
  * [--json] [--refresh]`: totals from the local bucket store, without any server. Days are local
  * days in `--tz` (default: the system zone); a bucket belongs to the local day of its
- * hour_start. `billable` follows the server's per-source rule and `cost` is priced by the
- * server's own pricing code (cost.ts), so the figures can be compared with the dashboard.
+ * hour_start. Columns add up (report-rows.ts); `billable` (the server's per-source rule) is shown
+ * only where it differs from the total; `cost` is priced by the server's own pricing code
+ * (cost.ts), so the figures can be compared with the dashboard. Token figures use the
+ * dashboard's units (K, M, B).
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseBucketKey } from '../buckets.js';
 import { loadConfig } from '../config-store.js';
 import { UsageError, type CliContext } from '../context.js';
-import { createOutput, formatInt, table } from '../output.js';
-import { ownPaths } from '../paths.js';
-import { LocalState } from '../state.js';
-import { defaultZone, isIsoDate, isValidZone, localDater } from '../time-zone.js';
-import type { Counts } from '../usage.js';
-import { billableTokens } from '../../domain/billable.js';
-import { formatUsd, loadPricer, microsToUsd, type PricedBucket, type Pricer } from '../cost.js';
-import { scanAndQueue } from './sync.js';
+import { formatTokens, formatUsd, loadPricer } from '../cost.js';
 import { acquireLock } from '../lock.js';
-import path from 'node:path';
+import { createOutput, table } from '../output.js';
+import { ownPaths } from '../paths.js';
+import { buildReport, type ReportBy, type ReportRow } from '../report-rows.js';
+import { LocalState } from '../state.js';
+import { createStyle } from '../style.js';
+import { defaultZone, isIsoDate, isValidZone } from '../time-zone.js';
+import { scanAndQueue } from './sync.js';
 
-export type ReportBy = 'day' | 'model' | 'source' | 'project';
+export { billable } from '../report-rows.js';
 
-export interface ReportRow {
-  key: string;
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
-  reasoning_output_tokens: number;
-  total_tokens: number;
-  billable_total_tokens: number;
-  /** Dollars with six decimals, as the server's `total_cost_usd`. */
-  cost_usd: string;
-}
+const BY: readonly string[] = ['day', 'model', 'source', 'project', 'block'];
 
-/** The server's billable rule (src/domain/billable.ts), on the CLI's plain-number counts. */
-export function billable(source: string, c: Counts): number {
-  return Number(
-    billableTokens(source, {
-      input: BigInt(c.input),
-      cached: BigInt(c.cached),
-      output: BigInt(c.output),
-      reasoning: BigInt(c.reasoning),
-      total: BigInt(c.total),
-    }),
-  );
-}
-
-/** Printed once under the table: what `billable` means. */
-export const BILLABLE_NOTE =
-  'billable = the tokens the server bills: input + output for codex/every-code (whose cached ⊂ input and reasoning ⊂ output); input + cached + output + reasoning for claude/opencode; the total for every other source.';
-
-export function buildReport(
-  buckets: Iterable<[string, Counts]>,
-  opts: { tz: string; since?: string | undefined; until?: string | undefined; by: ReportBy },
-  costMicros: Pricer,
-): { rows: ReportRow[]; totals: ReportRow } {
-  const dayOf = localDater(opts.tz);
-  const rows = new Map<string, ReportRow>();
-  const empty = (key: string): ReportRow => ({
-    key,
-    input_tokens: 0,
-    cached_input_tokens: 0,
-    output_tokens: 0,
-    reasoning_output_tokens: 0,
-    total_tokens: 0,
-    billable_total_tokens: 0,
-    cost_usd: '0.000000',
-  });
-  const totals = empty('total');
-  const priced = new Map<string, PricedBucket[]>();
-  const all: PricedBucket[] = [];
-  for (const [k, c] of buckets) {
-    const id = parseBucketKey(k);
-    const day = dayOf(id.hourStart);
-    if (opts.since !== undefined && day < opts.since) continue;
-    if (opts.until !== undefined && day > opts.until) continue;
-    const key =
-      opts.by === 'day'
-        ? day
-        : opts.by === 'model'
-          ? id.model
-          : opts.by === 'source'
-            ? id.source
-            : id.project || '(no project)';
-    let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = empty(key)));
-    const bucket: PricedBucket = { hourStart: id.hourStart, source: id.source, model: id.model, counts: c };
-    all.push(bucket);
-    let list = priced.get(key);
-    if (list === undefined) priced.set(key, (list = []));
-    list.push(bucket);
-    for (const r of [row, totals]) {
-      r.input_tokens += c.input;
-      r.cached_input_tokens += c.cached;
-      r.output_tokens += c.output;
-      r.reasoning_output_tokens += c.reasoning;
-      r.total_tokens += c.total;
-      r.billable_total_tokens += billable(id.source, c);
-    }
-  }
-  for (const row of rows.values()) row.cost_usd = microsToUsd(costMicros(priced.get(row.key) ?? []));
-  totals.cost_usd = microsToUsd(costMicros(all));
-  const sorted = [...rows.values()].sort((a, b) =>
-    opts.by === 'day'
-      ? a.key < b.key
-        ? -1
-        : 1
-      : b.billable_total_tokens - a.billable_total_tokens || (a.key < b.key ? -1 : 1),
-  );
-  return { rows: sorted, totals };
-}
+/** Printed under the table: how the columns add up, in one line. */
+export const COLUMNS_NOTE =
+  'Each row adds up: input (uncached) + cached + output + reasoning = total. Codex counts cached tokens inside input and reasoning inside output; here they are shown apart.';
 
 export async function reportCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { values } = parseArgs({
@@ -126,8 +43,11 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     allowPositionals: false,
   });
   const by = values.by;
-  if (by !== 'day' && by !== 'model' && by !== 'source' && by !== 'project')
-    throw new UsageError('--by must be day, model, source or project');
+  if (by === 'session')
+    throw new UsageError(
+      '--by session is not available: the local store keeps half-hour totals per source and model, not sessions. Use --by block for Claude 5-hour windows.',
+    );
+  if (!BY.includes(by)) throw new UsageError('--by must be day, model, source, project or block');
   const tz = values.tz ?? defaultZone(ctx.env);
   if (!isValidZone(tz)) throw new UsageError(`unknown time zone "${tz}" (use an IANA name such as Europe/Berlin)`);
   for (const [name, v] of [
@@ -154,7 +74,7 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
   const state = new LocalState(paths.stateDir);
   const { rows, totals } = buildReport(
     state.buckets.entries(),
-    { tz, since: values.since, until: values.until, by },
+    { tz, since: values.since, until: values.until, by: by as ReportBy, now: ctx.now() },
     await loadPricer(),
   );
   if (values.json === true) {
@@ -164,25 +84,59 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     return 0;
   }
   if (rows.length === 0) {
-    out.data('No usage recorded for this range. Run `tokentally sync` first.');
+    out.data(
+      by === 'block'
+        ? 'No Claude usage recorded for this range (blocks are Claude 5-hour windows). Run `tokentally sync` first.'
+        : 'No usage recorded for this range. Run `tokentally sync` first.',
+    );
     return 0;
   }
-  const fmtRow = (r: ReportRow): string[] => [
-    r.key,
-    formatInt(r.input_tokens),
-    formatInt(r.cached_input_tokens),
-    formatInt(r.output_tokens),
-    formatInt(r.reasoning_output_tokens),
-    formatInt(r.total_tokens),
-    formatInt(r.billable_total_tokens),
+  out.data(renderReport(by as ReportBy, rows, totals, tz, createStyle(ctx.env, ctx.stdout)));
+  return 0;
+}
+
+/** The report as a person reads it: aligned columns that add up, then one line on how. */
+export function renderReport(
+  by: ReportBy,
+  rows: readonly ReportRow[],
+  totals: ReportRow,
+  tz: string,
+  style: ReturnType<typeof createStyle>,
+): string {
+  const showOther = [...rows, totals].some((r) => r.other_tokens !== 0);
+  const showBillable = [...rows, totals].some((r) => r.billable_total_tokens !== r.total_tokens);
+  const header = [
+    by === 'block' ? 'block (5 h, Claude)' : by,
+    'input (uncached)',
+    'cached',
+    'output',
+    'reasoning',
+    ...(showOther ? ['other'] : []),
+    'total',
+    ...(showBillable ? ['billable'] : []),
+    'cost',
+  ];
+  const cells = (r: ReportRow): string[] => [
+    r.active === true ? `${r.key} (active)` : r.key,
+    formatTokens(r.uncached_input_tokens),
+    formatTokens(r.cached_input_tokens),
+    formatTokens(r.non_reasoning_output_tokens),
+    formatTokens(r.reasoning_output_tokens),
+    ...(showOther ? [formatTokens(r.other_tokens)] : []),
+    formatTokens(r.total_tokens),
+    ...(showBillable ? [formatTokens(r.billable_total_tokens)] : []),
     formatUsd(BigInt(r.cost_usd.replace('.', ''))),
   ];
-  out.data(
-    table(
-      [by, 'input', 'cached', 'output', 'reasoning', 'total', 'billable', 'cost'],
-      [...rows.map(fmtRow), fmtRow(totals)],
-    ),
-  );
-  out.data(`(time zone ${tz}; ${BILLABLE_NOTE} Cost: the server's price data and rules, per model and UTC day.)`);
-  return 0;
+  const body = table(header.map(style.bold), [...rows.map(cells), cells(totals).map(style.bold)]);
+  const notes = [
+    showOther
+      ? `${COLUMNS_NOTE.replace(' = total', ' + other = total')} "other" is what a tool's own total holds beyond these.`
+      : COLUMNS_NOTE,
+  ];
+  if (showBillable)
+    notes.push(
+      'billable: the tokens the server bills by its per-source rule, shown because it differs from total here.',
+    );
+  notes.push(`Days in ${tz}; cost from the server's price data, per model and UTC day.`);
+  return `${body}\n\n${notes.map(style.dim).join('\n')}`;
 }

@@ -1,6 +1,7 @@
 /**
- * @fileoverview `tokentally status [--json]`: linked server and device, last sync and upload,
- * queue size, and per-agent files seen. Reads local files only.
+ * @fileoverview `tokentally status [--json]`: linked server and device, last sync and upload (local
+ * time and how long ago), queue size, and per agent the files seen, with totals. Agents without
+ * logs are named in one line; the file that last held a malformed line is named. Local files only.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +13,8 @@ import { allParsers } from '../parsers/index.js';
 import { ownPaths } from '../paths.js';
 import { UploadQueue } from '../queue.js';
 import { LocalState } from '../state.js';
+import { createStyle, whenText } from '../style.js';
+import { defaultZone } from '../time-zone.js';
 
 export async function statusCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { values } = parseArgs({
@@ -23,9 +26,15 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
   const paths = ownPaths(ctx.env);
   const config = loadConfig(paths.configFile);
   const state = new LocalState(paths.stateDir);
-  const perAgent: Record<string, { files: number; bytes: number; malformed: number }> = {};
+  const perAgent: Record<string, { files: number; bytes: number; malformed: number; malformed_file: string | null }> =
+    {};
   for (const p of allParsers)
-    perAgent[p.agent] = { files: 0, bytes: 0, malformed: state.meta.malformed?.[p.agent] ?? 0 };
+    perAgent[p.agent] = {
+      files: 0,
+      bytes: 0,
+      malformed: state.meta.malformed?.[p.agent] ?? 0,
+      malformed_file: state.meta.malformedFiles?.[p.agent]?.file ?? null,
+    };
   for (const c of Object.values(state.cursors)) {
     const a = perAgent[c.agent];
     if (a !== undefined) {
@@ -51,19 +60,53 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
     out.data(JSON.stringify(status, null, 2));
     return 0;
   }
+  const style = createStyle(ctx.env, ctx.stdout);
+  const tz = defaultZone(ctx.env);
+  const now = ctx.now();
   out.data(
-    status.linked ? `Linked to ${status.server} (device ${status.device_id})` : 'Not linked (run `tokentally link`)',
+    status.linked
+      ? `Linked to ${style.bold(status.server ?? '')} (device ${status.device_id})`
+      : style.yellow('Not linked (run `tokentally link`)'),
   );
-  out.data(`Project attribution: ${status.projects ? 'on (owner/repo names are uploaded)' : 'off'}`);
+  out.data(`Last sync:    ${whenText(state.meta.lastSyncAt, now, tz)}`);
+  const failed = status.last_result !== null && status.last_result !== 'ok';
   out.data(
-    `Last sync: ${status.last_sync_at ?? 'never'}; last upload: ${status.last_upload_at ?? 'never'}${status.last_result !== null && status.last_result !== 'ok' ? ` (${status.last_result})` : ''}`,
+    `Last upload:  ${whenText(state.meta.lastUploadAt, now, tz)}${failed ? style.red(` (${status.last_result})`) : ''}`,
   );
-  out.data(`Queued buckets: ${formatInt(status.queued_buckets)}${status.sync_running ? ' (a sync is running)' : ''}`);
   out.data(
-    table(
-      ['agent', 'files', 'MB read', 'malformed lines'],
-      Object.entries(perAgent).map(([a, s]) => [a, String(s.files), (s.bytes / 1e6).toFixed(1), String(s.malformed)]),
-    ),
+    `Queued:       ${formatInt(status.queued_buckets)} bucket(s)${status.sync_running ? ' (a sync is running)' : ''}`,
   );
+  out.data(`Projects:     ${status.projects ? 'on (owner/repo names are uploaded)' : 'off'}`);
+  const seen = Object.entries(perAgent).filter(([, s]) => s.files > 0 || s.malformed > 0);
+  const none = Object.entries(perAgent)
+    .filter(([, s]) => s.files === 0 && s.malformed === 0)
+    .map(([a]) => a);
+  out.data('');
+  if (seen.length === 0) out.data('No agent logs read yet (run `tokentally sync`).');
+  else {
+    const sum = seen.reduce(
+      (t, [, s]) => ({ files: t.files + s.files, bytes: t.bytes + s.bytes, malformed: t.malformed + s.malformed }),
+      {
+        files: 0,
+        bytes: 0,
+        malformed: 0,
+      },
+    );
+    const row = (name: string, s: { files: number; bytes: number; malformed: number }): string[] => [
+      name,
+      formatInt(s.files),
+      (s.bytes / 1e6).toFixed(1),
+      s.malformed > 0 ? style.yellow(formatInt(s.malformed)) : '0',
+    ];
+    out.data(
+      table(['agent', 'files', 'MB read', 'malformed lines'].map(style.bold), [
+        ...seen.map(([a, s]) => row(a, s)),
+        row('total', sum).map(style.bold),
+      ]),
+    );
+  }
+  if (none.length > 0) out.data(style.dim(`No logs: ${none.join(', ')}.`));
+  for (const [agent, s] of seen)
+    if (s.malformed_file !== null) out.data(`${agent}: the last malformed line was in ${s.malformed_file}`);
   return 0;
 }

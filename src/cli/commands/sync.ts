@@ -16,6 +16,7 @@ import { allParsers } from '../parsers/index.js';
 import { agentRoots, ownPaths } from '../paths.js';
 import { groupToWire, UploadQueue, type QueuedGroup } from '../queue.js';
 import { LocalState } from '../state.js';
+import { trackMalformed } from '../malformed-files.js';
 import { drainQueue, syncPing, type UploadResult } from '../upload.js';
 
 /** Bytes to read before a progress bar is worth drawing. */
@@ -46,7 +47,7 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
   }
   try {
     const { result, state } = scanAndQueue(ctx, out, config.projects === true);
-    reportScan(out, result);
+    reportScan(out, result, new UploadQueue(paths.stateDir).size());
     if (values['no-upload'] === true) return 0;
     if (config.server === undefined || config.token === undefined) {
       const pending = new UploadQueue(paths.stateDir).size();
@@ -75,7 +76,9 @@ export function scanAndQueue(
   const result = scan({
     roots: agentRoots(ctx.env),
     state,
-    parsers: allParsers,
+    parsers: trackMalformed(allParsers, (agent, file, lines) => {
+      (state.meta.malformedFiles ??= {})[agent] = { file, lines, at: new Date(ctx.now()).toISOString() };
+    }),
     now: ctx.now(),
     onPlan: (total) => {
       if (total >= PROGRESS_MIN_BYTES) bar = out.progress('Reading agent logs', total);
@@ -98,7 +101,7 @@ export function scanAndQueue(
   return { result, state };
 }
 
-function reportScan(out: Output, r: ScanResult): void {
+function reportScan(out: Output, r: ScanResult, queued: number): void {
   const parts = Object.entries(r.agents)
     .filter(([, s]) => s.changed > 0 || s.malformed > 0)
     .map(
@@ -106,7 +109,8 @@ function reportScan(out: Output, r: ScanResult): void {
         `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`,
     );
   for (const s of Object.values(r.agents)) for (const msg of s.unavailable ?? []) out.warn(msg);
-  if (parts.length === 0) out.info('No new usage in the agent logs.');
+  // With buckets still queued (read before linking, or a failed upload) the upload line says what is sent.
+  if (parts.length === 0 && queued === 0) out.info('No new usage in the agent logs.');
   else for (const p of parts) out.info(p);
 }
 
@@ -125,6 +129,10 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
     out.info('Nothing new to upload; recorded a sync ping.');
     return 0;
   }
+  const linkedAt = loadConfig(paths.configFile).linkedAt;
+  const firstUpload =
+    state.meta.lastUploadAt === undefined || (linkedAt !== undefined && state.meta.lastUploadAt < linkedAt);
+  const sent = queue.pending();
   const bar = pendingBuckets >= 2000 ? out.progress('Uploading', pendingBuckets) : out.progress('', 0);
   const api = {
     ...ctx.api,
@@ -136,14 +144,18 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
   if (res.buckets > 0) state.meta.lastUploadAt = new Date(ctx.now()).toISOString();
   state.meta.lastResult = res.error === undefined ? 'ok' : `error: ${res.error.message}`;
   state.commit();
-  if (res.buckets > 0) {
+  if (res.buckets > 0 && !out.quiet) {
+    const pricer = await loadPricer();
+    const plural = `${formatInt(res.buckets)} half-hour bucket${res.buckets === 1 ? '' : 's'}`;
+    const fresh = newUsageSummary(state, pricer);
+    if (firstUpload) {
+      const all = sentSummary(sent, pricer);
+      out.info(`Sent ${plural}: ${all.text}.`);
+    } else if (fresh !== '') out.info(`Sent ${plural}; new usage: ${fresh}.`);
+    else out.info(`Sent ${plural} left from an earlier sync.`);
     out.info(
-      `Uploaded ${formatInt(res.buckets)} bucket(s) in ${res.batches} request(s): ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged.`,
+      `The server stored ${formatInt(res.inserted)} new or changed, ${formatInt(res.skipped)} unchanged (${res.batches} request${res.batches === 1 ? '' : 's'}).`,
     );
-    if (!out.quiet)
-      out.info(
-        `${newUsageSummary(state, await loadPricer()) || 'no new tokens'} — ${formatInt(res.buckets)} half-hour bucket(s) sent`,
-      );
   }
   for (const r of res.rejected)
     out.warn(
@@ -186,4 +198,35 @@ export function newUsageSummary(state: LocalState, costMicros: Pricer): string {
         `${source} ${formatTokens(s.tokens)}${i === 0 ? ' tokens' : ''} ${formatUsd(costMicros(s.buckets))}`,
     )
     .join(' · ');
+}
+
+/** Everything in the queue about to be sent: `1.01M tokens, $1.21 (codex 0.9M $1.10 · claude 0.11M $0.11)`. */
+export function sentSummary(groups: readonly QueuedGroup[], costMicros: Pricer): { tokens: number; text: string } {
+  const bySource = new Map<string, { tokens: number; buckets: PricedBucket[] }>();
+  let tokens = 0;
+  for (const g of groups)
+    for (const b of g.b) {
+      let s = bySource.get(b.source);
+      if (s === undefined) bySource.set(b.source, (s = { tokens: 0, buckets: [] }));
+      s.tokens += b.total_tokens;
+      tokens += b.total_tokens;
+      s.buckets.push({
+        hourStart: Date.parse(b.hour_start),
+        source: b.source,
+        model: b.model,
+        counts: {
+          input: b.input_tokens,
+          cached: b.cached_input_tokens,
+          output: b.output_tokens,
+          reasoning: b.reasoning_output_tokens,
+          total: b.total_tokens,
+        },
+      });
+    }
+  const all = [...bySource.values()].flatMap((s) => s.buckets);
+  const parts = [...bySource]
+    .sort((a, b) => b[1].tokens - a[1].tokens)
+    .map(([source, s]) => `${source} ${formatTokens(s.tokens)} ${formatUsd(costMicros(s.buckets))}`);
+  const text = `${formatTokens(tokens)} tokens, ${formatUsd(costMicros(all))}${parts.length > 1 ? ` (${parts.join(' · ')})` : ''}`;
+  return { tokens, text };
 }

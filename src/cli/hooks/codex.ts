@@ -79,11 +79,17 @@ export function installCodex(roots: AgentRoots, hookArgs: readonly string[], sta
   const file = configFile(roots);
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   const found = findNotify(text);
-  if (found?.value.includes(HOOK_MARKER) === true) return { changed: false, message: `already installed in ${file}` };
+  const line = `notify = ${JSON.stringify(hookArgs)}`;
+  if (found?.value.includes(HOOK_MARKER) === true) {
+    if (JSON.stringify(parseTomlStringArray(found.value)) === JSON.stringify(hookArgs))
+      return { changed: false, message: `already installed in ${file}` };
+    // an older install (e.g. a fixed Node path): point it at the launcher, keep the saved original
+    writeFileAtomic(file, text.slice(0, found.start) + line + text.slice(found.end), 0o600);
+    return { changed: true, message: `updated notify in ${file}` };
+  }
   writeJsonAtomic(originalFile(stateDir), { value: found?.value ?? null }, 0o600);
   const backup = `${file}.tokentally-backup`;
   if (fs.existsSync(file) && !fs.existsSync(backup)) writeFileAtomic(backup, text, 0o600);
-  const line = `notify = ${JSON.stringify(hookArgs)}`;
   const next = found !== undefined ? text.slice(0, found.start) + line + text.slice(found.end) : `${line}\n${text}`;
   writeFileAtomic(file, next, 0o600);
   return {
@@ -125,4 +131,16 @@ export function uninstallCodex(roots: AgentRoots, stateDir: string): HookEdit {
 export function originalNotify(stateDir: string): string | undefined {
   const raw = readJson(originalFile(stateDir));
   return isRecord(raw) && typeof raw['value'] === 'string' ? raw['value'] : undefined;
+}
+
+/** Our notify command in Codex's config, if installed (for `doctor`). */
+export function codexHookArgv(roots: AgentRoots): string[] | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(configFile(roots), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const found = findNotify(text);
+  return found?.value.includes(HOOK_MARKER) === true ? parseTomlStringArray(found.value) : undefined;
 }

@@ -33,6 +33,40 @@ function readSettings(file: string): { text: string | undefined; value: Record<s
   return { text, value };
 }
 
+function commandOf(group: Record<string, unknown>): string | undefined {
+  const hooks = group['hooks'];
+  const first: unknown = Array.isArray(hooks) ? hooks[0] : undefined;
+  return isRecord(first) && typeof first['command'] === 'string' ? first['command'] : undefined;
+}
+
+/** The commands of our hooks in a settings file (for `doctor`). */
+export function ourHookCommands(file: string): string[] {
+  let value: Record<string, unknown>;
+  try {
+    value = readSettings(file).value;
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  const hooks = value['hooks'];
+  if (isRecord(hooks))
+    for (const groups of Object.values(hooks))
+      if (Array.isArray(groups))
+        for (const g of groups)
+          if (isRecord(g) && Array.isArray(g['hooks']))
+            for (const h of g['hooks'] as unknown[]) if (isOurs(h) && isRecord(h)) out.add(String(h['command']));
+  return [...out];
+}
+
+/** Undo {@link shellQuote} (single quotes and plain words only, which is all it writes). */
+export function shellSplit(command: string): string[] {
+  const out: string[] = [];
+  const re = /'((?:[^']|'\\'')*)'|(\S+)/g;
+  for (let m = re.exec(command); m !== null; m = re.exec(command))
+    out.push(m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? ''));
+  return out;
+}
+
 function isOurs(hook: unknown): boolean {
   return isRecord(hook) && typeof hook['command'] === 'string' && hook['command'].includes(HOOK_MARKER);
 }
@@ -48,9 +82,23 @@ export function installJsonHooks(
   let changed = false;
   for (const event of events) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    const present = groups.some((g) => isRecord(g) && Array.isArray(g['hooks']) && g['hooks'].some(isOurs));
+    const fresh = entry(event);
+    const wanted = commandOf(fresh);
+    let present = false;
+    for (const g of groups) {
+      if (!isRecord(g) || !Array.isArray(g['hooks'])) continue;
+      for (const h of g['hooks'] as unknown[]) {
+        if (!isOurs(h) || !isRecord(h)) continue;
+        present = true;
+        // an older install (e.g. a fixed Node path): point it at the launcher
+        if (wanted !== undefined && h['command'] !== wanted) {
+          h['command'] = wanted;
+          changed = true;
+        }
+      }
+    }
     if (present) continue;
-    groups.push(entry(event));
+    groups.push(fresh);
     hooks[event] = groups;
     changed = true;
   }
