@@ -41,6 +41,8 @@ export interface ScanOptions {
   /** Called once with the bytes to read, then with progress. */
   onPlan?: (totalBytes: number, files: number) => void;
   onProgress?: (doneBytes: number) => void;
+  /** Called for each file that held malformed lines (or failed to parse), whichever thread read it. */
+  onMalformed?: (agent: string, file: string, lines: number) => void;
   /** When to read on worker threads (default: large reads on multi-core machines; see read-pool.ts). */
   parallel?: ParallelOptions;
 }
@@ -216,12 +218,16 @@ function readPlan(
     const read = parallel.read(i) ?? readFile(p.parser, p.file, start, { now, files: p.files });
     if (!read.ok) {
       if (read.unavailable) (summary.unavailable ??= []).push(read.message);
-      else summary.malformed += 1;
+      else {
+        summary.malformed += 1;
+        opts.onMalformed?.(p.parser.agent, p.file.path, 1);
+      }
       continue;
     }
     replay(read.events, sink);
     const result = { offset: read.offset, state: read.state };
     summary.malformed += malformed;
+    if (malformed > 0) opts.onMalformed?.(p.parser.agent, p.file.path, malformed);
     summary.skipped += skipped;
     if (!resume && p.cursor?.contrib !== undefined) {
       // re-read from the start: take back what this file added before

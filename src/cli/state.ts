@@ -10,8 +10,10 @@ import path from 'node:path';
 import { BucketStore } from './buckets.js';
 import { isRecord, readJson, writeJsonAtomic } from './json-file.js';
 import { Ledger } from './ledger.js';
+
+/** The last file per agent that held malformed lines, and how many in that pass (`status` names it). */
+export type MalformedFiles = Record<string, { file: string; lines: number; at: string }>;
 import type { PackedCounts } from './usage.js';
-import type { MalformedFiles } from './malformed-files.js';
 
 export interface Cursor {
   agent: string;

@@ -46,6 +46,8 @@ afterAll(() => {
 
 interface Snapshot {
   result: ScanResult;
+  /** The files reported as holding malformed lines, in order. */
+  malformed: string[];
   buckets: [string, number[]][];
   cursors: string;
 }
@@ -53,13 +55,21 @@ interface Snapshot {
 /** One scan into state directory `dir` (committed), and what it left there. */
 function scanInto(dir: string, now: number, parallel: ParallelOptions): Snapshot {
   const state = new LocalState(dir);
-  const result = scan({ roots: agentRoots(h.env), state, parsers: allParsers, now, parallel });
+  const malformed: string[] = [];
+  const result = scan({
+    roots: agentRoots(h.env),
+    state,
+    parsers: allParsers,
+    now,
+    parallel,
+    onMalformed: (agent, file, lines) => malformed.push(`${agent} ${file} ${lines}`),
+  });
   state.commit();
   const reread = new LocalState(dir);
   const buckets = [...reread.buckets.entries()]
     .map(([k, c]): [string, number[]] => [k, [c.input, c.cached, c.output, c.reasoning, c.total]])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { result, buckets, cursors: JSON.stringify(reread.cursors) };
+  return { result, malformed, buckets, cursors: JSON.stringify(reread.cursors) };
 }
 
 function expectSame(one: Snapshot, par: Snapshot): void {
@@ -69,6 +79,7 @@ function expectSame(one: Snapshot, par: Snapshot): void {
   expect(par.result.agents).toEqual(one.result.agents);
   expect(par.result.bytesRead).toBe(one.result.bytesRead);
   expect(par.cursors).toBe(one.cursors);
+  expect(par.malformed).toEqual(one.malformed);
 }
 
 describe('parallel read', () => {
@@ -92,6 +103,7 @@ describe('parallel read', () => {
     // (the generated dates run past NOW, so some records are also out of range)
     const first = scanInto(one, NOW, { threads: 0 });
     expect(first.result.agents['claude']?.malformed).toBeGreaterThan(0);
+    expect(first.malformed).toContain(`claude ${fixturePath} 1`);
     expectSame(first, scanInto(par, NOW, workers));
     // incremental: new turns appended, a file rewritten shorter (read again from the start)
     const claudeFiles = fs

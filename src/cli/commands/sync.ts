@@ -16,7 +16,6 @@ import { allParsers } from '../parsers/index.js';
 import { agentRoots, ownPaths } from '../paths.js';
 import { groupToWire, UploadQueue, type QueuedGroup } from '../queue.js';
 import { LocalState } from '../state.js';
-import { trackMalformed } from '../malformed-files.js';
 import { drainQueue, syncPing, type UploadResult } from '../upload.js';
 
 /** Bytes to read before a progress bar is worth drawing. */
@@ -76,9 +75,10 @@ export function scanAndQueue(
   const result = scan({
     roots: agentRoots(ctx.env),
     state,
-    parsers: trackMalformed(allParsers, (agent, file, lines) => {
+    parsers: allParsers,
+    onMalformed: (agent, file, lines) => {
       (state.meta.malformedFiles ??= {})[agent] = { file, lines, at: new Date(ctx.now()).toISOString() };
-    }),
+    },
     now: ctx.now(),
     onPlan: (total) => {
       if (total >= PROGRESS_MIN_BYTES) bar = out.progress('Reading agent logs', total);
