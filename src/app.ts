@@ -21,6 +21,8 @@ import { InflightGate, localLimiters, type LimitName, type RateLimiter } from '.
 import { Metrics } from './http/metrics.js';
 import { CredentialCaches } from './http/credential-caches.js';
 import { createIngestWriter } from './ingest/store.js';
+import { registerOtlpReceiver } from './app-otlp.js';
+import { ChannelService } from './services/channels.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
 import { PriceBook } from './services/price-book.js';
 import { SsoService } from './services/sso.js';
@@ -228,12 +230,27 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
     maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
+  const [channels, ingestLimiter, onUsageChanged] = [
+    new ChannelService(db, clock),
+    limiterFor('ingest'),
+    freshness ? () => freshness.usageChanged() : undefined,
+  ];
+  await registerOtlpReceiver(app, {
+    db,
+    clock,
+    config,
+    writer: ingestWriter,
+    channels,
+    limiter: ingestLimiter,
+    onUsageChanged,
+  });
   registerIngestRoutes(app, {
-    onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
+    onUsageChanged,
+    channels,
     clock,
     devices,
     writer: ingestWriter,
-    limiter: limiterFor('ingest'),
+    limiter: ingestLimiter,
     inflight: new InflightGate(limits.ingestMaxInflight),
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),
