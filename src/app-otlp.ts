@@ -1,6 +1,7 @@
 /**
  * @fileoverview Wiring of the OTLP receiver (docs/otlp.md), kept out of the composition root:
- * its service over the shared ingest writer and channel record, and its routes.
+ * its service over the shared ingest writer, its routes, and the channel record (one channel per
+ * device and source) that svc-ingest and the Devices page share.
  */
 import type { App } from './app-types.js';
 import type { Clock } from './clock.js';
@@ -9,7 +10,7 @@ import type { Db } from './db/connect.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { IngestWriter } from './ingest/types.js';
 import { registerOtlpRoutes } from './routes/otlp.js';
-import type { ChannelService } from './services/channels.js';
+import { ChannelService } from './services/channels.js';
 import { OtlpService } from './services/otlp.js';
 
 /** How far a gzip body may expand, as a multiple of the body limit. */
@@ -22,12 +23,12 @@ export async function registerOtlpReceiver(
     clock: Clock;
     config: Config;
     writer: IngestWriter;
-    channels: ChannelService;
     limiter: RateLimiter;
     onUsageChanged: (() => void) | undefined;
   },
-): Promise<void> {
-  const { db, clock, writer, channels, onUsageChanged } = deps;
+): Promise<ChannelService> {
+  const { db, clock, writer, onUsageChanged } = deps;
+  const channels = new ChannelService(db, clock);
   const otlp = new OtlpService({ db, clock, writer, channels, onUsageChanged });
   const bodyLimitBytes = deps.config.limits.bodyLimitBytes;
   await registerOtlpRoutes(app, {
@@ -36,4 +37,5 @@ export async function registerOtlpReceiver(
     bodyLimitBytes,
     inflatedLimitBytes: bodyLimitBytes * INFLATE_FACTOR,
   });
+  return channels;
 }

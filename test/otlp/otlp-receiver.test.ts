@@ -302,5 +302,16 @@ describe('the OTLP/HTTP protocol', () => {
     ]);
     expect(skipped.json()).toMatchObject({ inserted: 1, skipped: 1 });
     expect((await stored(otlpFirst.deviceId, 'claude')).total).toBe(9);
+    // The Devices page shows each source's channel.
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/functions/svc-devices',
+      headers: bearer(user.accessToken),
+    });
+    const entry = list.json<{ devices: Array<{ device_id: string; channels: unknown }> }>().devices;
+    expect(entry.find((d) => d.device_id === otlpFirst.deviceId)?.channels).toEqual([
+      { source: 'claude', channel: 'otlp' },
+      { source: 'codex', channel: 'cli' },
+    ]);
   });
 });
