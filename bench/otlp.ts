@@ -130,7 +130,12 @@ async function run(
 
 async function measure(label: string, env: NodeJS.ProcessEnv): Promise<void> {
   const server = await startServer(
-    benchServerEnv({ INGEST_RATE_PER_MINUTE: '100000000', INGEST_BURST: '100000000', ...env }),
+    benchServerEnv({
+      INGEST_RATE_PER_MINUTE: '100000000',
+      INGEST_BURST: '100000000',
+      RATE_LIMIT_DEVICES_PER_MINUTE: '100000',
+      ...env,
+    }),
   );
   try {
     const { port } = server;
