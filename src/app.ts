@@ -21,6 +21,7 @@ import { InflightGate, localLimiters, type LimitName, type RateLimiter } from '.
 import { Metrics } from './http/metrics.js';
 import { CredentialCaches } from './http/credential-caches.js';
 import { createIngestWriter } from './ingest/store.js';
+import { registerOtlpReceiver } from './app-otlp.js';
 import { CostRepricer, type RepricingHooks } from './services/repricing.js';
 import { PriceBook } from './services/price-book.js';
 import { SsoService } from './services/sso.js';
@@ -225,19 +226,24 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
   const freshness = leaderboardFreshness(config, clock, leaderboard, logger);
-  registerDeviceManagementRoutes(app, { devices });
   registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
     maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
     maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
+  const ingestLimiter = limiterFor('ingest');
+  const onUsageChanged = freshness ? () => freshness.usageChanged() : undefined;
+  const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged };
+  const channels = await registerOtlpReceiver(app, otlpDeps);
+  registerDeviceManagementRoutes(app, { devices, channels });
   registerIngestRoutes(app, {
-    onUsageChanged: freshness ? () => freshness.usageChanged() : undefined,
+    onUsageChanged,
+    channels,
     clock,
     devices,
     writer: ingestWriter,
-    limiter: limiterFor('ingest'),
+    limiter: ingestLimiter,
     inflight: new InflightGate(limits.ingestMaxInflight),
     syncMinIntervalMinutes: config.syncMinIntervalMinutes,
     countBuckets: (accepted, skipped, refused) => metrics.countBuckets(accepted, skipped, refused),

@@ -5,6 +5,7 @@
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { SsoCodesTable, SsoFlowsTable, UserIdentitiesTable } from './schema-sso.js';
+import type { DeviceSourceChannelsTable, OtlpSeenTable, OtlpSeriesTable, OtlpSumsTable } from './schema-otlp.js';
 
 /** A 64-bit integer column: read as bigint, written as number or bigint. */
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
@@ -304,6 +305,10 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   sso_flows: SsoFlowsTable;
   sso_codes: SsoCodesTable;
+  device_source_channels: DeviceSourceChannelsTable;
+  otlp_sums: OtlpSumsTable;
+  otlp_series: OtlpSeriesTable;
+  otlp_seen: OtlpSeenTable;
   user_identities: UserIdentitiesTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;

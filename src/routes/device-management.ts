@@ -11,12 +11,13 @@ import {
   DeviceRevokeRequest,
   type DeviceEntry,
 } from '../schemas/device-management.js';
+import type { ChannelService } from '../services/channels.js';
 import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-function deviceWire(d: DeviceListing): DeviceEntry {
+function deviceWire(d: DeviceListing, channels: DeviceEntry['channels']): DeviceEntry {
   return {
     device_id: d.id,
     name: d.name,
@@ -25,11 +26,16 @@ function deviceWire(d: DeviceListing): DeviceEntry {
     last_sync_at: iso(d.lastSyncAt),
     last_upload_at: iso(d.lastUploadAt),
     revoked_at: iso(d.revokedAt),
+    channels,
   };
 }
 
-export function registerDeviceManagementRoutes(app: App, deps: { devices: DeviceService }): void {
-  const { devices } = deps;
+export function registerDeviceManagementRoutes(
+  app: App,
+  deps: { devices: DeviceService; channels: Pick<ChannelService, 'ofDevices'> },
+): void {
+  const { devices, channels } = deps;
+  const one = async (d: DeviceListing) => deviceWire(d, (await channels.ofDevices([d.id])).get(d.id) ?? []);
 
   app.get(
     '/functions/svc-devices',
@@ -44,11 +50,11 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
       },
       { querystring: DeviceListQuery, response: responses(DeviceListResponse, 400, 401, 403) },
     ),
-    async (request) => ({
-      devices: (await devices.list(principalOf(request, 'user').userId, request.query.include_revoked === '1')).map(
-        deviceWire,
-      ),
-    }),
+    async (request) => {
+      const list = await devices.list(principalOf(request, 'user').userId, request.query.include_revoked === '1');
+      const bySource = await channels.ofDevices(list.map((d) => d.id));
+      return { devices: list.map((d) => deviceWire(d, bySource.get(d.id) ?? [])) };
+    },
   );
 
   app.post(
@@ -63,7 +69,7 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
       { body: DeviceRenameRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
     ),
     async (request) => ({
-      device: deviceWire(
+      device: await one(
         await devices.rename(principalOf(request, 'user').userId, request.body.device_id, request.body.name),
       ),
     }),
@@ -83,7 +89,7 @@ export function registerDeviceManagementRoutes(app: App, deps: { devices: Device
       { body: DeviceRevokeRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
     ),
     async (request) => ({
-      device: deviceWire(await devices.revoke(principalOf(request, 'user').userId, request.body.device_id)),
+      device: await one(await devices.revoke(principalOf(request, 'user').userId, request.body.device_id)),
     }),
   );
 }

@@ -10,6 +10,7 @@ import type { IngestWriter } from '../ingest/types.js';
 import { normalizeSubscriptions } from '../ingest/subscriptions.js';
 import { responses } from '../schemas/common.js';
 import { IngestRequest, IngestResponse, MAX_BUCKETS_PER_UPLOAD, SyncPingResponse } from '../schemas/ingest.js';
+import type { ChannelService } from '../services/channels.js';
 import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
@@ -24,6 +25,8 @@ export interface IngestDeps {
   onUsageChanged?: (() => void) | undefined;
   /** Told how many buckets of each upload were stored, skipped (unchanged) or refused. */
   countBuckets: (accepted: number, skipped: number, refused: number) => void;
+  /** One channel per (device, source): buckets of a source the device sends through OTLP are skipped. */
+  channels?: Pick<ChannelService, 'refusedSources'> | undefined;
 }
 
 export function registerIngestRoutes(app: App, deps: IngestDeps): void {
@@ -125,7 +128,20 @@ async function ingest(
   deps: IngestDeps,
 ) {
   const now = deps.clock.now();
-  const buckets = normalizeBuckets(body, now);
+  let buckets = normalizeBuckets(body, now);
+  let refusedBuckets = 0;
+  if (deps.channels && buckets.length > 0) {
+    const refused = await deps.channels.refusedSources(
+      device.deviceId,
+      buckets.map((b) => b.source),
+      'cli',
+    );
+    if (refused.size > 0) {
+      const kept = buckets.filter((b) => !refused.has(b.source));
+      refusedBuckets = buckets.length - kept.length;
+      buckets = kept;
+    }
+  }
   const subscriptions = body.device_subscriptions ? normalizeSubscriptions(body.device_subscriptions) : undefined;
   const result = await deps.writer.apply({
     userId: device.userId,
@@ -134,12 +150,12 @@ async function ingest(
     buckets,
     subscriptions,
   });
-  deps.countBuckets(result.inserted, result.skipped, 0);
+  deps.countBuckets(result.inserted, result.skipped + refusedBuckets, 0);
   if (result.inserted > 0) deps.onUsageChanged?.();
   return {
     success: true,
     inserted: result.inserted,
-    skipped: result.skipped,
+    skipped: result.skipped + refusedBuckets,
     project_inserted: result.projectInserted,
     project_skipped: result.projectSkipped,
   };

@@ -12,6 +12,8 @@ export const DeviceEntry = Type.Object({
   last_sync_at: NullableDateTime,
   last_upload_at: NullableDateTime,
   revoked_at: NullableDateTime,
+  /** Which channel each source of the device arrives through: `cli` (svc-ingest) or `otlp` (docs/otlp.md). */
+  channels: Type.Array(Type.Object({ source: Type.String(), channel: Type.String() }), { maxItems: 64 }),
 });
 export type DeviceEntry = Static<typeof DeviceEntry>;
 

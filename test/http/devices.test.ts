@@ -64,6 +64,7 @@ describe(`device management (${engine})`, () => {
       last_sync_at: new Date(T0 + 120_000).toISOString(),
       last_upload_at: new Date(T0 + 120_000).toISOString(),
       revoked_at: null,
+      channels: [{ source: 'codex', channel: 'cli' }],
     });
     expect(devices[0]).toMatchObject({ device_id: desktop.deviceId, last_sync_at: null, last_upload_at: null });
   });

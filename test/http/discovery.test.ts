@@ -31,6 +31,9 @@ const OPERATIONS: Record<string, [string, string]> = {
 
 /** Operations added beyond the interface (docs/sharing.md): method, path and security. */
 const ADDED: Record<string, [string, string, string[]]> = {
+  otlpExportMetrics: ['post', '/v1/metrics', ['DeviceToken']],
+  otlpExportLogs: ['post', '/v1/logs', ['DeviceToken']],
+  otlpExportTraces: ['post', '/v1/traces', ['DeviceToken']],
   exportUsage: ['get', '/functions/svc-export', ['UserJWT']],
   deleteAccount: ['post', '/functions/svc-account-delete', ['UserJWT']],
   getBadge: ['get', '/badge/{file}', []],

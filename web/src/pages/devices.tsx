@@ -6,6 +6,7 @@ import { countdown, humanInstant, relativeTime, storageShare } from '../lib/form
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { installCommands } from './get-started.js';
+import { TelemetrySetupPanel } from './telemetry-setup.js';
 
 export interface Device {
   device_id: string;
@@ -15,6 +16,8 @@ export interface Device {
   last_sync_at: string | null;
   last_upload_at: string | null;
   revoked_at: string | null;
+  /** Which channel each source arrives through: `cli` or `otlp` (agent telemetry). */
+  channels?: Array<{ source: string; channel: string }>;
 }
 
 function useNow(everyMs: number): number {
@@ -178,6 +181,16 @@ function DeviceRow({
           <dt>Last upload</dt>
           <dd title={humanInstant(device.last_upload_at, zone)}>{relativeTime(device.last_upload_at, now)}</dd>
         </div>
+        {device.channels && device.channels.length > 0 && (
+          <div>
+            <dt>Sources</dt>
+            <dd data-testid="device-channels">
+              {device.channels
+                .map((c) => `${c.source} (${c.channel === 'otlp' ? 'agent telemetry' : 'CLI'})`)
+                .join(', ')}
+            </dd>
+          </div>
+        )}
       </dl>
       <div className="device-actions">
         {confirming ? (
@@ -262,6 +275,7 @@ export function Devices() {
         </div>
       </div>
       <LinkCodePanel knownDevices={list.data?.devices} onLinked={refresh} />
+      <TelemetrySetupPanel onCreated={refresh} />
       <Card id="device-list" title="Linked machines">
         {list.error && <ErrorNote message={list.error} retry={list.retry} />}
         {!list.data && !list.error && <Skeleton height={120} />}

@@ -1,0 +1,60 @@
+/**
+ * @fileoverview Pure steps of the OTLP receiver: a counter point's increment against its series'
+ * last value, counted usage folded per (half-hour, source, model), and the absolute bucket
+ * uploaded from a running sum (docs/otlp.md, "From increments to stored buckets").
+ */
+import { billableTokens } from '../domain/billable.js';
+import type { Columns } from '../otlp/agents.js';
+import type { NormalizedBucket } from '../ingest/normalize.js';
+import type { SeriesRow, SumRow } from '../db/queries/otlp.js';
+
+/** The increment a point brings, and its series' new state; a cumulative series restarts on a new start time or a lower value. */
+export function increment(
+  point: { seriesKey: string; startNanos: string; cumulative: boolean; value: bigint },
+  last: SeriesRow | undefined,
+): { increment: bigint; state: SeriesRow | undefined } {
+  if (!point.cumulative) return { increment: point.value, state: undefined };
+  const state = { key: point.seriesKey, startNanos: point.startNanos, lastValue: point.value };
+  if (last === undefined || last.startNanos !== point.startNanos || point.value < last.lastValue)
+    return { increment: point.value, state };
+  return { increment: point.value - last.lastValue, state };
+}
+
+export const groupKey = (hourStart: number, source: string, model: string) =>
+  `${hourStart}\u0000${source}\u0000${model}`;
+
+/** Adds counted columns to the (half-hour, source, model) sum they belong to. */
+export function addTo(sums: Map<string, SumRow>, hourStart: number, source: string, model: string, c: Columns): void {
+  const key = groupKey(hourStart, source, model);
+  const sum = sums.get(key);
+  if (sum === undefined) {
+    sums.set(key, { hourStart, source, model, ...c });
+    return;
+  }
+  sum.input += c.input;
+  sum.cached += c.cached;
+  sum.output += c.output;
+  sum.reasoning += c.reasoning;
+  sum.total += c.total;
+}
+
+/** The bucket stored for a running sum: never negative; `total` covers every channel as for the CLI's sources. */
+export function bucketOf(sum: SumRow): NormalizedBucket {
+  const nonNegative = (n: bigint) => (n < 0n ? 0n : n);
+  const input = nonNegative(sum.input);
+  const cached = nonNegative(sum.cached);
+  const output = nonNegative(sum.output);
+  const reasoning = nonNegative(sum.reasoning);
+  const covered = sum.source === 'codex' ? input + output : input + cached + output + reasoning;
+  const total = sum.total > covered ? sum.total : covered;
+  const counts = { input, cached, output, reasoning, total };
+  return {
+    hourStart: sum.hourStart,
+    source: sum.source,
+    model: sum.model,
+    projectKey: '',
+    projectRef: null,
+    ...counts,
+    billable: billableTokens(sum.source, counts),
+  };
+}
