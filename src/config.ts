@@ -105,6 +105,8 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
   readonly mail: MailConfig | undefined;
+  /** WEBHOOK_ALLOW_PRIVATE: webhooks may use http:// and private, loopback and link-local addresses (development, tests). */
+  readonly webhookAllowPrivate: boolean;
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
@@ -254,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     mail: readMailConfig(
       (name) => optional(env, name),
       (message) => new ConfigError(message),

@@ -20,8 +20,8 @@ export interface IngestDeps {
   limiter: RateLimiter;
   inflight: InflightGate;
   syncMinIntervalMinutes: number;
-  /** Told after an upload that changed stored usage (brings a leaderboard refresh forward). */
-  onUsageChanged?: (() => void) | undefined;
+  /** Told after an upload that changed stored usage (brings a leaderboard refresh forward, checks budgets); must not wait. */
+  onUsageChanged?: ((userId: string) => void) | undefined;
   /** Told how many buckets of each upload were stored, skipped (unchanged) or refused. */
   countBuckets: (accepted: number, skipped: number, refused: number) => void;
 }
@@ -135,7 +135,7 @@ async function ingest(
     subscriptions,
   });
   deps.countBuckets(result.inserted, result.skipped, 0);
-  if (result.inserted > 0) deps.onUsageChanged?.();
+  if (result.inserted > 0) deps.onUsageChanged?.(device.userId);
   return {
     success: true,
     inserted: result.inserted,
