@@ -62,7 +62,12 @@ export function registerWebhookRoutes(app: App, deps: { webhooks: WebhookService
   app.get(
     '/functions/svc-webhooks',
     operation(
-      { operationId: 'listWebhooks', summary: "The caller's and their teams' webhooks", tags: ['webhooks'], access: user },
+      {
+        operationId: 'listWebhooks',
+        summary: "The caller's and their teams' webhooks",
+        tags: ['webhooks'],
+        access: user,
+      },
       { response: responses(WebhookListResponse, 401, 403) },
     ),
     async (request) => ({ webhooks: (await webhooks.list(principalOf(request, 'user').userId)).map(hookWire) }),
@@ -71,7 +76,12 @@ export function registerWebhookRoutes(app: App, deps: { webhooks: WebhookService
   app.post(
     '/functions/svc-webhook-delete',
     operation(
-      { operationId: 'deleteWebhook', summary: 'Delete a webhook (and what it still had to deliver)', tags: ['webhooks'], access: user },
+      {
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook (and what it still had to deliver)',
+        tags: ['webhooks'],
+        access: user,
+      },
       { body: IdRequest, response: responses(DeletedResponse, 400, 401, 403, 404, 415) },
     ),
     async (request) => {

@@ -12,7 +12,11 @@ export const BudgetSetRequest = Type.Object(
     team_id: Type.Optional(TeamId),
     period: Period,
     limit_usd: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$', maxLength: 19, description: 'USD, e.g. "250" or "99.50"' }),
+      Type.String({
+        pattern: '^[0-9]{1,12}(\\.[0-9]{1,6})?$',
+        maxLength: 19,
+        description: 'USD, e.g. "250" or "99.50"',
+      }),
     ),
     limit_tokens: Type.Optional(
       Type.String({ pattern: '^[0-9]{1,19}$', maxLength: 19, description: 'billable tokens, a decimal string' }),
@@ -25,7 +29,9 @@ export const BudgetSetRequest = Type.Object(
       }),
     ),
     tz: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone the period is measured in (default UTC)' })),
-    week_starts_on: Type.Optional(Type.Union([Type.Literal('mon'), Type.Literal('sun')], { description: 'default mon' })),
+    week_starts_on: Type.Optional(
+      Type.Union([Type.Literal('mon'), Type.Literal('sun')], { description: 'default mon' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -15,7 +15,11 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 
 export const WebhookCreateRequest = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2000, description: 'https:// (http:// only with WEBHOOK_ALLOW_PRIVATE)' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'https:// (http:// only with WEBHOOK_ALLOW_PRIVATE)',
+    }),
     events: Type.Array(WebhookEvent, { minItems: 1, maxItems: 6 }),
     scope: Scope,
     team_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),

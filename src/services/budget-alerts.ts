@@ -101,12 +101,20 @@ export class BudgetAlerts {
     const mine = await inTransaction(this.deps.db, async (tx) => {
       const inserted: number[] = [];
       for (const threshold of crossed) {
-        const row = { id: randomUUID(), budget_id: budget.id, period_start: status.periodStartMs, threshold, spend: used, raised_at: now };
+        const row = {
+          id: randomUUID(),
+          budget_id: budget.id,
+          period_start: status.periodStartMs,
+          threshold,
+          spend: used,
+          raised_at: now,
+        };
         if (!(await insertBudgetAlert(tx, row))) continue;
         inserted.push(threshold);
-        const target = budget.scope === 'team' && budget.teamId !== null
-          ? { scope: 'team' as const, teamId: budget.teamId }
-          : { scope: 'user' as const, userId: budget.userId };
+        const target =
+          budget.scope === 'team' && budget.teamId !== null
+            ? { scope: 'team' as const, teamId: budget.teamId }
+            : { scope: 'user' as const, userId: budget.userId };
         await enqueueEvent(tx, target, 'budget.threshold_crossed', crossedData(status, threshold), now);
       }
       return inserted;

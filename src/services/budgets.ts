@@ -83,7 +83,8 @@ export class BudgetService {
   async set(userId: string, input: BudgetInput): Promise<BudgetStatus> {
     let teamId: string | null = null;
     if (input.scope === 'team') {
-      if (input.team_id === undefined) throw invalidField({ in: 'body', field: 'team_id' }, 'is required for scope "team"');
+      if (input.team_id === undefined)
+        throw invalidField({ in: 'body', field: 'team_id' }, 'is required for scope "team"');
       if (!managesTeam(await this.deps.teams.roleIn(input.team_id, userId))) throw new NotFound('No such team.');
       teamId = input.team_id;
     } else if (input.team_id !== undefined) {
@@ -94,7 +95,10 @@ export class BudgetService {
     const limitMicros = input.limit_usd === undefined ? null : usdToMicros(input.limit_usd);
     const limitTokens = input.limit_tokens === undefined ? null : BigInt(input.limit_tokens);
     if ((limitMicros ?? limitTokens ?? 0n) <= 0n)
-      throw invalidField({ in: 'body', field: input.limit_usd === undefined ? 'limit_tokens' : 'limit_usd' }, 'must be more than 0');
+      throw invalidField(
+        { in: 'body', field: input.limit_usd === undefined ? 'limit_tokens' : 'limit_usd' },
+        'must be more than 0',
+      );
     let tz: string;
     try {
       tz = parseZoneParam(input.tz) ?? 'UTC';

@@ -35,7 +35,8 @@ export async function queueUsageDaily(deps: UsageDailyDeps): Promise<number> {
     const endMs = startOfLocalEpochDay(zone, today);
     // An endpoint registered after the day ended starts with the next day.
     if (hook.createdAt >= endMs) continue;
-    const users = hook.scope === 'team' && hook.teamId !== null ? await deps.teams.memberIds(hook.teamId) : [hook.userId];
+    const users =
+      hook.scope === 'team' && hook.teamId !== null ? await deps.teams.memberIds(hook.teamId) : [hook.userId];
     const usage = await usageBySourceModel(deps.db, deps.prices, users, startMs, endMs);
     const data = {
       scope: hook.scope,

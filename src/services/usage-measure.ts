@@ -83,7 +83,12 @@ export async function usageBySourceModel(
   }
   const lines = [...groups.values()]
     .sort((a, b) => (b.micros > a.micros ? 1 : b.micros < a.micros ? -1 : a.model < b.model ? -1 : 1))
-    .map((g) => ({ source: g.source, model: g.model, ...toTokenCountsWire(g.counts), cost_usd: formatMicros(g.micros) }));
+    .map((g) => ({
+      source: g.source,
+      model: g.model,
+      ...toTokenCountsWire(g.counts),
+      cost_usd: formatMicros(g.micros),
+    }));
   const all = zeroCounts();
   let micros = 0n;
   for (const g of groups.values()) {

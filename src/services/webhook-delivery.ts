@@ -89,7 +89,12 @@ export class WebhookDelivery {
       return;
     }
     const next = nextAttemptAt(message.createdAt, message.attempts + 1, at);
-    await settleMessage(db, message.id, this.holder, next === null ? { kind: 'given-up', at } : { kind: 'retry', nextAt: next });
+    await settleMessage(
+      db,
+      message.id,
+      this.holder,
+      next === null ? { kind: 'given-up', at } : { kind: 'retry', nextAt: next },
+    );
     await markWebhookHealth(db, hook.id, false, at);
     const since = (await findWebhook(db, hook.id))?.failingSince ?? at;
     if (at - since >= RETRY_WINDOW_MS) {

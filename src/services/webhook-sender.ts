@@ -35,7 +35,8 @@ export function urlProblem(url: string, allowPrivate: boolean): string | undefin
 export async function addressProblem(url: string, allowPrivate: boolean): Promise<string | undefined> {
   if (allowPrivate) return undefined;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0) return isRefusedAddress(host) ? 'points to a private, loopback or link-local address' : undefined;
+  if (isIP(host) !== 0)
+    return isRefusedAddress(host) ? 'points to a private, loopback or link-local address' : undefined;
   const addresses = await new Promise<LookupAddress[] | Error>((resolve) =>
     dnsLookup(host, { all: true }, (error, found) => resolve(error ?? found)),
   );

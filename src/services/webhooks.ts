@@ -113,7 +113,11 @@ export class WebhookService {
     const hook = await findWebhook(this.db, id);
     if (hook) {
       if (hook.scope === 'user' && hook.userId === userId) return hook;
-      if (hook.scope === 'team' && hook.teamId !== null && managesTeam(await this.deps.teams.roleIn(hook.teamId, userId)))
+      if (
+        hook.scope === 'team' &&
+        hook.teamId !== null &&
+        managesTeam(await this.deps.teams.roleIn(hook.teamId, userId))
+      )
         return hook;
     }
     throw new NotFound(NO_SUCH_WEBHOOK);

@@ -82,7 +82,9 @@ describe(`budgets and alerts (${engine})`, () => {
     const listed = (await call('GET', '/functions/svc-budgets')).json<{
       budgets: { id: string; spend_tokens: string; share: number; state: string }[];
     }>();
-    expect(listed.budgets).toEqual([expect.objectContaining({ id: budget.id, spend_tokens: '850', share: 85, state: 'warning' })]);
+    expect(listed.budgets).toEqual([
+      expect.objectContaining({ id: budget.id, spend_tokens: '850', share: 85, state: 'warning' }),
+    ]);
 
     // Past 100 %: one more alert.
     const more = await ingest(t, devices[0]?.token ?? '', [bucket(10, 200)]);
@@ -94,14 +96,18 @@ describe(`budgets and alerts (${engine})`, () => {
       .select('body')
       .where('event_type', '=', 'budget.threshold_crossed')
       .execute();
-    const crossed = messages.map((m) => JSON.parse(m.body) as { data: { threshold_percent: number; budget_id: string } });
+    const crossed = messages.map(
+      (m) => JSON.parse(m.body) as { data: { threshold_percent: number; budget_id: string } },
+    );
     expect(crossed.map((c) => c.data.threshold_percent).sort()).toEqual([100, 50, 80]);
     expect(crossed.every((c) => c.data.budget_id === budget.id)).toBe(true);
 
     // Dismissed alerts leave the banner; another user may not dismiss them or delete the budget.
     const stranger = await signUp(t);
     const first = (await alerts())[0];
-    expect((await call('POST', '/functions/svc-budget-alert-dismiss', { id: first?.id }, stranger)).statusCode).toBe(404);
+    expect((await call('POST', '/functions/svc-budget-alert-dismiss', { id: first?.id }, stranger)).statusCode).toBe(
+      404,
+    );
     expect((await call('POST', '/functions/svc-budget-alert-dismiss', { id: first?.id })).statusCode).toBe(200);
     expect(await alerts()).toHaveLength(2);
     expect((await call('POST', '/functions/svc-budget-delete', { id: budget.id }, stranger)).statusCode).toBe(404);

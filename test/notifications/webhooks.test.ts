@@ -164,16 +164,27 @@ describe(`webhooks (${engine})`, () => {
     await call('POST', '/functions/svc-webhook-delete', user, { id: hook.id });
   });
 
-  it("queues usage.daily once for the previous local day, by source and model", async () => {
+  it('queues usage.daily once for the previous local day, by source and model', async () => {
     const hook = await createHook(['usage.daily'], { tz: 'Europe/Paris' });
     // Registered before the day it reports: pretend it was made two days ago.
-    await t.db.kysely.updateTable('webhooks').set({ created_at: NOW - 2 * DAY_MS }).where('id', '=', hook.id).execute();
+    await t.db.kysely
+      .updateTable('webhooks')
+      .set({ created_at: NOW - 2 * DAY_MS })
+      .where('id', '=', hook.id)
+      .execute();
     const { token } = await issueDevice(t, user, 'daily');
     const yesterdayNoon = (Math.floor(NOW / DAY_MS) - 1) * DAY_MS + 12 * 3_600_000;
     const hourStart = new Date(yesterdayNoon).toISOString();
     const up = await ingest(t, token, [
       { hour_start: hourStart, source: 'claude', model: 'claude-sonnet-4', input_tokens: 1000, total_tokens: 1000 },
-      { hour_start: hourStart, source: 'codex', model: 'gpt-5', input_tokens: 500, output_tokens: 10, total_tokens: 510 },
+      {
+        hour_start: hourStart,
+        source: 'codex',
+        model: 'gpt-5',
+        input_tokens: 500,
+        output_tokens: 10,
+        total_tokens: 510,
+      },
     ]);
     expect(up.statusCode, up.body).toBe(200);
     // Other messages (device.linked) are not for this hook; only usage.daily is queued, once.
@@ -183,7 +194,11 @@ describe(`webhooks (${engine})`, () => {
     await deliverDue();
     const got = receiver.received.map((r) => new Webhook(hook.secret).verify(r.body, r.headers)) as {
       type: string;
-      data: { date: string; by_source_model: { source: string; total_tokens: string }[]; totals: { total_tokens: string } };
+      data: {
+        date: string;
+        by_source_model: { source: string; total_tokens: string }[];
+        totals: { total_tokens: string };
+      };
     }[];
     const daily = got.find((p) => p.type === 'usage.daily');
     expect(daily?.data.totals.total_tokens).toBe('1510');
@@ -212,7 +227,9 @@ describe(`webhooks (${engine})`, () => {
       webhooks: { id: string; disabled_at: string | null }[];
     }>();
     expect(hooks.webhooks.find((w) => w.id === hook.id)?.disabled_at).not.toBeNull();
-    const notice = (await call('GET', '/functions/svc-budget-alerts', user)).json<{ disabled_webhooks: { id: string }[] }>();
+    const notice = (await call('GET', '/functions/svc-budget-alerts', user)).json<{
+      disabled_webhooks: { id: string }[];
+    }>();
     expect(notice.disabled_webhooks.map((w) => w.id)).toContain(hook.id);
     receiver.status = 200;
     expect(await deliverDue()).toBe(0);

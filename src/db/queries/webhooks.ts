@@ -269,7 +269,12 @@ export async function markWebhookHealth(db: Q, id: string, ok: boolean, now: num
 }
 
 export async function disableWebhook(db: Q, id: string, now: number): Promise<void> {
-  await db.updateTable('webhooks').set({ disabled_at: now }).where('id', '=', id).where('disabled_at', 'is', null).execute();
+  await db
+    .updateTable('webhooks')
+    .set({ disabled_at: now })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .execute();
 }
 
 /** A user's disabled webhooks (the dashboard's notice). */
