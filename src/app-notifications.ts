@@ -8,6 +8,7 @@ import type { App } from './app-types.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
+import { purgeWebhookHistory } from './db/queries/webhooks.js';
 import { webhookJobs } from './jobs/webhooks.js';
 import type { ScheduledJob } from './jobs/schedule.js';
 import { describeMailError, smtpMailer } from './mail/mailer.js';
@@ -25,6 +26,8 @@ export { noTeams } from './services/team-access.js';
 
 /** How often the delivery worker looks for due messages (it also runs right after alerts queue some). */
 export const DELIVERY_POLL_MS = 2_000;
+/** Settled webhook messages and delivery attempts are kept this long. */
+const HISTORY_DAYS = 30;
 
 export interface NotificationDeps {
   db: Db;
@@ -90,6 +93,7 @@ export function createNotifications(deps: NotificationDeps): Notifications {
         if (queued > 0) delivery.kick();
         return queued;
       },
+      purgeHistory: () => purgeWebhookHistory(db.kysely, clock.now() - HISTORY_DAYS * 86_400_000),
     }),
     queueUsageDaily: queue,
     usageChanged: (userId) => alerts.usageChanged(userId),

@@ -293,3 +293,14 @@ export async function dedupeKeyQueued(db: Q, dedupeKey: string): Promise<boolean
   const r = await db.selectFrom('webhook_messages').select('id').where('dedupe_key', '=', dedupeKey).executeTakeFirst();
   return r !== undefined;
 }
+
+/** Deletes settled messages queued before `before` and attempts made before it; returns how many of each went. */
+export async function purgeWebhookHistory(db: Q, before: number): Promise<{ messages: number; attempts: number }> {
+  const m = await db
+    .deleteFrom('webhook_messages')
+    .where('next_attempt_at', 'is', null)
+    .where('created_at', '<', BigInt(before))
+    .executeTakeFirst();
+  const a = await db.deleteFrom('webhook_attempts').where('attempted_at', '<', BigInt(before)).executeTakeFirst();
+  return { messages: Number(m.numDeletedRows), attempts: Number(a.numDeletedRows) };
+}
