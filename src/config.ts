@@ -105,8 +105,7 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
   readonly mail: MailConfig | undefined;
-  /** WEBHOOK_ALLOW_PRIVATE: webhooks may use http:// and private, loopback and link-local addresses (development, tests). */
-  readonly webhookAllowPrivate: boolean;
+  readonly webhookAllowPrivate: boolean; // WEBHOOK_ALLOW_PRIVATE: webhooks to http:// and private addresses (dev, tests)
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
