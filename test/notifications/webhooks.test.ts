@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { createApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
-import { DAY_MS } from '../../src/domain/calendar.js';
+import { DAY_MS, epochDayOf } from '../../src/domain/calendar.js';
+import { localDateAt, resolveZone, startOfLocalEpochDay } from '../../src/domain/zones.js';
 import { capturingLogger, createTestApp, engine, testConfig, type TestApp } from '../helpers/app.js';
 import { bearer, ingest, issueDevice, signIn, signUp, type TestUser } from '../helpers/actors.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -173,7 +174,9 @@ describe(`webhooks (${engine})`, () => {
       .where('id', '=', hook.id)
       .execute();
     const { token } = await issueDevice(t, user, 'daily');
-    const yesterdayNoon = (Math.floor(NOW / DAY_MS) - 1) * DAY_MS + 12 * 3_600_000;
+    // Noon of the previous day in Paris (NOW is the real time: which day that is depends on when the test runs).
+    const paris = resolveZone({ tz: 'Europe/Paris' });
+    const yesterdayNoon = startOfLocalEpochDay(paris, epochDayOf(localDateAt(paris, NOW)) - 1) + 12 * 3_600_000;
     const hourStart = new Date(yesterdayNoon).toISOString();
     const up = await ingest(t, token, [
       { hour_start: hourStart, source: 'claude', model: 'claude-sonnet-4', input_tokens: 1000, total_tokens: 1000 },
