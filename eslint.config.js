@@ -66,9 +66,28 @@ export default tseslint.config(
   ),
   ...layer(
     'src/services/**',
-    up('http', 'routes', 'ingest', 'jobs', 'process', 'admin'),
+    up('http', 'routes', 'jobs', 'process', 'admin'),
     'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems',
   ),
+  // A service that stores usage (the OTLP receiver) is handed the ingest writer: it may name the
+  // writer's types, never run ingest code itself.
+  {
+    files: ['src/services/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`^(\.\./)+ingest/`,
+              allowTypeImports: true,
+              message: 'services/ name ingest types only',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The CLI is bundled alone (scripts/build-cli.ts): a server import would ship the server in it.
   ...layer(
     'src/cli/**',

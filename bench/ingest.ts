@@ -8,13 +8,15 @@
  * bench/ingest.lua); SQLite first, then PostgreSQL if reachable (BENCH_ENGINES); each with one
  * server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts
  * (e.g. `BENCH_PROCESSES=1`). BENCH_SERVER measures another build's dist/src/server.js (paired
- * runs against a baseline).
+ * runs against a baseline). BENCH_BUDGETS and BENCH_WEBHOOKS register that many budgets and
+ * webhooks first (bench/lib/notifications.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { check } from './lib/ingest-check.js';
+import { BENCH_BUDGETS, BENCH_WEBHOOKS, registerNotifications } from './lib/notifications.js';
 import { BENCH_PG_URL, dropPgDatabase, freshPgDatabase, pgReachable } from './lib/postgres.js';
 import {
   benchServerEnv,
@@ -45,8 +47,9 @@ async function json<T>(url: string, init: RequestInit): Promise<T> {
 
 async function provision(base: string, tokensFile: string): Promise<void> {
   const tokens: string[] = [];
+  const sessions: string[] = [];
   for (let u = 0; u < 20; u += 1) {
-    const session = await json<{ user: { id: string } }>(`${base}/auth/v1/signup`, {
+    const session = await json<{ user: { id: string }; access_token: string }>(`${base}/auth/v1/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: `bench${u}@example.com`, password: 'bench password' }),
@@ -59,7 +62,9 @@ async function provision(base: string, tokensFile: string): Promise<void> {
       });
       tokens.push(issued.token);
     }
+    sessions.push(session.access_token);
   }
+  await registerNotifications(base, sessions);
   fs.writeFileSync(tokensFile, tokens.join('\n') + '\n');
 }
 
@@ -221,7 +226,7 @@ async function benchEngine(
 async function main(): Promise<void> {
   ensureWrk();
   console.log(
-    `bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, node ${process.version}, ${os.cpus().length} cores`,
+    `bench:ingest — wrk -t1 -c50 -d${SECONDS}s, ${DEVICES} devices, 10 buckets per upload, ${BENCH_BUDGETS} budgets, ${BENCH_WEBHOOKS} webhooks, node ${process.version}, ${os.cpus().length} cores`,
   );
   const { ceiling, stop } = await startCeiling();
   try {
@@ -239,6 +244,7 @@ async function benchAll(ceiling: Ceiling): Promise<void> {
     INGEST_RATE_PER_MINUTE: '100000000',
     INGEST_BURST: '100000000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   });
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
   const label = (n: number) => (n === 1 ? 'one process' : `${n} processes`);

@@ -24,7 +24,7 @@ export async function registerOtlpReceiver(
     config: Config;
     writer: IngestWriter;
     limiter: RateLimiter;
-    onUsageChanged: (() => void) | undefined;
+    onUsageChanged: ((userId: string) => void) | undefined;
   },
 ): Promise<ChannelService> {
   const { db, clock, writer, onUsageChanged } = deps;

@@ -56,6 +56,7 @@ import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
 import { externalJwt, leaderboardFreshness, recoveryService } from './app-options.js';
+import { createNotifications, noTeams, type Notifications } from './app-notifications.js';
 import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
@@ -106,6 +107,8 @@ export interface TokentallyApp {
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
   /** Password recovery links (the admin command makes them; tests await idle() for the mails). */
   recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
+  /** Budgets, alerts and webhooks (tests await alerts.idle() and call delivery.deliverDue()). */
+  notifications: Notifications;
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
 }
@@ -226,6 +229,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
   const freshness = leaderboardFreshness(config, clock, leaderboard, logger);
+  const notify = createNotifications({ db, clock, config, logger, prices: book, teams: noTeams });
   registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
@@ -233,7 +237,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   const ingestLimiter = limiterFor('ingest');
-  const onUsageChanged = freshness ? () => freshness.usageChanged() : undefined;
+  const onUsageChanged = (userId: string) => (freshness?.usageChanged(), notify.usageChanged(userId));
   const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged };
   const channels = await registerOtlpReceiver(app, otlpDeps);
   registerDeviceManagementRoutes(app, { devices, channels });
@@ -257,6 +261,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const onToolFailure = (tool: string, err: unknown) => logger.error({ err, tool }, 'mcp: a tool failed');
   const mcp = new McpEndpoint({ analytics, leaderboard, clock, version: packageInfo().version, onToolFailure });
   registerMcpRoutes(app, { mcp, limiter: limiterFor('mcp') });
+  notify.register(app, config.jobsEnabled);
   // A deleted or disabled account: its credentials are forgotten here and in the other processes.
   const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
     credentials.forgetAccount(userId);
@@ -317,16 +322,19 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // claimed in the database, so instances sharing it run each job once an interval in all.
   const schedule = config.jobsEnabled
     ? startSchedule(
-        serverJobs({
-          db,
-          clock,
-          leaderboard,
-          prices,
-          repricer,
-          pricingStore,
-          pricingSourceUrl: config.pricingSourceUrl,
-          leaderboardRefreshSeconds: config.leaderboardRefreshSeconds,
-        }),
+        [
+          ...serverJobs({
+            db,
+            clock,
+            leaderboard,
+            prices,
+            repricer,
+            pricingStore,
+            pricingSourceUrl: config.pricingSourceUrl,
+            leaderboardRefreshSeconds: config.leaderboardRefreshSeconds,
+          }),
+          ...notify.jobs,
+        ],
         logger,
         {
           claim: databaseJobClaims(db, clock),
@@ -341,6 +349,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     leaderboardFreshness: freshness,
     repricing: repricer,
     recovery,
+    notifications: notify,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -349,6 +358,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       freshness?.close();
       await freshness?.idle();
       await schedule?.stop();
+      await notify.close();
       await app.close();
       await recovery.close();
       await ingestWriter.close();

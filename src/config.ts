@@ -85,6 +85,7 @@ export interface Config {
   readonly metricsToken: string | undefined;
   /** Outgoing mail (password recovery links): SMTP_URL and SMTP_FROM; undefined sends none. */
   readonly mail: MailConfig | undefined;
+  readonly webhookAllowPrivate: boolean; // WEBHOOK_ALLOW_PRIVATE: webhooks to http:// and private addresses (dev, tests)
   /** exportUsage's limits (docs/sharing.md, "Export"). */
   readonly exports: {
     /** Exports of one account streaming at once in this process. */
@@ -212,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitStore: rateLimitStore(env, database),
     redisUrl: optional(env, 'REDIS_URL'),
     metricsToken: optional(env, 'METRICS_TOKEN'),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     mail: readMailConfig(
       (name) => optional(env, name),
       (message) => new ConfigError(message),

@@ -12,6 +12,14 @@ export type Int = ColumnType<bigint, bigint | number, bigint | number>;
 export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
 
 export * from './schema-accounts.js';
+export * from './schema-notifications.js';
+import type {
+  BudgetAlertsTable,
+  BudgetsTable,
+  WebhookAttemptsTable,
+  WebhookMessagesTable,
+  WebhooksTable,
+} from './schema-notifications.js';
 import type {
   ApiTokensTable,
   DevicesTable,
@@ -346,6 +354,11 @@ export interface Database {
   job_claims: JobClaimsTable;
   instance_settings: InstanceSettingsTable;
   invites: InvitesTable;
+  budgets: BudgetsTable;
+  budget_alerts: BudgetAlertsTable;
+  webhooks: WebhooksTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -18,6 +18,9 @@ export const DAY_MS = 86_400_000;
 /** Milliseconds in one half-hour bucket. */
 export const HALF_HOUR_MS = 1_800_000;
 
+/** The earliest half-hour any upload may carry (2020-01-01T00:00Z): no agent logged tokens before. */
+export const EARLIEST_HOUR_START = Date.UTC(2020, 0, 1);
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of the civil date y-m-d (month 1..12); exact for the whole proleptic Gregorian calendar. */

@@ -3,6 +3,7 @@
  * default missing counts, compute billable tokens, and drop earlier duplicates (the last wins).
  * Pure: time comes in as `now`.
  */
+import { EARLIEST_HOUR_START } from '../domain/calendar.js';
 import { billableTokens } from '../domain/billable.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { fieldName, InvalidInput, type FieldFault } from '../domain/errors.js';
@@ -20,7 +21,7 @@ export interface NormalizedBucket extends TokenCounts {
   projectRef: string | null;
 }
 
-export const EARLIEST_HOUR_START = Date.UTC(2020, 0, 1);
+export { EARLIEST_HOUR_START } from '../domain/calendar.js';
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 

@@ -1,6 +1,6 @@
 /**
  * @fileoverview Discovery documents on the same origin: the auth guide (/docs/auth), the
- * webhooks guide (/docs/webhooks, honest: none exist), /llms.txt and the tool manifest
+ * webhooks guide (/docs/webhooks, its text in webhooks-guide.ts), /llms.txt and the tool manifest
  * (/.well-known/ai-plugin.json). Static text; absolute URLs start with the configured public URL
  * (PUBLIC_URL), never with the request's Host header: a request naming another host must not get
  * (or, through a shared cache, give others) a file pointing agents at that host. The guides carry
@@ -9,6 +9,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-types.js';
 import { PAGE_HEADERS } from '../http/page-headers.js';
+import { WEBHOOKS_GUIDE } from './webhooks-guide.js';
 
 /** The guides' (and the "not built" page's) stylesheet: a file of its own, as the pages' CSP allows no inline style. */
 const STYLE = `body{font:16px/1.55 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1d1d1f}
@@ -72,18 +73,7 @@ bearer was sent and whether it is a valid user token, and never reveals a secret
 <p>Passwords are stored as scrypt hashes; device, share and refresh tokens only as SHA-256 hashes.</p>`,
 );
 
-const WEBHOOKS = page(
-  'Webhooks',
-  `<h1>Webhooks</h1>
-<p><strong>Tokentally sends no webhooks today.</strong> There are no event kinds, no subscriptions, no deliveries and no
-signatures to verify, and nothing in the server calls out to your URLs.</p>
-<p>To react to new usage, poll the read endpoints with a user JWT (for example
-<code>GET /functions/svc-usage-summary</code> or <code>GET /functions/svc-usage-hourly</code>, whose <code>sync.last_sync_at</code> tells you
-when a device last uploaded), or read the leaderboard, whose snapshots refresh every
-<code>LEADERBOARD_REFRESH_SECONDS</code> (default 300).</p>
-<p>If webhooks are added, this page will list each event, its JSON payload, the retry policy and how deliveries are
-signed, and the <a href="/openapi.json">OpenAPI document</a> will describe them.</p>`,
-);
+const WEBHOOKS = page('Webhooks', WEBHOOKS_GUIDE);
 
 function llmsTxt(base: string): string {
   return `# Tokentally
@@ -96,7 +86,7 @@ function llmsTxt(base: string): string {
 
 - [OpenAPI 3.1 document](${base}/openapi.json): all 22 operations with request/response schemas, security and errors
 - [Authentication guide](${base}/docs/auth): user JWTs (sign-in API under /auth/v1), device tokens, share tokens, the service role key
-- [Webhooks guide](${base}/docs/webhooks): none exist today; poll the read endpoints instead
+- [Webhooks guide](${base}/docs/webhooks): events (budget alerts, devices, team members, daily usage), Standard Webhooks signatures, retries
 - [Tool manifest](${base}/.well-known/ai-plugin.json)
 - MCP server: ${base}/mcp (streamable HTTP, stateless), read-only tools for your usage, daily series, model breakdown, top projects and leaderboard rank; send a personal API token (tt_pat_…) as the bearer
 

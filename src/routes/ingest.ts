@@ -21,8 +21,8 @@ export interface IngestDeps {
   limiter: RateLimiter;
   inflight: InflightGate;
   syncMinIntervalMinutes: number;
-  /** Told after an upload that changed stored usage (brings a leaderboard refresh forward). */
-  onUsageChanged?: (() => void) | undefined;
+  /** Told after an upload that changed stored usage (brings a leaderboard refresh forward, checks budgets); must not wait. */
+  onUsageChanged?: ((userId: string) => void) | undefined;
   /** Told how many buckets of each upload were stored, skipped (unchanged) or refused. */
   countBuckets: (accepted: number, skipped: number, refused: number) => void;
   /** One channel per (device, source): buckets of a source the device sends through OTLP are skipped. */
@@ -151,7 +151,7 @@ async function ingest(
     subscriptions,
   });
   deps.countBuckets(result.inserted, result.skipped + refusedBuckets, 0);
-  if (result.inserted > 0) deps.onUsageChanged?.();
+  if (result.inserted > 0) deps.onUsageChanged?.(device.userId);
   return {
     success: true,
     inserted: result.inserted,

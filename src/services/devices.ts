@@ -13,6 +13,7 @@ import {
   type DeviceListing,
 } from '../db/queries/devices.js';
 import { inTransaction } from '../db/transaction.js';
+import { emitDeviceEvent } from './webhook-events.js';
 import { invalidField, NotFound } from '../domain/errors.js';
 
 const NO_SUCH_DEVICE = 'You have no device with this id.';
@@ -43,7 +44,13 @@ export class DeviceService {
   }
 
   async revoke(userId: string, deviceId: string): Promise<DeviceListing> {
-    const revoked = await inTransaction(this.db, (tx) => revokeUserDevice(tx, userId, deviceId, this.clock.now()));
+    const now = this.clock.now();
+    const revoked = await inTransaction(this.db, async (tx) => {
+      const done = await revokeUserDevice(tx, userId, deviceId, now);
+      if (done?.revokedAt === now)
+        await emitDeviceEvent(tx, 'device.revoked', { user_id: userId, device_id: deviceId, platform: null }, now);
+      return done !== undefined;
+    });
     if (!revoked) throw new NotFound(NO_SUCH_DEVICE);
     this.onRevoked(deviceId);
     return this.one(userId, deviceId);

@@ -18,6 +18,7 @@ import { inTransaction, type Tx } from '../db/transaction.js';
 import { generateLinkCode, normalizeLinkCode } from '../domain/link-code.js';
 import { Conflict, invalidField } from '../domain/errors.js';
 import { DEVICE_TOKEN_PREFIX, generateToken, hashToken, hmac } from '../security/tokens.js';
+import { emitDeviceEvent } from './webhook-events.js';
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const LINK_CODE = { in: 'body', field: 'link_code' } as const;
@@ -79,7 +80,11 @@ export class OnboardingService {
     if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:devices:${device.user_id}`).execute(tx);
     await this.checkDeviceRoom(tx, device.user_id);
     const { deviceName, platform, ...row } = device;
-    await insertDeviceWithToken(tx, { ...row, ...describeDevice({ deviceName, platform }) }, tokenHash);
+    const described = describeDevice({ deviceName, platform });
+    await insertDeviceWithToken(tx, { ...row, ...described }, tokenHash);
+    // Queued with the device itself (docs/webhooks.md): the event exists if and only if the device does.
+    const event = { user_id: row.user_id, device_id: row.id, platform: described.platform };
+    await emitDeviceEvent(tx, 'device.linked', event, row.created_at);
   }
 
   /** A new device with a fresh token for `userId` (who must exist). */

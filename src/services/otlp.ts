@@ -17,9 +17,8 @@ import {
   type SumRow,
 } from '../db/queries/otlp.js';
 import { inTransaction } from '../db/transaction.js';
-import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
+import { DAY_MS, EARLIEST_HOUR_START, HALF_HOUR_MS } from '../domain/calendar.js';
 import { DomainError } from '../domain/errors.js';
-import { EARLIEST_HOUR_START } from '../ingest/normalize.js';
 import type { IngestWriter } from '../ingest/types.js';
 import { qwenCounterColumns, type Columns } from '../otlp/agents.js';
 import { Extracted, extractLogs, extractMetrics, extractTraces } from '../otlp/extract.js';
@@ -43,7 +42,7 @@ export interface OtlpDeps {
   clock: Clock;
   writer: IngestWriter;
   channels: ChannelService;
-  onUsageChanged?: (() => void) | undefined;
+  onUsageChanged?: ((userId: string) => void) | undefined;
 }
 
 interface Item {
@@ -173,7 +172,7 @@ export class OtlpService {
           buckets: changed.map(bucketOf),
           subscriptions: undefined,
         });
-        if (result.inserted > 0) this.deps.onUsageChanged?.();
+        if (result.inserted > 0) this.deps.onUsageChanged?.(device.userId);
       } catch (error) {
         // A bound of svc-ingest (tokens per day, buckets per half-hour, stored buckets): nothing of this export counts.
         if (!(error instanceof DomainError)) throw error;

@@ -56,6 +56,16 @@ const ADDED: Record<string, [string, string, string[]]> = {
   createApiToken: ['post', '/functions/svc-api-token-create', ['UserJWT']],
   listApiTokens: ['get', '/functions/svc-api-tokens', ['UserJWT']],
   revokeApiToken: ['post', '/functions/svc-api-token-revoke', ['UserJWT']],
+  setBudget: ['post', '/functions/svc-budget-set', ['UserJWT']],
+  listBudgets: ['get', '/functions/svc-budgets', ['UserJWT']],
+  deleteBudget: ['post', '/functions/svc-budget-delete', ['UserJWT']],
+  listBudgetAlerts: ['get', '/functions/svc-budget-alerts', ['UserJWT']],
+  dismissBudgetAlert: ['post', '/functions/svc-budget-alert-dismiss', ['UserJWT']],
+  createWebhook: ['post', '/functions/svc-webhook-create', ['UserJWT']],
+  listWebhooks: ['get', '/functions/svc-webhooks', ['UserJWT']],
+  deleteWebhook: ['post', '/functions/svc-webhook-delete', ['UserJWT']],
+  testWebhook: ['post', '/functions/svc-webhook-test', ['UserJWT']],
+  listWebhookDeliveries: ['get', '/functions/svc-webhook-deliveries', ['UserJWT']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */
@@ -156,7 +166,8 @@ describe(`discovery documents (${engine})`, () => {
     }
     const hooks = await t.app.inject({ method: 'GET', url: '/docs/webhooks' });
     expect(hooks.statusCode).toBe(200);
-    expect(hooks.body).toMatch(/no webhooks/i);
+    for (const word of ['budget.threshold_crossed', 'usage.daily', 'webhook-signature', 'standardwebhooks'])
+      expect(hooks.body).toContain(word);
     const llms = await t.app.inject({ method: 'GET', url: '/llms.txt' });
     expect(llms.headers['content-type']).toMatch(/^text\/plain/);
     expect(llms.body).toMatch(/^# Tokentally/);

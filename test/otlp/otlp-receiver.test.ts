@@ -13,7 +13,7 @@ import { codexCounts } from '../../src/cli/parsers/codex.js';
 import { copilotCounts } from '../../src/cli/parsers/copilot.js';
 import { geminiFamilyCounts } from '../../src/cli/parsers/gemini-usage.js';
 import type { Counts } from '../../src/cli/usage.js';
-import { listDeviceBuckets } from '../../src/db/queries/usage.js';
+import { listDeviceBuckets } from '../helpers/stored-usage.js';
 import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { counterSender, sendChatSpans, sendEvents, type Target } from '../helpers/otlp-senders.js';

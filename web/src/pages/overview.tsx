@@ -13,6 +13,7 @@ import { browserZone, usePrefs } from '../prefs.js';
 import { setQuery, useLocation } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { GetStarted } from './get-started.js';
+import { BudgetOverview } from './budgets-panel.js';
 import {
   loadHeatmap,
   loadMonthly,
@@ -96,6 +97,7 @@ export function Overview() {
         </div>
       </div>
 
+      <BudgetOverview />
       {noUsage && status.data?.install?.active_devices === 0 && (
         <>
           <GetStarted />

@@ -1,6 +1,6 @@
 /**
  * @fileoverview Settings: profile and password (sign-in API), public visibility with the share link, badge and
- * card, API tokens, zone, week start, theme, the data export and account deletion.
+ * card, API tokens, budgets, webhooks, zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
@@ -14,6 +14,8 @@ import { PasswordForm } from './settings-password.js';
 import { BadgePreview } from './settings-share.js';
 import { ProfileSettingsPanel } from './settings-profile.js';
 import { ApiTokensPanel } from './settings-tokens.js';
+import { WebhooksPanel } from './settings-webhooks.js';
+import { BudgetsPanel } from './budgets-panel.js';
 
 interface Visibility {
   enabled: boolean;
@@ -198,6 +200,8 @@ export function Settings() {
       <PasswordForm />
       <SharingPanel />
       <ApiTokensPanel />
+      <BudgetsPanel />
+      <WebhooksPanel />
       <DisplayPrefs />
       <ExportPanel />
       <DeleteAccount />
