@@ -48,6 +48,7 @@ import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { registerTeams } from './app-teams.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
@@ -101,6 +102,8 @@ export interface TokentallyApp {
   repricing: Pick<CostRepricer, 'idle' | 'resume'>;
   /** Password recovery links (the admin command makes them; tests await idle() for the mails). */
   recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
+  /** Team invite mails under way (tests await idle()). */
+  teamInvites: { idle(): Promise<void> };
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
 }
@@ -244,6 +247,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerSharingRoutes(app, { sharing });
   registerUsageRoutes(app, { analytics });
   registerLeaderboardRoutes(app, { leaderboard });
+  const teamInvites = registerTeams(app, { db, clock, config, logger, prices: book });
   // A deleted or disabled account: its credentials are forgotten here and in the other processes.
   const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
     credentials.forgetAccount(userId);
@@ -326,6 +330,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     leaderboardFreshness: freshness,
     repricing: repricer,
     recovery,
+    teamInvites,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -336,6 +341,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await schedule?.stop();
       await app.close();
       await recovery.close();
+      await teamInvites.close();
       await ingestWriter.close();
       await db.close();
     },

@@ -11,6 +11,8 @@ export type Int = ColumnType<bigint, bigint | number, bigint | number>;
 export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
 
 export * from './schema-accounts.js';
+export * from './schema-teams.js';
+import type { TeamInvitesTable, TeamMembersTable, TeamsTable } from './schema-teams.js';
 import type {
   ApiTokensTable,
   DevicesTable,
@@ -332,6 +334,9 @@ export interface Database {
   job_claims: JobClaimsTable;
   instance_settings: InstanceSettingsTable;
   invites: InvitesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invites: TeamInvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
