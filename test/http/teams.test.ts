@@ -34,7 +34,7 @@ describe(`teams (${engine})`, () => {
     ok<{ id: string; invite_token: string; url: string; expires_at: string; emailed: boolean }>(
       post(by, 'team-invite-create', { team_id: team.id, ...extra }),
     );
-  const reads = (teamId: string) => [
+  const reads = (teamId: string): [string, string][] => [
     ['team-members', `team_id=${teamId}`],
     ['team-usage', `team_id=${teamId}`],
     ['team-leaderboard', `team_id=${teamId}&period=total`],
