@@ -91,6 +91,12 @@ function groupMicros(g: Group, prices: PriceService): bigint {
   return micros;
 }
 
+/** The window's totals: every member's usage, each member's edges priced on their own. */
+function totalOf(usage: TeamWindowUsage, prices: PriceService): TeamUsageResponse['totals'] {
+  const all = groupUsage(usage, () => ({ key: '' })).get('');
+  return totalsWithCost(all?.counts ?? zeroCounts(), all ? groupMicros(all, prices) : 0n);
+}
+
 const byBillable = (a: TeamUsageRow, b: TeamUsageRow): number => {
   const x = BigInt(a.totals.billable_total_tokens);
   const y = BigInt(b.totals.billable_total_tokens);
@@ -116,16 +122,14 @@ export class TeamUsageService {
     for (let attempt = 1; ; attempt++) {
       const usage = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
       if (usage.pricedBy === null || usage.pricedBy === prices.fingerprint || attempt === MAX_PRICED_ATTEMPTS) {
-        const all = groupUsage(usage, () => ({ key: '' })).get('');
-        const totals = totalsWithCost(all?.counts ?? zeroCounts(), all ? groupMicros(all, prices) : 0n);
         const head = { team_id: q.team_id, from: range.from, to: range.to, tz: zone.id, group_by: group };
         const rows = await this.rows(group, q.team_id, memberId, range, zone, usage, prices, members);
         return {
           ...head,
           ...(memberId !== null ? { user_id: memberId } : {}),
           ...(group === 'project' ? { all_time: true } : {}),
-          totals,
-          rows,
+          totals: rows.totals ?? totalOf(usage, prices),
+          rows: rows.rows,
         };
       }
       prices = await this.deps.prices.of(usage.pricedBy);
@@ -141,44 +145,50 @@ export class TeamUsageService {
     usage: TeamWindowUsage,
     prices: PriceService,
     members: TeamMember[],
-  ): Promise<TeamUsageRow[]> {
-    const wire = (groups: Map<string, Group>): TeamUsageRow[] =>
-      [...groups].map(([key, g]) => ({
-        key,
-        ...(g.label !== undefined ? { label: g.label } : {}),
-        totals: totalsWithCost(g.counts, groupMicros(g, prices)),
-      }));
-    if (group === 'source') return wire(groupUsage(usage, (_u, source) => ({ key: source }))).sort(byBillable);
-    if (group === 'model') {
-      return wire(
-        groupUsage(usage, (_u, _s, model) => {
-          const id = prices.identify(model);
-          return { key: id.model_id, label: id.model };
-        }),
-      ).sort(byBillable);
-    }
-    if (group === 'member') {
-      const groups = groupUsage(usage, (u) => ({ key: u }));
-      return members
-        .map((m) => {
-          const g = groups.get(m.userId);
-          return {
-            key: m.userId,
-            label: memberLabel(m),
-            totals: totalsWithCost(g?.counts ?? zeroCounts(), g ? groupMicros(g, prices) : 0n),
-            last_upload_at: iso(m.lastSyncAt),
-          };
-        })
-        .sort(byBillable);
-    }
+  ): Promise<{ rows: TeamUsageRow[]; totals?: TeamUsageResponse['totals'] }> {
     if (group === 'project') {
       const projects = await listTeamProjects(this.deps.db.kysely, teamId, memberId, PROJECT_ROWS);
-      return projects.map((p) => {
+      const rows = projects.map((p) => {
         const { total_cost_usd: _cost, ...counts } = totalsWithCost(p.counts, 0n);
         return { key: p.projectKey, ...(p.projectRef ? { label: p.projectRef } : {}), totals: counts };
       });
+      return { rows };
     }
-    return this.dayRows(teamId, memberId, range, zone, prices);
+    if (group === 'day') return { rows: await this.dayRows(teamId, memberId, range, zone, prices) };
+    // Member, model and source groups partition the (member, source, model) usage: their costs add up to the total.
+    const identities = new Map<string, { key: string; label: string }>();
+    const groups = groupUsage(usage, (userId, source, model) => {
+      if (group === 'member') return { key: userId };
+      if (group === 'source') return { key: source };
+      let id = identities.get(model);
+      if (id === undefined) {
+        const found = prices.identify(model);
+        identities.set(model, (id = { key: found.model_id, label: found.model }));
+      }
+      return id;
+    });
+    const all = zeroCounts();
+    let allMicros = 0n;
+    const priced = new Map<string, { group: Group; micros: bigint }>();
+    for (const [key, g] of groups) {
+      const micros = groupMicros(g, prices);
+      priced.set(key, { group: g, micros });
+      addCounts(all, g.counts);
+      allMicros += micros;
+    }
+    const wire = (key: string, label: string | undefined, p: { group: Group; micros: bigint } | undefined) => ({
+      key,
+      ...(label !== undefined ? { label } : {}),
+      totals: totalsWithCost(p?.group.counts ?? zeroCounts(), p?.micros ?? 0n),
+    });
+    const rows =
+      group === 'member'
+        ? members.map((m) => ({
+            ...wire(m.userId, memberLabel(m), priced.get(m.userId)),
+            last_upload_at: iso(m.lastSyncAt),
+          }))
+        : [...priced].map(([key, p]) => wire(key, p.group.label, p));
+    return { rows: rows.sort(byBillable), totals: totalsWithCost(all, allMicros) };
   }
 
   /** One row per local day of the range (zero-filled), each priced per (source, model, UTC day) within it. */
