@@ -106,56 +106,60 @@ export function TeamManagement({ team, onChanged }: { team: TeamEntry; onChanged
     <Card id="team-manage" title="Members and invites">
       {error && <ErrorNote message={error} />}
       {members.data ? (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col" />
-            </tr>
-          </thead>
-          <tbody>
-            {members.data.members.map((m) => (
-              <tr key={m.user_id}>
-                <th scope="row">{m.display_name ?? m.email ?? 'A member'}</th>
-                <td>
-                  {manager ? (
-                    <select
-                      aria-label={`Role of ${m.display_name ?? m.email ?? 'member'}`}
-                      value={m.role}
-                      onChange={(e) =>
-                        void act(
-                          'svc-team-member-update',
-                          { team_id: team.id, user_id: m.user_id, role: e.target.value },
-                          members.retry,
-                        )
-                      }
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r}>{r}</option>
-                      ))}
-                    </select>
-                  ) : (
-                    m.role
-                  )}
-                </td>
-                <td>
-                  {manager && (
-                    <button
-                      type="button"
-                      className="btn btn-small btn-ghost"
-                      onClick={() =>
-                        void act('svc-team-member-remove', { team_id: team.id, user_id: m.user_id }, members.retry)
-                      }
-                    >
-                      Remove
-                    </button>
-                  )}
-                </td>
+        <div className="table-wrap">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Member</th>
+                <th scope="col">Role</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {members.data.members.map((m) => (
+                <tr key={m.user_id}>
+                  <th scope="row">{m.display_name ?? m.email ?? 'A member'}</th>
+                  <td>
+                    {manager ? (
+                      <select
+                        aria-label={`Role of ${m.display_name ?? m.email ?? 'member'}`}
+                        value={m.role}
+                        onChange={(e) =>
+                          void act(
+                            'svc-team-member-update',
+                            { team_id: team.id, user_id: m.user_id, role: e.target.value },
+                            members.retry,
+                          )
+                        }
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r}>{r}</option>
+                        ))}
+                      </select>
+                    ) : (
+                      m.role
+                    )}
+                  </td>
+                  <td>
+                    {manager && (
+                      <button
+                        type="button"
+                        className="btn btn-small btn-ghost"
+                        onClick={() =>
+                          void act('svc-team-member-remove', { team_id: team.id, user_id: m.user_id }, members.retry)
+                        }
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <Skeleton height={100} />
       )}

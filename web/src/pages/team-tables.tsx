@@ -46,34 +46,36 @@ export function SharesTable({
     >
       {loaded.error && <ErrorNote message={loaded.error} retry={loaded.retry} />}
       {loaded.data ? (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">{group[0]!.toUpperCase() + group.slice(1)}</th>
-              <th scope="col" className="num">
-                Billable tokens
-              </th>
-              <th scope="col" className="num">
-                Cost
-              </th>
-              <th scope="col" className="num">
-                Share
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.data.rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row">{r.label ?? r.key}</th>
-                <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
-                  {humanCount(r.totals.billable_total_tokens)}
-                </td>
-                <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
-                <td className="num">{humanPercent(share(r, loaded.data!))}</td>
+        <div className="table-wrap">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{group[0]!.toUpperCase() + group.slice(1)}</th>
+                <th scope="col" className="num">
+                  Billable tokens
+                </th>
+                <th scope="col" className="num">
+                  Cost
+                </th>
+                <th scope="col" className="num">
+                  Share
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {loaded.data.rows.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">{r.label ?? r.key}</th>
+                  <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
+                    {humanCount(r.totals.billable_total_tokens)}
+                  </td>
+                  <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
+                  <td className="num">{humanPercent(share(r, loaded.data!))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         !loaded.error && <Skeleton height={120} />
       )}
@@ -165,36 +167,38 @@ export function MembersTable({
     >
       {loaded.error && <ErrorNote message={loaded.error} retry={loaded.retry} />}
       {data ? (
-        <table className="data-table">
-          <thead>
-            <tr>
-              {header('name', 'Member', false)}
-              {header('tokens', 'Billable tokens')}
-              {header('cost', 'Cost')}
-              <th scope="col" className="num">
-                Share
-              </th>
-              {header('upload', 'Last upload')}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.key}>
-                <th scope="row">
-                  <button type="button" className="link-button" onClick={() => onOpen(r.key)}>
-                    {r.label ?? r.key}
-                  </button>
+        <div className="table-wrap">
+          <table className="data-table">
+            <thead>
+              <tr>
+                {header('name', 'Member', false)}
+                {header('tokens', 'Billable tokens')}
+                {header('cost', 'Cost')}
+                <th scope="col" className="num">
+                  Share
                 </th>
-                <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
-                  {humanCount(r.totals.billable_total_tokens)}
-                </td>
-                <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
-                <td className="num">{humanPercent(share(r, data))}</td>
-                <td className="num">{r.last_upload_at ? relativeTime(r.last_upload_at, nowMs) : 'never'}</td>
+                {header('upload', 'Last upload')}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">
+                    <button type="button" className="link-button" onClick={() => onOpen(r.key)}>
+                      {r.label ?? r.key}
+                    </button>
+                  </th>
+                  <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
+                    {humanCount(r.totals.billable_total_tokens)}
+                  </td>
+                  <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
+                  <td className="num">{humanPercent(share(r, data))}</td>
+                  <td className="num">{r.last_upload_at ? relativeTime(r.last_upload_at, nowMs) : 'never'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         !loaded.error && <Skeleton height={160} />
       )}
