@@ -52,11 +52,12 @@ import { McpEndpoint } from './mcp/server.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerProfileRoutes } from './routes/profile.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { registerTeams, teamAccess } from './app-teams.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
 import { JwtService } from './security/jwt.js';
 import { externalJwt, leaderboardFreshness, recoveryService } from './app-options.js';
-import { createNotifications, noTeams, type Notifications } from './app-notifications.js';
+import { createNotifications, type Notifications } from './app-notifications.js';
 import { restrictDataDir } from './security/data-dir.js';
 import { resolveSecrets, type Secrets } from './security/secrets.js';
 import { hmac } from './security/tokens.js';
@@ -109,6 +110,8 @@ export interface TokentallyApp {
   recovery: Pick<RecoveryService, 'idle' | 'createRecoveryLink'>;
   /** Budgets, alerts and webhooks (tests await alerts.idle() and call delivery.deliverDue()). */
   notifications: Notifications;
+  /** Team invite mails under way (tests await idle()). */
+  teamInvites: { idle(): Promise<void> };
   /** Closes the HTTP server and the database. */
   close(): Promise<void>;
 }
@@ -229,7 +232,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
   const freshness = leaderboardFreshness(config, clock, leaderboard, logger);
-  const notify = createNotifications({ db, clock, config, logger, prices: book, teams: noTeams });
+  const notify = createNotifications({ db, clock, config, logger, prices: book, teams: teamAccess(db) });
   registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
@@ -262,6 +265,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const mcp = new McpEndpoint({ analytics, leaderboard, clock, version: packageInfo().version, onToolFailure });
   registerMcpRoutes(app, { mcp, limiter: limiterFor('mcp') });
   notify.register(app, config.jobsEnabled);
+  const teamInvites = registerTeams(app, { db, clock, config, logger, prices: book });
   // A deleted or disabled account: its credentials are forgotten here and in the other processes.
   const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
     credentials.forgetAccount(userId);
@@ -350,6 +354,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
     repricing: repricer,
     recovery,
     notifications: notify,
+    teamInvites,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -361,6 +366,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await notify.close();
       await app.close();
       await recovery.close();
+      await teamInvites.close();
       await ingestWriter.close();
       await db.close();
     },

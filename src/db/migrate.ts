@@ -25,6 +25,7 @@ import { migration as m0017 } from './migrations/2026_11_28_0017_stored_buckets_
 import { migration as m0018 } from './migrations/2026_11_28_0018_recovery_tokens.js';
 import { migration as m0019 } from './migrations/2026_11_28_0019_single_sign_on.js';
 import { migration as m0020 } from './migrations/2026_11_28_0020_accounts_for_groups.js';
+import { migration as m0021 } from './migrations/2026_11_28_0021_teams.js';
 import { migration as m0022 } from './migrations/2026_11_28_0022_budgets_and_webhooks.js';
 import { migration as m0023 } from './migrations/2026_11_28_0023_otlp_receiver.js';
 import { migration as m0024 } from './migrations/2026_11_28_0024_public_profiles.js';
@@ -52,6 +53,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_28_0018_recovery_tokens': m0018(),
     '2026_11_28_0019_single_sign_on': m0019(),
     '2026_11_28_0020_accounts_for_groups': m0020(),
+    '2026_11_28_0021_teams': m0021(),
     '2026_11_28_0022_budgets_and_webhooks': m0022(),
     '2026_11_28_0023_otlp_receiver': m0023(),
     '2026_11_28_0024_public_profiles': m0024(),

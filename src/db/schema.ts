@@ -20,6 +20,8 @@ import type {
   WebhookMessagesTable,
   WebhooksTable,
 } from './schema-notifications.js';
+export * from './schema-teams.js';
+import type { TeamInvitesTable, TeamMembersTable, TeamsTable } from './schema-teams.js';
 import type {
   ApiTokensTable,
   DevicesTable,
@@ -359,6 +361,9 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_messages: WebhookMessagesTable;
   webhook_attempts: WebhookAttemptsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invites: TeamInvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

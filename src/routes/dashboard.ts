@@ -24,6 +24,8 @@ export const APP_ROUTES = [
   '/forgot-password',
   '/devices',
   '/link',
+  '/teams',
+  '/join',
   '/leaderboard',
   '/settings',
   '/admin',

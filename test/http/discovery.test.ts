@@ -66,6 +66,19 @@ const ADDED: Record<string, [string, string, string[]]> = {
   deleteWebhook: ['post', '/functions/svc-webhook-delete', ['UserJWT']],
   testWebhook: ['post', '/functions/svc-webhook-test', ['UserJWT']],
   listWebhookDeliveries: ['get', '/functions/svc-webhook-deliveries', ['UserJWT']],
+  createTeam: ['post', '/functions/svc-team-create', ['UserJWT']],
+  listTeams: ['get', '/functions/svc-teams', ['UserJWT']],
+  updateTeam: ['post', '/functions/svc-team-update', ['UserJWT']],
+  deleteTeam: ['post', '/functions/svc-team-delete', ['UserJWT']],
+  createTeamInvite: ['post', '/functions/svc-team-invite-create', ['UserJWT']],
+  listTeamInvites: ['get', '/functions/svc-team-invites', ['UserJWT']],
+  revokeTeamInvite: ['post', '/functions/svc-team-invite-revoke', ['UserJWT']],
+  joinTeam: ['post', '/functions/svc-team-join', ['UserJWT']],
+  listTeamMembers: ['get', '/functions/svc-team-members', ['UserJWT']],
+  updateTeamMember: ['post', '/functions/svc-team-member-update', ['UserJWT']],
+  removeTeamMember: ['post', '/functions/svc-team-member-remove', ['UserJWT']],
+  getTeamUsage: ['get', '/functions/svc-team-usage', ['UserJWT']],
+  getTeamLeaderboard: ['get', '/functions/svc-team-leaderboard', ['UserJWT']],
 };
 
 /** Expected security schemes per operation (an empty object = callable without credentials). */

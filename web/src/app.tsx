@@ -14,11 +14,14 @@ const ForgotPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ d
 const NewPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.NewPassword })));
 const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
 const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
+const Teams = lazy(() => import('./pages/teams.js').then((m) => ({ default: m.Teams })));
+const JoinTeam = lazy(() => import('./pages/team-join.js').then((m) => ({ default: m.JoinTeam })));
 const AdminPage = lazy(() => import('./pages/admin.js').then((m) => ({ default: m.AdminPage })));
 
 const NAV: Array<[string, string]> = [
   ['/', 'Overview'],
   ['/devices', 'Devices'],
+  ['/teams', 'Teams'],
   ['/leaderboard', 'Leaderboard'],
   ['/settings', 'Settings'],
 ];
@@ -26,6 +29,8 @@ const NAV: Array<[string, string]> = [
 const TITLES: Record<string, string> = {
   '/': 'Overview',
   '/devices': 'Devices',
+  '/teams': 'Teams',
+  '/join': 'Join a team',
   '/leaderboard': 'Leaderboard',
   '/settings': 'Settings',
   '/admin': 'Admin',
@@ -145,6 +150,8 @@ export function App() {
   if (session.recovery) page = <NewPassword />;
   else if (path === '/devices') page = <Devices />;
   else if (path === '/link') page = <LinkPage />;
+  else if (path === '/teams') page = <Teams />;
+  else if (path === '/join') page = <JoinTeam />;
   else if (path === '/settings') page = <Settings />;
   else if (path === '/admin' && admin) page = <AdminPage />;
   else if (path === '/' || path === '/sign-in' || path === '/sign-up' || path === '/forgot-password')

@@ -7,6 +7,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../transaction.js';
 import type { Database } from '../schema.js';
+import { handOverOwnedTeams } from './teams.js';
 
 /** How a table's rows of one user are found. */
 type Owned =
@@ -49,6 +50,8 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'user_identities', by: 'user_id' },
   { table: 'api_tokens', by: 'user_id' },
   { table: 'recovery_tokens', by: 'user_id' },
+  // Memberships (a team whose only owner this is was handed over first: handOverOwnedTeams).
+  { table: 'team_members', by: 'user_id' },
   // Device tokens carry user_id too; a token whose device row is gone is caught here.
   { table: 'device_tokens', by: 'user_id' },
   { table: 'devices', by: 'user_id' },
@@ -76,6 +79,7 @@ function deletion(owned: Owned, userId: string): RawBuilder<unknown> {
  */
 export async function deleteAccount(tx: Tx, userId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
+  await handOverOwnedTeams(tx, userId);
   for (const owned of USER_OWNED) {
     const result = await deletion(owned, userId).execute(tx);
     counts[owned.table] = (counts[owned.table] ?? 0) + Number(result.numAffectedRows ?? 0n);

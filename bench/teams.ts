@@ -1,0 +1,176 @@
+/**
+ * @fileoverview bench:teams — seeds, through the real ingest writer, a team of 200 members with a
+ * year of usage each (8 active half-hours a day over two models and two projects), starts the
+ * compiled server and measures svc-team-usage for every group_by at 1 connection with wrk, over
+ * the default 30 days and a one-year range, in America/New_York (DST-true days). SQLite first,
+ * then PostgreSQL if reachable. Target: p99 ≤ 50 ms at 1 connection.
+ * BENCH_ENGINES (default `sqlite,postgres`), BENCH_SECONDS, BENCH_MEMBERS.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { NormalizedBucket } from '../src/ingest/normalize.js';
+import { createIngestWriter } from '../src/ingest/store.js';
+import { createPriceService } from '../src/pricing/price-service.js';
+import { benchBucket } from './lib/buckets.js';
+import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { benchServerEnv, ROOT, startServer, stopProcess } from './lib/processes.js';
+import { benchAccessToken, storeBenchSession } from './lib/session.js';
+import { ensureWrk, runWrk } from './lib/wrk.js';
+
+const LUA = path.join(ROOT, 'bench/analytics.lua');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
+const DAY_MS = 86_400_000;
+const HALF_HOUR_MS = 1_800_000;
+const TARGET_P99_MS = 50;
+const MODELS: [string, string][] = [
+  ['codex', 'gpt-5-codex'],
+  ['claude', 'claude-sonnet-4-5'],
+];
+
+async function seed(db: Db, now: number): Promise<{ owner: string; teamId: string; seconds: number }> {
+  const t0 = performance.now();
+  await migrateToLatest(db);
+  const prices = createPriceService();
+  const writer = createIngestWriter(db, (model, day) => prices.priceOn(model, day).rates);
+  const today = Math.floor(now / DAY_MS);
+  const users = Array.from({ length: MEMBERS }, () => randomUUID());
+  const teamId = randomUUID();
+  const tag = randomBytes(3).toString('hex');
+  await db.kysely
+    .insertInto('teams')
+    .values({ id: teamId, name: 'Bench', slug: `bench-${tag}`, created_at: now, updated_at: now })
+    .execute();
+  for (const [i, userId] of users.entries()) {
+    const deviceId = randomUUID();
+    await db.kysely
+      .insertInto('users')
+      .values({
+        id: userId,
+        email: `${userId}@bench.example`,
+        display_name: `Member ${i}`,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('devices')
+      .values({ id: deviceId, user_id: userId, name: 'bench', platform: 'linux', created_at: now })
+      .execute();
+    await db.kysely
+      .insertInto('team_members')
+      .values({ team_id: teamId, user_id: userId, role: i === 0 ? 'owner' : 'member', joined_at: now + i })
+      .execute();
+    for (let chunk = 0; chunk < 366; chunk += 61) {
+      const buckets: NormalizedBucket[] = [];
+      for (let d = chunk; d < Math.min(chunk + 61, 366); d++) {
+        for (let s = 0; s < 8; s++) {
+          const [source, model] = MODELS[(d + s + i) % 2] as [string, string];
+          const slot = (10 + 4 * s + i) % 48;
+          buckets.push(
+            benchBucket(
+              (today - 365 + d) * DAY_MS + slot * HALF_HOUR_MS,
+              source,
+              model,
+              s % 2 ? 'acme/api' : 'acme/web',
+              1,
+            ),
+          );
+        }
+      }
+      await writer.apply({ userId, deviceId, now, buckets, subscriptions: undefined });
+    }
+  }
+  await writer.close();
+  return { owner: users[0] as string, teamId, seconds: (performance.now() - t0) / 1000 };
+}
+
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Promise<Db>): Promise<number> {
+  const now = Date.now();
+  const db = await open();
+  let seeded: Awaited<ReturnType<typeof seed>>;
+  let sessionId: string;
+  try {
+    seeded = await seed(db, now);
+    sessionId = await storeBenchSession(db, seeded.owner, now);
+  } finally {
+    await db.close();
+  }
+  console.log(`\n${label}: seeded ${MEMBERS} members × 366 days in ${seeded.seconds.toFixed(1)} s`);
+  const token = await benchAccessToken(seeded.owner, sessionId, now);
+  const server = await startServer(env);
+  const base = `http://127.0.0.1:${server.port}`;
+  let missed = 0;
+  try {
+    for (const [span, from] of [
+      ['30 days', ''],
+      ['one year', `&from=${isoDay(now - 364 * DAY_MS)}`],
+    ] as const) {
+      for (const group of ['day', 'member', 'model', 'source', 'project']) {
+        const url = `/functions/svc-team-usage?team_id=${seeded.teamId}&group_by=${group}&tz=America%2FNew_York&to=${isoDay(now)}${from}`;
+        const res = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
+        if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+        const wrkEnv = { TOKEN: token, REQ_PATH: url };
+        runWrk({ url: base, script: LUA, connections: 1, seconds: 1, env: wrkEnv }); // warm-up
+        const one = runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv });
+        const ok = one.requests > 0 && one.p99Ms <= TARGET_P99_MS && one.non2xx === 0;
+        if (!ok) missed++;
+        console.log(
+          `  ${`${group} (${span})`.padEnd(22)} c1 p50 ${one.p50Ms.toFixed(2).padStart(7)} ms  p99 ${one.p99Ms.toFixed(2).padStart(7)} ms  ${one.requests} req  ${ok ? 'ok' : 'MISSED'}`,
+        );
+      }
+    }
+  } finally {
+    await stopProcess(server.child);
+  }
+  return missed;
+}
+
+async function main(): Promise<void> {
+  ensureWrk();
+  console.log(`bench:teams — wrk ${SECONDS}s per run, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`target: c1 p99 ≤ ${TARGET_P99_MS} ms for every group_by`);
+  const common = benchServerEnv();
+  let missed = 0;
+  if (ENGINES.includes('sqlite')) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-teams-'));
+    try {
+      missed += await benchEngine(
+        'SQLite (embedded, WAL)',
+        { ...common, DATA_DIR: dataDir, DATABASE_URL: '' },
+        async () => openSqlite(path.join(dataDir, 'tokentally.db')),
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  if (ENGINES.includes('postgres')) {
+    if (await pgReachable()) {
+      const url = await freshPgDatabase('tokentally_bench_teams');
+      const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-teams-pg-'));
+      try {
+        missed += await benchEngine(
+          'PostgreSQL (local server)',
+          { ...common, DATA_DIR: pgDir, DATABASE_URL: url },
+          () => openPostgres(url, 10),
+        );
+      } finally {
+        fs.rmSync(pgDir, { recursive: true, force: true });
+      }
+    } else console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
+  }
+  console.log(missed === 0 ? '\nEvery run met the target.' : `\n${missed} runs missed the target.`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,231 @@
+/**
+ * @fileoverview Reads behind a team's usage and leaderboard (docs/teams.md): the same read models
+ * as a user's analytics (db/queries/analytics.ts), over the team's members (joined through
+ * `team_members`, optionally one member). SQL sees only instants and UTC epoch days.
+ */
+import { sql, type Kysely } from 'kysely';
+import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
+import type { Period, UserTotals } from '../../domain/leaderboard-ranking.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import type { UsageRow } from '../../domain/usage-row.js';
+import type { Db } from '../connect.js';
+import { rawRows } from '../raw-rows.js';
+import type { Database } from '../schema.js';
+import { countsAt } from '../token-columns.js';
+import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
+import { saneFamilyTotal } from './leaderboard.js';
+
+type Q = Kysely<Database>;
+const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
+const MEMBERS = {
+  sqlite:
+    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = @p1 and (@p2 is null or m.user_id = @p2)',
+  postgres:
+    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = $1 and ($2::text is null or m.user_id = $2)',
+};
+const from = (dialect: 'sqlite' | 'postgres', table: string) => MEMBERS[dialect].replace('{T}', table);
+const p = (dialect: 'sqlite' | 'postgres', n: number) => (dialect === 'sqlite' ? `@p${n}` : `$${n}`);
+
+const statement = (make: (d: 'sqlite' | 'postgres') => string) => ({
+  sqlite: make('sqlite'),
+  postgres: make('postgres'),
+});
+
+/** Whole UTC days per (member, source, raw model): counts, stored costs, first and last day, and the costs' data. */
+const DAY_MODEL_SQL = statement(
+  (
+    d,
+  ) => `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), min(r.day), max(r.day), (${COSTS_FINGERPRINT_SQL})
+            from ${from(d, 'usage_daily')} and r.day >= ${p(d, 3)} and r.day < ${p(d, 4)}
+           group by r.user_id, r.source, r.model`,
+);
+const ROLLUP_SQL = statement(
+  (
+    d,
+  ) => `select r.user_id, r.hour_start, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
+            from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 3)} and r.hour_start < ${p(d, 4)}`,
+);
+/** Team sums per (local day, UTC day, source, raw model) over a window of one constant offset. */
+const LOCAL_DAYS_SQL = statement(
+  (d) => `select (r.hour_start + ${p(d, 5)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+            from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 3)} and r.hour_start < ${p(d, 4)}
+           group by 1, 2, 3, 4`,
+);
+
+/** A member's usage of whole UTC days, per source and raw model, with its stored cost. */
+export interface MemberPriced {
+  readonly userId: string;
+  readonly source: string;
+  readonly model: string;
+  readonly counts: TokenCounts;
+  readonly micros: bigint;
+  readonly firstDay: number;
+  readonly lastDay: number;
+}
+
+export interface TeamWindowUsage {
+  readonly priced: MemberPriced[];
+  /** Raw rollup rows of the partial UTC days at either edge, per member, still to be priced. */
+  readonly edges: (UsageRow & { readonly userId: string })[];
+  readonly pricedBy: string | null;
+}
+
+const slotAtOrAfter = (ms: number): number => Math.ceil(ms / HALF_HOUR_MS) * HALF_HOUR_MS;
+
+async function edgeRows(db: Db, teamId: string, userId: string | null, a: number, b: number) {
+  const rows = await rawRows(db, ROLLUP_SQL, [teamId, userId, BigInt(a), BigInt(b)]);
+  return rows.map((r) => ({
+    userId: r[0] as string,
+    hourStart: Number(r[1]),
+    source: r[2] as string,
+    model: r[3] as string,
+    ...countsAt(r, 4),
+  }));
+}
+
+/** The team's (or one member's) usage of the buckets starting in `[startMs, endMs)`, as analytics' listDayModelUsage. */
+export async function listTeamWindowUsage(
+  db: Db,
+  teamId: string,
+  userId: string | null,
+  startMs: number,
+  endMs: number,
+): Promise<TeamWindowUsage> {
+  const a = slotAtOrAfter(startMs);
+  const b = slotAtOrAfter(endMs);
+  if (b <= a) return { priced: [], edges: [], pricedBy: await readCostsFingerprint(db) };
+  const firstFull = Math.ceil(a / DAY_MS);
+  const endFull = Math.floor(b / DAY_MS);
+  if (firstFull >= endFull) {
+    const [edges, pricedBy] = await Promise.all([edgeRows(db, teamId, userId, a, b), readCostsFingerprint(db)]);
+    return { priced: [], edges, pricedBy };
+  }
+  const [days, head, tail] = await Promise.all([
+    rawRows(db, DAY_MODEL_SQL, [teamId, userId, BigInt(firstFull), BigInt(endFull)]),
+    a < firstFull * DAY_MS ? edgeRows(db, teamId, userId, a, firstFull * DAY_MS) : Promise.resolve([]),
+    endFull * DAY_MS < b ? edgeRows(db, teamId, userId, endFull * DAY_MS, b) : Promise.resolve([]),
+  ]);
+  let pricedBy: string | null = null;
+  const priced = days.map((r): MemberPriced => {
+    pricedBy = (r[12] as string | null) ?? null;
+    return {
+      userId: r[0] as string,
+      source: r[1] as string,
+      model: r[2] as string,
+      counts: countsAt(r, 3),
+      micros: BigInt(r[9] as bigint),
+      firstDay: Number(r[10]),
+      lastDay: Number(r[11]),
+    };
+  });
+  return { priced, edges: [...head, ...tail], pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };
+}
+
+/** Team sums of one (local epoch day, UTC epoch day, source, raw model). */
+export interface LocalDayPiece {
+  readonly localDay: number;
+  readonly utcDay: number;
+  readonly source: string;
+  readonly model: string;
+  readonly counts: TokenCounts;
+}
+
+/** The team's sums per local day over `[startMs, endMs)`, where the zone's offset is `offsetMs` throughout. */
+export async function listTeamLocalDayPieces(
+  db: Db,
+  teamId: string,
+  userId: string | null,
+  startMs: number,
+  endMs: number,
+  offsetMs: number,
+): Promise<LocalDayPiece[]> {
+  const rows = await rawRows(db, LOCAL_DAYS_SQL, [teamId, userId, BigInt(startMs), BigInt(endMs), BigInt(offsetMs)]);
+  return rows.map((r) => ({
+    localDay: Number(r[0]),
+    utcDay: Number(r[1]),
+    source: r[2] as string,
+    model: r[3] as string,
+    counts: countsAt(r, 4),
+  }));
+}
+
+export interface ProjectSums {
+  readonly projectKey: string;
+  readonly projectRef: string | null;
+  readonly counts: TokenCounts;
+}
+
+/** All-time sums per project of the team's members (or one), billable descending; at most `limit`. */
+export async function listTeamProjects(
+  db: Q,
+  teamId: string,
+  userId: string | null,
+  limit: number,
+): Promise<ProjectSums[]> {
+  let q = db
+    .selectFrom('team_members as m')
+    .innerJoin('project_usage as r', 'r.user_id', 'm.user_id')
+    .select((eb) => [
+      'r.project_key',
+      eb.fn.max('r.project_ref').as('project_ref'),
+      eb.fn.sum<bigint>('r.input').as('input'),
+      eb.fn.sum<bigint>('r.cached_input').as('cached_input'),
+      eb.fn.sum<bigint>('r.output').as('output'),
+      eb.fn.sum<bigint>('r.reasoning').as('reasoning'),
+      eb.fn.sum<bigint>('r.total').as('total'),
+      eb.fn.sum<bigint>('r.billable').as('billable'),
+    ])
+    .where('m.team_id', '=', teamId)
+    .where('r.project_key', '<>', '');
+  if (userId !== null) q = q.where('m.user_id', '=', userId);
+  const rows = await q
+    .groupBy('r.project_key')
+    .orderBy(sql`sum(r.billable)`, 'desc')
+    .orderBy(sql`sum(r.total)`, 'desc')
+    .orderBy('r.project_key')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    projectKey: r.project_key,
+    projectRef: r.project_ref,
+    counts: {
+      input: BigInt(r.input),
+      cached: BigInt(r.cached_input),
+      output: BigInt(r.output),
+      reasoning: BigInt(r.reasoning),
+      total: BigInt(r.total),
+      billable: BigInt(r.billable),
+    },
+  }));
+}
+
+/** Billable tokens per member and model family in a leaderboard period (the aggregates the ingest writers keep). */
+export async function listTeamFamilyTotals(
+  db: Q,
+  teamId: string,
+  period: Period,
+  key: { week: number; month: number },
+): Promise<UserTotals[]> {
+  const members = db.selectFrom('team_members as m').where('m.team_id', '=', teamId);
+  const cols = ['f.user_id', 'f.gpt', 'f.claude', 'f.other'] as const;
+  const rows =
+    period === 'week'
+      ? await members
+          .innerJoin('leaderboard_user_weeks as f', 'f.user_id', 'm.user_id')
+          .select(cols)
+          .where('f.week', '=', BigInt(key.week))
+          .execute()
+      : period === 'month'
+        ? await members
+            .innerJoin('leaderboard_user_months as f', 'f.user_id', 'm.user_id')
+            .select(cols)
+            .where('f.month', '=', BigInt(key.month))
+            .execute()
+        : await members.innerJoin('leaderboard_user_totals as f', 'f.user_id', 'm.user_id').select(cols).execute();
+  return rows.map((r) => ({
+    userId: r.user_id,
+    gpt: saneFamilyTotal(r.gpt),
+    claude: saneFamilyTotal(r.claude),
+    other: saneFamilyTotal(r.other),
+  }));
+}

@@ -1,0 +1,284 @@
+/**
+ * @fileoverview A team's usage and leaderboard (docs/teams.md). Usage is its members' usage, read
+ * from the same read models as a user's analytics and costed the same way: a team's cost is the
+ * sum of its members' own costs (stored per member, UTC day, source and model; the partial UTC
+ * days at the range's edges priced per member), so the member rows add up to the total exactly.
+ * Day rows are DST-true local days: the team's counts of a local day priced per (source, model,
+ * UTC day) within it. Counts stay bigint until the wire; money is micro-dollars.
+ */
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import type { TeamRole } from '../db/schema.js';
+import { findTeamRole, listMembers, type TeamMember } from '../db/queries/teams.js';
+import {
+  listTeamFamilyTotals,
+  listTeamLocalDayPieces,
+  listTeamProjects,
+  listTeamWindowUsage,
+  type TeamWindowUsage,
+} from '../db/queries/teams-usage.js';
+import { DAY_MS, epochDayOf, formatEpochDay } from '../domain/calendar.js';
+import { Forbidden, NotFound } from '../domain/errors.js';
+import { periodWindow, rankUsers, type RankedRow } from '../domain/leaderboard-ranking.js';
+import { resolveDateRange, type ResolvedDateRange } from '../domain/ranges.js';
+import { addCounts, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
+import type { UsageRow } from '../domain/usage-row.js';
+import { offsetTimeline, resolveZone } from '../domain/zones.js';
+import { createCostAccumulator, totalsWithCost, type PriceService } from '../pricing/index.js';
+import type {
+  TeamLeaderboardQuery,
+  TeamLeaderboardResponse,
+  TeamUsageQuery,
+  TeamUsageResponse,
+  TeamUsageRow,
+} from '../schemas/teams.js';
+import type { CostPrices } from './price-book.js';
+import type { TeamService } from './teams.js';
+
+/** Project rows answered at most. */
+const PROJECT_ROWS = 100;
+const MAX_PRICED_ATTEMPTS = 5;
+
+interface Group {
+  label?: string;
+  counts: TokenCounts;
+  micros: bigint;
+  edges: Map<string, UsageRow[]>;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const memberLabel = (m: TeamMember): string => m.displayName ?? m.email ?? m.userId;
+
+/** Sums a window's usage into groups by `keyOf` (member, source, raw model): counts, stored costs and per-member edge rows. */
+function groupUsage(
+  usage: TeamWindowUsage,
+  keyOf: (userId: string, source: string, model: string) => { key: string; label?: string },
+): Map<string, Group> {
+  const groups = new Map<string, Group>();
+  const groupOf = (userId: string, source: string, model: string): Group => {
+    const { key, label } = keyOf(userId, source, model);
+    let g = groups.get(key);
+    if (g === undefined)
+      groups.set(
+        key,
+        (g = { ...(label !== undefined ? { label } : {}), counts: zeroCounts(), micros: 0n, edges: new Map() }),
+      );
+    return g;
+  };
+  for (const p of usage.priced) {
+    const g = groupOf(p.userId, p.source, p.model);
+    addCounts(g.counts, p.counts);
+    g.micros += p.micros;
+  }
+  for (const e of usage.edges) {
+    const g = groupOf(e.userId, e.source, e.model);
+    addCounts(g.counts, e);
+    const list = g.edges.get(e.userId);
+    if (list === undefined) g.edges.set(e.userId, [e]);
+    else list.push(e);
+  }
+  return groups;
+}
+
+/** A group's cost: its stored costs plus each member's edge rows priced on their own. */
+function groupMicros(g: Group, prices: PriceService): bigint {
+  let micros = g.micros;
+  for (const rows of g.edges.values()) {
+    const acc = createCostAccumulator(prices);
+    acc.addAll(rows);
+    micros += acc.totalMicros();
+  }
+  return micros;
+}
+
+/** The window's totals: every member's usage, each member's edges priced on their own. */
+function totalOf(usage: TeamWindowUsage, prices: PriceService): TeamUsageResponse['totals'] {
+  const all = groupUsage(usage, () => ({ key: '' })).get('');
+  return totalsWithCost(all?.counts ?? zeroCounts(), all ? groupMicros(all, prices) : 0n);
+}
+
+const byBillable = (a: TeamUsageRow, b: TeamUsageRow): number => {
+  const x = BigInt(a.totals.billable_total_tokens);
+  const y = BigInt(b.totals.billable_total_tokens);
+  return x === y ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : x > y ? -1 : 1;
+};
+
+export class TeamUsageService {
+  constructor(private readonly deps: { db: Db; clock: Clock; prices: CostPrices; teams: TeamService }) {}
+
+  async usage(userId: string, q: TeamUsageQuery): Promise<TeamUsageResponse> {
+    const { db, teams } = this.deps;
+    const role = await teams.require(q.team_id, userId, 'member');
+    const group = q.group_by ?? 'day';
+    const memberId = q.user_id ?? null;
+    if ((group === 'member' || memberId !== null) && role === 'member')
+      throw new Forbidden("Each member's usage is for the team's owners and admins.");
+    if (memberId !== null && (await findTeamRole(db.kysely, q.team_id, memberId)) === null)
+      throw new NotFound('No member with this id in the team.');
+    const zone = resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
+    const range = resolveDateRange(q, zone, this.deps.clock.now());
+    const members = group === 'member' ? await listMembers(db.kysely, q.team_id) : [];
+    let prices = this.deps.prices.serving();
+    for (let attempt = 1; ; attempt++) {
+      const usage = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
+      if (usage.pricedBy === null || usage.pricedBy === prices.fingerprint || attempt === MAX_PRICED_ATTEMPTS) {
+        const head = { team_id: q.team_id, from: range.from, to: range.to, tz: zone.id, group_by: group };
+        const rows = await this.rows(group, q.team_id, memberId, range, zone, usage, prices, members);
+        return {
+          ...head,
+          ...(memberId !== null ? { user_id: memberId } : {}),
+          ...(group === 'project' ? { all_time: true } : {}),
+          totals: rows.totals ?? totalOf(usage, prices),
+          rows: rows.rows,
+        };
+      }
+      prices = await this.deps.prices.of(usage.pricedBy);
+    }
+  }
+
+  private async rows(
+    group: NonNullable<TeamUsageQuery['group_by']>,
+    teamId: string,
+    memberId: string | null,
+    range: ResolvedDateRange,
+    zone: ReturnType<typeof resolveZone>,
+    usage: TeamWindowUsage,
+    prices: PriceService,
+    members: TeamMember[],
+  ): Promise<{ rows: TeamUsageRow[]; totals?: TeamUsageResponse['totals'] }> {
+    if (group === 'project') {
+      const projects = await listTeamProjects(this.deps.db.kysely, teamId, memberId, PROJECT_ROWS);
+      const rows = projects.map((p) => {
+        const { total_cost_usd: _cost, ...counts } = totalsWithCost(p.counts, 0n);
+        return { key: p.projectKey, ...(p.projectRef ? { label: p.projectRef } : {}), totals: counts };
+      });
+      return { rows };
+    }
+    if (group === 'day') return { rows: await this.dayRows(teamId, memberId, range, zone, prices) };
+    // Member, model and source groups partition the (member, source, model) usage: their costs add up to the total.
+    const identities = new Map<string, { key: string; label: string }>();
+    const groups = groupUsage(usage, (userId, source, model) => {
+      if (group === 'member') return { key: userId };
+      if (group === 'source') return { key: source };
+      let id = identities.get(model);
+      if (id === undefined) {
+        const found = prices.identify(model);
+        identities.set(model, (id = { key: found.model_id, label: found.model }));
+      }
+      return id;
+    });
+    const all = zeroCounts();
+    let allMicros = 0n;
+    const priced = new Map<string, { group: Group; micros: bigint }>();
+    for (const [key, g] of groups) {
+      const micros = groupMicros(g, prices);
+      priced.set(key, { group: g, micros });
+      addCounts(all, g.counts);
+      allMicros += micros;
+    }
+    const wire = (key: string, label: string | undefined, p: { group: Group; micros: bigint } | undefined) => ({
+      key,
+      ...(label !== undefined ? { label } : {}),
+      totals: totalsWithCost(p?.group.counts ?? zeroCounts(), p?.micros ?? 0n),
+    });
+    const rows =
+      group === 'member'
+        ? members.map((m) => ({
+            ...wire(m.userId, memberLabel(m), priced.get(m.userId)),
+            last_upload_at: iso(m.lastSyncAt),
+          }))
+        : [...priced].map(([key, p]) => wire(key, p.group.label, p));
+    return { rows: rows.sort(byBillable), totals: totalsWithCost(all, allMicros) };
+  }
+
+  /** One row per local day of the range (zero-filled), each priced per (source, model, UTC day) within it. */
+  private async dayRows(
+    teamId: string,
+    memberId: string | null,
+    range: ResolvedDateRange,
+    zone: ReturnType<typeof resolveZone>,
+    prices: PriceService,
+  ): Promise<TeamUsageRow[]> {
+    const first = epochDayOf(range.from);
+    const days = Array.from({ length: range.days }, () => ({
+      counts: zeroCounts(),
+      acc: createCostAccumulator(prices),
+    }));
+    const timeline = offsetTimeline(zone, range.startMs, range.endMs);
+    const { segmentStarts, segmentOffsets } = timeline;
+    const reads: Promise<void>[] = [];
+    for (let i = 0; i < segmentStarts.length; i++) {
+      const start = Math.max(range.startMs, segmentStarts[i] as number);
+      const end = Math.min(range.endMs, segmentStarts[i + 1] ?? Number.POSITIVE_INFINITY);
+      if (end <= start) continue;
+      reads.push(
+        listTeamLocalDayPieces(this.deps.db, teamId, memberId, start, end, segmentOffsets[i] as number).then(
+          (pieces) => {
+            for (const piece of pieces) {
+              const day = days[piece.localDay - first];
+              if (day === undefined) continue;
+              addCounts(day.counts, piece.counts);
+              day.acc.add({
+                hourStart: piece.utcDay * DAY_MS,
+                source: piece.source,
+                model: piece.model,
+                ...piece.counts,
+              });
+            }
+          },
+        ),
+      );
+    }
+    await Promise.all(reads);
+    return days.map((d, i) => ({
+      key: formatEpochDay(first + i),
+      totals: totalsWithCost(d.counts, d.acc.totalMicros()),
+    }));
+  }
+
+  async leaderboard(userId: string, q: TeamLeaderboardQuery): Promise<TeamLeaderboardResponse> {
+    const { db, teams, clock } = this.deps;
+    await teams.require(q.team_id, userId, 'member');
+    const metric = q.metric ?? 'all';
+    const now = clock.now();
+    const window = periodWindow(q.period, now);
+    const [totals, members] = await Promise.all([
+      listTeamFamilyTotals(db.kysely, q.team_id, q.period, { week: window.weekKey, month: window.monthKey }),
+      listMembers(db.kysely, q.team_id),
+    ]);
+    const ranked = new Map<string, RankedRow>(rankUsers(totals).map((r) => [r.userId, r]));
+    const place = (id: string): number => ranked.get(id)?.pos[metric] ?? Number.MAX_SAFE_INTEGER;
+    const entries = members
+      .map((m) => {
+        const r = ranked.get(m.userId);
+        return {
+          rank: r?.rank[metric] ?? null,
+          user_id: m.userId,
+          display_name: m.displayName,
+          avatar_url: m.avatarUrl,
+          total_tokens: (r?.total ?? 0n).toString(),
+          gpt_tokens: (r?.gpt ?? 0n).toString(),
+          claude_tokens: (r?.claude ?? 0n).toString(),
+          other_tokens: (r?.other ?? 0n).toString(),
+          is_public: false,
+          role: m.role as TeamRole,
+        };
+      })
+      .sort((a, b) => place(a.user_id) - place(b.user_id) || (a.user_id < b.user_id ? -1 : 1));
+    return {
+      team_id: q.team_id,
+      period: q.period,
+      from: window.fromDay,
+      to: window.toDay,
+      generated_at: new Date(now).toISOString(),
+      metric,
+      page: 1,
+      limit: entries.length,
+      offset: 0,
+      total_entries: entries.length,
+      total_pages: 1,
+      entries,
+      me: entries.find((e) => e.user_id === userId) ?? null,
+    };
+  }
+}

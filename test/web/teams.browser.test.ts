@@ -1,0 +1,83 @@
+/**
+ * The team pages in Debian's chromium: a team is created from /teams, its overview renders (totals,
+ * trend, shares, members table, leaderboard, management), an invite link is made, and a second user
+ * sees on /join what joining shares before joining, then lands on the team. Accessibility (axe),
+ * no sideways scroll at 390 px; screenshots (light; phone light and dark) go to test-results/screenshots.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { engine } from '../helpers/app.js';
+import {
+  axeViolations,
+  newContext,
+  sameSession,
+  scrollsSideways,
+  SHOTS,
+  signUpThroughForm,
+  startBrowserEnv,
+  type BrowserEnv,
+  VISUAL_CHECKS,
+} from './browser.js';
+
+vi.setConfig({ testTimeout: 120_000 });
+
+describe(`team pages in a browser (${engine})`, () => {
+  let env: BrowserEnv;
+  let ctx: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    env = await startBrowserEnv();
+    ctx = await newContext(env);
+    page = await ctx.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    await signUpThroughForm(page, `lead-${Date.now()}@example.com`, 'a long password', 'Team Lead');
+  }, 60_000);
+  afterAll(async () => env?.close());
+
+  it('creates a team, shows its overview, invites, and lets a second user join after saying what is shared', async () => {
+    await page.goto('/teams');
+    await page.getByText('You are in no team yet.').waitFor();
+    await page.getByLabel('New team name').fill('Design');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('heading', { name: 'Design', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
+    await page.getByRole('region', { name: 'Leaderboard' }).getByText('Team Lead').waitFor();
+    const manage = page.getByRole('region', { name: 'Members and invites' });
+    await manage.getByRole('button', { name: 'Create invite link' }).click();
+    const link = (await manage.locator('.created-secret code').textContent()) ?? '';
+    const token = link.slice(link.indexOf('#') + 1);
+    expect(token).toMatch(/^tt_team_/);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/teams-light.png`, fullPage: true });
+    for (const options of VISUAL_CHECKS ? [{ phone: true }, { phone: true, dark: true }] : []) {
+      const other = await sameSession(env, ctx, options);
+      const p = await other.newPage();
+      await p.goto('/teams');
+      await p.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
+      expect(await scrollsSideways(p), 'teams scrolls sideways at 390 px').toBe(false);
+      await p.screenshot({ path: `${SHOTS}/teams-phone-${options.dark ? 'dark' : 'light'}.png`, fullPage: true });
+      await other.close();
+    }
+
+    const second = await newContext(env);
+    const joiner = await second.newPage();
+    await signUpThroughForm(joiner, `joiner-${Date.now()}@example.com`, 'a long password', 'New Member');
+    await joiner.goto(`/join#${token}`);
+    await joiner
+      .getByText("owners and admins also see each member's usage by day, model, source and project")
+      .waitFor();
+    expect(await axeViolations(joiner)).toEqual([]);
+    await joiner.screenshot({ path: `${SHOTS}/teams-join-light.png`, fullPage: true });
+    await joiner.getByRole('button', { name: 'Join the team' }).click();
+    await joiner.getByRole('heading', { name: 'Design', level: 1 }).waitFor();
+    await joiner.getByText('You are a member.', { exact: false }).waitFor();
+    // A member sees no members table (that is for owners and admins).
+    expect(await joiner.getByRole('region', { name: 'Members', exact: true }).count()).toBe(0);
+    await second.close();
+    expect(problems).toEqual([]);
+  });
+});
