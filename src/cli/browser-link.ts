@@ -28,7 +28,9 @@ body{margin:0;min-height:100vh;display:grid;place-items:center;background:var(--
 main{background:var(--card);border:1px solid var(--border);border-top:4px solid var(--accent);border-radius:14px;padding:2rem;max-width:30rem;margin:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .brand{font-weight:700;color:#6366f1;margin:0 0 1rem}h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:.5rem 0}code{background:var(--bg);padding:.1rem .3rem;border-radius:4px}</style>
 </head><body><main><p class="brand">Tokentally</p><h1>${title}</h1><p>${message}</p>${
-  ok ? '<p>Next, in the terminal: <code>tokentally hooks install</code> syncs automatically after each agent session.</p>' : ''
+  ok
+    ? '<p>Next, in the terminal: <code>tokentally hooks install</code> syncs automatically after each agent session.</p>'
+    : ''
 }</main></body></html>`;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -30,7 +30,18 @@ export const APP_ROUTES = [
 ];
 
 /** Paths of the API and the protocols: an unknown one stays a problem document, whatever the client accepts. */
-const API_PREFIXES = ['/functions/', '/api/', '/auth/', '/v1/', '/mcp', '/rest/', '/docs/', '/cli/', '/badge/', '/card/'];
+const API_PREFIXES = [
+  '/functions/',
+  '/api/',
+  '/auth/',
+  '/v1/',
+  '/mcp',
+  '/rest/',
+  '/docs/',
+  '/cli/',
+  '/badge/',
+  '/card/',
+];
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

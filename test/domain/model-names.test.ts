@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { groupModels, keyColour, modelBase, modelName, sourceName, type WireTotals } from '../../src/domain/model-names.js';
+import {
+  groupModels,
+  keyColour,
+  modelBase,
+  modelName,
+  sourceName,
+  type WireTotals,
+} from '../../src/domain/model-names.js';
 
-const t = (billable: number, cost: string): WireTotals => ({
+const t = (billable: number | string, cost: string): WireTotals => ({
   total_tokens: String(billable),
   billable_total_tokens: String(billable),
   input_tokens: String(billable),
@@ -48,12 +55,13 @@ describe('model and source names', () => {
   it('groups dated ids with their undated sibling, sums exactly, largest first', () => {
     const grouped = groupModels([
       { model_id: 'gpt-5', totals: t(10, '0.100000') },
-      { model_id: 'claude-sonnet-4-5-20250929', totals: t(9_007_199_254_740_993, '1.250001') },
+      { model_id: 'claude-sonnet-4-5-20250929', totals: t('9007199254740993', '1.250001') },
       { model_id: 'claude-sonnet-4-5', totals: t(7, '0.000002'), priced_as: null },
     ]);
     expect(grouped.map((g) => g.name)).toEqual(['Claude Sonnet 4.5', 'GPT-5']);
     const claude = grouped[0];
     expect(claude?.totals.total_cost_usd).toBe('1.250003');
+    expect(claude?.totals.billable_total_tokens).toBe('9007199254741000'); // exact past 2^53
     expect(claude?.variants.map((v) => [v.model_id, v.date])).toEqual([
       ['claude-sonnet-4-5-20250929', '2025-09-29'],
       ['claude-sonnet-4-5', null],

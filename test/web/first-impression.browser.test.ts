@@ -166,7 +166,9 @@ describe(`the dashboard's first impression (${engine})`, () => {
     await page.locator('.trend-chart canvas').waitFor();
     const first = heavyBuckets(0)[0]?.hour_start.slice(0, 10) as string;
     const dates = (await page.locator('.range-dates').textContent()) ?? '';
-    expect(dates.startsWith(new Date(`${first}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', timeZone: 'UTC' }))).toBe(true);
+    expect(
+      dates.startsWith(new Date(`${first}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', timeZone: 'UTC' })),
+    ).toBe(true);
     expect(await page.getByText(/One bar per (week|month)/).count()).toBe(1);
     expect(await page.locator('.u-legend').textContent()).toContain('Range total');
     expect(await page.locator('.u-legend').textContent()).not.toContain('—');

@@ -119,7 +119,11 @@ describe('dashboard zones', () => {
     ]);
     // A slot with tokens is never covered.
     expect(
-      unsyncedSlots([{ hour_start: '2026-03-08T11:00:00Z', total_tokens: '5' }], '2026-03-08T10:40:00Z', Date.UTC(2026, 2, 8, 12)),
+      unsyncedSlots(
+        [{ hour_start: '2026-03-08T11:00:00Z', total_tokens: '5' }],
+        '2026-03-08T10:40:00Z',
+        Date.UTC(2026, 2, 8, 12),
+      ),
     ).toEqual([false]);
     expect(unsyncedSlots(rows, null, Date.UTC(2026, 2, 8, 10, 10))).toEqual([true, false, false, false]);
   });

@@ -43,7 +43,8 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
     const gridColor = themeColor('--grid');
     // Bars fill their slot (a day, week or month) whatever its width, with a small gap.
     const bars = uPlot.paths.bars?.({ size: [n > 200 ? 1 : 0.82, Infinity], gap: n > 200 ? 0 : 1 });
-    const colour = (k: number) => layers[k]?.colour ?? (layers[k]?.key === 'other' ? OTHER_COLOUR : PALETTE[k % PALETTE.length]) ?? OTHER_COLOUR;
+    const colour = (k: number) =>
+      layers[k]?.colour ?? (layers[k]?.key === 'other' ? OTHER_COLOUR : PALETTE[k % PALETTE.length]) ?? OTHER_COLOUR;
     const totals = layers.map((l) => l.values.reduce((a, b) => a + b, 0));
     const longest = labels.reduce((m, l) => Math.max(m, l.length), 1);
     const opts: uPlot.Options = {

@@ -163,7 +163,9 @@ export function cacheShare(
  */
 export function estimateSlotCosts(layers: readonly Layer[], rates: readonly number[], totalCost: number): number[] {
   const n = layers[0]?.values.length ?? 0;
-  const raw = Array.from({ length: n }, (_, i) => layers.reduce((s, l, k) => s + (l.values[i] ?? 0) * (rates[k] ?? 0), 0));
+  const raw = Array.from({ length: n }, (_, i) =>
+    layers.reduce((s, l, k) => s + (l.values[i] ?? 0) * (rates[k] ?? 0), 0),
+  );
   const sum = raw.reduce((a, b) => a + b, 0);
   return sum > 0 ? raw.map((v) => (v / sum) * totalCost) : raw;
 }

@@ -17,8 +17,8 @@ export function GetStarted() {
     <section className="card onboarding" aria-labelledby="start-title">
       <h2 id="start-title">Link your first machine</h2>
       <p>
-        Run this on the computer where your coding agents run. <code>link</code> opens this page to approve the
-        machine; <code>hooks install</code> makes every agent session end with a sync, so you never sync by hand;{' '}
+        Run this on the computer where your coding agents run. <code>link</code> opens this page to approve the machine;{' '}
+        <code>hooks install</code> makes every agent session end with a sync, so you never sync by hand;{' '}
         <code>sync</code> uploads your history now.
       </p>
       <CodeBlock code={installCommands()} label="Commands to install the command-line client and link this machine" />

@@ -25,8 +25,8 @@ export function Guide() {
       <p>
         <code>link</code> opens this site to approve the machine; it appears on <Link href="/devices">Devices</Link> at
         once. <code>hooks install</code> makes each agent run a sync when a session ends, so you never sync by hand
-        again; <code>sync</code> uploads your history now. No browser on that machine? Create a one-time code on
-        Devices and add <code>--code</code> to the link command.
+        again; <code>sync</code> uploads your history now. No browser on that machine? Create a one-time code on Devices
+        and add <code>--code</code> to the link command.
       </p>
       <h2>2. Read the overview</h2>
       <ul>
@@ -39,12 +39,12 @@ export function Guide() {
           first column of the days.
         </li>
         <li>
-          <strong>Cards</strong> compare with the period of the same length just before; when that period is empty
-          they say &quot;new&quot; instead.
+          <strong>Cards</strong> compare with the period of the same length just before; when that period is empty they
+          say &quot;new&quot; instead.
         </li>
         <li>
-          <strong>Days</strong>: runs of days without usage are folded into one line; untick &quot;Hide empty
-          days&quot; to list every day. A day&apos;s cost is an estimate that adds up to the exact total.
+          <strong>Days</strong>: runs of days without usage are folded into one line; untick &quot;Hide empty days&quot;
+          to list every day. A day&apos;s cost is an estimate that adds up to the exact total.
         </li>
         <li>
           <strong>Activity</strong>: click a day to see its half-hours; &quot;not yet synced&quot; marks the time since
@@ -53,8 +53,8 @@ export function Guide() {
       </ul>
       <h2>3. Devices</h2>
       <p>
-        Each machine shows when it last synced and uploaded, whether it syncs by itself, and its tokens and cost.
-        Revoke a lost machine: its token stops working at once, its uploads stay.
+        Each machine shows when it last synced and uploaded, whether it syncs by itself, and its tokens and cost. Revoke
+        a lost machine: its token stops working at once, its uploads stay.
       </p>
       <h2>4. Leaderboard and sharing</h2>
       <p>
@@ -67,8 +67,8 @@ export function Guide() {
         by day and model; <code>tokentally doctor</code> checks the setup.
       </p>
       <p className="muted small">
-        For programs: the <a href="/openapi.json">OpenAPI document</a> and the <a href="/docs/auth">authentication
-        guide</a>.
+        For programs: the <a href="/openapi.json">OpenAPI document</a> and the{' '}
+        <a href="/docs/auth">authentication guide</a>.
       </p>
     </article>
   );

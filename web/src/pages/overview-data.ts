@@ -197,7 +197,10 @@ export function loadProjects(signal: AbortSignal): Promise<Projects> {
 }
 
 /** The first and the latest day with usage that the heatmap (52 weeks) and the months (24) know of. */
-export function usageSpan(heat: Heatmap | undefined, monthly: Monthly | undefined): { first: string; last: string } | null {
+export function usageSpan(
+  heat: Heatmap | undefined,
+  monthly: Monthly | undefined,
+): { first: string; last: string } | null {
   const days = (heat?.weeks ?? [])
     .flat()
     .filter((c): c is HeatCell => c !== null && c.value !== '0')
@@ -205,7 +208,9 @@ export function usageSpan(heat: Heatmap | undefined, monthly: Monthly | undefine
   const months = (monthly?.data ?? []).filter((m) => m.total_tokens !== '0').map((m) => m.month);
   const firstMonth = months[0];
   const first =
-    firstMonth !== undefined && (days[0] === undefined || firstMonth < days[0].slice(0, 7)) ? `${firstMonth}-01` : days[0];
+    firstMonth !== undefined && (days[0] === undefined || firstMonth < days[0].slice(0, 7))
+      ? `${firstMonth}-01`
+      : days[0];
   const last = days.at(-1) ?? (months.at(-1) !== undefined ? `${months.at(-1) as string}-01` : undefined);
   return first !== undefined && last !== undefined ? { first, last } : null;
 }

@@ -216,9 +216,7 @@ export function TrendPanel({
   return (
     <>
       {grain !== 'day' && (
-        <p className="muted small flush">
-          One bar per {grain}; the first and the last may be partial.
-        </p>
+        <p className="muted small flush">One bar per {grain}; the first and the last may be partial.</p>
       )}
       <ChartOrTable
         label="trend"

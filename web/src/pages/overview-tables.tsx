@@ -145,7 +145,15 @@ export function DailyTable({
   const billableDiffers = data.daily.data.some((r) => r.billable_total_tokens !== r.total_tokens);
   const columns = COLUMNS.filter((c) => c.key !== 'billable_total_tokens' || billableDiffers);
   // The unit toggle puts the measure it names right after the day.
-  if (unit === 'cost') columns.splice(1, 0, ...columns.splice(columns.findIndex((c) => c.key === 'cost'), 1));
+  if (unit === 'cost')
+    columns.splice(
+      1,
+      0,
+      ...columns.splice(
+        columns.findIndex((c) => c.key === 'cost'),
+        1,
+      ),
+    );
   const rows = useMemo(() => {
     const withCost = data.daily.data.map((r) => ({ ...r, cost: costs.get(r.day) ?? 0 }));
     const sorted =
@@ -153,7 +161,9 @@ export function DailyTable({
         ? [...withCost].sort((a, b) => (descending ? b.cost - a.cost : a.cost - b.cost) || a.day.localeCompare(b.day))
         : sortRows(withCost, sort, descending);
     if (showEmpty) return sorted.map((row) => ({ row }));
-    return sort === 'day' ? foldEmptyRuns(sorted) : sorted.filter((r) => r.total_tokens !== '0').map((row) => ({ row }));
+    return sort === 'day'
+      ? foldEmptyRuns(sorted)
+      : sorted.filter((r) => r.total_tokens !== '0').map((row) => ({ row }));
   }, [data, costs, sort, descending, showEmpty]);
   const empty = data.daily.data.filter((r) => r.total_tokens === '0').length;
   const download = () => {
@@ -244,8 +254,8 @@ export function DailyTable({
         </table>
       </div>
       <p className="footnote">
-        A day&apos;s cost is estimated from the average price of each source or model in the range; the days add up
-        to the exact total above.
+        A day&apos;s cost is estimated from the average price of each source or model in the range; the days add up to
+        the exact total above.
       </p>
     </>
   );
