@@ -222,7 +222,7 @@ export function DailyTable({
                   <th scope="row" colSpan={columns.length} className="muted">
                     {entry.gap.days === 1
                       ? `${humanDate(entry.gap.from, undefined, true)}: no usage`
-                      : `${humanDate(entry.gap.from)} – ${humanDate(entry.gap.to)}: no usage (${entry.gap.days} days)`}
+                      : `${humanDate(entry.gap.from < entry.gap.to ? entry.gap.from : entry.gap.to)} – ${humanDate(entry.gap.from < entry.gap.to ? entry.gap.to : entry.gap.from)}: no usage (${entry.gap.days} days)`}
                   </th>
                 </tr>
               ) : (
