@@ -21,7 +21,8 @@ import {
   type BrowserEnv,
 } from './browser.js';
 
-vi.setConfig({ testTimeout: 120_000 });
+// Four views of each page with axe: generous for a loaded CI machine (about 15 s a test on a quiet one).
+vi.setConfig({ testTimeout: 300_000 });
 
 const DOCS = process.env['DOCS_IMAGES'] === '1' ? 'docs/img' : null;
 const PASSWORD = 'correct horse';
