@@ -19,11 +19,19 @@ export interface LoopbackLink {
   close(): void;
 }
 
-const page = (
-  title: string,
-  message: string,
-) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
-<body style="font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem"><h1>${title}</h1><p>${message}</p></body></html>`;
+/** The loopback answer, styled like the dashboard (its colours, a card, light or dark as the system is). */
+const page = (title: string, message: string, ok = title === 'Linked') => `<!doctype html><html lang="en"><head>
+<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Tokentally</title>
+<style>:root{color-scheme:light dark;--bg:#f6f7fb;--card:#fff;--text:#0f172a;--muted:#64748b;--border:#e2e8f0;--accent:${ok ? '#10b981' : '#ef4444'}}
+@media (prefers-color-scheme:dark){:root{--bg:#0b1020;--card:#121a2e;--text:#e2e8f0;--muted:#94a3b8;--border:#24304a}}
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:var(--bg);color:var(--text);font:16px/1.55 system-ui,sans-serif}
+main{background:var(--card);border:1px solid var(--border);border-top:4px solid var(--accent);border-radius:14px;padding:2rem;max-width:30rem;margin:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+.brand{font-weight:700;color:#6366f1;margin:0 0 1rem}h1{margin:0 0 .5rem;font-size:1.5rem}p{margin:.5rem 0}code{background:var(--bg);padding:.1rem .3rem;border-radius:4px}</style>
+</head><body><main><p class="brand">Tokentally</p><h1>${title}</h1><p>${message}</p>${
+  ok
+    ? '<p>Next, in the terminal: <code>tokentally hooks install</code> syncs automatically after each agent session.</p>'
+    : ''
+}</main></body></html>`;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -30,7 +30,22 @@ export const APP_ROUTES = [
   '/settings',
   '/admin',
   '/share',
+  '/guide',
   '/u/:userId',
+];
+
+/** Paths of the API and the protocols: an unknown one stays a problem document, whatever the client accepts. */
+const API_PREFIXES = [
+  '/functions/',
+  '/api/',
+  '/auth/',
+  '/v1/',
+  '/mcp',
+  '/rest/',
+  '/docs/',
+  '/cli/',
+  '/badge/',
+  '/card/',
 ];
 
 const TYPES: Record<string, string> = {
@@ -123,6 +138,15 @@ export function registerDashboardRoutes(app: App, options: DashboardOptions = {}
   for (const route of APP_ROUTES)
     if (route === '/u/:userId') app.get(route, hidden, profilePage);
     else app.get(route, hidden, page);
+  // Any other address a browser asks for gets the app's "Not found" page (status 404), not a problem document.
+  app.get('/*', hidden, async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const html = /\btext\/html\b/.test(String(request.headers.accept ?? ''));
+    if (!html || API_PREFIXES.some((p) => path.startsWith(p)) || path.startsWith('/.well-known/'))
+      return reply.callNotFound();
+    reply.code(404).headers(PAGE_HEADERS);
+    return send(request, reply, index, 'no-cache');
+  });
   app.get<{ Params: { name: string } }>('/assets/:name', hidden, async (request, reply) => {
     const file = assets.get(request.params.name);
     if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

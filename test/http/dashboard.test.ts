@@ -39,7 +39,22 @@ describe(`the served dashboard (${engine})`, () => {
     );
     expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).headers['content-type']).toMatch(/json/);
     expect((await t.app.inject({ method: 'GET', url: '/auth/v1/settings' })).headers['content-type']).toMatch(/json/);
-    expect((await t.app.inject({ method: 'GET', url: '/some/other/page' })).statusCode).toBe(404);
+    const other = await t.app.inject({ method: 'GET', url: '/some/other/page' });
+    expect(other.statusCode).toBe(404);
+    expect(other.headers['content-type']).toMatch(/problem\+json/);
+    // A browser asking for an unknown address gets the app's "Not found" page, still with status 404.
+    const browser = await t.app.inject({
+      method: 'GET',
+      url: '/some/other/page?x=1',
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(browser.statusCode).toBe(404);
+    expect(browser.headers['content-type']).toMatch(/text\/html/);
+    expect(browser.headers['content-security-policy']).toBeDefined();
+    const api = await t.app.inject({ method: 'GET', url: '/functions/svc-nope', headers: { accept: 'text/html' } });
+    expect(api.headers['content-type']).toMatch(/problem\+json/);
+    // A POST-only operation still answers 405 to a GET.
+    expect((await t.app.inject({ method: 'GET', url: '/functions/svc-ingest' })).statusCode).toBe(405);
   });
 
   it('serves hashed assets as immutable, gzipped when asked, and the first load stays within 200 KB of gzipped JavaScript', async () => {

@@ -18,6 +18,10 @@ import {
   sortRows,
   stack,
   unsyncedSlots,
+  grainOf,
+  groupSlots,
+  estimateSlotCosts,
+  foldEmptyRuns,
 } from '../../web/src/lib/series.js';
 
 describe('dashboard ranges', () => {
@@ -100,12 +104,27 @@ describe('dashboard zones', () => {
     const rows = ['2026-03-08T10:00:00Z', '2026-03-08T10:30:00Z', '2026-03-08T11:00:00Z', '2026-03-08T11:30:00Z'].map(
       (hour_start) => ({ hour_start }),
     );
-    expect(unsyncedSlots(rows, '2026-03-08T10:40:00Z', Date.UTC(2026, 2, 8, 11, 10))).toEqual([
+    // The half-hour the last sync reached is synced; later ones that have begun are not yet.
+    expect(unsyncedSlots(rows, '2026-03-08T10:40:00Z', Date.UTC(2026, 2, 8, 11, 40))).toEqual([
+      false,
       false,
       true,
+      true,
+    ]);
+    expect(unsyncedSlots(rows, '2026-03-08T11:00:00Z', Date.UTC(2026, 2, 8, 11, 10))).toEqual([
+      false,
+      false,
       true,
       false,
     ]);
+    // A slot with tokens is never covered.
+    expect(
+      unsyncedSlots(
+        [{ hour_start: '2026-03-08T11:00:00Z', total_tokens: '5' }],
+        '2026-03-08T10:40:00Z',
+        Date.UTC(2026, 2, 8, 12),
+      ),
+    ).toEqual([false]);
     expect(unsyncedSlots(rows, null, Date.UTC(2026, 2, 8, 10, 10))).toEqual([true, false, false, false]);
   });
 });
@@ -205,5 +224,61 @@ describe('dashboard storage share', () => {
     expect(storageShare(12, 5_000_000)).toBe('12 of 5M buckets (< 1 %)');
     expect(storageShare(5_000_000, 5_000_000)).toBe('5M of 5M buckets (100 %)');
     expect(storageShare(4_999_999, 5_000_000)).toBe('5M of 5M buckets (99 %)');
+  });
+});
+
+describe('dashboard trend grain', () => {
+  it('draws days up to three months, then weeks, then months, summing each slot', () => {
+    expect([grainOf(7), grainOf(92), grainOf(93), grainOf(371), grainOf(800)]).toEqual([
+      'day',
+      'day',
+      'week',
+      'week',
+      'month',
+    ]);
+    // 2026-03-01 is a Sunday.
+    const days = ['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02', '2026-03-08'];
+    const layers = [{ key: 'codex', values: [1, 2, 3, 4, 5] }];
+    expect(groupSlots(days, layers, 'week', 0)).toEqual({
+      xs: ['2026-02-22', '2026-03-01', '2026-03-08'],
+      layers: [{ key: 'codex', values: [3, 7, 5] }],
+    });
+    expect(groupSlots(days, layers, 'week', 1).xs).toEqual(['2026-02-23', '2026-03-02']);
+    expect(groupSlots(days, layers, 'month', 0)).toEqual({
+      xs: ['2026-02-01', '2026-03-01'],
+      layers: [{ key: 'codex', values: [3, 12] }],
+    });
+  });
+});
+
+describe('dashboard daily cost and empty days', () => {
+  it('estimates each day from its layers and adds up to the exact total', () => {
+    const costs = estimateSlotCosts(
+      [
+        { key: 'a', values: [10, 0, 30] },
+        { key: 'b', values: [0, 20, 0] },
+      ],
+      [1, 2],
+      8,
+    );
+    expect(costs).toEqual([1, 4, 3]);
+    expect(estimateSlotCosts([{ key: 'a', values: [0, 0] }], [1], 0)).toEqual([0, 0]);
+  });
+
+  it('folds runs of empty days into one entry', () => {
+    const row = (day: string, total_tokens: string) => ({ day, total_tokens });
+    const folded = foldEmptyRuns([
+      row('2026-03-01', '0'),
+      row('2026-03-02', '0'),
+      row('2026-03-03', '5'),
+      row('2026-03-04', '0'),
+      row('2026-03-05', '7'),
+    ]);
+    expect(folded).toEqual([
+      { gap: { from: '2026-03-01', to: '2026-03-02', days: 2 } },
+      { row: row('2026-03-03', '5') },
+      { gap: { from: '2026-03-04', to: '2026-03-04', days: 1 } },
+      { row: row('2026-03-05', '7') },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /** @fileoverview The shell: header, navigation, routes, the signed-out gate. */
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { signOut, useSession } from './auth.js';
-import { Skeleton } from './components/common.js';
+import { Avatar, Skeleton } from './components/common.js';
 import { Overview } from './pages/overview.js';
 import { Logo, SignIn } from './pages/sign-in.js';
 import { Link, navigate, useLocation } from './router.js';
@@ -16,6 +16,7 @@ const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ def
 const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
 const Teams = lazy(() => import('./pages/teams.js').then((m) => ({ default: m.Teams })));
 const JoinTeam = lazy(() => import('./pages/team-join.js').then((m) => ({ default: m.JoinTeam })));
+const Guide = lazy(() => import('./pages/guide.js').then((m) => ({ default: m.Guide })));
 const AdminPage = lazy(() => import('./pages/admin.js').then((m) => ({ default: m.AdminPage })));
 
 const NAV: Array<[string, string]> = [
@@ -37,10 +38,33 @@ const TITLES: Record<string, string> = {
   '/link': 'Link a machine',
   '/share': 'Shared profile',
   '/forgot-password': 'Reset your password',
+  '/guide': 'User guide',
 };
+
+/** The addresses the app knows (others show "Not found", signed in or not). */
+const KNOWN = new Set([...Object.keys(TITLES), '/sign-in', '/sign-up']);
+
+function NotFound() {
+  return (
+    <div className="page narrow">
+      <h1>Not found</h1>
+      <p>
+        Nothing lives at this address. <Link href="/">Back to the overview</Link> or read the{' '}
+        <Link href="/guide">user guide</Link>.
+      </p>
+    </div>
+  );
+}
 
 function Shell({ children, signedIn, admin = false }: { children: ReactNode; signedIn: boolean; admin?: boolean }) {
   const { path } = useLocation();
+  const session = useSession();
+  const user = session.status === 'signed-in' ? session.session.user : undefined;
+  const email = user?.email;
+  const shown: unknown = user?.user_metadata?.['display_name'];
+  const name = typeof shown === 'string' ? shown : undefined;
+  const [menu, setMenu] = useState(false);
+  useEffect(() => setMenu(false), [path]);
   const nav: Array<[string, string]> = admin ? [...NAV, ['/admin', 'Admin']] : NAV;
   return (
     <>
@@ -52,7 +76,16 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
           <Link href="/" className="brand">
             <Logo /> <span>Tokentally</span>
           </Link>
-          <nav aria-label="Main" className="nav">
+          <button
+            type="button"
+            className="btn btn-small btn-ghost menu-button"
+            aria-expanded={menu}
+            aria-controls="main-nav"
+            onClick={() => setMenu(!menu)}
+          >
+            Menu
+          </button>
+          <nav aria-label="Main" className={`nav ${menu ? 'open' : ''}`} id="main-nav">
             {nav
               .filter(([href]) => signedIn || href === '/leaderboard')
               .map(([href, label]) => (
@@ -63,13 +96,29 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
           </nav>
           <div className="topbar-end">
             {signedIn ? (
-              <button
-                type="button"
-                className="btn btn-small btn-ghost"
-                onClick={() => void signOut().then(() => navigate('/sign-in'))}
-              >
-                Sign out
-              </button>
+              <details className="account-menu">
+                <summary>
+                  <Avatar url={null} name={name || email} size={28} />
+                  <span className="sr-only">Account </span>
+                  <span className="account-email" data-testid="account-email">
+                    {email}
+                  </span>
+                </summary>
+                <div className="account-panel">
+                  <p className="small">
+                    Signed in as <strong>{email}</strong>
+                  </p>
+                  <Link href="/settings">Settings</Link>
+                  <a href="/guide">User guide</a>
+                  <button
+                    type="button"
+                    className="btn btn-small btn-ghost"
+                    onClick={() => void signOut().then(() => navigate('/sign-in'))}
+                  >
+                    Sign out
+                  </button>
+                </div>
+              </details>
             ) : (
               <Link href="/sign-in" className="btn btn-small btn-primary">
                 Sign in
@@ -90,7 +139,7 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
         </Suspense>
       </main>
       <footer className="footer">
-        Tokentally · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+        Tokentally · <a href="/guide">User guide</a> · <a href="/openapi.json">API</a>
       </footer>
     </>
   );
@@ -130,6 +179,12 @@ export function App() {
         <SharePage />
       </Shell>
     );
+  if (path === '/guide' || !KNOWN.has(path))
+    return (
+      <Shell signedIn={signedIn} admin={admin}>
+        {path === '/guide' ? <Guide /> : <NotFound />}
+      </Shell>
+    );
 
   if (!signedIn && path === '/forgot-password')
     return (
@@ -156,15 +211,7 @@ export function App() {
   else if (path === '/admin' && admin) page = <AdminPage />;
   else if (path === '/' || path === '/sign-in' || path === '/sign-up' || path === '/forgot-password')
     page = <Overview />;
-  else
-    page = (
-      <div className="page narrow">
-        <h1>Not found</h1>
-        <p>
-          Nothing lives at this address. <Link href="/">Back to the overview</Link>
-        </p>
-      </div>
-    );
+  else page = <NotFound />;
   return (
     <Shell signedIn admin={admin}>
       {page}

@@ -1,4 +1,8 @@
-/** @fileoverview The 52-week activity heatmap, hand-drawn SVG; clicking a day opens that day. */
+/**
+ * @fileoverview The 52-week activity heatmap, hand-drawn SVG; clicking a day opens that day. A
+ * narrow screen shows the latest weeks that fit (never a sideways scroll); the table has them all.
+ */
+import { useEffect, useRef, useState } from 'react';
 import { exactCount, humanDate, humanMonth } from '../lib/format.js';
 
 export interface HeatCell {
@@ -11,7 +15,7 @@ const CELL = 12;
 const GAP = 3;
 
 export function Heatmap({
-  weeks,
+  weeks: allWeeks,
   weekStartsOn,
   onOpen,
 }: {
@@ -19,6 +23,20 @@ export function Heatmap({
   weekStartsOn: 'sun' | 'mon';
   onOpen: (day: string) => void;
 }) {
+  const host = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState(0);
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const measure = () => setRoom(el.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  // Cells stay at least 9 px: below that, drop the oldest weeks.
+  const fit = room > 0 ? Math.max(8, Math.floor(((room * CELL) / 9 - 28) / (CELL + GAP))) : 53;
+  const weeks = allWeeks.length > fit ? allWeeks.slice(allWeeks.length - fit) : allWeeks;
   const dayNames =
     weekStartsOn === 'mon' ? ['Mon', '', 'Wed', '', 'Fri', '', ''] : ['', 'Mon', '', 'Wed', '', 'Fri', ''];
   const width = 28 + weeks.length * (CELL + GAP);
@@ -28,7 +46,8 @@ export function Heatmap({
   weeks.forEach((week, w) => {
     const first = week.find((c) => c !== null);
     const month = first?.day.slice(0, 7);
-    if (month && month !== lastMonth) {
+    // A label needs about 22 units of room: none in the last column, where it would be cut.
+    if (month && month !== lastMonth && 28 + w * (CELL + GAP) + 22 <= width) {
       // A month label needs about three columns of room: the first is dropped when the next follows closely.
       const previous = months.at(-1);
       if (previous && 28 + w * (CELL + GAP) - previous.x < 3 * (CELL + GAP)) months.pop();
@@ -37,12 +56,12 @@ export function Heatmap({
     }
   });
   return (
-    <div className="heatmap-scroll" tabIndex={0} role="region" aria-label="Activity heatmap (scrolls sideways)">
+    <div className="heatmap-box" ref={host}>
       <svg
         className="heatmap"
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label="Daily activity over the last 52 weeks"
+        aria-label={`Daily activity over the last ${weeks.length} weeks`}
       >
         {months.map((m, i) => (
           <text key={i} x={m.x} y={10} className="heat-label">

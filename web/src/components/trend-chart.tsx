@@ -5,7 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import { exactCount, humanCount, humanUsd } from '../lib/format.js';
 import type { Layer } from '../lib/series.js';
 
-export const PALETTE = ['#6366f1', '#06b6d4', '#f59e0b', '#ec4899', '#10b981', '#8b5cf6', '#94a3b8'];
+import { OTHER_COLOUR, PALETTE } from '../../../src/domain/model-names.js';
 
 export interface TrendProps {
   labels: string[];
@@ -41,7 +41,12 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
     const exact = (v: number) => (unit === 'cost' ? `≈ ${humanUsd(v)}` : exactCount(Math.round(v)));
     const axisColor = themeColor('--muted');
     const gridColor = themeColor('--grid');
-    const bars = uPlot.paths.bars?.({ size: [0.78, 28], gap: 1 });
+    // Bars fill their slot (a day, week or month) whatever its width, with a small gap.
+    const bars = uPlot.paths.bars?.({ size: [n > 200 ? 1 : 0.82, Infinity], gap: n > 200 ? 0 : 1 });
+    const colour = (k: number) =>
+      layers[k]?.colour ?? (layers[k]?.key === 'other' ? OTHER_COLOUR : PALETTE[k % PALETTE.length]) ?? OTHER_COLOUR;
+    const totals = layers.map((l) => l.values.reduce((a, b) => a + b, 0));
+    const longest = labels.reduce((m, l) => Math.max(m, l.length), 1);
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
       height,
@@ -58,7 +63,8 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
           grid: { show: false },
           ticks: { show: false },
           splits: () => {
-            const step = Math.max(1, Math.ceil(n / Math.max(2, Math.floor((el.clientWidth || 600) / 70))));
+            const room = Math.max(56, longest * 7 + 16); // pixels a label needs
+            const step = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(((el.clientWidth || 600) - 60) / room))));
             return xs.filter((i) => i % step === 0);
           },
           values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
@@ -76,17 +82,18 @@ export function TrendChart({ labels, longLabels, layers, unit, unsynced, height 
       series: [
         {
           label: labels.length > 0 && longLabels[0]?.includes(':') ? 'Half-hour' : 'Day',
-          value: (_u, v) => (v === null || v === undefined ? '' : (longLabels[v] ?? '')),
+          // Not hovering: the legend shows each layer's total for the range.
+          value: (_u, v) => (v === null || v === undefined ? 'Range total' : (longLabels[v] ?? '')),
         },
         ...order.map((k) => ({
-          label: layers[k]?.key ?? '',
-          stroke: PALETTE[k % PALETTE.length] as string,
-          fill: PALETTE[k % PALETTE.length] as string,
+          label: layers[k]?.label ?? layers[k]?.key ?? '',
+          stroke: colour(k),
+          fill: colour(k),
           width: 0,
           paths: bars,
           points: { show: false },
           value: (_u: uPlot, _v: number | null, _s: number, idx: number | null) =>
-            idx === null ? '—' : exact(layers[k]?.values[idx] ?? 0),
+            exact(idx === null ? (totals[k] ?? 0) : (layers[k]?.values[idx] ?? 0)),
         })),
       ],
       hooks: {

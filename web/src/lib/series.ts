@@ -32,16 +32,19 @@ export function slotLabelWithOffset(hour: string): string {
   return `${slotLabel(hour)} (UTC${sign}${Number(h)}${m && m !== '00' ? `:${m}` : ''})`;
 }
 
-/** Whether each slot starts after the last sync (so it may still fill in). */
+/**
+ * Whether each slot is "not yet synced": it starts at or after the last sync (so nothing in it has
+ * been uploaded yet), has begun, and holds no tokens. A half-hour the last sync reached is synced.
+ */
 export function unsyncedSlots(
-  rows: ReadonlyArray<{ hour_start: string }>,
+  rows: ReadonlyArray<{ hour_start: string; total_tokens?: string }>,
   lastSyncAt: string | null,
   nowMs: number,
 ): boolean[] {
   const sync = lastSyncAt ? Date.parse(lastSyncAt) : -Infinity;
   return rows.map((r) => {
     const start = Date.parse(r.hour_start);
-    return start + 1_800_000 > sync && start <= nowMs;
+    return start >= sync && start <= nowMs && (r.total_tokens === undefined || r.total_tokens === '0');
   });
 }
 
@@ -49,6 +52,54 @@ export function unsyncedSlots(
 export interface Layer {
   key: string;
   values: number[];
+  /** What the legend and the table say (the key when absent). */
+  label?: string;
+  /** The key's one colour (model-names.ts). */
+  colour?: string;
+}
+
+export type Grain = 'day' | 'week' | 'month';
+
+/** The grain a range of days is drawn at: days up to about three months, weeks up to about a year, then months. */
+export function grainOf(days: number): Grain {
+  return days <= 92 ? 'day' : days <= 371 ? 'week' : 'month';
+}
+
+/** The first day of the week or month that `day` is in (`weekStart` 0 = Sunday, 1 = Monday). */
+export function slotOf(day: string, grain: Grain, weekStart: 0 | 1): string {
+  if (grain === 'day') return day;
+  if (grain === 'month') return `${day.slice(0, 7)}-01`;
+  const t = Date.parse(`${day}T00:00:00Z`);
+  const back = (new Date(t).getUTCDay() - weekStart + 7) % 7;
+  return new Date(t - back * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Daily x positions and layers summed into weeks or months (the slots keep the order of the days). */
+export function groupSlots(
+  days: readonly string[],
+  layers: readonly Layer[],
+  grain: Grain,
+  weekStart: 0 | 1,
+): { xs: string[]; layers: Layer[] } {
+  if (grain === 'day') return { xs: [...days], layers: [...layers] };
+  const xs: string[] = [];
+  const index: number[] = [];
+  for (const d of days) {
+    const slot = slotOf(d, grain, weekStart);
+    if (xs.at(-1) !== slot) xs.push(slot);
+    index.push(xs.length - 1);
+  }
+  return {
+    xs,
+    layers: layers.map((l) => {
+      const values = new Array<number>(xs.length).fill(0);
+      l.values.forEach((v, i) => {
+        const j = index[i] ?? 0;
+        values[j] = (values[j] ?? 0) + v;
+      });
+      return { ...l, values };
+    }),
+  };
 }
 
 /**
@@ -104,4 +155,31 @@ export function cacheShare(
     input += CACHED_INSIDE_INPUT.has(s.source) ? Math.max(i, c) : i + c;
   }
   return input === 0 ? 0 : cached / input;
+}
+
+/**
+ * Each slot's cost estimated from its layers' average prices over the range, scaled so the slots
+ * add up to the exact total (the server prices per model and UTC day; local days cut across those).
+ */
+export function estimateSlotCosts(layers: readonly Layer[], rates: readonly number[], totalCost: number): number[] {
+  const n = layers[0]?.values.length ?? 0;
+  const raw = Array.from({ length: n }, (_, i) =>
+    layers.reduce((s, l, k) => s + (l.values[i] ?? 0) * (rates[k] ?? 0), 0),
+  );
+  const sum = raw.reduce((a, b) => a + b, 0);
+  return sum > 0 ? raw.map((v) => (v / sum) * totalCost) : raw;
+}
+
+/** Rows with runs of empty days folded into one "gap" entry each (rows in day order). */
+export function foldEmptyRuns<R extends { day: string; total_tokens: string }>(
+  rows: readonly R[],
+): Array<{ row: R } | { gap: { from: string; to: string; days: number } }> {
+  const out: Array<{ row: R } | { gap: { from: string; to: string; days: number } }> = [];
+  for (const r of rows) {
+    const last = out.at(-1);
+    if (r.total_tokens !== '0') out.push({ row: r });
+    else if (last && 'gap' in last) last.gap = { ...last.gap, to: r.day, days: last.gap.days + 1 };
+    else out.push({ gap: { from: r.day, to: r.day, days: 1 } });
+  }
+  return out;
 }

@@ -47,20 +47,22 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
   useEffect(() => {
     if (code && left <= 0) void create(); // renewed on expiry
   }, [code && left <= 0]);
-  // Watch for the new device's first upload.
+  // Watch for the new device: listed as soon as it links, then its first upload.
+  const [linked, setLinked] = useState<Device>();
   const [arrived, setArrived] = useState<Device>();
   useEffect(() => {
-    if (!code || !baseline || arrived) return;
+    if ((!code && !linked) || !baseline || arrived) return;
     const id = setInterval(async () => {
       try {
         const { devices } = await call<{ devices: Device[] }>('svc-devices');
-        const fresh = devices.find(
-          (d) =>
-            d.last_upload_at !== null && baseline.get(d.device_id) !== d.last_upload_at && !baseline.has(d.device_id),
-        );
-        if (fresh) {
-          setArrived(fresh);
+        const fresh = devices.find((d) => !baseline.has(d.device_id));
+        if (fresh && !linked) {
+          setLinked(fresh);
           setCode(null);
+          onLinked();
+        }
+        if (fresh && fresh.last_upload_at !== null) {
+          setArrived(fresh);
           onLinked();
         }
       } catch {
@@ -68,13 +70,20 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
       }
     }, 3000);
     return () => clearInterval(id);
-  }, [code, baseline, arrived, onLinked]);
+  }, [code, linked, baseline, arrived, onLinked]);
 
   return (
     <Card id="link" title="Link a machine">
       {arrived ? (
         <div className="note note-ok" role="status">
           <strong>{arrived.name}</strong> is linked and its first upload has arrived. <a href="/">See your usage</a>
+        </div>
+      ) : linked ? (
+        <div className="note note-ok" role="status">
+          <span>
+            <strong>{linked.name}</strong> is linked. <span className="pulse" aria-hidden="true" /> Waiting for its
+            first upload (<code>tokentally sync</code>)… this page updates by itself.
+          </span>
         </div>
       ) : code ? (
         <div className="link-code">
@@ -99,7 +108,8 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
         <div>
           <p>
             The quickest way: run <code>tokentally link --server {location.origin}</code> on the machine; it opens this
-            site to approve. On a machine without a browser, create a one-time code:
+            site to approve. Then <code>tokentally hooks install</code> makes it sync by itself after each agent
+            session. On a machine without a browser, create a one-time code:
           </p>
           <button type="button" className="btn btn-primary" onClick={() => void create()}>
             Create a link code
@@ -109,6 +119,19 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
       {error && <ErrorNote message={error} retry={() => void create()} />}
     </Card>
   );
+}
+
+/** A past event in words: a clock a little ahead of this one never makes it "in 9 seconds". */
+const pastTime = (iso: string | null, now: number) =>
+  iso === null ? 'never' : relativeTime(new Date(Math.min(Date.parse(iso), now)).toISOString(), now);
+
+/**
+ * Whether the device seems to sync by itself. The server keeps only its latest sync, not whether
+ * hooks are installed: synced within a day reads as active, otherwise the way to make it automatic.
+ */
+function syncMode(device: Device, now: number): string {
+  if (!device.last_sync_at) return 'not yet synced';
+  return now - Date.parse(device.last_sync_at) < 86_400_000 ? 'active today' : 'idle: run tokentally hooks install';
 }
 
 function DeviceRow({
@@ -175,11 +198,15 @@ function DeviceRow({
       <dl className="device-facts">
         <div>
           <dt>Last sync</dt>
-          <dd title={humanInstant(device.last_sync_at, zone)}>{relativeTime(device.last_sync_at, now)}</dd>
+          <dd title={humanInstant(device.last_sync_at, zone)}>{pastTime(device.last_sync_at, now)}</dd>
         </div>
         <div>
           <dt>Last upload</dt>
-          <dd title={humanInstant(device.last_upload_at, zone)}>{relativeTime(device.last_upload_at, now)}</dd>
+          <dd title={humanInstant(device.last_upload_at, zone)}>{pastTime(device.last_upload_at, now)}</dd>
+        </div>
+        <div>
+          <dt>Sync</dt>
+          <dd data-testid="sync-mode">{syncMode(device, now)}</dd>
         </div>
         {device.channels && device.channels.length > 0 && (
           <div>

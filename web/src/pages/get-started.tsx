@@ -7,6 +7,7 @@ export function installCommands(code?: string): string {
   return [
     `npm install -g ${server}/cli/tokentally.tgz`,
     `tokentally link --server ${server}${code ? ` --code ${code}` : ''}`,
+    'tokentally hooks install',
     'tokentally sync',
   ].join('\n');
 }
@@ -16,8 +17,9 @@ export function GetStarted() {
     <section className="card onboarding" aria-labelledby="start-title">
       <h2 id="start-title">Link your first machine</h2>
       <p>
-        Run this on the computer where your coding agents run. The last line opens this page to approve the link, then
-        uploads your usage.
+        Run this on the computer where your coding agents run. <code>link</code> opens this page to approve the machine;{' '}
+        <code>hooks install</code> makes every agent session end with a sync, so you never sync by hand;{' '}
+        <code>sync</code> uploads your history now.
       </p>
       <CodeBlock code={installCommands()} label="Commands to install the command-line client and link this machine" />
       <p className="muted small">

@@ -1,4 +1,5 @@
 /** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted. */
+import { useEffect } from 'react';
 import { call } from '../api.js';
 import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
 import { exactCount, humanCount, humanDate } from '../lib/format.js';
@@ -116,6 +117,13 @@ export function Leaderboard() {
         e.total_tokens === me.total_tokens &&
         (e.user_id === me.user_id || (!e.is_public && !me.is_public)),
     );
+  // After "Jump to me" opened my page: my row in view.
+  const jumped = query.get('jump') === '1';
+  useEffect(() => {
+    if (!jumped || !board.data) return;
+    document.querySelector('.board-main tr.me')?.scrollIntoView({ block: 'center' });
+    setQuery({ jump: null });
+  }, [jumped, board.data]);
   return (
     <div className="page">
       <div className="page-head">
@@ -134,7 +142,22 @@ export function Leaderboard() {
       </div>
       {me && (
         <div className="me-pin" aria-label="Your place">
-          <span className="muted small">Your place</span>
+          <div className="me-pin-head">
+            <span className="muted small">Your place</span>
+            {me.rank !== null && (
+              <button
+                type="button"
+                className="btn btn-small"
+                onClick={() => {
+                  const target = Math.ceil((me.rank ?? 1) / LIMIT);
+                  if (target !== page) setQuery({ page: target === 1 ? null : String(target), jump: '1' }, true);
+                  else document.querySelector('.board-main tr.me')?.scrollIntoView({ block: 'center' });
+                }}
+              >
+                Jump to me
+              </button>
+            )}
+          </div>
           <table className="board">
             <tbody>
               <Row entry={me} field={field} mine />
@@ -154,7 +177,7 @@ export function Leaderboard() {
         {board.data && board.data.entries.length === 0 && <p className="muted">Nobody has usage in this period yet.</p>}
         {board.data && board.data.entries.length > 0 && (
           <div className="table-wrap">
-            <table className="board">
+            <table className="board board-main">
               <caption className="sr-only">Leaderboard, page {page}</caption>
               <thead>
                 <tr>

@@ -4,6 +4,7 @@ import type { HeatCell } from '../components/heatmap.js';
 import { addDays, type IsoDate } from '../lib/dates.js';
 import { previousPeriod, type DateRange, type WeekStart } from '../lib/ranges.js';
 import { layersWithRest, type HourlyRow, type Layer, type TokenRow, type Totals } from '../lib/series.js';
+import { groupModels, keyColour, modelName, sourceName } from '../../../src/domain/model-names.js';
 
 export interface ModelRow {
   model_id: string;
@@ -43,7 +44,13 @@ export interface Monthly {
   data: Array<TokenRow & { month: string }>;
 }
 export interface Projects {
-  entries: Array<{ project_key: string; project_ref: string; total_tokens: string; billable_total_tokens: string }>;
+  entries: Array<{
+    project_key: string;
+    project_ref: string;
+    total_tokens: string;
+    billable_total_tokens: string;
+    total_cost_usd?: string;
+  }>;
 }
 
 export type StackBy = 'source' | 'model';
@@ -72,35 +79,43 @@ const billable = (r: TokenRow) => Number(r.billable_total_tokens);
 const rate = (t: Totals) =>
   Number(t.billable_total_tokens) > 0 ? Number(t.total_cost_usd) / Number(t.billable_total_tokens) : 0;
 
-/** The top keys to stack by (at most 5; the rest is "other"). */
-function stackKeys(
-  breakdown: Breakdown,
-  by: StackBy,
-): Array<{ key: string; param: Record<string, string>; totals: Totals }> {
+interface StackKey {
+  key: string;
+  label: string;
+  colour: string;
+  /** One filter per model id grouped under the key (a source is one). */
+  params: Array<Record<string, string>>;
+  totals: Totals;
+}
+
+/** The top keys to stack by (at most 5; the rest is "other"); dated model ids count with their undated sibling. */
+function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
   if (by === 'source') {
     return [...breakdown.sources]
       .sort((a, b) => billable(b.totals) - billable(a.totals))
       .slice(0, 5)
-      .map((s) => ({ key: s.source, param: { source: s.source }, totals: s.totals }));
+      .map((s) => ({
+        key: s.source,
+        label: sourceName(s.source),
+        colour: keyColour(s.source, 'source'),
+        params: [{ source: s.source }],
+        totals: s.totals,
+      }));
   }
-  const models = new Map<string, { name: string; totals: Totals; billable: number; cost: number }>();
-  for (const s of breakdown.sources) {
-    for (const m of s.models) {
-      const seen = models.get(m.model_id) ?? { name: m.model, totals: m.totals, billable: 0, cost: 0 };
-      seen.billable += billable(m.totals);
-      seen.cost += Number(m.totals.total_cost_usd);
-      models.set(m.model_id, seen);
-    }
-  }
-  return [...models.entries()]
-    .sort((a, b) => b[1].billable - a[1].billable)
+  return groupModels(breakdown.sources.flatMap((s) => s.models))
     .slice(0, 5)
-    .map(([id, m]) => ({
-      key: m.name,
-      param: { model: id },
-      totals: { ...m.totals, billable_total_tokens: String(m.billable), total_cost_usd: String(m.cost) },
+    .map((g) => ({
+      key: g.base,
+      label: modelName(g.base),
+      colour: keyColour(g.base, 'model'),
+      params: [...new Set(g.variants.map((v) => v.model_id))].map((model) => ({ model })),
+      totals: g.totals,
     }));
 }
+
+/** Sums per-slot values of several answers (a grouped model's ids). */
+const sumRows = (parts: number[][]): number[] =>
+  (parts[0] ?? []).map((_, i) => parts.reduce((s, p) => s + (p[i] ?? 0), 0));
 
 /**
  * Every answer of the range in one parallel round; the trend starts as one layer (all tokens) so the
@@ -138,31 +153,24 @@ export async function loadStackedTrend(
   const keys = stackKeys(base.breakdown, by);
   const total = base.trend.layers[0]?.values ?? [];
   const tz = { tz: zone };
-  const parts =
+  const one = async (param: Record<string, string>): Promise<number[]> =>
     base.trend.kind === 'hourly'
-      ? (
-          await Promise.all(
-            keys.map((k) =>
-              call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...k.param }, signal }),
-            ),
-          )
-        ).map((h) => h.data.map(billable))
+      ? (await call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...param }, signal })).data.map(
+          billable,
+        )
       : (
-          await Promise.all(
-            keys.map((k) =>
-              call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...k.param }, signal }),
-            ),
-          )
-        ).map((d) => d.data.map(billable));
+          await call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...param }, signal })
+        ).data.map(billable);
+  const parts = await Promise.all(keys.map(async (k) => sumRows(await Promise.all(k.params.map(one)))));
   const layers = layersWithRest(
     total,
-    keys.map((k, i) => ({ key: k.key, values: parts[i] ?? [] })),
+    keys.map((k, i) => ({ key: k.key, label: k.label, colour: k.colour, values: parts[i] ?? [] })),
   );
   return { ...base.trend, layers, costRates: rateOf(layers, keys, base.summary.totals) };
 }
 
 /** Each layer's average cost per billable token; "other" gets what is left of the total. */
-function rateOf(layers: Layer[], keys: Array<{ key: string; totals: Totals }>, total: Totals): number[] {
+function rateOf(layers: Layer[], keys: StackKey[], total: Totals): number[] {
   const namedCost = keys.reduce((s, k) => s + Number(k.totals.total_cost_usd), 0);
   const namedTokens = keys.reduce((s, k) => s + billable(k.totals), 0);
   const restTokens = billable(total) - namedTokens;
@@ -186,6 +194,25 @@ export function loadMonthly(zone: string, today: IsoDate, signal: AbortSignal): 
 
 export function loadProjects(signal: AbortSignal): Promise<Projects> {
   return call<Projects>('svc-project-usage-summary', { params: { limit: 10 }, signal });
+}
+
+/** The first and the latest day with usage that the heatmap (52 weeks) and the months (24) know of. */
+export function usageSpan(
+  heat: Heatmap | undefined,
+  monthly: Monthly | undefined,
+): { first: string; last: string } | null {
+  const days = (heat?.weeks ?? [])
+    .flat()
+    .filter((c): c is HeatCell => c !== null && c.value !== '0')
+    .map((c) => c.day);
+  const months = (monthly?.data ?? []).filter((m) => m.total_tokens !== '0').map((m) => m.month);
+  const firstMonth = months[0];
+  const first =
+    firstMonth !== undefined && (days[0] === undefined || firstMonth < days[0].slice(0, 7))
+      ? `${firstMonth}-01`
+      : days[0];
+  const last = days.at(-1) ?? (months.at(-1) !== undefined ? `${months.at(-1) as string}-01` : undefined);
+  return first !== undefined && last !== undefined ? { first, last } : null;
 }
 
 export function activeDays(daily: Daily): number {

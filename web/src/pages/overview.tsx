@@ -1,13 +1,11 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { call } from '../api.js';
-import { Card, ChartOrTable, ErrorNote, Skeleton } from '../components/common.js';
-import { HeatLegend, Heatmap } from '../components/heatmap.js';
-import { MonthlyBars } from '../components/bars.js';
+import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
-import { todayIn } from '../lib/dates.js';
-import { exactCount, humanCount, humanDate, humanMonth } from '../lib/format.js';
-import { isPreset, resolveRange, type Preset } from '../lib/ranges.js';
+import { addDays, daysBetween, todayIn } from '../lib/dates.js';
+import { humanDate } from '../lib/format.js';
+import { isPreset, PRESET_LABELS, resolveRange, type DateRange, type Preset } from '../lib/ranges.js';
 import type { SortKey } from '../lib/series.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { setQuery, useLocation } from '../router.js';
@@ -20,12 +18,16 @@ import {
   loadOverview,
   loadProjects,
   loadStackedTrend,
+  usageSpan,
   type StackBy,
 } from './overview-data.js';
-import { DailyTable, ModelBreakdown, TotalsPanel, TrendPanel } from './overview-panels.js';
+import { ActivityCard, MonthsCard, ProjectsCard } from './overview-cards.js';
+import { TotalsPanel, TrendPanel } from './overview-panels.js';
+import { DailyTable, ModelBreakdown } from './overview-tables.js';
 
-const SORT_KEYS: SortKey[] = [
+const SORT_KEYS: Array<SortKey | 'cost'> = [
   'day',
+  'cost',
   'total_tokens',
   'billable_total_tokens',
   'input_tokens',
@@ -43,36 +45,49 @@ export function Overview() {
   const today = todayIn(zone, nowMs);
   const rawPreset = query.get('range');
   const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
-  const range = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
-  const by: StackBy = query.get('by') === 'model' ? 'model' : 'source';
-  const unit = query.get('unit') === 'cost' ? 'cost' : 'tokens';
-  const sortParam = query.get('sort') ?? '';
-  const sort = (SORT_KEYS as string[]).includes(sortParam.replace(/^-/, ''))
-    ? (sortParam.replace(/^-/, '') as SortKey)
-    : 'day';
-  const descending = sortParam === '' ? true : sortParam.startsWith('-');
-
-  const mainKey = `${range.from}|${range.to}|${zone}`;
-  const main = useLoad(mainKey, (signal) => loadOverview(range, zone, signal));
-  const stacked = useLoad(main.data && !main.loading ? `${mainKey}|${by}` : null, (signal) =>
-    loadStackedTrend(main.data!, range, zone, by, signal),
-  );
-  const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
   const heat = useLoad(`${zone}|${prefs.weekStart}|${today}`, (signal) =>
     loadHeatmap(zone, prefs.weekStart, today, signal),
   );
   const monthly = useLoad(`${zone}|${today}`, (signal) => loadMonthly(zone, today, signal));
+  const span = heat.loading || monthly.loading ? undefined : usageSpan(heat.data, monthly.data);
+  const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
+  // "All time" starts at the first usage (once the heatmap and the months say when that was).
+  const allFrom = span && span.first > resolved.from ? span.first : resolved.from;
+  const range: DateRange =
+    preset === 'all' ? { from: allFrom, to: resolved.to, days: daysBetween(allFrom, resolved.to) } : resolved;
+  const waitForSpan = preset === 'all' && span === undefined;
+  const by: StackBy = query.get('by') === 'model' ? 'model' : 'source';
+  const unit = query.get('unit') === 'cost' ? 'cost' : 'tokens';
+  const sortParam = query.get('sort') ?? '';
+  const sort = (SORT_KEYS as string[]).includes(sortParam.replace(/^-/, ''))
+    ? (sortParam.replace(/^-/, '') as SortKey | 'cost')
+    : 'day';
+  const showEmpty = query.get('empty') === '1';
+  const descending = sortParam === '' ? true : sortParam.startsWith('-');
+
+  const mainKey = `${range.from}|${range.to}|${zone}`;
+  const main = useLoad(waitForSpan ? null : mainKey, (signal) => loadOverview(range, zone, signal));
+  const stacked = useLoad(main.data && !main.loading ? `${mainKey}|${by}` : null, (signal) =>
+    loadStackedTrend(main.data!, range, zone, by, signal),
+  );
+  const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
   const projects = useLoad('projects', (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
     call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
   );
 
   const openDay = (day: string) => setQuery({ range: 'custom', from: day, to: day }, true);
-  const noUsage =
-    main.data &&
-    main.data.summary.totals.total_tokens === '0' &&
-    heat.data?.active_days === 0 &&
-    monthly.data?.data.every((m) => m.total_tokens === '0');
+  const emptyRange = main.data !== undefined && !main.loading && main.data.summary.totals.total_tokens === '0';
+  const noUsage = emptyRange && heat.data !== undefined && monthly.data !== undefined && span === null;
+  // The first view opens on a range that has data: 30 days or all time when the last 7 are empty.
+  const [opened, setOpened] = useState<Preset | null>(null);
+  useEffect(() => {
+    if (rawPreset !== null || !emptyRange || !span) return;
+    const to: Preset = span.last >= addDays(today, -29) ? '30d' : 'all';
+    setOpened(to);
+    setQuery({ range: to });
+  }, [rawPreset, emptyRange, span, today]);
+  const showEmptyNote = emptyRange && span && !(opened && preset === opened);
 
   return (
     <div className="page">
@@ -93,6 +108,15 @@ export function Overview() {
             }
             onCustom={(from, to) => setQuery({ range: 'custom', from, to }, true)}
           />
+          <Segmented
+            label="Show"
+            value={unit}
+            options={[
+              ['tokens', 'Tokens'],
+              ['cost', 'Cost'],
+            ]}
+            onChange={(v) => setQuery({ unit: v === 'tokens' ? null : v })}
+          />
           <ZonePicker zone={zone} browser={browser} nowMs={nowMs} onZone={(z) => setQuery({ tz: z })} />
         </div>
       </div>
@@ -107,6 +131,25 @@ export function Overview() {
       {!(noUsage && status.data?.install?.active_devices === 0) && (
         <>
           {main.error && <ErrorNote message={main.error} retry={main.retry} />}
+          {opened && preset === opened && (
+            <p className="note" role="status" data-testid="opened-on">
+              Nothing in the last 7 days: showing {PRESET_LABELS[opened].toLowerCase()}.
+            </p>
+          )}
+          {showEmptyNote && (
+            <p className="note" role="status" data-testid="data-elsewhere">
+              No usage in this range. Your latest usage is from {humanDate(span.last)}.{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() =>
+                  setQuery({ range: span.last >= addDays(today, -29) ? '30d' : 'all', from: null, to: null }, true)
+                }
+              >
+                Show {span.last >= addDays(today, -29) ? 'the last 30 days' : 'all time'}
+              </button>
+            </p>
+          )}
           {main.data ? (
             <TotalsPanel data={main.data} streak={heat.data?.streak_days} />
           ) : (
@@ -127,19 +170,20 @@ export function Overview() {
                   ]}
                   onChange={(v) => setQuery({ by: v === 'source' ? null : v })}
                 />
-                <Segmented
-                  label="Show"
-                  value={unit}
-                  options={[
-                    ['tokens', 'Tokens'],
-                    ['cost', 'Cost'],
-                  ]}
-                  onChange={(v) => setQuery({ unit: v === 'tokens' ? null : v })}
-                />
               </>
             }
           >
-            {trendData ? <TrendPanel data={trendData} by={by} unit={unit} nowMs={nowMs} /> : <Skeleton height={260} />}
+            {trendData ? (
+              <TrendPanel
+                data={trendData}
+                by={by}
+                unit={unit}
+                nowMs={nowMs}
+                weekStart={prefs.weekStart === 'mon' ? 1 : 0}
+              />
+            ) : (
+              <Skeleton height={260} />
+            )}
             {unit === 'cost' && main.data && (
               <p className="footnote">
                 Daily cost is estimated from each {by}&apos;s average price in the range; totals above are exact.
@@ -147,149 +191,31 @@ export function Overview() {
             )}
           </Card>
 
-          <Card
-            id="heatmap"
-            title="Activity"
-            actions={
-              heat.data && (
-                <span className="muted small">
-                  {heat.data.active_days} active days · streak {heat.data.streak_days}
-                </span>
-              )
-            }
-          >
-            {heat.error && <ErrorNote message={heat.error} retry={heat.retry} />}
-            {heat.data ? (
-              <ChartOrTable
-                label="activity"
-                chart={
-                  <>
-                    <Heatmap weeks={heat.data.weeks} weekStartsOn={heat.data.week_starts_on} onOpen={openDay} />
-                    <HeatLegend />
-                  </>
-                }
-                table={
-                  <table className="data-table">
-                    <caption className="sr-only">Active days of the last 52 weeks</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Day</th>
-                        <th scope="col" className="num">
-                          Tokens
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {heat.data.weeks
-                        .flat()
-                        .filter((c) => c !== null && c.value !== '0')
-                        .map((c) => (
-                          <tr key={c!.day}>
-                            <th scope="row">
-                              <button type="button" className="link-button" onClick={() => openDay(c!.day)}>
-                                {humanDate(c!.day, undefined, true)}
-                              </button>
-                            </th>
-                            <td className="num">{exactCount(c!.value)}</td>
-                          </tr>
-                        ))}
-                    </tbody>
-                  </table>
-                }
-              />
-            ) : (
-              !heat.error && <Skeleton height={130} />
-            )}
-          </Card>
+          <ActivityCard heat={heat} onOpen={openDay} />
           <Card id="models" title="Models">
-            {main.data ? <ModelBreakdown sources={main.data.breakdown.sources} /> : <Skeleton height={130} />}
+            {main.data ? (
+              <ModelBreakdown sources={main.data.breakdown.sources} unit={unit} />
+            ) : (
+              <Skeleton height={130} />
+            )}
           </Card>
 
           <div className="grid-2">
-            <Card id="monthly" title="Last 24 months">
-              {monthly.error && <ErrorNote message={monthly.error} retry={monthly.retry} />}
-              {monthly.data ? (
-                <ChartOrTable
-                  label="months"
-                  chart={
-                    <MonthlyBars
-                      rows={monthly.data.data.map((m) => ({
-                        month: m.month,
-                        value: Number(m.billable_total_tokens),
-                        exact: m.billable_total_tokens,
-                      }))}
-                    />
-                  }
-                  table={
-                    <table className="data-table">
-                      <caption className="sr-only">Billable tokens per month</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Month</th>
-                          <th scope="col" className="num">
-                            Billable tokens
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {monthly.data.data.map((m) => (
-                          <tr key={m.month}>
-                            <th scope="row">{humanMonth(m.month)}</th>
-                            <td className="num">{exactCount(m.billable_total_tokens)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  }
-                />
-              ) : (
-                !monthly.error && <Skeleton height={160} />
-              )}
-            </Card>
-            <Card id="projects" title="Top projects" actions={<span className="muted small">all time</span>}>
-              {projects.error && <ErrorNote message={projects.error} retry={projects.retry} />}
-              {projects.data && projects.data.entries.length === 0 && (
-                <p className="muted">
-                  No projects yet. Run <code>tokentally sync --projects</code> to attribute usage to git repositories.
-                </p>
-              )}
-              {projects.data && projects.data.entries.length > 0 && (
-                <ol className="project-list">
-                  {projects.data.entries.map((p) => {
-                    const max = Number(projects.data!.entries[0]?.billable_total_tokens ?? 1) || 1;
-                    return (
-                      <li key={p.project_key}>
-                        <div className="project-row">
-                          {p.project_ref.startsWith('https://') ? (
-                            <a href={p.project_ref} rel="noreferrer noopener" target="_blank">
-                              {p.project_key}
-                            </a>
-                          ) : (
-                            <span>{p.project_key}</span>
-                          )}
-                          <span className="num" title={exactCount(p.billable_total_tokens)}>
-                            {humanCount(p.billable_total_tokens)}
-                          </span>
-                        </div>
-                        <span className="share-bar wide" aria-hidden="true">
-                          <span style={{ width: `${(Number(p.billable_total_tokens) / max) * 100}%` }} />
-                        </span>
-                      </li>
-                    );
-                  })}
-                </ol>
-              )}
-            </Card>
+            <MonthsCard monthly={monthly} />
+            <ProjectsCard projects={projects} />
           </div>
 
           <Card id="days" title="Days">
             {main.data ? (
               <DailyTable
-                data={main.data}
+                data={trendData ?? main.data}
                 sort={sort}
                 descending={descending}
+                showEmpty={showEmpty}
+                unit={unit}
                 onSort={(k) => setQuery({ sort: k === sort ? (descending ? k : `-${k}`) : `-${k}` })}
                 onOpen={openDay}
+                onShowEmpty={(show) => setQuery({ empty: show ? '1' : null })}
               />
             ) : (
               <Skeleton height={200} />

@@ -1,5 +1,6 @@
 /** @fileoverview Settings: live previews of the public badge and card, with Markdown and HTML to paste. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { call } from '../api.js';
 import { CodeBlock } from '../components/common.js';
 
 type Period = 'week' | 'month' | 'total';
@@ -70,7 +71,31 @@ function Choice<T extends string>({
 }
 
 export function BadgePreview({ userId, isPublic }: { userId: string; isPublic: boolean }) {
-  const [period, setPeriod] = useState<Period>('week');
+  const [period, setPeriodState] = useState<Period>('week');
+  const [chosen, setChosen] = useState(false);
+  const setPeriod = (p: Period) => (setChosen(true), setPeriodState(p));
+  // The preview opens on the first period (week, month, all time) that has tokens to show.
+  useEffect(() => {
+    if (!isPublic || chosen) return;
+    const abort = new AbortController();
+    void (async () => {
+      for (const p of ['week', 'month', 'total'] as const) {
+        try {
+          const { entry } = await call<{ entry: { total_tokens?: string } }>('svc-leaderboard-profile', {
+            params: { user_id: userId, period: p },
+            signal: abort.signal,
+          });
+          if (entry.total_tokens && entry.total_tokens !== '0') {
+            if (!abort.signal.aborted) setPeriodState(p);
+            return;
+          }
+        } catch {
+          return; // keep the week
+        }
+      }
+    })();
+    return () => abort.abort();
+  }, [userId, isPublic, chosen]);
   const [metric, setMetric] = useState<Metric>('all');
   const [theme, setTheme] = useState<CardTheme>('light');
   const paths = imagePaths(userId, period, metric, theme);

@@ -192,7 +192,7 @@ function DisplayPrefs() {
 
 export function Settings() {
   return (
-    <div className="page narrow">
+    <div className="page">
       <div className="page-head">
         <h1>Settings</h1>
       </div>

@@ -138,7 +138,7 @@ export function SignIn({
         )}
       </p>
       <p className="muted small center">
-        <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/docs/auth">Docs</a>
+        <Link href="/leaderboard">Leaderboard</Link> · <a href="/openapi.json">API</a> · <a href="/guide">Docs</a>
       </p>
     </AuthLayout>
   );
