@@ -26,7 +26,8 @@ export const TEST_SECRETS = {
 /** 2026-11-01T12:00:00Z: the fixed "now" of every test unless it moves the clock. */
 export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
 
-export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+/** The PostgreSQL the tests run on; unset or empty (as `.ci/run`'s SQLite pass sets it): SQLite. */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 export const engine = testDatabaseUrl ? 'postgres' : 'sqlite';
 
 export interface TestApp extends TokentallyApp {

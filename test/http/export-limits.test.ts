@@ -130,7 +130,9 @@ describe('exportUsage: slots, stalled clients, bounded buffers', () => {
   }, 120_000);
 
   it('an export whose client reads nothing for EXPORT_STALL_TIMEOUT_MS is closed, logged and its slot freed', async () => {
-    t = await createTestApp({ env: { EXPORT_STALL_TIMEOUT_MS: '1000' } });
+    // Long enough that the export read in full below is never taken for stalled while other test
+    // files starve its client of CPU (1 s was, on two busy cores).
+    t = await createTestApp({ env: { EXPORT_STALL_TIMEOUT_MS: '4000' } });
     const ada = await signUp(t);
     await seedBig(t, ada);
     const l = await listen(t);

@@ -247,7 +247,7 @@ describe(`dashboard in a browser (${engine})`, () => {
     await shoot('leaderboard');
     await page.goto('/settings');
     await page.getByTestId('badge-not-public').waitFor(); // no previews while sharing is off
-    await page.getByRole('switch').click();
+    await page.getByRole('switch', { name: /^Public/ }).click();
     await page.getByTestId('share-link').waitFor();
     const link = await page.getByTestId('share-link').inputValue();
     expect(link).toMatch(new RegExp(`^${env.base}/share#tt_share_`));

@@ -18,7 +18,9 @@ type Owned =
   /** Raw buckets, a row per device and day: keyed by the number of a device of the user (their key starts with device_num). */
   | { table: keyof Database; by: 'device_num' }
   /** Leaderboard snapshots: keyed by generation first, so the user is looked up within each generation. */
-  | { table: keyof Database; by: 'generation' };
+  | { table: keyof Database; by: 'generation' }
+  /** Children of the user's budgets or webhooks (alerts; queued messages and their attempts). */
+  | { table: keyof Database; by: 'budget' | 'webhook' };
 
 /**
  * Every table holding a user's rows, children before parents (devices and users last, so foreign
@@ -50,6 +52,11 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'user_identities', by: 'user_id' },
   { table: 'api_tokens', by: 'user_id' },
   { table: 'recovery_tokens', by: 'user_id' },
+  { table: 'budget_alerts', by: 'budget' },
+  { table: 'budgets', by: 'user_id' },
+  { table: 'webhook_attempts', by: 'webhook' },
+  { table: 'webhook_messages', by: 'webhook' },
+  { table: 'webhooks', by: 'user_id' },
   // Memberships (a team whose only owner this is was handed over first: handOverOwnedTeams).
   { table: 'team_members', by: 'user_id' },
   // Device tokens carry user_id too; a token whose device row is gone is caught here.
@@ -68,6 +75,10 @@ function deletion(owned: Owned, userId: string): RawBuilder<unknown> {
       return sql`delete from ${table} where device_id in (select id from devices where user_id = ${userId})`;
     case 'device_num':
       return sql`delete from ${table} where device_num in (select num from devices where user_id = ${userId})`;
+    case 'budget':
+      return sql`delete from ${table} where budget_id in (select id from budgets where user_id = ${userId})`;
+    case 'webhook':
+      return sql`delete from ${table} where webhook_id in (select id from webhooks where user_id = ${userId})`;
     case 'generation':
       return sql`delete from ${table} where generation in (select id from leaderboard_generations) and user_id = ${userId}`;
   }
