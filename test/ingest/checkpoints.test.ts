@@ -1,7 +1,7 @@
 /**
  * WAL checkpoints of a SQLite database file that takes uploads (src/db/sqlite-checkpoints.ts):
  * a checkpoint thread copies the WAL into the database file beside the writer thread, and the WAL
- * still starts over past its bound. Engine-specific: runs on a SQLite file in both passes.
+ * still starts over past its bound. Engine-specific: a SQLite file whatever the pass, so it runs in the SQLite pass only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
