@@ -90,12 +90,12 @@ async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationRes
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
   let { error, results } = await run(migrator);
-  // Kysely 0.28's migrator finds its own tables by listing the tables of every schema; a schema that
-  // another app drops meanwhile (test schemas on one server) fails that listing before any migration
-  // ran. Listing again is safe: nothing was applied.
+  // Kysely 0.28's migrator finds its own tables by listing the tables and columns of every schema; a
+  // schema that another app drops meanwhile, or a table it alters (test schemas on one server, each
+  // migrating), fails that listing before any migration ran. Listing again is safe: nothing was applied.
   for (
     let attempt = 1;
-    error && results === undefined && schema !== undefined && isDroppedMeanwhile(error, schema) && attempt <= 3;
+    error && results === undefined && schema !== undefined && isDroppedMeanwhile(error, schema) && attempt <= 5;
     attempt++
   ) {
     ({ error, results } = await run(migrator));
@@ -107,11 +107,13 @@ async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationRes
   }
 }
 
-/** An undefined-schema or undefined-table error about another schema than ours. */
+/** An undefined-schema, -table or -column error about another schema than ours. */
 function isDroppedMeanwhile(error: unknown, ownSchema: string): boolean {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : '';
   return (
-    (code === '3F000' || code === '42P01') && !message.includes(`"${ownSchema}"`) && !message.includes(`${ownSchema}.`)
+    (code === '3F000' || code === '42P01' || code === '42703') &&
+    !message.includes(`"${ownSchema}"`) &&
+    !message.includes(`${ownSchema}.`)
   );
 }
