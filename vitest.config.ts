@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests that open no database (pure rules, prices, the CLI's readers against a fake server, SVG
- * drawing): their run does not depend on the engine, so the PostgreSQL pass
- * (TEST_DATABASE_URL set) leaves them to the SQLite pass instead of running them a second time.
+ * Tests whose outcome does not depend on the engine: they open no database (pure rules, prices, the
+ * CLI's readers against a fake server, SVG drawing), or only a SQLite file, or drive the dashboard
+ * in a browser. The PostgreSQL pass (TEST_DATABASE_URL set) leaves them to the SQLite pass instead of
+ * running them a second time, which keeps CI well under its 30 minutes.
  */
 const ENGINE_FREE = [
   'test/domain/**',
@@ -16,6 +17,9 @@ const ENGINE_FREE = [
   'test/jobs/{pricing-sync,schedule}.test.ts',
   // SQLite files whatever the pass: the WAL checkpoints beside the writer thread.
   'test/ingest/checkpoints.test.ts',
+  // The dashboard in a browser: what the pages do with the server's answers. Those answers are the
+  // HTTP tests' subject on both engines; the browser runs, the slowest files by far, run once.
+  'test/web/*.browser.test.ts',
 ];
 
 export default defineConfig({

@@ -15,8 +15,8 @@ export const SHOTS = 'test-results/screenshots';
 
 /**
  * How a page looks (other themes and widths, axe-core, screenshots) does not depend on the database
- * engine: those views are checked in the SQLite pass only. The PostgreSQL pass drives the same flows
- * and makes the same assertions on what the server stored and answered.
+ * engine: CI runs the browser tests in the SQLite pass only (vitest.config.ts). Run on PostgreSQL by
+ * hand, a browser test drives the same flows and assertions without those views.
  */
 export const VISUAL_CHECKS = engine === 'sqlite';
 
