@@ -12,7 +12,7 @@ import { localTime } from './style.js';
 import { localDater } from './time-zone.js';
 import type { Counts } from './usage.js';
 import { billableTokens } from '../domain/billable.js';
-import { undatedModel } from '../domain/model-display.js';
+import { modelBase } from '../domain/model-names.js';
 
 export type ReportBy = 'day' | 'model' | 'source' | 'project' | 'block';
 
@@ -150,7 +150,7 @@ export function buildReport(
         opts.by === 'day'
           ? day
           : opts.by === 'model'
-            ? undatedModel(id.model)
+            ? modelBase(id.model).base
             : opts.by === 'source'
               ? id.source
               : id.project || '(no project)';

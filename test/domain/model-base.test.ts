@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { undatedModel } from '../../src/domain/model-display.js';
+import { modelBase } from '../../src/domain/model-names.js';
 
-describe('undatedModel', () => {
+/** The id a model is shown under: its base, without a release date (the CLI's report and the dashboard). */
+const undatedModel = (id: string): string => modelBase(id).base;
+
+describe('modelBase', () => {
   it('folds a release-dated id into its undated sibling', () => {
     expect(undatedModel('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5');
     expect(undatedModel('claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
