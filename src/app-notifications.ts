@@ -1,7 +1,7 @@
 /**
  * @fileoverview Budgets, alerts and webhooks, wired (used by app.ts only): the services, the check
  * after uploads, the delivery worker (started with the scheduled jobs) and the usage.daily job,
- * and their routes. `teams` answers who is in which team (`noTeams` until teams exist).
+ * and their routes. `teams` answers who is in which team.
  */
 import type { Logger } from 'pino';
 import type { App } from './app-types.js';
@@ -21,8 +21,6 @@ import type { TeamAccess } from './services/team-access.js';
 import { queueUsageDaily } from './services/usage-daily.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
 import { WebhookService } from './services/webhooks.js';
-
-export { noTeams } from './services/team-access.js';
 
 /** How often the delivery worker looks for due messages (it also runs right after alerts queue some). */
 export const DELIVERY_POLL_MS = 2_000;

@@ -7,7 +7,7 @@ import type { App } from './app-types.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
-import { findTeamRole, listTeamMemberIds } from './db/queries/teams.js';
+import { findTeamRole, listTeamIdsOf, listTeamMemberIds } from './db/queries/teams.js';
 import { describeMailError, smtpMailer } from './mail/mailer.js';
 import type { TeamAccess } from './services/team-access.js';
 import { registerTeamRoutes } from './routes/teams.js';
@@ -40,5 +40,6 @@ export function teamAccess(db: Db): TeamAccess {
   return {
     roleIn: (teamId, userId) => findTeamRole(db.kysely, teamId, userId),
     memberIds: (teamId) => listTeamMemberIds(db.kysely, teamId),
+    teamsOf: (userId) => listTeamIdsOf(db.kysely, userId),
   };
 }

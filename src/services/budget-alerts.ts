@@ -67,20 +67,14 @@ export class BudgetAlerts {
     await this.idle();
   }
 
-  /** The budgets that count `userId`'s usage: their own and their teams'. */
+  /**
+   * The budgets that count `userId`'s usage: their own and their teams'. Runs after every upload
+   * that stores usage: two indexed reads, whatever the number of teams and budgets on the instance.
+   */
   private async budgetsCounting(userId: string): Promise<BudgetRecord[]> {
-    const found = await listUserBudgets(this.deps.db.kysely, userId);
-    const members = new Map<string, boolean>();
-    for (const b of await listTeamBudgets(this.deps.db.kysely)) {
-      if (b.teamId === null) continue;
-      let member = members.get(b.teamId);
-      if (member === undefined) {
-        member = (await this.deps.teams.memberIds(b.teamId)).includes(userId);
-        members.set(b.teamId, member);
-      }
-      if (member) found.push(b);
-    }
-    return found;
+    const own = await listUserBudgets(this.deps.db.kysely, userId);
+    const teams = await this.deps.teams.teamsOf(userId);
+    return [...own, ...(await listTeamBudgets(this.deps.db.kysely, teams))];
   }
 
   /** Raises the thresholds `userId`'s budgets reached; returns how many alerts this call raised. */

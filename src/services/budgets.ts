@@ -129,9 +129,8 @@ export class BudgetService {
 
   /** The user's budgets and those of their teams, each with the current period's spend. */
   async list(userId: string): Promise<BudgetStatus[]> {
-    const visible = [...(await listUserBudgets(this.db, userId))];
-    for (const b of await listTeamBudgets(this.db))
-      if (b.teamId !== null && (await this.deps.teams.roleIn(b.teamId, userId)) !== null) visible.push(b);
+    const teams = await this.deps.teams.teamsOf(userId);
+    const visible = [...(await listUserBudgets(this.db, userId)), ...(await listTeamBudgets(this.db, teams))];
     return Promise.all(visible.map((b) => this.status(b)));
   }
 
@@ -180,8 +179,10 @@ export class BudgetService {
   async alerts(userId: string): Promise<{ alert: AlertRecord; budget: BudgetRecord }[]> {
     const mine = new Map<string, BudgetRecord>();
     for (const b of await listUserBudgets(this.db, userId)) mine.set(b.id, b);
-    for (const b of await listTeamBudgets(this.db))
-      if (b.teamId !== null && managesTeam(await this.deps.teams.roleIn(b.teamId, userId))) mine.set(b.id, b);
+    const managed: string[] = [];
+    for (const teamId of await this.deps.teams.teamsOf(userId))
+      if (managesTeam(await this.deps.teams.roleIn(teamId, userId))) managed.push(teamId);
+    for (const b of await listTeamBudgets(this.db, managed)) mine.set(b.id, b);
     const open = await listOpenAlerts(this.db, [...mine.keys()]);
     return open.flatMap((alert) => {
       const budget = mine.get(alert.budgetId);

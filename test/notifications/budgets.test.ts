@@ -1,7 +1,8 @@
 /**
  * Budgets: set, list with spend, delete; alerts raised once per (budget, period, threshold) even
  * when concurrent uploads and several checks cross them at once, each queuing one
- * budget.threshold_crossed message; team scope answers 404 while no teams exist.
+ * budget.threshold_crossed message; team scope answers 404 to a non-member; a team budget counts its
+ * members' usage only, is seen by members and its alerts by owners and admins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
@@ -129,5 +130,38 @@ describe(`budgets and alerts (${engine})`, () => {
     expect(b.period_start).toBe('2026-11-01T00:00:00.000Z');
     expect(b.state).toBe('exceeded');
     expect(Number(b.spend_usd)).toBeGreaterThan(0);
+  });
+
+  it("counts a team budget over its members' uploads only; members see it, owners and admins its alerts", async () => {
+    const owner = await signUp(t);
+    const member = await signUp(t);
+    const outsider = await signUp(t);
+    const team = (await call('POST', '/functions/svc-team-create', { name: 'Budgeted' }, owner)).json<{ id: string }>();
+    const invite = await call('POST', '/functions/svc-team-invite-create', { team_id: team.id }, owner);
+    const token = invite.json<{ invite_token: string }>().invite_token;
+    expect((await call('POST', '/functions/svc-team-join', { invite_token: token }, member)).statusCode).toBe(200);
+    // A member may not set the team's budget; the owner may.
+    const body = { scope: 'team', team_id: team.id, period: 'month', limit_tokens: '1000', thresholds: [50] };
+    expect((await call('POST', '/functions/svc-budget-set', body, member)).statusCode).toBe(404);
+    expect((await call('POST', '/functions/svc-budget-set', body, owner)).statusCode).toBe(200);
+
+    // An outsider's 900 tokens count for nothing; the member's 600 cross 50 %.
+    const theirs = await issueDevice(t, outsider, 'outside');
+    expect((await ingest(t, theirs.token, [bucket(1, 900)])).statusCode).toBe(200);
+    await t.notifications.alerts.idle();
+    const teamBudget = async (who: TestUser) =>
+      (await call('GET', '/functions/svc-budgets', undefined, who))
+        .json<{ budgets: { scope: string; state: string; spend_tokens: string }[] }>()
+        .budgets.filter((b) => b.scope === 'team');
+    expect((await teamBudget(owner))[0]?.spend_tokens).toBe('0');
+    const mine = await issueDevice(t, member, 'member');
+    expect((await ingest(t, mine.token, [bucket(2, 600)])).statusCode).toBe(200);
+    await t.notifications.alerts.idle();
+    expect((await teamBudget(member))[0]).toMatchObject({ spend_tokens: '600' });
+    expect(await teamBudget(outsider)).toEqual([]);
+    const alertsOf = async (who: TestUser) =>
+      (await call('GET', '/functions/svc-budget-alerts', undefined, who)).json<{ alerts: unknown[] }>().alerts;
+    expect(await alertsOf(owner)).toHaveLength(1);
+    expect(await alertsOf(member)).toHaveLength(0);
   });
 });

@@ -87,13 +87,10 @@ export async function listUserBudgets(db: Q, userId: string): Promise<BudgetReco
   return rows.map(record);
 }
 
-/** Every team budget (few: only teams' owners and admins set them). */
-export async function listTeamBudgets(db: Q, teamIds?: readonly string[]): Promise<BudgetRecord[]> {
-  let q = db.selectFrom('budgets').selectAll().where('scope', '=', 'team');
-  if (teamIds !== undefined) {
-    if (teamIds.length === 0) return [];
-    q = q.where('team_id', 'in', teamIds);
-  }
+/** The budgets of these teams (by the `budgets_team` index). */
+export async function listTeamBudgets(db: Q, teamIds: readonly string[]): Promise<BudgetRecord[]> {
+  if (teamIds.length === 0) return [];
+  const q = db.selectFrom('budgets').selectAll().where('scope', '=', 'team').where('team_id', 'in', teamIds);
   return (await q.orderBy('team_id').orderBy('period').execute()).map(record);
 }
 

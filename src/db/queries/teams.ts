@@ -93,6 +93,12 @@ export async function deleteTeam(db: Q, teamId: string): Promise<void> {
   await db.deleteFrom('teams').where('id', '=', teamId).execute();
 }
 
+/** The ids of the teams the user is a member of (any role). */
+export async function listTeamIdsOf(db: Q, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('team_members').select('team_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.team_id);
+}
+
 /** The user's teams with their role and member count, by name. */
 export async function listTeamsOf(db: Q, userId: string): Promise<MyTeam[]> {
   const rows = await db
