@@ -11,7 +11,7 @@ import type { Db } from './db/connect.js';
 import { purgeWebhookHistory } from './db/queries/webhooks.js';
 import { webhookJobs } from './jobs/webhooks.js';
 import type { ScheduledJob } from './jobs/schedule.js';
-import { describeMailError, smtpMailer } from './mail/mailer.js';
+import { describeMailError, type Mailer } from './mail/mailer.js';
 import { registerBudgetRoutes } from './routes/budgets.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { BudgetAlerts } from './services/budget-alerts.js';
@@ -34,6 +34,8 @@ export interface NotificationDeps {
   logger: Logger;
   prices: CostPrices;
   teams: TeamAccess;
+  /** The app's one mailer (SMTP_URL), or none. */
+  mailer: Mailer | undefined;
 }
 
 export interface Notifications {
@@ -62,8 +64,8 @@ export function createNotifications(deps: NotificationDeps): Notifications {
   });
   const budgets = new BudgetService({ db, clock, prices, teams });
   const webhooks = new WebhookService({ db, clock, teams, delivery, allowPrivate });
+  const { mailer } = deps;
   const { mail } = config;
-  const mailer = mail && smtpMailer(mail);
   const alerts = new BudgetAlerts({
     db,
     clock,
@@ -103,7 +105,6 @@ export function createNotifications(deps: NotificationDeps): Notifications {
     async close() {
       await alerts.close();
       await delivery.stop();
-      mailer?.close();
     },
   };
 }

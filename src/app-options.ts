@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
-import { describeMailError, smtpMailer } from './mail/mailer.js';
+import { describeMailError, type Mailer } from './mail/mailer.js';
 import type { AccountService } from './services/accounts.js';
 import type { LeaderboardService } from './services/leaderboard.js';
 import { LeaderboardFreshness } from './services/leaderboard-freshness.js';
@@ -39,11 +39,12 @@ export function recoveryService(
   accounts: AccountService,
   config: Config,
   logger: Logger,
+  mailer: Mailer | undefined,
 ): RecoveryService {
   const { mail } = config;
   return new RecoveryService(db, clock, accounts, {
     publicUrl: config.publicUrl,
-    mailer: mail && smtpMailer(mail),
+    mailer,
     onMailError: (error) =>
       logger.error(`mail: a password recovery e-mail was not sent (${describeMailError(error, mail?.smtpUrl ?? '')})`),
   });

@@ -1,6 +1,6 @@
 /**
- * @fileoverview Wires the teams feature (docs/teams.md): its services, its invite mailer (SMTP_URL,
- * when set) and its routes. Used by app.ts only.
+ * @fileoverview Wires the teams feature (docs/teams.md): its services, its invite mails (through
+ * the app's mailer, when SMTP_URL is set) and its routes. Used by app.ts only.
  */
 import type { Logger } from 'pino';
 import type { App } from './app-types.js';
@@ -8,7 +8,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/connect.js';
 import { findTeamRole, listTeamIdsOf, listTeamMemberIds } from './db/queries/teams.js';
-import { describeMailError, smtpMailer } from './mail/mailer.js';
+import { describeMailError, type Mailer } from './mail/mailer.js';
 import type { TeamAccess } from './services/team-access.js';
 import { registerTeamRoutes } from './routes/teams.js';
 import { registerTeamUsageRoutes } from './routes/teams-usage.js';
@@ -19,14 +19,14 @@ import { TeamUsageService } from './services/teams-usage.js';
 
 export function registerTeams(
   app: App,
-  deps: { db: Db; clock: Clock; config: Config; logger: Logger; prices: CostPrices },
+  deps: { db: Db; clock: Clock; config: Config; logger: Logger; prices: CostPrices; mailer: Mailer | undefined },
 ): TeamInviteService {
   const { db, clock, config, logger, prices } = deps;
   const { mail } = config;
   const teams = new TeamService(db, clock);
   const invites = new TeamInviteService(db, clock, teams, {
     publicUrl: config.publicUrl,
-    mailer: mail && smtpMailer(mail),
+    mailer: deps.mailer,
     onMailError: (error) =>
       logger.error(`mail: a team invite e-mail was not sent (${describeMailError(error, mail?.smtpUrl ?? '')})`),
   });

@@ -52,6 +52,7 @@ import { McpEndpoint } from './mcp/server.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerProfileRoutes } from './routes/profile.js';
 import { registerUsageRoutes } from './routes/usage.js';
+import { smtpMailer } from './mail/mailer.js';
 import { registerTeams, teamAccess } from './app-teams.js';
 import { SECURITY_SCHEMES } from './routes/operation.js';
 import { ProblemSchema } from './schemas/common.js';
@@ -219,7 +220,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   // Routes.
   const { limits } = config;
   const limiterFor = deps.limiters ?? localLimiters(clock, limits);
-  const recovery = recoveryService(db, clock, accounts, config, logger);
+  // One SMTP connection pool for every mail the server sends (recovery, team invites, budget alerts).
+  const mailer = config.mail && smtpMailer(config.mail);
+  const recovery = recoveryService(db, clock, accounts, config, logger, mailer);
   const recoverLimiters = [limiterFor('recover'), limiterFor('recover-hour')];
   const sso = new SsoService(db, clock, accounts, config);
   const { publicUrl } = config;
@@ -232,7 +235,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const leaderboard = new LeaderboardService(db, clock, deps.hooks?.leaderboard);
   // A user who just synced finds themselves: uploads that change usage bring a refresh forward.
   const freshness = leaderboardFreshness(config, clock, leaderboard, logger);
-  const notify = createNotifications({ db, clock, config, logger, prices: book, teams: teamAccess(db) });
+  const notify = createNotifications({ db, clock, config, logger, prices: book, teams: teamAccess(db), mailer });
   registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
@@ -265,7 +268,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const mcp = new McpEndpoint({ analytics, leaderboard, clock, version: packageInfo().version, onToolFailure });
   registerMcpRoutes(app, { mcp, limiter: limiterFor('mcp') });
   notify.register(app, config.jobsEnabled);
-  const teamInvites = registerTeams(app, { db, clock, config, logger, prices: book });
+  const teamInvites = registerTeams(app, { db, clock, config, logger, prices: book, mailer });
   // A deleted or disabled account: its credentials are forgotten here and in the other processes.
   const forget = (kind: 'account-deleted' | 'account-disabled', userId: string) => {
     credentials.forgetAccount(userId);
@@ -367,6 +370,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
       await app.close();
       await recovery.close();
       await teamInvites.close();
+      mailer?.close();
       await ingestWriter.close();
       await db.close();
     },

@@ -83,10 +83,9 @@ export class RecoveryService {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** Waits for the mails under way, then closes the mailer's connections (the app is closing). */
+  /** Waits for the mails under way (the app is closing; the mailer is the app's to close). */
   async close(): Promise<void> {
     await this.idle();
-    this.options.mailer?.close();
   }
 
   /** A new recovery link for the user (replacing an older one), e.g. for an admin to hand over. */

@@ -162,8 +162,8 @@ export class TeamInviteService {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Waits for the invite mails under way (the mailer is the app's to close). */
   async close(): Promise<void> {
     await this.idle();
-    this.options.mailer?.close();
   }
 }
