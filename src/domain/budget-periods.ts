@@ -3,7 +3,7 @@
  * the budget's week start) or the local month holding an instant, in the budget's zone
  * (docs/budgets.md). Pure.
  */
-import { DAY_MS, dayOfWeek, epochDayOf, firstEpochDayOfMonth, monthIndexOf } from './calendar.js';
+import { dayOfWeek, epochDayOf, firstEpochDayOfMonth, formatEpochDay, monthIndexOf } from './calendar.js';
 import { localDateAt, startOfLocalEpochDay, type Zone } from './zones.js';
 
 export type BudgetPeriod = 'week' | 'month';
@@ -36,7 +36,7 @@ export function periodWindow(period: BudgetPeriod, zone: Zone, weekStart: WeekSt
   return {
     startMs: startOfLocalEpochDay(zone, first),
     endMs: startOfLocalEpochDay(zone, next),
-    startDate: new Date(first * DAY_MS).toISOString().slice(0, 10),
+    startDate: formatEpochDay(first),
   };
 }
 
