@@ -1,6 +1,7 @@
 /**
  * @fileoverview The budget check after uploads (docs/budgets.md, "Alerts"): told which user's usage
- * changed, it runs later, off the upload's path (queued, one at a time per process, errors logged),
+ * changed, it runs later, off the upload's path (after CHECK_DELAY_MS, which a burst of uploads shares;
+ * queued, one at a time per process, errors logged),
  * and for each budget counting that user (theirs, their teams') raises each threshold the period's
  * spend reached. An alert is a row unique per (budget, period, threshold): of the checks that
  * cross it at once, in any process, exactly one inserts it, and in that same transaction queues
@@ -32,8 +33,17 @@ export interface BudgetAlertDeps {
   readonly onError: (error: unknown) => void;
 }
 
+/**
+ * How long a user's check waits after the upload that asked for it. A device syncing in a burst (a
+ * first sync, a backfill) sends many uploads a second: they share one check, which reads the spend
+ * they stored together, instead of one each (each a few queries; docs/budgets.md, "Cost to uploads").
+ * An alert is at most this late.
+ */
+export const CHECK_DELAY_MS = 2_000;
+
 export class BudgetAlerts {
-  private readonly pending = new Set<string>();
+  /** Users with a check waiting, and the timer that queues it. */
+  private readonly waiting = new Map<string, NodeJS.Timeout>();
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -41,10 +51,19 @@ export class BudgetAlerts {
 
   /** An upload changed `userId`'s stored usage: their budgets are checked soon. Never throws, never waits. */
   usageChanged(userId: string): void {
-    if (this.closed || this.pending.has(userId)) return;
-    this.pending.add(userId);
+    if (this.closed || this.waiting.has(userId)) return;
+    const timer = setTimeout(() => this.enqueue(userId), CHECK_DELAY_MS);
+    timer.unref();
+    this.waiting.set(userId, timer);
+  }
+
+  /** Queues `userId`'s check now (one at a time per process, errors logged). */
+  private enqueue(userId: string): void {
+    const timer = this.waiting.get(userId);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    this.waiting.delete(userId);
     this.chain = this.chain.then(async () => {
-      this.pending.delete(userId);
       try {
         await this.check(userId);
       } catch (error) {
@@ -53,13 +72,14 @@ export class BudgetAlerts {
     });
   }
 
-  /** Resolves once every queued check has run (tests; shutdown). */
+  /** Runs every waiting check now and resolves once all have run (tests; shutdown). */
   async idle(): Promise<void> {
     let seen: Promise<void>;
     do {
+      for (const userId of [...this.waiting.keys()]) this.enqueue(userId);
       seen = this.chain;
       await seen;
-    } while (seen !== this.chain);
+    } while (seen !== this.chain || this.waiting.size > 0);
   }
 
   async close(): Promise<void> {

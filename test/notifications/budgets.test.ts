@@ -2,7 +2,8 @@
  * Budgets: set, list with spend, delete; alerts raised once per (budget, period, threshold) even
  * when concurrent uploads and several checks cross them at once, each queuing one
  * budget.threshold_crossed message; team scope answers 404 to a non-member; a team budget counts its
- * members' usage only, is seen by members and its alerts by owners and admins.
+ * members' usage only, is seen by members and its alerts by owners and admins; a burst of uploads
+ * shares one check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
@@ -115,6 +116,28 @@ describe(`budgets and alerts (${engine})`, () => {
     expect((await call('POST', '/functions/svc-budget-delete', { id: budget.id })).statusCode).toBe(200);
     expect((await call('GET', '/functions/svc-budgets')).json()).toEqual({ budgets: [] });
     expect(await alerts()).toHaveLength(0);
+  });
+
+  it("shares one check among a burst of a user's uploads, run when the alerts are flushed", async () => {
+    const alerts = t.notifications.alerts;
+    const checked: string[] = [];
+    const check = alerts.check.bind(alerts);
+    alerts.check = async (userId) => (checked.push(userId), check(userId));
+    try {
+      const other = await signUp(t);
+      const device = await issueDevice(t, user, 'burst');
+      const theirs = await issueDevice(t, other, 'burst');
+      for (let i = 0; i < 5; i += 1) {
+        expect((await ingest(t, device.token, [bucket(20 + i, 1)])).statusCode).toBe(200);
+        expect((await ingest(t, theirs.token, [bucket(20 + i, 1)])).statusCode).toBe(200);
+      }
+      // The checks wait (CHECK_DELAY_MS) for the rest of the burst: none has run yet.
+      expect(checked).toEqual([]);
+      await alerts.idle();
+      expect(checked.sort()).toEqual([user.id, other.id].sort());
+    } finally {
+      alerts.check = check;
+    }
   });
 
   it('measures a USD budget in micro-dollars and a month in the budget zone', async () => {
