@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/sequencer.js';
 
 /**
  * Tests whose outcome does not depend on the engine: they open no database (pure rules, prices, the
@@ -36,5 +37,7 @@ export default defineConfig({
     maxWorkers: 3,
     env: { TZ: 'UTC' },
     globalSetup: ['test/web/build-once.ts'],
+    // The longest files first (test/sequencer.ts): a long file started last would end the pass alone.
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
