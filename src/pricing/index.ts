@@ -11,7 +11,7 @@ export {
   type PricedUsage,
   type PricingSummary,
 } from './cost.js';
-export { MICROS_PER_USD, formatMicros, totalsWithCost, type TokenCountsWithCostWire } from './money.js';
+export { MICROS_PER_USD, formatMicros, parseMicros, totalsWithCost, type TokenCountsWithCostWire } from './money.js';
 export {
   OVERLAP_SOURCES,
   combinePricingModes,

@@ -17,6 +17,16 @@ export function formatMicros(micros: bigint): string {
   return `${negative ? '-' : ''}${whole.toString()}.${frac}`;
 }
 
+/**
+ * The inverse of formatMicros: a non-negative decimal USD amount (`"12.5"`, `"0.000001"`; places past
+ * the sixth are dropped) as integer micro-dollars. The text must already be checked as digits with
+ * at most one point (a schema's pattern).
+ */
+export function parseMicros(usd: string): bigint {
+  const [whole = '0', frac = ''] = usd.split('.');
+  return BigInt(whole || '0') * MICROS_PER_USD + BigInt(frac.padEnd(6, '0').slice(0, 6));
+}
+
 /** Response `totals`: the six token fields plus `total_cost_usd`, all decimal strings. */
 export type TokenCountsWithCostWire = TokenCountsWire & { total_cost_usd: string };
 

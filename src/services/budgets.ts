@@ -27,6 +27,7 @@ import {
   type BudgetPeriod,
   type WeekStart,
 } from '../domain/budget-periods.js';
+import { parseMicros } from '../pricing/money.js';
 import { invalidField, NotFound } from '../domain/errors.js';
 import { InvalidParamError } from '../domain/param-error.js';
 import { parseZoneParam, resolveZone } from '../domain/zones.js';
@@ -60,12 +61,6 @@ export interface BudgetStatus {
 
 const NO_SUCH_BUDGET = 'No such budget.';
 
-/** Micro-dollars of a decimal USD amount (at most 6 decimals). */
-export function usdToMicros(text: string): bigint {
-  const [whole = '0', frac = ''] = text.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, '0'));
-}
-
 export interface BudgetServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
@@ -92,7 +87,7 @@ export class BudgetService {
     }
     if ((input.limit_usd === undefined) === (input.limit_tokens === undefined))
       throw invalidField({ in: 'body', field: 'limit_usd' }, 'give exactly one of limit_usd and limit_tokens');
-    const limitMicros = input.limit_usd === undefined ? null : usdToMicros(input.limit_usd);
+    const limitMicros = input.limit_usd === undefined ? null : parseMicros(input.limit_usd);
     const limitTokens = input.limit_tokens === undefined ? null : BigInt(input.limit_tokens);
     if ((limitMicros ?? limitTokens ?? 0n) <= 0n)
       throw invalidField(

@@ -20,7 +20,7 @@ import {
   PROFILE_FIELDS,
   type ProfileFields,
 } from '../domain/public-profile.js';
-import { formatMicros } from '../pricing/money.js';
+import { formatMicros, parseMicros } from '../pricing/money.js';
 import type { PublicProfilePageResponse } from '../schemas/profile.js';
 import type { AnalyticsService } from './analytics.js';
 import type { LeaderboardService } from './leaderboard.js';
@@ -50,12 +50,6 @@ export interface ProfilePreview {
   cardImage: boolean;
 }
 
-/** `"12.345678"` (six places, as the analytics answer) as micro-dollars. */
-function micros(usd: string): bigint {
-  const [whole = '0', frac = ''] = usd.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt(frac.padEnd(6, '0').slice(0, 6));
-}
-
 interface Tally {
   name: string;
   tokens: bigint;
@@ -65,7 +59,7 @@ interface Tally {
 function add(into: Map<string, Tally>, key: string, name: string, tokens: string, cost: string): void {
   const t = into.get(key) ?? { name, tokens: 0n, cost: 0n };
   t.tokens += BigInt(tokens);
-  t.cost += micros(cost);
+  t.cost += parseMicros(cost);
   into.set(key, t);
 }
 
