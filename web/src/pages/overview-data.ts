@@ -119,14 +119,14 @@ const sumRows = (parts: number[][]): number[] =>
 
 /**
  * Every answer of the range in one parallel round; the trend starts as one layer (all tokens) so the
- * first chart draws at once, and `loadStackedTrend` splits it by source or model next.
+ * first chart draws at once, and `loadStackedTrend` splits it by source or model next. The totals
+ * come with the days (getUsageDaily's `summary` is getUsageSummary's totals of the same range), so
+ * no summary is asked for: two requests fewer in the first round.
  */
 export async function loadOverview(range: DateRange, zone: string, signal: AbortSignal): Promise<OverviewData> {
   const tz = { tz: zone };
   const prev = previousPeriod(range);
-  const [summary, previous, daily, previousDaily, breakdown, hourly] = await Promise.all([
-    call<Summary>('svc-usage-summary', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    call<Summary>('svc-usage-summary', { params: { from: prev.from, to: prev.to, ...tz }, signal }),
+  const [daily, previousDaily, breakdown, hourly] = await Promise.all([
     call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz }, signal }),
     call<Daily>('svc-usage-daily', { params: { from: prev.from, to: prev.to, ...tz }, signal }),
     call<Breakdown>('svc-usage-model-breakdown', { params: { from: range.from, to: range.to, ...tz }, signal }),
@@ -134,6 +134,8 @@ export async function loadOverview(range: DateRange, zone: string, signal: Abort
       ? call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz }, signal })
       : Promise.resolve(undefined),
   ]);
+  const summary: Summary = { totals: daily.summary.totals };
+  const previous: Summary = { totals: previousDaily.summary.totals };
   const rows: TokenRow[] = hourly ? hourly.data : daily.data;
   const all = { key: 'all', values: rows.map(billable) };
   const trend: Trend = hourly
