@@ -50,6 +50,12 @@ const zoneParams = {
 const filterParams = {
   source: Type.Optional(Type.String({ maxLength: 64, description: 'source tool, e.g. codex' })),
   model: Type.Optional(Type.String({ maxLength: 128, description: 'raw model name or canonical model_id' })),
+  device_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "one of the caller's devices (revoked ones too): that device's usage only",
+    }),
+  ),
 };
 const debugParam = { debug: Type.Optional(Type.Literal('1', { description: 'adds timing information' })) };
 const rangeParams = {
@@ -94,6 +100,7 @@ export const BreakdownQuery = Type.Object({
   ...zoneParams,
   ...rangeParams,
   source: filterParams.source,
+  device_id: filterParams.device_id,
   ...debugParam,
 });
 export const ProjectSummaryQuery = Type.Object({
