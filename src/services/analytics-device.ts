@@ -35,9 +35,6 @@ export async function deviceDayModelUsage(
   endMs: number,
   source?: string,
 ): Promise<DayModelUsage> {
-  const [rows, pricedBy] = await Promise.all([
-    deviceRows(db, num, startMs, endMs, source),
-    readCostsFingerprint(db),
-  ]);
+  const [rows, pricedBy] = await Promise.all([deviceRows(db, num, startMs, endMs, source), readCostsFingerprint(db)]);
   return { totals: rows, priced: [], edgeRows: rows, pricedBy };
 }

@@ -11,7 +11,14 @@ const at = (day: number, hour: number) => new Date(Date.UTC(2026, 9, day, hour, 
 
 /** The laptop: two models over several days, two projects in one half-hour. */
 const LAPTOP: BucketInput[] = [
-  { hour_start: at(25, 3), source: 'codex', model: 'gpt-5', input_tokens: 1200, output_tokens: 300, total_tokens: 1500 },
+  {
+    hour_start: at(25, 3),
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 1200,
+    output_tokens: 300,
+    total_tokens: 1500,
+  },
   {
     hour_start: at(28, 14),
     source: 'claude',
@@ -31,12 +38,33 @@ const LAPTOP: BucketInput[] = [
     total_tokens: 1020,
     project_key: 'p2',
   },
-  { hour_start: at(31, 23), source: 'codex', model: 'gpt-5', input_tokens: 77_777, output_tokens: 3333, total_tokens: 81_110 },
+  {
+    hour_start: at(31, 23),
+    source: 'codex',
+    model: 'gpt-5',
+    input_tokens: 77_777,
+    output_tokens: 3333,
+    total_tokens: 81_110,
+  },
 ];
 /** The desktop: another model, and a half-hour the laptop has too. */
 const DESKTOP: BucketInput[] = [
-  { hour_start: at(28, 14), source: 'codex', model: 'gpt-5-mini', input_tokens: 500_000, output_tokens: 12_345, total_tokens: 512_345 },
-  { hour_start: at(30, 2), source: 'claude', model: 'claude-opus-4-1', input_tokens: 9000, output_tokens: 900, total_tokens: 9900 },
+  {
+    hour_start: at(28, 14),
+    source: 'codex',
+    model: 'gpt-5-mini',
+    input_tokens: 500_000,
+    output_tokens: 12_345,
+    total_tokens: 512_345,
+  },
+  {
+    hour_start: at(30, 2),
+    source: 'claude',
+    model: 'claude-opus-4-1',
+    input_tokens: 9000,
+    output_tokens: 900,
+    total_tokens: 9900,
+  },
 ];
 
 const RANGE = 'from=2026-10-24&to=2026-11-01&tz=America/New_York';

@@ -123,8 +123,13 @@ const sumRows = (parts: number[][]): number[] =>
  * come with the days (getUsageDaily's `summary` is getUsageSummary's totals of the same range), so
  * no summary is asked for: two requests fewer in the first round.
  */
-export async function loadOverview(range: DateRange, zone: string, signal: AbortSignal): Promise<OverviewData> {
-  const tz = { tz: zone };
+export async function loadOverview(
+  range: DateRange,
+  zone: string,
+  device: string | null,
+  signal: AbortSignal,
+): Promise<OverviewData> {
+  const tz = { tz: zone, device_id: device };
   const prev = previousPeriod(range);
   const [daily, previousDaily, breakdown, hourly] = await Promise.all([
     call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz }, signal }),
@@ -150,11 +155,12 @@ export async function loadStackedTrend(
   range: DateRange,
   zone: string,
   by: StackBy,
+  device: string | null,
   signal: AbortSignal,
 ): Promise<Trend> {
   const keys = stackKeys(base.breakdown, by);
   const total = base.trend.layers[0]?.values ?? [];
-  const tz = { tz: zone };
+  const tz = { tz: zone, device_id: device };
   const one = async (param: Record<string, string>): Promise<number[]> =>
     base.trend.kind === 'hourly'
       ? (await call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...param }, signal })).data.map(
@@ -183,15 +189,26 @@ function rateOf(layers: Layer[], keys: StackKey[], total: Totals): number[] {
   });
 }
 
-export function loadHeatmap(zone: string, weekStart: WeekStart, today: IsoDate, signal: AbortSignal): Promise<Heatmap> {
+export function loadHeatmap(
+  zone: string,
+  weekStart: WeekStart,
+  today: IsoDate,
+  device: string | null,
+  signal: AbortSignal,
+): Promise<Heatmap> {
   return call<Heatmap>('svc-usage-heatmap', {
-    params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone },
+    params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone, device_id: device },
     signal,
   });
 }
 
-export function loadMonthly(zone: string, today: IsoDate, signal: AbortSignal): Promise<Monthly> {
-  return call<Monthly>('svc-usage-monthly', { params: { months: 24, to: today, tz: zone }, signal });
+export function loadMonthly(
+  zone: string,
+  today: IsoDate,
+  device: string | null,
+  signal: AbortSignal,
+): Promise<Monthly> {
+  return call<Monthly>('svc-usage-monthly', { params: { months: 24, to: today, tz: zone, device_id: device }, signal });
 }
 
 export function loadProjects(signal: AbortSignal): Promise<Projects> {

@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
+import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { addDays, daysBetween, todayIn } from '../lib/dates.js';
 import { humanDate } from '../lib/format.js';
@@ -45,10 +46,11 @@ export function Overview() {
   const today = todayIn(zone, nowMs);
   const rawPreset = query.get('range');
   const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
-  const heat = useLoad(`${zone}|${prefs.weekStart}|${today}`, (signal) =>
-    loadHeatmap(zone, prefs.weekStart, today, signal),
+  const device = query.get('device');
+  const heat = useLoad(`${zone}|${prefs.weekStart}|${today}|${device}`, (signal) =>
+    loadHeatmap(zone, prefs.weekStart, today, device, signal),
   );
-  const monthly = useLoad(`${zone}|${today}`, (signal) => loadMonthly(zone, today, signal));
+  const monthly = useLoad(`${zone}|${today}|${device}`, (signal) => loadMonthly(zone, today, device, signal));
   const span = heat.loading || monthly.loading ? undefined : usageSpan(heat.data, monthly.data);
   const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
   // "All time" starts at the first usage (once the heatmap and the months say when that was).
@@ -65,10 +67,13 @@ export function Overview() {
   const showEmpty = query.get('empty') === '1';
   const descending = sortParam === '' ? true : sortParam.startsWith('-');
 
-  const mainKey = `${range.from}|${range.to}|${zone}`;
-  const main = useLoad(waitForSpan ? null : mainKey, (signal) => loadOverview(range, zone, signal));
+  const mainKey = `${range.from}|${range.to}|${zone}|${device}`;
+  const main = useLoad(waitForSpan ? null : mainKey, (signal) => loadOverview(range, zone, device, signal));
   const stacked = useLoad(main.data && !main.loading ? `${mainKey}|${by}` : null, (signal) =>
-    loadStackedTrend(main.data!, range, zone, by, signal),
+    loadStackedTrend(main.data!, range, zone, by, device, signal),
+  );
+  const devices = useLoad('devices', (signal) =>
+    call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
   const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
   const projects = useLoad('projects', (signal) => loadProjects(signal));
@@ -116,6 +121,11 @@ export function Overview() {
               ['cost', 'Cost'],
             ]}
             onChange={(v) => setQuery({ unit: v === 'tokens' ? null : v })}
+          />
+          <DevicePicker
+            devices={devices.data?.devices ?? []}
+            device={device}
+            onDevice={(d) => setQuery({ device: d }, true)}
           />
           <ZonePicker zone={zone} browser={browser} nowMs={nowMs} onZone={(z) => setQuery({ tz: z })} />
         </div>
@@ -202,7 +212,7 @@ export function Overview() {
 
           <div className="grid-2">
             <MonthsCard monthly={monthly} />
-            <ProjectsCard projects={projects} />
+            <ProjectsCard projects={projects} allDevices={device !== null} />
           </div>
 
           <Card id="days" title="Days">
