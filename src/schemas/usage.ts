@@ -106,6 +106,9 @@ export const BreakdownQuery = Type.Object({
 export const ProjectSummaryQuery = Type.Object({
   limit: whole(PROJECT_LIMITS, 'how many of the top projects', parseProjectLimit),
   source: filterParams.source,
+  cost: Type.Optional(
+    Type.Literal('1', { description: "adds each project's total_cost_usd (reads the raw buckets: costlier)" }),
+  ),
   ...debugParam,
 });
 export const UserStatusQuery = Type.Object({ ...debugParam });
@@ -306,6 +309,7 @@ export const ProjectSummaryResponse = Type.Object(
           project_ref: Type.String(),
           total_tokens: Type.String(),
           billable_total_tokens: Type.String(),
+          total_cost_usd: Type.Optional(Type.String()),
         },
         open,
       ),

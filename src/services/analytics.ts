@@ -40,8 +40,9 @@ import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '..
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumCounts } from '../domain/token-counts.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
-import { createCostAccumulator, totalsWithCost, type PriceService } from '../pricing/index.js';
+import { createCostAccumulator, formatMicros, totalsWithCost, type PriceService } from '../pricing/index.js';
 import { breakdownBody } from './analytics-breakdown.js';
+import { projectCosts } from './project-costs.js';
 import { deviceDayModelUsage, deviceFilter, deviceRows } from './analytics-device.js';
 import type { CostPrices } from './price-book.js';
 import { parseProjectLimit } from '../domain/project-limit.js';
@@ -347,6 +348,9 @@ export class AnalyticsService {
     const limit = parseProjectLimit(q.limit);
     const source = normalizeFilter(q.source);
     const rows = await timedQuery(() => listProjectTotals(this.db.kysely, userId, limit, source));
+    const keys = rows.map((r) => r.projectKey);
+    const costs =
+      q.cost === '1' ? await timedQuery(() => projectCosts(this.db, this.deps.prices, userId, keys, source)) : null;
     return {
       from: null,
       to: null,
@@ -357,6 +361,7 @@ export class AnalyticsService {
         project_ref: r.projectRef ?? '',
         total_tokens: r.total.toString(),
         billable_total_tokens: r.billable.toString(),
+        ...(costs ? { total_cost_usd: formatMicros(costs.get(r.projectKey) ?? 0n) } : {}),
       })),
     };
   }

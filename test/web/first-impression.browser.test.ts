@@ -54,6 +54,7 @@ function heavyBuckets(device: number): BucketInput[] {
       cached_input_tokens: 20_000,
       output_tokens: 6000,
       total_tokens: input + 6000,
+      project_key: ['tokentally', 'website', 'infra'][(day + device) % 3] as string,
     });
   }
   return out;
@@ -185,6 +186,9 @@ describe(`the dashboard's first impression (${engine})`, () => {
     await expect.poll(async () => (await head.nth(1).textContent()) ?? '').toContain('Cost');
     await page.goto('/');
     await page.locator('.trend-chart canvas').waitFor();
+    // Each project's cost beside its tokens.
+    await expect.poll(() => page.locator('.project-list li').count()).toBe(3);
+    expect(await page.locator('.project-list li').first().textContent()).toMatch(/ · \$\d/);
     await look(heavyCtx, page, 'overview', (q) => q.locator('.trend-chart canvas').waitFor());
   });
 

@@ -212,7 +212,7 @@ export function loadMonthly(
 }
 
 export function loadProjects(signal: AbortSignal): Promise<Projects> {
-  return call<Projects>('svc-project-usage-summary', { params: { limit: 10 }, signal });
+  return call<Projects>('svc-project-usage-summary', { params: { limit: 10, cost: 1 }, signal });
 }
 
 /** The first and the latest day with usage that the heatmap (52 weeks) and the months (24) know of. */
