@@ -119,7 +119,8 @@ export interface DeviceListing {
 }
 
 const orNull = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
-const latest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.max(a, b));
+const latest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
 
 /**
  * The user's devices, newest first. `lastUploadAt` is the latest upload's time, kept on the device
