@@ -72,11 +72,17 @@ export function Overview() {
   const stacked = useLoad(main.data && !main.loading ? `${mainKey}|${by}` : null, (signal) =>
     loadStackedTrend(main.data!, range, zone, by, device, signal),
   );
-  const devices = useLoad('devices', (signal) =>
+  // The device list and the projects are read once the range's first answers are in (and kept
+  // after): the first chart does not wait behind them on the server.
+  const [firstRoundDone, setFirstRoundDone] = useState(false);
+  useEffect(() => {
+    if (main.data !== undefined || main.error !== undefined) setFirstRoundDone(true);
+  }, [main.data, main.error]);
+  const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
     call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
   const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
-  const projects = useLoad('projects', (signal) => loadProjects(signal));
+  const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
     call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
   );
