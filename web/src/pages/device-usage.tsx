@@ -19,7 +19,9 @@ export function DeviceUsage({ deviceId, zone, version }: { deviceId: string; zon
     <div>
       <dt>Last 30 days</dt>
       <dd data-testid="device-usage">
-        {totals ? (
+        {totals?.total_tokens === '0' ? (
+          'no usage'
+        ) : totals ? (
           <a
             href={`/?range=30d&device=${encodeURIComponent(deviceId)}`}
             title={`${exactCount(totals.total_tokens)} tokens, ${exactUsd(totals.total_cost_usd)}`}

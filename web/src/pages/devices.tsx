@@ -214,7 +214,7 @@ function DeviceRow({
           <dd data-testid="sync-mode">{syncMode(device, now)}</dd>
         </div>
         {device.channels && device.channels.length > 0 && (
-          <div>
+          <div className="wide">
             <dt>Sources</dt>
             <dd data-testid="device-channels">
               {device.channels
