@@ -202,7 +202,7 @@ describe(`the dashboard's first impression (${engine})`, () => {
     expect(await page.getByTestId('sync-mode').allTextContents()).toContain('not yet synced');
     // Each device's last 30 days, tokens and cost, one click from the overview filtered to it.
     const laptopUsage = page.getByTestId('device-row').filter({ hasText: 'laptop' }).getByTestId('device-usage');
-    await expect.poll(() => laptopUsage.textContent()).toMatch(/tokens · \$/);
+    await expect.poll(() => laptopUsage.textContent()).toMatch(/tokens, \$/);
     const from = new Date(Date.parse(`${today}T12:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
     const laptop = (
       await env.t.app.inject({
@@ -212,7 +212,7 @@ describe(`the dashboard's first impression (${engine})`, () => {
       })
     ).json<{ totals: { total_tokens: string; total_cost_usd: string } }>().totals;
     expect(await laptopUsage.textContent()).toBe(
-      `${humanCount(laptop.total_tokens)} tokens · ${humanUsd(laptop.total_cost_usd)}`,
+      `${humanCount(laptop.total_tokens)} tokens, ${humanUsd(laptop.total_cost_usd)}`,
     );
     expect(
       await page.getByTestId('device-row').filter({ hasText: 'new-desktop' }).getByTestId('device-usage').textContent(),

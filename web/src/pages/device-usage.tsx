@@ -26,7 +26,9 @@ export function DeviceUsage({ deviceId, zone, version }: { deviceId: string; zon
             href={`/?range=30d&device=${encodeURIComponent(deviceId)}`}
             title={`${exactCount(totals.total_tokens)} tokens, ${exactUsd(totals.total_cost_usd)}`}
           >
-            {humanCount(totals.total_tokens)} tokens · {humanUsd(totals.total_cost_usd)}
+            <span className="block">{humanCount(totals.total_tokens)} tokens</span>
+            <span className="sr-only">, </span>
+            <span className="block">{humanUsd(totals.total_cost_usd)}</span>
           </a>
         ) : usage.error ? (
           '—'
