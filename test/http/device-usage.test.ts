@@ -147,7 +147,13 @@ describe(`the device filter (${engine})`, () => {
 
   it("refuses another user's device and an unknown one with 400, naming device_id", async () => {
     const other = await issueDevice(t, alone, 'theirs');
-    for (const id of [other.deviceId, '00000000-0000-4000-8000-000000000000', 'x'.repeat(65)]) {
+    for (const id of [
+      other.deviceId,
+      '00000000-0000-4000-8000-000000000000',
+      'not-a-device',
+      '%C3%A9%F0%9F%92%A5',
+      'x'.repeat(65),
+    ]) {
       for (const path of ['svc-usage-summary', 'svc-usage-daily', 'svc-usage-model-breakdown', 'svc-usage-hourly']) {
         const res = await t.app.inject({
           method: 'GET',
