@@ -1,5 +1,5 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
@@ -82,6 +82,9 @@ export function Overview() {
     call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
   const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
+  // The days table (a row per day: hundreds for a year) renders after the cards and the chart, at a
+  // lower priority, so it does not hold back their first paint.
+  const tableData = useDeferredValue(trendData, undefined);
   const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
     call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
@@ -222,9 +225,9 @@ export function Overview() {
           </div>
 
           <Card id="days" title="Days">
-            {main.data ? (
+            {tableData ? (
               <DailyTable
-                data={trendData ?? main.data}
+                data={tableData}
                 sort={sort}
                 descending={descending}
                 showEmpty={showEmpty}
