@@ -50,6 +50,12 @@ const zoneParams = {
 const filterParams = {
   source: Type.Optional(Type.String({ maxLength: 64, description: 'source tool, e.g. codex' })),
   model: Type.Optional(Type.String({ maxLength: 128, description: 'raw model name or canonical model_id' })),
+  device_id: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: "one of the caller's devices (revoked ones too): that device's usage only",
+    }),
+  ),
 };
 const debugParam = { debug: Type.Optional(Type.Literal('1', { description: 'adds timing information' })) };
 const rangeParams = {
@@ -94,11 +100,15 @@ export const BreakdownQuery = Type.Object({
   ...zoneParams,
   ...rangeParams,
   source: filterParams.source,
+  device_id: filterParams.device_id,
   ...debugParam,
 });
 export const ProjectSummaryQuery = Type.Object({
   limit: whole(PROJECT_LIMITS, 'how many of the top projects', parseProjectLimit),
   source: filterParams.source,
+  cost: Type.Optional(
+    Type.Literal('1', { description: "adds each project's total_cost_usd (reads the raw buckets: costlier)" }),
+  ),
   ...debugParam,
 });
 export const UserStatusQuery = Type.Object({ ...debugParam });
@@ -299,6 +309,7 @@ export const ProjectSummaryResponse = Type.Object(
           project_ref: Type.String(),
           total_tokens: Type.String(),
           billable_total_tokens: Type.String(),
+          total_cost_usd: Type.Optional(Type.String()),
         },
         open,
       ),

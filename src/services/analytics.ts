@@ -40,8 +40,10 @@ import { parseMonths, resolveDateRange, resolveDay, resolveMonthRange } from '..
 import { columnsFromRows, type UsageColumns } from '../domain/usage-columns.js';
 import { sumCounts } from '../domain/token-counts.js';
 import { resolveZone, startsOfLocalEpochDays, type Zone, type ZoneParams } from '../domain/zones.js';
-import { createCostAccumulator, totalsWithCost, type PriceService } from '../pricing/index.js';
+import { createCostAccumulator, formatMicros, totalsWithCost, type PriceService } from '../pricing/index.js';
 import { breakdownBody } from './analytics-breakdown.js';
+import { projectCosts } from './project-costs.js';
+import { deviceDayModelUsage, deviceFilter, deviceRows } from './analytics-device.js';
 import type { CostPrices } from './price-book.js';
 import { parseProjectLimit } from '../domain/project-limit.js';
 import type {
@@ -81,6 +83,8 @@ function normalizeFilter(value: string | undefined): string | undefined {
 interface Filters {
   readonly source: string | undefined;
   readonly model: string | undefined;
+  /** The device filter's device number (analytics-device.ts); undefined for all devices. */
+  readonly device: bigint | undefined;
 }
 
 export interface AnalyticsDeps {
@@ -102,8 +106,24 @@ export class AnalyticsService {
     return this.deps.db;
   }
 
-  private filters(q: { readonly source?: string; readonly model?: string }): Filters {
-    return { source: normalizeFilter(q.source), model: normalizeFilter(q.model) };
+  private async filters(
+    userId: string,
+    q: { readonly source?: string; readonly model?: string; readonly device_id?: string },
+  ): Promise<Filters> {
+    return {
+      source: normalizeFilter(q.source),
+      model: normalizeFilter(q.model),
+      device: await deviceFilter(this.db, userId, q.device_id),
+    };
+  }
+
+  /** Usage of a window at (UTC day, source, model) grain: the account's read models, or one device's buckets. */
+  private dayModelUsage(userId: string, startMs: number, endMs: number, f: Pick<Filters, 'source' | 'device'>) {
+    return timedQuery(() =>
+      f.device === undefined
+        ? listDayModelUsage(this.db, userId, startMs, endMs, f.source)
+        : deviceDayModelUsage(this.db, f.device, startMs, endMs, f.source),
+    );
   }
 
   private zone(q: ZoneParams): Zone {
@@ -156,7 +176,7 @@ export class AnalyticsService {
 
   /** Totals and pricing of a window at (UTC day, source, model) grain, and the data that priced its stored costs. */
   private async priced(userId: string, startMs: number, endMs: number, f: Filters, prices: PriceService) {
-    const usage = await timedQuery(() => listDayModelUsage(this.db, userId, startMs, endMs, f.source));
+    const usage = await this.dayModelUsage(userId, startMs, endMs, f);
     const acc = createCostAccumulator(prices, { sourceFilter: f.source });
     acc.addAll(this.keepModel(usage.edgeRows, f.model, prices));
     for (const p of this.keepModel(usage.priced, f.model, prices)) acc.addPriced(p);
@@ -179,6 +199,11 @@ export class AnalyticsService {
     f: Filters,
     prices: PriceService = this.deps.prices.serving(),
   ): Promise<UsageColumns> {
+    if (f.device !== undefined) {
+      const device = f.device;
+      const rows = await timedQuery(() => deviceRows(this.db, device, startMs, endMs, f.source));
+      return columnsFromRows(this.keepModel(rows, f.model, prices));
+    }
     if (f.source === undefined && f.model === undefined) {
       return timedQuery(() => listPieces(this.db, userId, startMs, endMs, cutsMs));
     }
@@ -196,7 +221,7 @@ export class AnalyticsService {
 
   async summary(userId: string, q: SummaryQuery): Promise<SummaryBody> {
     const zone = this.zone(q);
-    const f = this.filters(q);
+    const f = await this.filters(userId, q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     return this.withStoredPrices(async (prices) => {
       const { totals, pricing, pricedBy } = await this.priced(userId, range.startMs, range.endMs, f, prices);
@@ -216,7 +241,7 @@ export class AnalyticsService {
 
   async daily(userId: string, q: DailyQuery): Promise<DailyBody> {
     const zone = this.zone(q);
-    const f = this.filters(q);
+    const f = await this.filters(userId, q);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
     const first = epochDayOf(range.from);
     const cuts = startsOfLocalEpochDays(
@@ -242,10 +267,15 @@ export class AnalyticsService {
 
   async hourly(userId: string, q: HourlyQuery): Promise<HourlyBody> {
     const zone = this.zone(q);
-    const f = this.filters(q);
+    const f = await this.filters(userId, q);
     const day = resolveDay(q.day, zone, this.deps.clock.now());
+    const device = f.device;
     const [raw, last] = await Promise.all([
-      timedQuery(() => listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })),
+      timedQuery(() =>
+        device === undefined
+          ? listRollupRows(this.db, userId, day.startMs, day.endMs, { source: f.source })
+          : deviceRows(this.db, device, day.startMs, day.endMs, f.source),
+      ),
       timedQuery(() => lastSyncAt(this.db.kysely, userId)),
     ]);
     const rows = this.keepModel(raw, f.model, this.deps.prices.serving());
@@ -258,7 +288,7 @@ export class AnalyticsService {
 
   async monthly(userId: string, q: MonthlyQuery): Promise<MonthlyBody> {
     const zone = this.zone(q);
-    const f = this.filters(q);
+    const f = await this.filters(userId, q);
     const months = parseMonths(q.months);
     const range = resolveMonthRange({ to: q.to, months }, zone, this.deps.clock.now());
     const firstMonth = monthIndexOf(range.from);
@@ -270,7 +300,7 @@ export class AnalyticsService {
 
   async heatmap(userId: string, q: HeatmapQuery): Promise<HeatmapBody> {
     const zone = this.zone(q);
-    const f = this.filters(q);
+    const f = await this.filters(userId, q);
     const range = resolveHeatmapRange(
       { to: q.to, weeks: q.weeks, week_starts_on: q.week_starts_on },
       zone,
@@ -307,8 +337,9 @@ export class AnalyticsService {
     const zone = this.zone(q);
     const source = normalizeFilter(q.source);
     const range = resolveDateRange(q, zone, this.deps.clock.now());
+    const device = await deviceFilter(this.db, userId, q.device_id);
     return this.withStoredPrices(async (prices) => {
-      const usage = await timedQuery(() => listDayModelUsage(this.db, userId, range.startMs, range.endMs, source));
+      const usage = await this.dayModelUsage(userId, range.startMs, range.endMs, { source, device });
       return { pricedBy: usage.pricedBy, body: breakdownBody(range, source, usage, prices) };
     });
   }
@@ -317,6 +348,9 @@ export class AnalyticsService {
     const limit = parseProjectLimit(q.limit);
     const source = normalizeFilter(q.source);
     const rows = await timedQuery(() => listProjectTotals(this.db.kysely, userId, limit, source));
+    const keys = rows.map((r) => r.projectKey);
+    const costs =
+      q.cost === '1' ? await timedQuery(() => projectCosts(this.db, this.deps.prices, userId, keys, source)) : null;
     return {
       from: null,
       to: null,
@@ -327,6 +361,7 @@ export class AnalyticsService {
         project_ref: r.projectRef ?? '',
         total_tokens: r.total.toString(),
         billable_total_tokens: r.billable.toString(),
+        ...(costs ? { total_cost_usd: formatMicros(costs.get(r.projectKey) ?? 0n) } : {}),
       })),
     };
   }

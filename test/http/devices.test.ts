@@ -69,6 +69,26 @@ describe(`device management (${engine})`, () => {
     expect(devices[0]).toMatchObject({ device_id: desktop.deviceId, last_sync_at: null, last_upload_at: null });
   });
 
+  it('a sync ping inside the 30-minute interval still moves the listed last sync, not the interface answer', async () => {
+    const laptop = await issueDevice(t, user, 'laptop');
+    const ping = async () =>
+      (await t.app.inject({ method: 'POST', url: '/functions/svc-sync-ping', headers: bearer(laptop.token) })).json<{
+        updated: boolean;
+        last_sync_at: string;
+      }>();
+    expect(await ping()).toMatchObject({ updated: true, last_sync_at: new Date(T0).toISOString() });
+    t.clock.advance(10 * 60_000);
+    expect(await ping()).toMatchObject({ updated: false, last_sync_at: new Date(T0).toISOString() });
+    expect((await list(user))[0]?.last_sync_at).toBe(new Date(T0 + 10 * 60_000).toISOString());
+    // Within a minute of the last recorded contact nothing is written.
+    t.clock.advance(30_000);
+    await ping();
+    expect((await list(user))[0]?.last_sync_at).toBe(new Date(T0 + 10 * 60_000).toISOString());
+    t.clock.advance(30_000);
+    await ping();
+    expect((await list(user))[0]?.last_sync_at).toBe(new Date(T0 + 11 * 60_000).toISOString());
+  });
+
   it('keeps last_upload_at when the upload records are pruned', async () => {
     const laptop = await issueDevice(t, user, 'laptop');
     expect((await ingest(t, laptop.token, bucket(5))).statusCode).toBe(200);

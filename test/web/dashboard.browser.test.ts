@@ -373,10 +373,10 @@ describe(`dashboard in a browser (${engine})`, () => {
   });
 
   it('waits for Retry-After when the server answers 429, then shows the answer', async () => {
-    // The overview asks for the summary of the range and of the period before it: only the first
-    // request is refused, and its own retry must wait for Retry-After.
+    // The overview asks for the days (with their totals) of the range and of the period before it:
+    // only the first request is refused, and its own retry must wait for Retry-After.
     const asked: Array<{ url: string; at: number }> = [];
-    await page.route('**/functions/svc-usage-summary*', async (route) => {
+    await page.route('**/functions/svc-usage-daily*', async (route) => {
       asked.push({ url: route.request().url(), at: Date.now() });
       if (asked.length === 1) {
         await route.fulfill({
@@ -407,7 +407,7 @@ describe(`dashboard in a browser (${engine})`, () => {
       expect((retried?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(1_900);
       expect(await page.getByText('Too many requests.').count()).toBe(0);
     } finally {
-      await page.unroute('**/functions/svc-usage-summary*');
+      await page.unroute('**/functions/svc-usage-daily*');
     }
   });
 

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { humanCount, humanUsd } from '../../web/src/lib/format.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { engine, TEST_SECRETS } from '../helpers/app.js';
 import {
@@ -53,6 +54,7 @@ function heavyBuckets(device: number): BucketInput[] {
       cached_input_tokens: 20_000,
       output_tokens: 6000,
       total_tokens: input + 6000,
+      project_key: ['tokentally', 'website', 'infra'][(day + device) % 3] as string,
     });
   }
   return out;
@@ -76,6 +78,7 @@ describe(`the dashboard's first impression (${engine})`, () => {
   let empty: TestUser;
   let heavyCtx: BrowserContext;
   let page: Page;
+  const heavyDevices: string[] = [];
 
   beforeAll(async () => {
     env = await startBrowserEnv();
@@ -97,6 +100,7 @@ describe(`the dashboard's first impression (${engine})`, () => {
     expect((await ingest(env.t, freshDevice.token, history)).statusCode).toBe(200);
     for (let d = 0; d < 3; d++) {
       const device = await issueDevice(env.t, heavy, ['workstation', 'laptop', 'build-box'][d]);
+      heavyDevices.push(device.deviceId);
       const buckets = heavyBuckets(d);
       for (let i = 0; i < buckets.length; i += 500)
         expect((await ingest(env.t, device.token, buckets.slice(i, i + 500))).statusCode).toBe(200);
@@ -182,6 +186,9 @@ describe(`the dashboard's first impression (${engine})`, () => {
     await expect.poll(async () => (await head.nth(1).textContent()) ?? '').toContain('Cost');
     await page.goto('/');
     await page.locator('.trend-chart canvas').waitFor();
+    // Each project's cost beside its tokens.
+    await expect.poll(() => page.locator('.project-list li').count()).toBe(3);
+    expect(await page.locator('.project-list li').first().textContent()).toMatch(/ · \$\d/);
     await look(heavyCtx, page, 'overview', (q) => q.locator('.trend-chart canvas').waitFor());
   });
 
@@ -193,6 +200,35 @@ describe(`the dashboard's first impression (${engine})`, () => {
     expect(await page.getByTestId('device-row').count()).toBe(4);
     expect(await page.getByText(/in \d+ (seconds?|minutes?)/).count()).toBe(0);
     expect(await page.getByTestId('sync-mode').allTextContents()).toContain('not yet synced');
+    // Each device's last 30 days, tokens and cost, one click from the overview filtered to it.
+    const laptopUsage = page.getByTestId('device-row').filter({ hasText: 'laptop' }).getByTestId('device-usage');
+    await expect.poll(() => laptopUsage.textContent()).toMatch(/tokens, \$/);
+    const from = new Date(Date.parse(`${today}T12:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    const laptop = (
+      await env.t.app.inject({
+        method: 'GET',
+        url: `/functions/svc-usage-summary?from=${from}&to=${today}&tz=America/New_York&device_id=${heavyDevices[1]}`,
+        headers: bearer(heavy.accessToken),
+      })
+    ).json<{ totals: { total_tokens: string; total_cost_usd: string } }>().totals;
+    expect(await laptopUsage.textContent()).toBe(
+      `${humanCount(laptop.total_tokens)} tokens, ${humanUsd(laptop.total_cost_usd)}`,
+    );
+    expect(
+      await page.getByTestId('device-row').filter({ hasText: 'new-desktop' }).getByTestId('device-usage').textContent(),
+    ).toBe('no usage');
+    await laptopUsage.getByRole('link').click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await expect.poll(() => page.getByTestId('stat-tokens').textContent()).toBe(humanCount(laptop.total_tokens));
+    expect(await page.getByTestId('stat-cost').textContent()).toBe(humanUsd(laptop.total_cost_usd));
+    // The filter shows the device; choosing all devices shows the account's totals again.
+    const picker = page.getByLabel('Device');
+    expect(await picker.inputValue()).toBe(heavyDevices[1]);
+    await picker.selectOption('');
+    await expect.poll(() => new URL(page.url()).searchParams.get('device')).toBe(null);
+    await expect.poll(() => page.getByTestId('stat-tokens').textContent()).not.toBe(humanCount(laptop.total_tokens));
+    await page.goto('/devices');
+    await page.getByTestId('device-row').first().waitFor();
     await page.getByRole('button', { name: 'Create a link code' }).click();
     expect(await page.getByLabel('Commands to install the client and link with this code').textContent()).toContain(
       'tokentally hooks install',

@@ -49,7 +49,15 @@ export async function findDevice(db: Q, deviceId: string) {
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
-/** Records a sync heartbeat unless the last one is younger than `minIntervalMs`; returns the stored time. */
+/** How often a ping inside the sync interval may still move the device's `last_seen_at`. */
+const SEEN_EVERY_MS = 60_000;
+
+/**
+ * Records a sync heartbeat unless the last one is younger than `minIntervalMs`; returns the stored
+ * time. A ping inside the interval still moves `last_seen_at` (at most once a minute, so a chatty
+ * client costs one small write a minute): the devices page shows the latest contact, while the
+ * interface's answer keeps the stored `last_sync_at` (docs/interface.md).
+ */
 export async function recordSync(
   db: Q,
   deviceId: string,
@@ -63,6 +71,12 @@ export async function recordSync(
     .where((eb) => eb.or([eb('last_sync_at', 'is', null), eb('last_sync_at', '<=', BigInt(now - minIntervalMs))]))
     .executeTakeFirst();
   if (result.numUpdatedRows > 0n) return { updated: true, lastSyncAt: now };
+  await db
+    .updateTable('devices')
+    .set({ last_seen_at: now })
+    .where('id', '=', deviceId)
+    .where((eb) => eb.or([eb('last_seen_at', 'is', null), eb('last_seen_at', '<=', BigInt(now - SEEN_EVERY_MS))]))
+    .execute();
   const row = await db.selectFrom('devices').select('last_sync_at').where('id', '=', deviceId).executeTakeFirst();
   return { updated: false, lastSyncAt: Number(row?.last_sync_at ?? now) };
 }
@@ -105,15 +119,27 @@ export interface DeviceListing {
 }
 
 const orNull = (v: bigint | number | null): number | null => (v === null ? null : Number(v));
+const latest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
 
 /**
  * The user's devices, newest first. `lastUploadAt` is the latest upload's time, kept on the device
- * by the ingest writers; `lastSyncAt` moves with uploads and pings alike.
+ * by the ingest writers; `lastSyncAt` is the latest contact, upload or ping (a ping inside the
+ * sync interval moves only `last_seen_at`, read here too).
  */
 export async function listUserDevices(db: Q, userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
   let query = db
     .selectFrom('devices as d')
-    .select(['d.id', 'd.name', 'd.platform', 'd.created_at', 'd.last_sync_at', 'd.last_upload_at', 'd.revoked_at'])
+    .select([
+      'd.id',
+      'd.name',
+      'd.platform',
+      'd.created_at',
+      'd.last_sync_at',
+      'd.last_seen_at',
+      'd.last_upload_at',
+      'd.revoked_at',
+    ])
     .where('d.user_id', '=', userId);
   if (!includeRevoked) query = query.where('d.revoked_at', 'is', null);
   const rows = await query.orderBy('d.created_at', 'desc').orderBy('d.id').execute();
@@ -122,7 +148,7 @@ export async function listUserDevices(db: Q, userId: string, includeRevoked: boo
     name: r.name,
     platform: r.platform,
     createdAt: Number(r.created_at),
-    lastSyncAt: orNull(r.last_sync_at),
+    lastSyncAt: latest(orNull(r.last_sync_at), orNull(r.last_seen_at)),
     lastUploadAt: orNull(r.last_upload_at),
     revokedAt: orNull(r.revoked_at),
   }));

@@ -5,6 +5,7 @@ import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
 import { countdown, humanInstant, relativeTime, storageShare } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
+import { DeviceUsage } from './device-usage.js';
 import { installCommands } from './get-started.js';
 import { TelemetrySetupPanel } from './telemetry-setup.js';
 
@@ -138,11 +139,14 @@ function DeviceRow({
   device,
   zone,
   now,
+  version,
   onChanged,
 }: {
   device: Device;
   zone: string;
   now: number;
+  /** Moves when the list is loaded again (a device linked or uploaded): its usage is read again too. */
+  version: number;
   onChanged: () => void;
 }) {
   const [editing, setEditing] = useState(false);
@@ -204,12 +208,13 @@ function DeviceRow({
           <dt>Last upload</dt>
           <dd title={humanInstant(device.last_upload_at, zone)}>{pastTime(device.last_upload_at, now)}</dd>
         </div>
+        <DeviceUsage deviceId={device.device_id} zone={zone} version={version} />
         <div>
           <dt>Sync</dt>
           <dd data-testid="sync-mode">{syncMode(device, now)}</dd>
         </div>
         {device.channels && device.channels.length > 0 && (
-          <div>
+          <div className="wide">
             <dt>Sources</dt>
             <dd data-testid="device-channels">
               {device.channels
@@ -312,7 +317,7 @@ export function Devices() {
         {list.data && list.data.devices.length > 0 && (
           <ul className="device-list">
             {list.data.devices.map((d) => (
-              <DeviceRow key={d.device_id} device={d} zone={zone} now={now} onChanged={refresh} />
+              <DeviceRow key={d.device_id} device={d} zone={zone} now={now} version={version} onChanged={refresh} />
             ))}
           </ul>
         )}

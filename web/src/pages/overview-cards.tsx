@@ -110,11 +110,16 @@ export function MonthsCard({ monthly }: { monthly: Loaded<Monthly> }) {
   );
 }
 
-export function ProjectsCard({ projects }: { projects: Loaded<Projects> }) {
+/** The top projects, all time; `allDevices` says so when the rest of the page shows one device (projects keep no device). */
+export function ProjectsCard({ projects, allDevices = false }: { projects: Loaded<Projects>; allDevices?: boolean }) {
   const entries = projects.data?.entries ?? [];
   const max = Number(entries[0]?.billable_total_tokens ?? 1) || 1;
   return (
-    <Card id="projects" title="Top projects" actions={<span className="muted small">all time</span>}>
+    <Card
+      id="projects"
+      title="Top projects"
+      actions={<span className="muted small">{allDevices ? 'all time, all devices' : 'all time'}</span>}
+    >
       {projects.error && <ErrorNote message={projects.error} retry={projects.retry} />}
       {projects.data && entries.length === 0 && (
         <p className="muted">

@@ -1,7 +1,8 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
+import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { addDays, daysBetween, todayIn } from '../lib/dates.js';
 import { humanDate } from '../lib/format.js';
@@ -45,10 +46,11 @@ export function Overview() {
   const today = todayIn(zone, nowMs);
   const rawPreset = query.get('range');
   const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
-  const heat = useLoad(`${zone}|${prefs.weekStart}|${today}`, (signal) =>
-    loadHeatmap(zone, prefs.weekStart, today, signal),
+  const device = query.get('device');
+  const heat = useLoad(`${zone}|${prefs.weekStart}|${today}|${device}`, (signal) =>
+    loadHeatmap(zone, prefs.weekStart, today, device, signal),
   );
-  const monthly = useLoad(`${zone}|${today}`, (signal) => loadMonthly(zone, today, signal));
+  const monthly = useLoad(`${zone}|${today}|${device}`, (signal) => loadMonthly(zone, today, device, signal));
   const span = heat.loading || monthly.loading ? undefined : usageSpan(heat.data, monthly.data);
   const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
   // "All time" starts at the first usage (once the heatmap and the months say when that was).
@@ -65,13 +67,25 @@ export function Overview() {
   const showEmpty = query.get('empty') === '1';
   const descending = sortParam === '' ? true : sortParam.startsWith('-');
 
-  const mainKey = `${range.from}|${range.to}|${zone}`;
-  const main = useLoad(waitForSpan ? null : mainKey, (signal) => loadOverview(range, zone, signal));
+  const mainKey = `${range.from}|${range.to}|${zone}|${device}`;
+  const main = useLoad(waitForSpan ? null : mainKey, (signal) => loadOverview(range, zone, device, signal));
   const stacked = useLoad(main.data && !main.loading ? `${mainKey}|${by}` : null, (signal) =>
-    loadStackedTrend(main.data!, range, zone, by, signal),
+    loadStackedTrend(main.data!, range, zone, by, device, signal),
+  );
+  // The device list and the projects are read once the range's first answers are in (and kept
+  // after): the first chart does not wait behind them on the server.
+  const [firstRoundDone, setFirstRoundDone] = useState(false);
+  useEffect(() => {
+    if (main.data !== undefined || main.error !== undefined) setFirstRoundDone(true);
+  }, [main.data, main.error]);
+  const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
+    call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
   const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
-  const projects = useLoad('projects', (signal) => loadProjects(signal));
+  // The days table (a row per day: hundreds for a year) renders after the cards and the chart, at a
+  // lower priority, so it does not hold back their first paint.
+  const tableData = useDeferredValue(trendData, undefined);
+  const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
     call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
   );
@@ -116,6 +130,11 @@ export function Overview() {
               ['cost', 'Cost'],
             ]}
             onChange={(v) => setQuery({ unit: v === 'tokens' ? null : v })}
+          />
+          <DevicePicker
+            devices={devices.data?.devices ?? []}
+            device={device}
+            onDevice={(d) => setQuery({ device: d }, true)}
           />
           <ZonePicker zone={zone} browser={browser} nowMs={nowMs} onZone={(z) => setQuery({ tz: z })} />
         </div>
@@ -202,13 +221,13 @@ export function Overview() {
 
           <div className="grid-2">
             <MonthsCard monthly={monthly} />
-            <ProjectsCard projects={projects} />
+            <ProjectsCard projects={projects} allDevices={device !== null} />
           </div>
 
           <Card id="days" title="Days">
-            {main.data ? (
+            {tableData ? (
               <DailyTable
-                data={trendData ?? main.data}
+                data={tableData}
                 sort={sort}
                 descending={descending}
                 showEmpty={showEmpty}
