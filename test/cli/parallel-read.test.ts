@@ -17,6 +17,7 @@ import { allParsers } from '../../src/cli/parsers/index.js';
 import { agentRoots } from '../../src/cli/paths.js';
 import type { ParallelOptions } from '../../src/cli/read-pool.js';
 import { LocalState } from '../../src/cli/state.js';
+import { unpackCounts, type Counts } from '../../src/cli/usage.js';
 import { writeAgentTree } from './agent-tree.js';
 import { appendJsonl, makeHome, NOW, removeHome, type TestHome } from './helpers.js';
 
@@ -49,8 +50,15 @@ interface Snapshot {
   /** The files reported as holding malformed lines, in order. */
   malformed: string[];
   buckets: [string, number[]][];
+  /** The same totals split by session (report --by session). */
+  sessions: [string, number[]][];
   cursors: string;
 }
+
+const sorted = (entries: Iterable<[string, Counts]>): [string, number[]][] =>
+  [...entries]
+    .map(([k, c]): [string, number[]] => [k, [c.input, c.cached, c.output, c.reasoning, c.total]])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
 /** One scan into state directory `dir` (committed), and what it left there. */
 function scanInto(dir: string, now: number, parallel: ParallelOptions): Snapshot {
@@ -66,16 +74,29 @@ function scanInto(dir: string, now: number, parallel: ParallelOptions): Snapshot
   });
   state.commit();
   const reread = new LocalState(dir);
-  const buckets = [...reread.buckets.entries()]
-    .map(([k, c]): [string, number[]] => [k, [c.input, c.cached, c.output, c.reasoning, c.total]])
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { result, malformed, buckets, cursors: JSON.stringify(reread.cursors) };
+  const buckets = sorted(reread.buckets.entries());
+  const sessions = sorted(reread.buckets.sessionEntries());
+  // every record here names its session: the sessions of a bucket add up to it exactly
+  const summed = new Map<string, number[]>();
+  for (const [k, c] of sessions) {
+    const base = k.slice(0, k.indexOf('\u001e'));
+    const acc = summed.get(base) ?? [0, 0, 0, 0, 0];
+    summed.set(
+      base,
+      acc.map((x, i) => x + (c[i] ?? 0)),
+    );
+  }
+  expect(buckets.filter(([, c]) => c.some((x) => x !== 0))).toEqual(
+    sorted([...summed].map(([k, c]) => [k, unpackCounts(c)])).filter(([, c]) => c.some((x) => x !== 0)),
+  );
+  return { result, malformed, buckets, sessions, cursors: JSON.stringify(reread.cursors) };
 }
 
 function expectSame(one: Snapshot, par: Snapshot): void {
   expect(par.result.threads).toBeGreaterThan(0);
   expect(one.result.threads).toBe(0);
   expect(par.buckets).toEqual(one.buckets);
+  expect(par.sessions).toEqual(one.sessions);
   expect(par.result.agents).toEqual(one.result.agents);
   expect(par.result.bytesRead).toBe(one.result.bytesRead);
   expect(par.cursors).toBe(one.cursors);
