@@ -35,10 +35,16 @@ export function parseBucketKey(key: string): BucketId {
  * file, a grown duplicate) takes it back from its session too: the session totals stay exact.
  */
 export function withSession(key: string, session: string | undefined): string {
-  // a session id is an opaque local label: keep it printable and short
-  return session === undefined || session === ''
-    ? key
-    : `${key}${SESSION_SEP}${session.replace(/[\u0000-\u001f]/g, '').slice(0, 200)}`;
+  if (session === undefined || session === '') return key;
+  return `${key}${SESSION_SEP}${printable(session.length > 200 ? session.slice(0, 200) : session)}`;
+}
+
+/** A session id is an opaque local label: control characters (the key's separators among them) go. */
+function printable(s: string): string {
+  for (let i = 0; i < s.length; i += 1) {
+    if (s.charCodeAt(i) < 0x20) return [...s].filter((ch) => ch.charCodeAt(0) >= 0x20).join('');
+  }
+  return s;
 }
 
 export interface SessionBucketId extends BucketId {

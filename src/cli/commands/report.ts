@@ -1,5 +1,5 @@
 /**
- * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block]
+ * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block|session]
  * [--json] [--refresh]`: totals from the local bucket store, without any server. Days are local
  * days in `--tz` (default: the system zone); a bucket belongs to the local day of its
  * hour_start. Columns add up (report-rows.ts); `billable` (the server's per-source rule) is shown
