@@ -3,7 +3,8 @@
  * tokentally (`report --refresh --json` from a fresh state, on worker threads and on one thread)
  * and by the fastest available peer (`ccusage daily --json --offline`: `ccusage` on the PATH, or
  * the command in BENCH_PEER), runs alternating, medians compared; and the exactness check: the
- * whole tree read on one thread gives the same report as the parallel read.
+ * whole tree read on one thread gives the same report as the parallel read, and so does a read
+ * that parses every line (`TOKENTALLY_FULL_PARSE=1`: the key scan off), timed beside it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,6 +50,15 @@ function runPeer(cmd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; ok:
   });
 }
 
+/** The load average, printed beside each figure: on a shared machine it says what the figure measured. */
+export function load(): string {
+  try {
+    return `load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
+  } catch {
+    return 'load n/a';
+  }
+}
+
 /** Report rows of a `report --json` output, for comparing two reads. */
 function rows(stdout: string): string {
   return JSON.stringify(JSON.parse(stdout));
@@ -70,7 +80,14 @@ export async function comparePeers(
   const one = await timeRun(['report', '--refresh', '--json'], oneEnv);
   const exact = rows(one.stdout) === rows(parallelReport);
   console.log(
-    `one-thread read: ${(one.ms / 1000).toFixed(2)} s for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'}`,
+    `one-thread read: ${(one.ms / 1000).toFixed(2)} s for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'} (${load()})`,
+  );
+  // the key scan (lines without the keys a parser needs are never parsed) is exact: every line parsed gives the same report
+  const fullEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-full'), TOKENTALLY_FULL_PARSE: '1' };
+  const full = await timeRun(['report', '--refresh', '--json'], fullEnv);
+  const scanExact = rows(full.stdout) === rows(parallelReport);
+  console.log(
+    `every line parsed (key scan off): ${(full.ms / 1000).toFixed(2)} s for the whole tree; report equals the key-scan read's: ${scanExact ? 'ok' : 'MISMATCH'} (${load()})`,
   );
 
   // the Claude Code logs alone: every other agent's directory points nowhere
@@ -84,16 +101,19 @@ export async function comparePeers(
   const ours: number[] = [];
   const oursOne: number[] = [];
   const theirs: number[] = [];
+  const oursFull: number[] = [];
   let peerError: string | undefined;
   let totals = '';
   for (let i = 0; i < RUNS; i += 1) {
-    for (const [threads, into] of [
-      [undefined, ours],
-      ['0', oursOne],
+    for (const [threads, into, fullParse] of [
+      [undefined, ours, false],
+      ['0', oursOne, false],
+      [undefined, oursFull, true],
     ] as const) {
-      const state = path.join(root, `xdg-state-claude-${i}-${threads ?? 'par'}`);
+      const state = path.join(root, `xdg-state-claude-${i}-${threads ?? 'par'}-${fullParse ? 'full' : 'scan'}`);
       const e: NodeJS.ProcessEnv = { ...claudeEnv, XDG_STATE_HOME: state };
       if (threads !== undefined) e['TOKENTALLY_READ_THREADS'] = threads;
+      if (fullParse) e['TOKENTALLY_FULL_PARSE'] = '1';
       const r = await timeRun(['report', '--refresh', '--json'], e);
       into.push(r.ms);
       if (totals === '') totals = rows(r.stdout);
@@ -107,17 +127,21 @@ export async function comparePeers(
     }
   }
   const mb = claudeBytes / 1e6;
-  const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s = ${(mb / (ms / 1000)).toFixed(0)} MB/s`;
-  console.log(`Claude Code logs only (${mb.toFixed(0)} MB), first read, median of ${RUNS}:`);
-  console.log(`  tokentally report --refresh:            ${fmt(median(ours))}`);
-  console.log(`  the same on one thread:                 ${fmt(median(oursOne))}`);
+  const fmt = (ms: readonly number[]): string =>
+    `${(median(ms) / 1000).toFixed(2)} s = ${(mb / (median(ms) / 1000)).toFixed(0)} MB/s (runs ${ms.map((x) => (x / 1000).toFixed(2)).join(', ')} s)`;
+  console.log(
+    `Claude Code logs only (${mb.toFixed(0)} MB), first read, median of ${RUNS}, runs alternating (${load()}):`,
+  );
+  console.log(`  tokentally report --refresh:            ${fmt(ours)}`);
+  console.log(`  the same on one thread:                 ${fmt(oursOne)}`);
+  console.log(`  the same, every line parsed:            ${fmt(oursFull)}`);
   if (peerError !== undefined) console.log(`  peer: ${peerError}`);
   else if (peer === undefined)
     console.log('  peer: not measured (no ccusage on the PATH; set BENCH_PEER to a peer command)');
   else {
     const ratio = median(ours) / median(theirs);
-    console.log(`  ${path.basename(peer)} daily --json --offline: ${fmt(median(theirs))}`);
+    console.log(`  ${path.basename(peer)} daily --json --offline: ${fmt(theirs)}`);
     console.log(`  ratio tokentally / peer: ${ratio.toFixed(2)} (target <= 1.0)`);
   }
-  return exact;
+  return exact && scanExact;
 }

@@ -3,7 +3,9 @@
  * identical buckets (key by key, all five counts), cursors and per-agent counters, on the
  * fixture tree holding every agent (with malformed lines) and on bench:cli's generated Claude
  * Code and Codex logs, for a first read and for an incremental one after appends. The worker
- * module is bundled from source here exactly as scripts/build-cli.ts ships it.
+ * module is bundled from source here exactly as scripts/build-cli.ts ships it. The key scan
+ * (jsonl.ts: lines without the keys a parser needs are never parsed) is exact likewise: a read
+ * that parses every line gives the same result.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -169,5 +171,28 @@ describe('parallel read', () => {
     expect(stalled.result.threads).toBe(2);
     expect(stalled.buckets).toEqual(missing.buckets);
     expect(stalled.cursors).toBe(missing.cursors);
+  }, 60_000);
+
+  it('is exact with the key scan: parsing every line as JSON gives the same buckets, sessions and cursors', () => {
+    // the same tree (fixtures of every agent, generated Claude Code and Codex logs), read from scratch
+    const scanned = scanInto(path.join(tmp, 'key-scan'), NOW, { threads: 0 });
+    process.env['TOKENTALLY_FULL_PARSE'] = '1';
+    let full: Snapshot;
+    let fullPar: Snapshot;
+    try {
+      full = scanInto(path.join(tmp, 'full-parse'), NOW, { threads: 0 });
+      fullPar = scanInto(path.join(tmp, 'full-parse-par'), NOW, { threads: 2, minBytes: 0, workerUrl });
+    } finally {
+      delete process.env['TOKENTALLY_FULL_PARSE'];
+    }
+    expect(scanned.buckets.length).toBeGreaterThan(50);
+    expect(full.buckets).toEqual(scanned.buckets);
+    expect(full.sessions).toEqual(scanned.sessions);
+    expect(full.cursors).toBe(scanned.cursors);
+    expect(full.result.agents['claude']?.records).toBe(scanned.result.agents['claude']?.records);
+    expect(full.result.agents['codex']?.records).toBe(scanned.result.agents['codex']?.records);
+    // the workers read the environment too
+    expect(fullPar.result.threads).toBeGreaterThan(0);
+    expect(fullPar.buckets).toEqual(scanned.buckets);
   }, 60_000);
 });
