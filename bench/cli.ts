@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     console.log(
       `uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`,
     );
-    const exact = await comparePeers(root, env, timeRun, reportOut, MAIN);
+    const exact = await comparePeers(root, env, reportOut, MAIN);
     if (mbps < 500 || second.ms > 200 || !(packed <= 300) || srv.stats.total !== report.totals.total_tokens || !exact)
       process.exitCode = 1;
   } finally {

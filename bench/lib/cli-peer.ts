@@ -11,8 +11,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export type TimeRun = (args: string[], env: NodeJS.ProcessEnv) => Promise<{ ms: number; stdout: string }>;
-
 /** Runs per figure (alternating tokentally and the peer), from BENCH_CLI_RUNS. */
 const RUNS = Math.max(1, Number(process.env['BENCH_CLI_RUNS'] ?? 3));
 
@@ -101,16 +99,16 @@ function rows(stdout: string): string {
 export async function comparePeers(
   root: string,
   env: NodeJS.ProcessEnv,
-  timeRun: TimeRun,
   parallelReport: string,
   main: string,
 ): Promise<boolean> {
   // exactness: the whole tree again, on one thread, into its own state
   const oneEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-one'), TOKENTALLY_READ_THREADS: '0' };
-  const one = await timeRun(['report', '--refresh', '--json'], oneEnv);
+  const timesFile = path.join(root, 'times.txt');
+  const one = await measure(process.execPath, [main, 'report', '--refresh', '--json'], oneEnv, timesFile);
   const exact = rows(one.stdout) === rows(parallelReport);
   console.log(
-    `one-thread read: ${(one.ms / 1000).toFixed(2)} s for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'} (${load()})`,
+    `one-thread read: ${(one.ms / 1000).toFixed(2)} s wall, ${(one.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'} (${load()})`,
   );
   // the key scan (lines without the keys a parser needs are never parsed) is exact: every line parsed gives the same report
   const fullEnv = {
@@ -119,10 +117,10 @@ export async function comparePeers(
     TOKENTALLY_READ_THREADS: '0',
     TOKENTALLY_FULL_PARSE: '1',
   };
-  const full = await timeRun(['report', '--refresh', '--json'], fullEnv);
+  const full = await measure(process.execPath, [main, 'report', '--refresh', '--json'], fullEnv, timesFile);
   const scanExact = rows(full.stdout) === rows(parallelReport);
   console.log(
-    `one-thread read, every line parsed (key scan off): ${(full.ms / 1000).toFixed(2)} s for the whole tree; report equals the key-scan read's: ${scanExact ? 'ok' : 'MISMATCH'} (${load()})`,
+    `one-thread read, every line parsed (key scan off): ${(full.ms / 1000).toFixed(2)} s wall, ${(full.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the key-scan read's: ${scanExact ? 'ok' : 'MISMATCH'} (${load()})`,
   );
 
   // the Claude Code logs alone: every other agent's directory points nowhere
@@ -133,7 +131,6 @@ export async function comparePeers(
   claudeEnv['XDG_CONFIG_HOME'] = env['XDG_CONFIG_HOME'];
   const claudeBytes = dirBytes(path.join(root, 'claude'));
   const peer = findPeer();
-  const timesFile = path.join(root, 'times.txt');
   const sides: { label: string; runs: Measured[]; env?: Record<string, string> }[] = [
     { label: 'tokentally report --refresh', runs: [] },
     { label: 'the same on one thread', runs: [], env: { TOKENTALLY_READ_THREADS: '0' } },
