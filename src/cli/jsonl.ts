@@ -47,8 +47,8 @@ export function readJsonl(
 ): number {
   const fd = fs.openSync(file, 'r');
   const scan = !fullParse();
-  const needleBufs = scan ? needles.map((n) => new Finder(n)) : [];
-  const markerBufs = scan ? skipMarkers.map((n) => new Finder(n)) : [];
+  const needleBufs = scan ? needles.map((n) => Buffer.from(n, 'utf8')) : [];
+  const markerBufs = scan ? skipMarkers.map((n) => Buffer.from(n, 'utf8')) : [];
   try {
     let pos = offset;
     let carry: Buffer | undefined;
@@ -61,8 +61,6 @@ export function readJsonl(
       const n = fs.readSync(fd, buf, carryLen, CHUNK, pos + carryLen);
       if (n === 0) break;
       const end = carryLen + n;
-      for (const f of needleBufs) f.reset();
-      for (const f of markerBufs) f.reset();
       let lineStart = 0;
       for (;;) {
         const nl = buf.indexOf(NEWLINE, lineStart);
@@ -85,42 +83,13 @@ export function readJsonl(
   }
 }
 
-/**
- * Finds one needle in the lines of a chunk, front to back: it remembers the needle's next
- * occurrence, so each byte of the chunk is searched once per needle, however many lines there
- * are (no per-line search that could run past the line's end).
- */
-class Finder {
-  private readonly needle: Buffer;
-  /** Next occurrence at or after the last line asked about; -1 unknown, Infinity none. */
-  private at = -1;
-
-  constructor(text: string) {
-    this.needle = Buffer.from(text, 'utf8');
-  }
-
-  /** A new chunk was read into the buffer. */
-  reset(): void {
-    this.at = -1;
-  }
-
-  /** Whether the needle lies wholly within [from, limit) of `buf`; `from` never decreases within a chunk. */
-  within(buf: Buffer, from: number, limit: number): boolean {
-    if (this.at < from) {
-      const i = buf.indexOf(this.needle, from);
-      this.at = i === -1 ? Infinity : i;
-    }
-    return this.at + this.needle.length <= limit;
-  }
-}
-
 function handleLine(
   buf: Buffer,
   start: number,
   end: number,
   absStart: number,
-  needles: readonly Finder[],
-  markers: readonly Finder[],
+  needles: readonly Buffer[],
+  markers: readonly Buffer[],
   onObject: (obj: Record<string, unknown>, lineStart: number) => void,
   stats: LineStats,
 ): void {
@@ -133,13 +102,14 @@ function handleLine(
     return;
   }
   if (markers.length > 0) {
-    const head = Math.min(end, s + MARKER_WINDOW);
-    for (const m of markers) if (m.within(buf, s, head)) return;
+    const head = buf.subarray(s, Math.min(end, s + MARKER_WINDOW));
+    for (const m of markers) if (head.indexOf(m) !== -1) return;
   }
   if (needles.length > 0) {
+    const line = buf.subarray(s, end);
     let hit = false;
     for (const n of needles) {
-      if (n.within(buf, s, end)) {
+      if (line.indexOf(n) !== -1) {
         hit = true;
         break;
       }
