@@ -37,7 +37,7 @@ import {
   rand,
   vscodeTask,
 } from './lib/agent-logs.js';
-import { comparePeers } from './lib/cli-peer.js';
+import { comparePeers, load } from './lib/cli-peer.js';
 
 const TARGET_MB = Number(process.env['BENCH_CLI_MB'] ?? 1000);
 const FILES = Number(process.env['BENCH_CLI_FILES'] ?? 2000);
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     await srv.close();
     const mbps = bytes / 1e6 / (first.ms / 1000);
     console.log(
-      `first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 500 on a quiet machine)`,
+      `first sync:     ${(first.ms / 1000).toFixed(2)} s for ${(bytes / 1e6).toFixed(0)} MB = ${mbps.toFixed(0)} MB/s (target >= 500 on a quiet machine; ${load()})`,
     );
     console.log(`no-change sync: ${(second.ms / 1000).toFixed(3)} s (target <= 0.2)`);
     console.log(
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
     console.log(
       `uploaded ${srv.stats.buckets} buckets in ${srv.stats.requests} requests; server total ${srv.stats.total} = report total ${report.totals.total_tokens}: ${srv.stats.total === report.totals.total_tokens ? 'ok' : 'MISMATCH'}`,
     );
-    const exact = await comparePeers(root, env, timeRun, reportOut);
+    const exact = await comparePeers(root, env, reportOut, MAIN);
     if (mbps < 500 || second.ms > 200 || !(packed <= 300) || srv.stats.total !== report.totals.total_tokens || !exact)
       process.exitCode = 1;
   } finally {

@@ -1,15 +1,15 @@
 /**
  * @fileoverview bench:cli's side-by-side part: the first read of the tree's Claude Code logs by
- * tokentally (`report --refresh --json` from a fresh state, on worker threads and on one thread)
- * and by the fastest available peer (`ccusage daily --json --offline`: `ccusage` on the PATH, or
- * the command in BENCH_PEER), runs alternating, medians compared; and the exactness check: the
- * whole tree read on one thread gives the same report as the parallel read.
+ * tokentally (`report --refresh --json` from a fresh state, on worker threads, on one thread, and
+ * on one thread parsing every line) and by the fastest available peer (`ccusage daily --json
+ * --offline`: `ccusage` on the PATH, or the command in BENCH_PEER), runs alternating, medians of
+ * wall and CPU time (GNU time) compared; and the exactness check: the
+ * whole tree read on one thread gives the same report as the parallel read, and so does a read
+ * that parses every line (`TOKENTALLY_FULL_PARSE=1`: the key scan off), timed beside it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-
-export type TimeRun = (args: string[], env: NodeJS.ProcessEnv) => Promise<{ ms: number; stdout: string }>;
 
 /** Runs per figure (alternating tokentally and the peer), from BENCH_CLI_RUNS. */
 const RUNS = Math.max(1, Number(process.env['BENCH_CLI_RUNS'] ?? 3));
@@ -36,17 +36,54 @@ function findPeer(): string | undefined {
   return found.status === 0 && p !== '' ? p : undefined;
 }
 
-function runPeer(cmd: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; ok: boolean; stderr: string }> {
+interface Measured {
+  /** Wall time, ms. */
+  ms: number;
+  /** User + system CPU time of the process and its threads, ms (NaN without /usr/bin/time). */
+  cpuMs: number;
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+const TIME = '/usr/bin/time';
+
+/**
+ * Run `cmd args` and measure wall and CPU time (GNU time's user + system of the child, worker
+ * threads included): on a shared machine CPU time says more about the code than wall time.
+ */
+function measure(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, timesFile: string): Promise<Measured> {
+  const timed = fs.existsSync(TIME);
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(cmd, ['daily', '--json', '--offline'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = timed
+      ? spawn(TIME, ['-f', '%U %S', '-o', timesFile, cmd, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', (e) => resolve({ ms: 0, ok: false, stderr: e.message }));
+    child.on('error', (e) => resolve({ ms: 0, cpuMs: NaN, ok: false, stdout, stderr: e.message }));
     child.on('close', (code) => {
-      resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, ok: code === 0, stderr });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      let cpuMs = NaN;
+      if (timed) {
+        const last = fs.readFileSync(timesFile, 'utf8').trim().split('\n').at(-1) ?? '';
+        const [user, sys] = last.split(' ').map(Number);
+        cpuMs = ((user ?? NaN) + (sys ?? NaN)) * 1000;
+      }
+      resolve({ ms, cpuMs, ok: code === 0, stdout, stderr });
     });
   });
+}
+
+/** The load average, printed beside each figure: on a shared machine it says what the figure measured. */
+export function load(): string {
+  try {
+    return `load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`;
+  } catch {
+    return 'load n/a';
+  }
 }
 
 /** Report rows of a `report --json` output, for comparing two reads. */
@@ -62,15 +99,28 @@ function rows(stdout: string): string {
 export async function comparePeers(
   root: string,
   env: NodeJS.ProcessEnv,
-  timeRun: TimeRun,
   parallelReport: string,
+  main: string,
 ): Promise<boolean> {
   // exactness: the whole tree again, on one thread, into its own state
   const oneEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-one'), TOKENTALLY_READ_THREADS: '0' };
-  const one = await timeRun(['report', '--refresh', '--json'], oneEnv);
+  const timesFile = path.join(root, 'times.txt');
+  const one = await measure(process.execPath, [main, 'report', '--refresh', '--json'], oneEnv, timesFile);
   const exact = rows(one.stdout) === rows(parallelReport);
   console.log(
-    `one-thread read: ${(one.ms / 1000).toFixed(2)} s for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'}`,
+    `one-thread read: ${(one.ms / 1000).toFixed(2)} s wall, ${(one.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'} (${load()})`,
+  );
+  // the key scan (lines without the keys a parser needs are never parsed) is exact: every line parsed gives the same report
+  const fullEnv = {
+    ...env,
+    XDG_STATE_HOME: path.join(root, 'xdg-state-full'),
+    TOKENTALLY_READ_THREADS: '0',
+    TOKENTALLY_FULL_PARSE: '1',
+  };
+  const full = await measure(process.execPath, [main, 'report', '--refresh', '--json'], fullEnv, timesFile);
+  const scanExact = rows(full.stdout) === rows(parallelReport);
+  console.log(
+    `one-thread read, every line parsed (key scan off): ${(full.ms / 1000).toFixed(2)} s wall, ${(full.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the key-scan read's: ${scanExact ? 'ok' : 'MISMATCH'} (${load()})`,
   );
 
   // the Claude Code logs alone: every other agent's directory points nowhere
@@ -81,43 +131,62 @@ export async function comparePeers(
   claudeEnv['XDG_CONFIG_HOME'] = env['XDG_CONFIG_HOME'];
   const claudeBytes = dirBytes(path.join(root, 'claude'));
   const peer = findPeer();
-  const ours: number[] = [];
-  const oursOne: number[] = [];
-  const theirs: number[] = [];
+  const sides: { label: string; runs: Measured[]; env?: Record<string, string> }[] = [
+    { label: 'tokentally report --refresh', runs: [] },
+    { label: 'the same on one thread', runs: [], env: { TOKENTALLY_READ_THREADS: '0' } },
+    {
+      label: 'one thread, every line parsed',
+      runs: [],
+      env: { TOKENTALLY_READ_THREADS: '0', TOKENTALLY_FULL_PARSE: '1' },
+    },
+  ];
+  const theirs: Measured[] = [];
   let peerError: string | undefined;
   let totals = '';
   for (let i = 0; i < RUNS; i += 1) {
-    for (const [threads, into] of [
-      [undefined, ours],
-      ['0', oursOne],
-    ] as const) {
-      const state = path.join(root, `xdg-state-claude-${i}-${threads ?? 'par'}`);
-      const e: NodeJS.ProcessEnv = { ...claudeEnv, XDG_STATE_HOME: state };
-      if (threads !== undefined) e['TOKENTALLY_READ_THREADS'] = threads;
-      const r = await timeRun(['report', '--refresh', '--json'], e);
-      into.push(r.ms);
+    for (const [k, side] of sides.entries()) {
+      const state = path.join(root, `xdg-state-claude-${i}-${k}`);
+      const e: NodeJS.ProcessEnv = { ...claudeEnv, ...side.env, XDG_STATE_HOME: state };
+      const r = await measure(process.execPath, [main, 'report', '--refresh', '--json'], e, timesFile);
+      if (!r.ok) throw new Error(`tokentally report --refresh failed: ${r.stderr}`);
+      side.runs.push(r);
       if (totals === '') totals = rows(r.stdout);
       else if (rows(r.stdout) !== totals) peerError = 'tokentally Claude reads differ between runs';
       fs.rmSync(state, { recursive: true, force: true });
     }
     if (peer !== undefined && peerError === undefined) {
-      const r = await runPeer(peer, { ...process.env, CLAUDE_CONFIG_DIR: path.join(root, 'claude') });
-      if (r.ok) theirs.push(r.ms);
+      const r = await measure(
+        peer,
+        ['daily', '--json', '--offline'],
+        { ...process.env, CLAUDE_CONFIG_DIR: path.join(root, 'claude') },
+        timesFile,
+      );
+      if (r.ok) theirs.push(r);
       else peerError = `${peer} failed: ${r.stderr.trim().split('\n')[0] ?? ''}`;
     }
   }
   const mb = claudeBytes / 1e6;
-  const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s = ${(mb / (ms / 1000)).toFixed(0)} MB/s`;
-  console.log(`Claude Code logs only (${mb.toFixed(0)} MB), first read, median of ${RUNS}:`);
-  console.log(`  tokentally report --refresh:            ${fmt(median(ours))}`);
-  console.log(`  the same on one thread:                 ${fmt(median(oursOne))}`);
+  const secs = (ms: number): string => (ms / 1000).toFixed(2);
+  const fmt = (runs: readonly Measured[]): string => {
+    const wall = median(runs.map((r) => r.ms));
+    const cpu = median(runs.map((r) => r.cpuMs));
+    return `wall ${secs(wall)} s = ${(mb / (wall / 1000)).toFixed(0)} MB/s, CPU ${secs(cpu)} s (runs ${runs.map((r) => `${secs(r.ms)}/${secs(r.cpuMs)}`).join(', ')} s wall/CPU)`;
+  };
+  console.log(
+    `Claude Code logs only (${mb.toFixed(0)} MB), first read, medians of ${RUNS}, runs alternating (${load()}):`,
+  );
+  for (const side of sides) console.log(`  ${side.label.padEnd(38)} ${fmt(side.runs)}`);
   if (peerError !== undefined) console.log(`  peer: ${peerError}`);
   else if (peer === undefined)
     console.log('  peer: not measured (no ccusage on the PATH; set BENCH_PEER to a peer command)');
   else {
-    const ratio = median(ours) / median(theirs);
-    console.log(`  ${path.basename(peer)} daily --json --offline: ${fmt(median(theirs))}`);
-    console.log(`  ratio tokentally / peer: ${ratio.toFixed(2)} (target <= 1.0)`);
+    console.log(`  ${`${path.basename(peer)} daily --json --offline`.padEnd(38)} ${fmt(theirs)}`);
+    const ratio = (runs: readonly Measured[], f: (r: Measured) => number): string =>
+      (median(runs.map(f)) / median(theirs.map(f))).toFixed(2);
+    const [par, one] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    console.log(
+      `  ratio tokentally / peer (target <= 1.0): wall ${ratio(par.runs, (r) => r.ms)} (one thread ${ratio(one.runs, (r) => r.ms)}), CPU ${ratio(par.runs, (r) => r.cpuMs)} (one thread ${ratio(one.runs, (r) => r.cpuMs)}) (${load()})`,
+    );
   }
-  return exact;
+  return exact && scanExact;
 }

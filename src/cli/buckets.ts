@@ -9,6 +9,8 @@ import { ShardSet } from './shards.js';
 import { addInto, packCounts, unpackCounts, zeroCounts, type Counts } from './usage.js';
 
 const SEP = '\u001f';
+/** Separates a bucket key from the session it came from (a local-only suffix; see {@link BucketStore.add}). */
+const SESSION_SEP = '\u001e';
 
 export interface BucketId {
   hourStart: number;
@@ -24,6 +26,34 @@ export function bucketKey(id: BucketId): string {
 export function parseBucketKey(key: string): BucketId {
   const [h = '0', source = 'unknown', model = 'unknown', project = ''] = key.split(SEP);
   return { hourStart: Number(h), source, model, project };
+}
+
+/**
+ * A bucket key that also names the session the usage came from. The engine counts records under
+ * such keys (ledgers and cursors keep them), and the store files each addition both under the
+ * plain bucket (what is uploaded) and under the session, so taking a record back (a replaced
+ * file, a grown duplicate) takes it back from its session too: the session totals stay exact.
+ */
+export function withSession(key: string, session: string | undefined): string {
+  if (session === undefined || session === '') return key;
+  return `${key}${SESSION_SEP}${printable(session.length > 200 ? session.slice(0, 200) : session)}`;
+}
+
+/** A session id is an opaque local label: control characters (the key's separators among them) go. */
+function printable(s: string): string {
+  for (let i = 0; i < s.length; i += 1) {
+    if (s.charCodeAt(i) < 0x20) return [...s].filter((ch) => ch.charCodeAt(0) >= 0x20).join('');
+  }
+  return s;
+}
+
+export interface SessionBucketId extends BucketId {
+  session: string;
+}
+
+export function parseSessionKey(key: string): SessionBucketId {
+  const i = key.indexOf(SESSION_SEP);
+  return { ...parseBucketKey(i < 0 ? key : key.slice(0, i)), session: i < 0 ? '' : key.slice(i + 1) };
 }
 
 /** The group (hour, source, model) a bucket key belongs to. */
@@ -64,24 +94,30 @@ function encodeShard(shard: Shard): unknown {
 
 export class BucketStore {
   private readonly shards: ShardSet<Shard>;
+  /** The same totals split by session (bucket key + session), by UTC month; never uploaded. */
+  private readonly sessions: ShardSet<Shard>;
   readonly changedGroups = new Set<string>();
   /** What was added to each bucket since this store was opened (the sync's summary of new usage). */
   readonly delta = new Map<string, Counts>();
 
   /** @param files month → current file name, owned by the caller's state (see state.ts) */
-  constructor(dir: string, files: Record<string, string>) {
+  /** @param sessionFiles month → current session shard file, likewise */
+  constructor(dir: string, files: Record<string, string>, sessionFiles: Record<string, string> = {}) {
     this.shards = new ShardSet(dir, files, 'buckets-', decodeShard, encodeShard);
+    this.sessions = new ShardSet(dir, sessionFiles, 'sessions-', decodeShard, encodeShard);
   }
 
+  /** Add to a bucket; a key made by {@link withSession} also adds to that session's totals. */
   add(key: string, counts: Counts, sign: 1 | -1 = 1): void {
-    const month = monthOf(key);
-    const shard = this.shards.get(month);
-    let cur = shard.get(key);
-    if (cur === undefined) {
-      cur = zeroCounts();
-      shard.set(key, cur);
+    const cut = key.indexOf(SESSION_SEP);
+    if (cut >= 0) {
+      const month = monthOf(key);
+      addTo(this.sessions.get(month), key, counts, sign);
+      this.sessions.markDirty(month);
+      key = key.slice(0, cut);
     }
-    addInto(cur, counts, sign);
+    const month = monthOf(key);
+    addTo(this.shards.get(month), key, counts, sign);
     let d = this.delta.get(key);
     if (d === undefined) this.delta.set(key, (d = zeroCounts()));
     addInto(d, counts, sign);
@@ -92,6 +128,11 @@ export class BucketStore {
   /** Every bucket (loads all months). */
   *entries(): IterableIterator<[string, Counts]> {
     for (const month of this.shards.ids()) yield* this.shards.get(month);
+  }
+
+  /** Every bucket split by session (keys as {@link withSession}; loads all months). */
+  *sessionEntries(): IterableIterator<[string, Counts]> {
+    for (const month of this.sessions.ids()) yield* this.sessions.get(month);
   }
 
   /** Every bucket of each changed group, grouped. */
@@ -111,12 +152,21 @@ export class BucketStore {
   }
 
   get isDirty(): boolean {
-    return this.shards.isDirty;
+    return this.shards.isDirty || this.sessions.isDirty;
   }
 
   /** Write changed months under generation `gen`; returns replaced file names. */
   saveDirty(gen: number): string[] {
     this.changedGroups.clear();
-    return this.shards.saveDirty(gen);
+    return [...this.shards.saveDirty(gen), ...this.sessions.saveDirty(gen)];
   }
+}
+
+function addTo(shard: Shard, key: string, counts: Counts, sign: 1 | -1): void {
+  let cur = shard.get(key);
+  if (cur === undefined) {
+    cur = zeroCounts();
+    shard.set(key, cur);
+  }
+  addInto(cur, counts, sign);
 }

@@ -57,12 +57,12 @@ const COMMANDS: Record<string, Command> = {
   },
   report: {
     run: reportCommand,
-    synopsis: '[--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block] [--json] [--refresh]',
+    synopsis: '[--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block|session] [--json] [--refresh]',
     summary: 'tokens and cost computed locally, no server needed',
     details: `Totals from the local bucket store, priced with the server's price data and rules.
   --since D, --until D  local calendar days (YYYY-MM-DD, inclusive)
   --tz ZONE             IANA time zone of those days (default: TZ or the system zone)
-  --by KEY              rows per day (default), model, source, project or block (Claude's 5-hour windows)
+  --by KEY              rows per day (default), model, source, project, block (Claude's 5-hour windows) or session
   --json                machine-readable output
   --refresh             read the agents' logs first (without uploading)`,
   },

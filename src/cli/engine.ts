@@ -5,7 +5,7 @@
  * per-agent counters; the caller commits the state and queues the changed groups.
  */
 import fs from 'node:fs';
-import { bucketKey } from './buckets.js';
+import { bucketKey, withSession } from './buckets.js';
 import type { AgentRoots } from './paths.js';
 import type { AgentParser, LogFile, ParseStart, RecordSink } from './parsers/types.js';
 import { ProjectResolver } from './project.js';
@@ -167,12 +167,13 @@ function readPlan(
         state.projectRefs[project.key] = project.ref;
         state.dirty = true;
       }
-      return bucketKey({
+      const key = bucketKey({
         hourStart: halfHourStart(rec.ts),
         source: rec.source,
         model: rec.model,
         project: project?.key ?? '',
       });
+      return withSession(key, rec.session);
     };
     const { resume, start } = p;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};

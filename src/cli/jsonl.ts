@@ -18,6 +18,15 @@ export interface LineStats {
   malformed: number;
 }
 
+/**
+ * `TOKENTALLY_FULL_PARSE=1` turns the key scan off: every line is parsed as JSON and handed to
+ * the parser. Only for proving the scan exact (tests and bench:cli compare both reads); read
+ * per file, so a worker thread (which shares the environment) honours it too.
+ */
+function fullParse(): boolean {
+  return process.env['TOKENTALLY_FULL_PARSE'] === '1';
+}
+
 /** How far into a line the `skipMarkers` are looked for. */
 const MARKER_WINDOW = 512;
 
@@ -37,8 +46,9 @@ export function readJsonl(
   skipMarkers: readonly string[] = [],
 ): number {
   const fd = fs.openSync(file, 'r');
-  const needleBufs = needles.map((n) => Buffer.from(n, 'utf8'));
-  const markerBufs = skipMarkers.map((n) => Buffer.from(n, 'utf8'));
+  const scan = !fullParse();
+  const needleBufs = scan ? needles.map((n) => Buffer.from(n, 'utf8')) : [];
+  const markerBufs = scan ? skipMarkers.map((n) => Buffer.from(n, 'utf8')) : [];
   try {
     let pos = offset;
     let carry: Buffer | undefined;

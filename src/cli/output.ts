@@ -72,8 +72,11 @@ export function formatInt(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Render rows as an aligned plain-text table; numbers right-aligned. Colour escapes take no width. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/**
+ * Render rows as an aligned plain-text table: the first `textColumns` columns left-aligned, the
+ * figures after them right-aligned. Colour escapes take no width.
+ */
+export function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns = 1): string {
   const width = (cell: string): number => stripColour(cell).length;
   const widths = header.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ''))));
   const pad = (cell: string, w: number, left: boolean): string => {
@@ -82,7 +85,7 @@ export function table(header: readonly string[], rows: readonly (readonly string
   };
   const fmt = (r: readonly string[]): string =>
     r
-      .map((cell, i) => pad(cell, widths[i] ?? 0, i === 0))
+      .map((cell, i) => pad(cell, widths[i] ?? 0, i < textColumns))
       .join('  ')
       .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n');

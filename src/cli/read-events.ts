@@ -11,13 +11,28 @@ import type { UsageRecord } from './usage.js';
 
 /**
  * One sink call, packed into an array of primitives (cheap to copy between threads):
- * `[0, ts, source, model, input, cached, output, reasoning, total, cwd]` for `add`,
- * `[1, id, ts, source, model, input, cached, output, reasoning, total, cwd, group, sidechain]`
+ * `[0, ts, source, model, input, cached, output, reasoning, total, cwd, session]` for `add`,
+ * `[1, id, ts, source, model, input, cached, output, reasoning, total, cwd, group, sidechain, session]`
  * for `upsert`, `[2, n]` for malformed and `[3, n]` for skipped (`null` where absent).
  */
 export type ReadEvent =
-  | [0, number, string, string, number, number, number, number, number, string | null]
-  | [1, string, number, string, string, number, number, number, number, number, string | null, string | null, 0 | 1]
+  | [0, number, string, string, number, number, number, number, number, string | null, string | null]
+  | [
+      1,
+      string,
+      number,
+      string,
+      string,
+      number,
+      number,
+      number,
+      number,
+      number,
+      string | null,
+      string | null,
+      0 | 1,
+      string | null,
+    ]
   | [2, number]
   | [3, number];
 
@@ -31,7 +46,19 @@ export function readFile(parser: AgentParser, file: LogFile, start: ParseStart, 
   const sink: RecordSink = {
     add(r) {
       const c = r.counts;
-      events.push([0, r.ts, r.source, r.model, c.input, c.cached, c.output, c.reasoning, c.total, r.cwd ?? null]);
+      events.push([
+        0,
+        r.ts,
+        r.source,
+        r.model,
+        c.input,
+        c.cached,
+        c.output,
+        c.reasoning,
+        c.total,
+        r.cwd ?? null,
+        r.session ?? null,
+      ]);
     },
     upsert(id, r, o) {
       const c = r.counts;
@@ -49,6 +76,7 @@ export function readFile(parser: AgentParser, file: LogFile, start: ParseStart, 
         r.cwd ?? null,
         o?.group ?? null,
         o?.sidechain === true ? 1 : 0,
+        r.session ?? null,
       ]);
     },
     malformed(n = 1) {
@@ -82,6 +110,7 @@ export function replay(events: readonly ReadEvent[], sink: RecordSink): void {
           counts: { input: e[4], cached: e[5], output: e[6], reasoning: e[7], total: e[8] },
         };
         if (e[9] !== null) rec.cwd = e[9];
+        if (e[10] !== null) rec.session = e[10];
         sink.add(rec);
         break;
       }
@@ -93,6 +122,7 @@ export function replay(events: readonly ReadEvent[], sink: RecordSink): void {
           counts: { input: e[5], cached: e[6], output: e[7], reasoning: e[8], total: e[9] },
         };
         if (e[10] !== null) rec.cwd = e[10];
+        if (e[13] !== null) rec.session = e[13];
         const o: UpsertOptions = {};
         if (e[11] !== null) o.group = e[11];
         if (e[12] === 1) o.sidechain = true;

@@ -14,7 +14,7 @@ import type { Counts } from './usage.js';
 import { billableTokens } from '../domain/billable.js';
 import { modelBase } from '../domain/model-names.js';
 
-export type ReportBy = 'day' | 'model' | 'source' | 'project' | 'block';
+export type ReportBy = 'day' | 'model' | 'source' | 'project' | 'block' | 'session';
 
 export interface ReportRow {
   key: string;
@@ -31,10 +31,14 @@ export interface ReportRow {
   billable_total_tokens: number;
   /** Dollars with six decimals, as the server's `total_cost_usd`. */
   cost_usd: string;
-  /** `--by block` only: the window [start, end) and whether it is still open. */
+  /** `--by block`: the window [start, end) and whether it is still open; `--by session`: its first and last half-hour. */
   start?: string;
   end?: string;
   active?: boolean;
+  /** `--by session` only: the agent, the session id as its log names it, and the git project if known. */
+  source?: string;
+  session?: string;
+  project?: string;
 }
 
 /** Claude's usage windows: 5 hours from the hour of the first message after the last window ended. */
@@ -70,7 +74,7 @@ export function blockStarts(hourStarts: Iterable<number>): number[] {
   return starts;
 }
 
-function emptyRow(key: string): ReportRow {
+export function emptyRow(key: string): ReportRow {
   return {
     key,
     input_tokens: 0,
@@ -86,7 +90,7 @@ function emptyRow(key: string): ReportRow {
   };
 }
 
-function addTo(r: ReportRow, source: string, c: Counts): void {
+export function addTo(r: ReportRow, source: string, c: Counts): void {
   const overlap = OVERLAP.has(source);
   const uncached = overlap ? Math.max(0, c.input - c.cached) : c.input;
   const plainOut = overlap ? Math.max(0, c.output - c.reasoning) : c.output;

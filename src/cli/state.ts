@@ -53,6 +53,8 @@ export class LocalState {
   private gen: number;
   /** month → bucket shard file */
   private readonly bucketFiles: Record<string, string>;
+  /** month → per-session bucket shard file (report --by session) */
+  private readonly sessionFiles: Record<string, string>;
   /** agent → (shard → ledger shard file) */
   private readonly ledgerFiles: Record<string, Record<string, string>>;
   private bucketStore: BucketStore | undefined;
@@ -70,13 +72,14 @@ export class LocalState {
     this.projectRefs = stringMap(obj['projects']);
     this.gen = typeof obj['gen'] === 'number' ? obj['gen'] : 0;
     this.bucketFiles = stringMap(obj['buckets']);
+    this.sessionFiles = stringMap(obj['sessions']);
     this.ledgerFiles = {};
     if (isRecord(obj['ledgers']))
       for (const [agent, files] of Object.entries(obj['ledgers'])) this.ledgerFiles[agent] = stringMap(files);
   }
 
   get buckets(): BucketStore {
-    this.bucketStore ??= new BucketStore(this.dir, this.bucketFiles);
+    this.bucketStore ??= new BucketStore(this.dir, this.bucketFiles, this.sessionFiles);
     return this.bucketStore;
   }
 
@@ -105,6 +108,7 @@ export class LocalState {
       v: 2,
       gen: this.gen,
       buckets: this.bucketFiles,
+      sessions: this.sessionFiles,
       ledgers: this.ledgerFiles,
       projects: this.projectRefs,
       cursors: this.cursors,

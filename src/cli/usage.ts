@@ -24,6 +24,8 @@ export interface UsageRecord {
   counts: Counts;
   /** Working directory of the session, only used locally to find the git project. */
   cwd?: string | undefined;
+  /** The agent's session (conversation) id where its log names one; only used locally (`report --by session`). */
+  session?: string | undefined;
 }
 
 /** Largest count the server accepts in one field of one bucket. */

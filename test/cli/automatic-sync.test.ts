@@ -238,7 +238,7 @@ describe('status', () => {
 });
 
 describe('on a real pseudo-terminal', () => {
-  it('report is coloured on a pty (util-linux script) and the same text minus colour through a pipe', async () => {
+  it('report (by day and by session) is coloured on a pty (util-linux script) and the same text minus colour through a pipe', async () => {
     if (!fs.existsSync('/usr/bin/script')) return;
     // one bundled file, as the package ships it (starts in a fraction of tsx's time)
     const bundle = path.join(h.root, 'tokentally.mjs');
@@ -281,5 +281,19 @@ describe('on a real pseudo-terminal', () => {
     });
     expect(pty).toContain('\u001b[1m');
     expect(stripColour(pty).replace(/\r\n/g, '\n')).toBe(piped);
+    // and the per-session table, likewise
+    const pipedSessions = execFileSync(node, [bundle, 'report', '--by', 'session', '--tz', 'UTC'], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(pipedSessions).toMatch(/^session\s+agent\s+start\s+end\s+input/);
+    expect(pipedSessions).toContain('rollout-x  codex  2026-11-01 09:00 UTC  09:30');
+    const ptySessions = execFileSync(
+      '/usr/bin/script',
+      ['-qec', `'${node}' '${bundle}' report --by session --tz UTC`, '/dev/null'],
+      { env, encoding: 'utf8' },
+    );
+    expect(ptySessions).toContain('\u001b[1m');
+    expect(stripColour(ptySessions).replace(/\r\n/g, '\n')).toBe(pipedSessions);
   });
 });

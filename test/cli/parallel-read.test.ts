@@ -3,7 +3,9 @@
  * identical buckets (key by key, all five counts), cursors and per-agent counters, on the
  * fixture tree holding every agent (with malformed lines) and on bench:cli's generated Claude
  * Code and Codex logs, for a first read and for an incremental one after appends. The worker
- * module is bundled from source here exactly as scripts/build-cli.ts ships it.
+ * module is bundled from source here exactly as scripts/build-cli.ts ships it. The key scan
+ * (jsonl.ts: lines without the keys a parser needs are never parsed) is exact likewise: a read
+ * that parses every line gives the same result.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,7 @@ import { allParsers } from '../../src/cli/parsers/index.js';
 import { agentRoots } from '../../src/cli/paths.js';
 import type { ParallelOptions } from '../../src/cli/read-pool.js';
 import { LocalState } from '../../src/cli/state.js';
+import { unpackCounts, type Counts } from '../../src/cli/usage.js';
 import { writeAgentTree } from './agent-tree.js';
 import { appendJsonl, makeHome, NOW, removeHome, type TestHome } from './helpers.js';
 
@@ -49,8 +52,15 @@ interface Snapshot {
   /** The files reported as holding malformed lines, in order. */
   malformed: string[];
   buckets: [string, number[]][];
+  /** The same totals split by session (report --by session). */
+  sessions: [string, number[]][];
   cursors: string;
 }
+
+const sorted = (entries: Iterable<[string, Counts]>): [string, number[]][] =>
+  [...entries]
+    .map(([k, c]): [string, number[]] => [k, [c.input, c.cached, c.output, c.reasoning, c.total]])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
 /** One scan into state directory `dir` (committed), and what it left there. */
 function scanInto(dir: string, now: number, parallel: ParallelOptions): Snapshot {
@@ -66,16 +76,29 @@ function scanInto(dir: string, now: number, parallel: ParallelOptions): Snapshot
   });
   state.commit();
   const reread = new LocalState(dir);
-  const buckets = [...reread.buckets.entries()]
-    .map(([k, c]): [string, number[]] => [k, [c.input, c.cached, c.output, c.reasoning, c.total]])
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { result, malformed, buckets, cursors: JSON.stringify(reread.cursors) };
+  const buckets = sorted(reread.buckets.entries());
+  const sessions = sorted(reread.buckets.sessionEntries());
+  // every record here names its session: the sessions of a bucket add up to it exactly
+  const summed = new Map<string, number[]>();
+  for (const [k, c] of sessions) {
+    const base = k.slice(0, k.indexOf('\u001e'));
+    const acc = summed.get(base) ?? [0, 0, 0, 0, 0];
+    summed.set(
+      base,
+      acc.map((x, i) => x + (c[i] ?? 0)),
+    );
+  }
+  expect(buckets.filter(([, c]) => c.some((x) => x !== 0))).toEqual(
+    sorted([...summed].map(([k, c]) => [k, unpackCounts(c)])).filter(([, c]) => c.some((x) => x !== 0)),
+  );
+  return { result, malformed, buckets, sessions, cursors: JSON.stringify(reread.cursors) };
 }
 
 function expectSame(one: Snapshot, par: Snapshot): void {
   expect(par.result.threads).toBeGreaterThan(0);
   expect(one.result.threads).toBe(0);
   expect(par.buckets).toEqual(one.buckets);
+  expect(par.sessions).toEqual(one.sessions);
   expect(par.result.agents).toEqual(one.result.agents);
   expect(par.result.bytesRead).toBe(one.result.bytesRead);
   expect(par.cursors).toBe(one.cursors);
@@ -148,5 +171,28 @@ describe('parallel read', () => {
     expect(stalled.result.threads).toBe(2);
     expect(stalled.buckets).toEqual(missing.buckets);
     expect(stalled.cursors).toBe(missing.cursors);
+  }, 60_000);
+
+  it('is exact with the key scan: parsing every line as JSON gives the same buckets, sessions and cursors', () => {
+    // the same tree (fixtures of every agent, generated Claude Code and Codex logs), read from scratch
+    const scanned = scanInto(path.join(tmp, 'key-scan'), NOW, { threads: 0 });
+    process.env['TOKENTALLY_FULL_PARSE'] = '1';
+    let full: Snapshot;
+    let fullPar: Snapshot;
+    try {
+      full = scanInto(path.join(tmp, 'full-parse'), NOW, { threads: 0 });
+      fullPar = scanInto(path.join(tmp, 'full-parse-par'), NOW, { threads: 2, minBytes: 0, workerUrl });
+    } finally {
+      delete process.env['TOKENTALLY_FULL_PARSE'];
+    }
+    expect(scanned.buckets.length).toBeGreaterThan(50);
+    expect(full.buckets).toEqual(scanned.buckets);
+    expect(full.sessions).toEqual(scanned.sessions);
+    expect(full.cursors).toBe(scanned.cursors);
+    expect(full.result.agents['claude']?.records).toBe(scanned.result.agents['claude']?.records);
+    expect(full.result.agents['codex']?.records).toBe(scanned.result.agents['codex']?.records);
+    // the workers read the environment too
+    expect(fullPar.result.threads).toBeGreaterThan(0);
+    expect(fullPar.buckets).toEqual(scanned.buckets);
   }, 60_000);
 });

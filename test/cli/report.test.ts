@@ -143,9 +143,6 @@ describe('report', () => {
     });
     expect(open.stdout).toContain('2026-11-01 18:00 UTC (active)');
     expect(open.stdout.split('\n')[0]).toMatch(/^block \(5 h, Claude\)\s+input \(uncached\)/);
-    const session = await run(h.env, ['report', '--by', 'session']);
-    expect(session.code).toBe(2);
-    expect(session.stderr).toContain('not sessions');
   });
 
   it('rejects bad options', async () => {

@@ -1,5 +1,5 @@
 /**
- * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block]
+ * @fileoverview `tokentally report [--since D] [--until D] [--tz ZONE] [--by day|model|source|project|block|session]
  * [--json] [--refresh]`: totals from the local bucket store, without any server. Days are local
  * days in `--tz` (default: the system zone); a bucket belongs to the local day of its
  * hour_start. Columns add up (report-rows.ts); `billable` (the server's per-source rule) is shown
@@ -16,6 +16,7 @@ import { acquireLock } from '../lock.js';
 import { createOutput, table } from '../output.js';
 import { ownPaths } from '../paths.js';
 import { buildReport, type ReportBy, type ReportRow } from '../report-rows.js';
+import { buildSessionReport, NO_SESSION, sessionCells, SESSION_HEADER, shortensIds } from '../report-sessions.js';
 import { LocalState } from '../state.js';
 import { createStyle } from '../style.js';
 import { defaultZone, isIsoDate, isValidZone } from '../time-zone.js';
@@ -23,7 +24,7 @@ import { scanAndQueue } from './sync.js';
 
 export { billable } from '../report-rows.js';
 
-const BY: readonly string[] = ['day', 'model', 'source', 'project', 'block'];
+const BY: readonly string[] = ['day', 'model', 'source', 'project', 'block', 'session'];
 
 /** Printed under the table: how the columns add up, in one line. */
 export const COLUMNS_NOTE =
@@ -43,11 +44,7 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     allowPositionals: false,
   });
   const by = values.by;
-  if (by === 'session')
-    throw new UsageError(
-      '--by session is not available: the local store keeps half-hour totals per source and model, not sessions. Use --by block for Claude 5-hour windows.',
-    );
-  if (!BY.includes(by)) throw new UsageError('--by must be day, model, source, project or block');
+  if (!BY.includes(by)) throw new UsageError('--by must be day, model, source, project, block or session');
   const tz = values.tz ?? defaultZone(ctx.env);
   if (!isValidZone(tz)) throw new UsageError(`unknown time zone "${tz}" (use an IANA name such as Europe/Berlin)`);
   for (const [name, v] of [
@@ -72,11 +69,11 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     }
   }
   const state = new LocalState(paths.stateDir);
-  const { rows, totals } = buildReport(
-    state.buckets.entries(),
-    { tz, since: values.since, until: values.until, by: by as ReportBy, now: ctx.now() },
-    await loadPricer(),
-  );
+  const range = { tz, since: values.since, until: values.until };
+  const { rows, totals } =
+    by === 'session'
+      ? buildSessionReport(state.buckets.entries(), state.buckets.sessionEntries(), range, await loadPricer())
+      : buildReport(state.buckets.entries(), { ...range, by: by as ReportBy, now: ctx.now() }, await loadPricer());
   if (values.json === true) {
     out.data(
       JSON.stringify({ tz, since: values.since ?? null, until: values.until ?? null, by, rows, totals }, null, 2),
@@ -105,8 +102,13 @@ export function renderReport(
 ): string {
   const showOther = [...rows, totals].some((r) => r.other_tokens !== 0);
   const showBillable = [...rows, totals].some((r) => r.billable_total_tokens !== r.total_tokens);
+  const showProject = rows.some((r) => r.project !== undefined);
+  const lead =
+    by === 'session'
+      ? (r: ReportRow): string[] => sessionCells(r, tz, showProject)
+      : (r: ReportRow): string[] => [r.active === true ? `${r.key} (active)` : r.key];
   const header = [
-    by === 'block' ? 'block (5 h, Claude)' : by,
+    ...(by === 'session' ? SESSION_HEADER(showProject) : [by === 'block' ? 'block (5 h, Claude)' : by]),
     'input (uncached)',
     'cached',
     'output',
@@ -117,7 +119,7 @@ export function renderReport(
     'cost',
   ];
   const cells = (r: ReportRow): string[] => [
-    r.active === true ? `${r.key} (active)` : r.key,
+    ...lead(r),
     formatTokens(r.uncached_input_tokens),
     formatTokens(r.cached_input_tokens),
     formatTokens(r.non_reasoning_output_tokens),
@@ -127,7 +129,11 @@ export function renderReport(
     ...(showBillable ? [formatTokens(r.billable_total_tokens)] : []),
     formatUsd(BigInt(r.cost_usd.replace('.', ''))),
   ];
-  const body = table(header.map(style.bold), [...rows.map(cells), cells(totals).map(style.bold)]);
+  const body = table(
+    header.map(style.bold),
+    [...rows.map(cells), cells(totals).map(style.bold)],
+    by === 'session' ? SESSION_HEADER(showProject).length : 1,
+  );
   const notes = [
     showOther
       ? `${COLUMNS_NOTE.replace(' = total', ' + other = total')} "other" is what a tool's own total holds beyond these.`
@@ -137,6 +143,15 @@ export function renderReport(
     notes.push(
       'billable: the tokens the server bills by its per-source rule, shown because it differs from total here.',
     );
-  notes.push(`Days in ${tz}; cost from the server's price data, per model and UTC day.`);
+  if (by === 'session') {
+    notes.push(
+      `Start and end: the first and last half-hour of each session's usage, in ${tz}${shortensIds(rows) ? '; session ids shortened (--json has them whole)' : ''}.`,
+    );
+    if (rows.some((r) => r.key === NO_SESSION))
+      notes.push(
+        `${NO_SESSION}: usage read before this version kept sessions, or from logs that name none (a first read from a fresh state assigns it).`,
+      );
+    notes.push(`Cost from the server's price data, per model and UTC day.`);
+  } else notes.push(`Days in ${tz}; cost from the server's price data, per model and UTC day.`);
   return `${body}\n\n${notes.map(style.dim).join('\n')}`;
 }

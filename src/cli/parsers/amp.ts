@@ -55,6 +55,7 @@ function emitThread(doc: Record<string, unknown>, file: LogFile, sink: RecordSin
         source: 'amp',
         model: normalizeModel(ev['model'] ?? msgUsage?.['model']),
         counts,
+        session: thread,
       });
     });
     return;
@@ -79,6 +80,7 @@ function emitThread(doc: Record<string, unknown>, file: LogFile, sink: RecordSin
       source: 'amp',
       model: normalizeModel(u['model']),
       counts,
+      session: thread,
     });
   }
 }

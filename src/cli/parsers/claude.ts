@@ -77,7 +77,14 @@ export const claudeParser: AgentParser = {
               : `${file.key}@${lineStart}`;
         sink.upsert(
           id,
-          { ts, source: 'claude', model: normalizeModel(msg?.['model'] ?? obj['model']), counts, cwd: str(obj['cwd']) },
+          {
+            ts,
+            source: 'claude',
+            model: normalizeModel(msg?.['model'] ?? obj['model']),
+            counts,
+            cwd: str(obj['cwd']),
+            session: str(obj['sessionId']) ?? path.basename(file.path, '.jsonl'),
+          },
           messageId !== undefined ? { group: messageId, sidechain: obj['isSidechain'] === true } : {},
         );
       },

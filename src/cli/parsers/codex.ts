@@ -232,7 +232,9 @@ export function createCodexParser(agent: 'codex' | 'every-code'): AgentParser {
           if (fp !== undefined) remember(st, fp);
           const counts = codexCounts(delta);
           if (counts.total === 0) return;
-          sink.add({ ts, source: agent, model: st.model ?? 'unknown', counts, cwd: st.cwd });
+          // the rollout's file name carries the session id (a fork is a session of its own)
+          const session = ROLLOUT_ID.exec(file.path)?.[1] ?? path.basename(file.path, '.jsonl');
+          sink.add({ ts, source: agent, model: st.model ?? 'unknown', counts, cwd: st.cwd, session });
         },
         stats,
         ['"type":"response_item"'],

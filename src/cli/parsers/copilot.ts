@@ -39,6 +39,11 @@ export const copilotParser: AgentParser = {
   },
   parse(file, start, sink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
+    // `session-state/<session>/events.jsonl`, or `session-state/<session>.jsonl` in older builds
+    const session =
+      path.basename(file.path) === 'events.jsonl'
+        ? path.basename(path.dirname(file.path))
+        : path.basename(file.path, '.jsonl');
     let model = isRecord(start.state) ? str(start.state['model']) : undefined;
     let cwd = isRecord(start.state) ? str(start.state['cwd']) : undefined;
     const offset = readJsonl(
@@ -72,6 +77,7 @@ export const copilotParser: AgentParser = {
           model: normalizeModel(data['model'] ?? model),
           counts,
           cwd,
+          session,
         });
       },
       stats,

@@ -55,7 +55,7 @@ export const droidParser: AgentParser = {
     const session = path.basename(file.path, '.settings.json');
     // Every segment is reported on each read: the engine takes back this file's earlier contribution first.
     for (const s of segments)
-      sink.add({ ts: s.ts, source: 'droid', model, counts: unpackCounts(s.c), cwd: str(doc['cwd']) });
+      sink.add({ ts: s.ts, source: 'droid', model, counts: unpackCounts(s.c), cwd: str(doc['cwd']), session });
     return { offset: 0, state: segments.length > 0 ? { segments, session } : null };
   },
 };

@@ -37,6 +37,8 @@ function messageCounts(m: Record<string, unknown>): Counts | undefined {
 /** Running context of a JSONL session (also the fallbacks for partial `message_update` rows). */
 interface JsonlContext {
   cwd?: string | undefined;
+  /** The file's session: a chat file is one session (a subagent's file counts as its own). */
+  session?: string | undefined;
   lastTs?: number | undefined;
   lastModel?: string | undefined;
 }
@@ -67,6 +69,7 @@ function emitMessage(
     model: normalizeModel(model),
     counts,
     cwd: ctx.cwd,
+    session: ctx.session,
   });
 }
 
@@ -97,7 +100,9 @@ export const geminiParser: AgentParser = {
         return { offset: 0, state: null };
       }
       const fallbackTs = isRecord(doc) ? parseInstant(doc['startTime']) : undefined;
-      const ctx: JsonlContext = {};
+      const ctx: JsonlContext = {
+        session: str(isRecord(doc) ? doc['sessionId'] : undefined) ?? path.basename(file.path, '.json'),
+      };
       messages.forEach((m, i) => {
         if (isRecord(m)) emitMessage(m, `${file.key}#${i}`, fallbackTs, ctx, sink);
         else sink.malformed();
@@ -112,6 +117,7 @@ export const geminiParser: AgentParser = {
       cwd: str(prev['cwd']),
       lastTs: typeof prev['lastTs'] === 'number' ? prev['lastTs'] : undefined,
       lastModel: str(prev['lastModel']),
+      session: path.basename(file.path, '.jsonl'),
     };
     const stats: LineStats = { lines: 0, malformed: 0 };
     const offset = readJsonl(

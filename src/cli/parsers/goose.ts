@@ -68,7 +68,14 @@ export const gooseParser: AgentParser = {
         sessions[id] = segments;
         const model = modelOf(row['model']);
         for (const s of segments)
-          sink.add({ ts: s.ts, source: 'goose', model, counts: unpackCounts(s.c), cwd: str(row['cwd']) });
+          sink.add({
+            ts: s.ts,
+            source: 'goose',
+            model,
+            counts: unpackCounts(s.c),
+            cwd: str(row['cwd']),
+            session: id,
+          });
       }
     } finally {
       db.close();

@@ -48,6 +48,9 @@ export const kimiParser: AgentParser = {
   },
   parse(file, start, sink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
+    // `<session>/wire.jsonl`, or Kimi Code's `<session>/agents/<agent>/wire.jsonl`
+    const parts = path.dirname(file.path).split(path.sep);
+    const session = (parts.at(-2) === 'agents' ? parts.at(-3) : parts.at(-1)) ?? file.key;
     // Kimi Code: `usage.record.model` is the config alias (e.g. `k3`); the real model id is on the
     // preceding `llm.request` event, kept across syncs in the file state.
     let requestModel = isRecord(start.state) ? str(start.state['model']) : undefined;
@@ -92,6 +95,7 @@ export const kimiParser: AgentParser = {
           source: 'kimi',
           model: normalizeModel(model),
           counts,
+          session,
         });
       },
       stats,

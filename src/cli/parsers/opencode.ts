@@ -48,6 +48,7 @@ function emitMessage(m: Record<string, unknown>, fallbackId: string, sink: Recor
     model: normalizeModel(m['modelID'] ?? m['modelId'] ?? m['model']),
     counts,
     cwd: str(pathInfo['root']) ?? str(pathInfo['cwd']),
+    session: str(m['sessionID']) ?? str(m['sessionId']),
   });
 }
 
@@ -72,13 +73,15 @@ function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSin
     if (!cols.some((c) => c.name === 'data')) return since;
     const hasId = cols.some((c) => c.name === 'id');
     const hasUpdated = cols.some((c) => c.name === 'time_updated');
-    const select = `SELECT ${hasId ? 'id' : 'NULL AS id'}, data, ${hasUpdated ? 'time_updated' : 'NULL'} AS updated FROM message`;
+    const hasSession = cols.some((c) => c.name === 'session_id');
+    const select = `SELECT ${hasId ? 'id' : 'NULL AS id'}, data, ${hasUpdated ? 'time_updated' : 'NULL'} AS updated, ${hasSession ? 'session_id' : 'NULL'} AS session FROM message`;
     const rows = (
       hasUpdated && since !== undefined ? db.all(`${select} WHERE time_updated >= ?`, since) : db.all(select)
     ) as {
       id: unknown;
       data: unknown;
       updated: unknown;
+      session: unknown;
     }[];
     let n = 0;
     for (const row of rows) {
@@ -97,6 +100,7 @@ function parseDatabase(file: LogFile, since: number | undefined, sink: RecordSin
         continue;
       }
       if (m['id'] === undefined && typeof row.id === 'string') m['id'] = row.id;
+      if (m['sessionID'] === undefined && typeof row.session === 'string') m['sessionID'] = row.session;
       emitMessage(m, `${file.key}#${n}`, sink);
     }
   } catch {
@@ -141,8 +145,11 @@ export const opencodeParser: AgentParser = {
       sink.malformed();
       return { offset: 0, state: null };
     }
-    if (isRecord(m)) emitMessage(m, file.key, sink);
-    else sink.malformed();
+    if (isRecord(m)) {
+      // `storage/message/<sessionID>/msg_*.json`: the folder names the session
+      m['sessionID'] ??= path.basename(path.dirname(file.path));
+      emitMessage(m, file.key, sink);
+    } else sink.malformed();
     return { offset: 0, state: null };
   },
 };

@@ -66,6 +66,7 @@ function createPiParser(
             model: normalizeModel(m['model']),
             counts,
             cwd,
+            session: path.basename(file.path, '.jsonl'),
           });
         },
         stats,

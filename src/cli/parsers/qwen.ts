@@ -47,6 +47,7 @@ export const qwenParser: AgentParser = {
           model: normalizeModel(obj['model']),
           counts,
           cwd: str(obj['cwd']),
+          session: str(obj['sessionId']) ?? path.basename(file.path, '.jsonl'),
         });
       },
       stats,

@@ -65,7 +65,13 @@ function emitTask(agent: AgentId, file: LogFile, entries: unknown[], sink: Recor
     }
     let model = 'unknown';
     for (const [at, m] of models) if (at <= ts) model = m;
-    sink.upsert(`${agent}:${task}:${ts}`, { ts, source: agent, model: normalizeModel(model), counts });
+    sink.upsert(`${agent}:${task}:${ts}`, {
+      ts,
+      source: agent,
+      model: normalizeModel(model),
+      counts,
+      session: task,
+    });
   }
 }
 
