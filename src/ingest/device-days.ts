@@ -83,7 +83,7 @@ export function storedBuckets(days: StoredDays): DayBucket[] {
 }
 
 /** Stored buckets of the half-hour starting at `hourStart` (its day must have been read). */
-export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
+export function bucketsInHalfHour(days: StoredDays, hourStart: number): number {
   const day = dayOfHalfHour(hourStart);
   const stored = days.get(day);
   if (stored === undefined) return 0;

@@ -28,10 +28,9 @@ import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
 import type { RateTable, WritePrices } from './day-rates.js';
-import { settle, withPrices, type PendingUpload } from './pending.js';
+import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from './pending.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
-import { MAX_GROUP_UPLOADS } from './sqlite-thread-join.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
 /** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */

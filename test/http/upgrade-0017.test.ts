@@ -73,7 +73,7 @@ describe(`upgrade across migration 0017 (${engine})`, () => {
       // The writers go on from there: with a bound of 73, one new bucket fits, the next does not.
       const writer = createIngestWriter(db, () => RATES, {
         maxTokensPerUserDay: 2n ** 62n,
-        maxRowsPerHalfHour: 200,
+        maxBucketsPerHalfHour: 200,
         maxStoredBuckets: 73,
       });
       const upload = (model: string) =>

@@ -13,7 +13,7 @@ import {
   daysOf,
   mentionedGroups,
   readDay,
-  rowsInHalfHour,
+  bucketsInHalfHour,
   storedBuckets,
   type StoredDays,
 } from '../../src/ingest/device-days.js';
@@ -98,9 +98,9 @@ describe("an upload against its device's stored days", () => {
       [DAY, [bucket(at(DAY, 4), 'm', 'a', 1n), bucket(at(DAY, 4), 'm', 'b', 1n), bucket(at(DAY, 4), 'x', '', 1n)]],
     ]);
     const days = read([bucket(at(DAY, 4), 'm', 'a', 2n)], stored);
-    expect(rowsInHalfHour(days, at(DAY, 4))).toBe(3);
-    expect(rowsInHalfHour(days, at(DAY, 5))).toBe(0);
-    expect(rowsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
+    expect(bucketsInHalfHour(days, at(DAY, 4))).toBe(3);
+    expect(bucketsInHalfHour(days, at(DAY, 5))).toBe(0);
+    expect(bucketsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
   });
 
   it("leaves each changed day holding what applying the plan's deletes and upserts to it gives", () => {

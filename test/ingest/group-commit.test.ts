@@ -63,7 +63,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     }
     writer = createIngestWriter(db, ratesOf, {
       maxTokensPerUserDay: 2n ** 62n,
-      maxRowsPerHalfHour: 200,
+      maxBucketsPerHalfHour: 200,
       maxStoredBuckets: 5_000_000,
     }); // sums past 2^53 on one day
   });
@@ -218,7 +218,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     await writer.close();
     writer = createIngestWriter(db, ratesOf, {
       maxTokensPerUserDay: 2n ** 62n,
-      maxRowsPerHalfHour: 200,
+      maxBucketsPerHalfHour: 200,
       maxStoredBuckets: 5,
     });
     const counts = async () =>

@@ -24,7 +24,7 @@ import { storedBuckets } from '../helpers/stored-buckets.js';
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
-const BOUNDS = { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200, maxStoredBuckets: 5_000_000 };
+const BOUNDS = { maxTokensPerUserDay: 2n ** 62n, maxBucketsPerHalfHour: 200, maxStoredBuckets: 5_000_000 };
 
 const bucket = (tokens: bigint, hour = 10, model = 'gpt-5'): NormalizedBucket =>
   seedBucket(tokens, { hourStart: Date.UTC(2026, 10, 1, hour), model });
