@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Bucket } from '../../src/domain/bucket.js';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
 import {
@@ -6,7 +7,6 @@ import {
   dayOfHalfHour,
   packDayBuckets,
   unpackDayBuckets,
-  type DayBucket,
 } from '../../src/domain/device-day-buckets.js';
 import {
   daysAfter,
@@ -25,7 +25,7 @@ console.info(`device-days: fast-check seed ${SEED}`);
 const DAY = 20_100;
 const at = (day: number, slot: number) => day * DAY_MS + slot * HALF_HOUR_MS;
 
-const bucket = (hourStart: number, model: string, projectKey: string, total: bigint): DayBucket => ({
+const bucket = (hourStart: number, model: string, projectKey: string, total: bigint): Bucket => ({
   hourStart,
   source: 'codex',
   model,
@@ -40,7 +40,7 @@ const bucket = (hourStart: number, model: string, projectKey: string, total: big
 });
 
 /** The days as a writer reads them for `upload`, from what `stored` holds. */
-function read(upload: readonly DayBucket[], stored: Map<number, DayBucket[]>): StoredDays {
+function read(upload: readonly Bucket[], stored: Map<number, Bucket[]>): StoredDays {
   const groups = mentionedGroups(upload);
   const days: StoredDays = new Map();
   for (const day of daysOf(upload)) {
@@ -104,7 +104,7 @@ describe("an upload against its device's stored days", () => {
   });
 
   it("leaves each changed day holding what applying the plan's deletes and upserts to it gives", () => {
-    const keyOf = (b: DayBucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
+    const keyOf = (b: Bucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
     // A small key space (two days, the same slot in both, two models, three projects), so uploads meet
     // stored groups, replace some variants and leave others out.
     const arb = fc.uniqueArray(
@@ -125,14 +125,14 @@ describe("an upload against its device's stored days", () => {
     );
     fc.assert(
       fc.property(arb, arb, (storedList, upload) => {
-        const stored = new Map<number, DayBucket[]>();
+        const stored = new Map<number, Bucket[]>();
         for (const b of storedList) {
           const day = dayOfHalfHour(b.hourStart);
           stored.set(day, [...(stored.get(day) ?? []), b]);
         }
         const days = read(upload, stored);
         const plan = planIngest(upload, storedBuckets(days));
-        const expected = new Map<number, Map<string, DayBucket>>();
+        const expected = new Map<number, Map<string, Bucket>>();
         const dayAfterPlan = (hourStart: number) => {
           const day = dayOfHalfHour(hourStart);
           let byKey = expected.get(day);
