@@ -7,7 +7,7 @@
  *
  * Rows are priced with the data the stored costs are priced by when the upload commits
  * (docs/pricing.md, "Stored costs"): both writers resolve with the data this process last knew
- * ({@link WritePrices.latest}) and, when the transaction finds other data recorded, resolve again
+ * ({@link WritePrices.serving}) and, when the transaction finds other data recorded, resolve again
  * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
  * by rolling back and writing the group again.
  */

@@ -116,9 +116,9 @@ export class PostgresIngestWriter implements IngestWriter {
 
   /** Writes a group; if it fails as a whole, each of its uploads alone. Settles every caller. */
   private async writeAll(group: readonly Pending[]): Promise<void> {
-    const latest = this.prices.latest();
-    const rates: Priced = { fingerprint: latest.fingerprint, table: new Map() };
-    const ready = withPrices(group, latest.ratesOf, rates.table);
+    const serving = this.prices.serving();
+    const rates: Priced = { fingerprint: serving.fingerprint, table: new Map() };
+    const ready = withPrices(group, serving.ratesOf, rates.table);
     if (ready.length === 0) return;
     try {
       const outcomes = await this.attempt(

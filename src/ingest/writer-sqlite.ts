@@ -123,7 +123,7 @@ export class SqliteIngestWriter implements IngestWriter {
 
   /** Writes a group until it is written, put back (busy) or failed, then starts the next and settles every caller it did not put back. */
   private async writeGroup(group: readonly Pending[]): Promise<void> {
-    let { fingerprint, ratesOf } = this.prices.latest();
+    let { fingerprint, ratesOf } = this.prices.serving();
     let ready = group;
     for (;;) {
       const rates: RateTable = new Map();

@@ -199,7 +199,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     // This process last knew the cheap data; the database records that the dear data priced the stored costs.
     const dear: TokenRates = { input: 1_000_000_000n, cached: 0n, output: 0n, reasoning: 0n }; // 1 µ$ a token
     const prices: WritePrices = {
-      latest: () => ({ fingerprint: 'cheap', ratesOf }),
+      serving: () => ({ fingerprint: 'cheap', ratesOf }),
       of: async (fingerprint) => {
         if (fingerprint !== 'dear') throw new Error(`unexpected data ${fingerprint}`);
         return { fingerprint, ratesOf: () => dear };
