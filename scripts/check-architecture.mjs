@@ -7,13 +7,18 @@
 //   2. checks every file of a folder is named in its README (or in a subfolder's own README),
 //   3. regenerates the layers table of docs/architecture.md from the READMEs and fails when the
 //      committed table differs (`--write` writes it instead).
-// `npm run lint` runs it; it reads files only.
+// `npm run lint` runs it; it reads files only (`--write` aside).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// `--root <dir>` checks another tree laid out the same way (the script's own test does).
+const rootArg = process.argv.indexOf('--root');
+const root =
+  rootArg > 0
+    ? path.resolve(process.argv[rootArg + 1] ?? '.')
+    : path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SRC = path.join(root, 'src');
 const MAP = path.join(root, 'docs', 'architecture.md');
 const TABLE_START = '<!-- layers table: generated from the src READMEs by scripts/check-architecture.mjs -->';
