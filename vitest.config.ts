@@ -16,6 +16,8 @@ const ENGINE_FREE = [
   'test/browser/**',
   'test/web/lib.test.ts',
   'test/jobs/{pricing-sync,schedule}.test.ts',
+  // The map's check reads files only.
+  'test/scripts/**',
   // SQLite files whatever the pass: the WAL checkpoints beside the writer thread.
   'test/ingest/checkpoints.test.ts',
   // The dashboard in a browser: what the pages do with the server's answers. Those answers are the

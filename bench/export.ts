@@ -7,13 +7,13 @@
  * reachable. BENCH_ENGINES (default `sqlite,postgres`), BENCH_EXPORT_HALF_HOURS (active
  * half-hours a day, default 32).
  */
+import type { Bucket } from '../src/domain/bucket.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
@@ -57,7 +57,7 @@ async function seed(db: Db, now: number): Promise<{ userId: string; buckets: num
         .values({ id: deviceId, user_id: userId, name: `bench-${k}`, platform: 'linux', created_at: now + k })
         .execute();
       for (let chunk = 0; chunk < size.days; chunk += 5) {
-        const buckets: NormalizedBucket[] = [];
+        const buckets: Bucket[] = [];
         for (let d = chunk; d < Math.min(chunk + 5, size.days); d++) {
           const day = today - size.days + 1 + d;
           for (let s = 0; s < HALF_HOURS; s++) {

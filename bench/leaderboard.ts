@@ -12,7 +12,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { rebuildLeaderboardAggregates } from '../src/db/migrations/2026_11_22_0003_leaderboard_aggregates.js';
+import { rebuildLeaderboardAggregates } from '../src/db/migrations/leaderboard-aggregates.js';
 import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
 import { benchAccessToken, storeBenchSession } from './lib/session.js';
 import { benchServerEnv, BENCH_SERVICE_KEY as SERVICE_KEY, ROOT, startServer, stopProcess } from './lib/processes.js';

@@ -239,7 +239,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerApiTokenRoutes(app, { apiTokens, limiter: limiterFor('devices') });
   const ingestWriter = createIngestWriter(db, book.forWriters(), {
     maxTokensPerUserDay: BigInt(limits.maxTokensPerUserDay),
-    maxRowsPerHalfHour: limits.maxBucketsPerHalfHour,
+    maxBucketsPerHalfHour: limits.maxBucketsPerHalfHour,
     maxStoredBuckets: limits.maxStoredBucketsPerUser,
   });
   const ingestLimiter = limiterFor('ingest');

@@ -3,16 +3,10 @@
  * the half-hour (so sums are not all alike), `scale` times a base size, billable by the source's
  * own convention.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import { billableTokens } from '../../src/domain/billable.js';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 
-export function benchBucket(
-  hourStart: number,
-  source: string,
-  model: string,
-  projectKey: string,
-  scale = 1,
-): NormalizedBucket {
+export function benchBucket(hourStart: number, source: string, model: string, projectKey: string, scale = 1): Bucket {
   const input = BigInt(1000 * scale + (hourStart % 977));
   const cached = BigInt(400 * scale);
   const output = BigInt(200 * scale + (hourStart % 31));

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/connect.js';
+import { vacuumInto } from '../db/queries/database.js';
 
 export interface BackupResult {
   output: string;
@@ -37,7 +38,7 @@ export function backupDatabase(db: Db, file: string): BackupResult {
   const started = performance.now();
   try {
     fs.fchmodSync(fd, 0o600);
-    db.sqlite.prepare('VACUUM INTO ?').run(target);
+    vacuumInto(db, target);
   } catch (error) {
     fs.rmSync(target, { force: true });
     throw error;

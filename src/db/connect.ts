@@ -33,6 +33,12 @@ export interface PostgresDb extends DbBase {
 
 export type Db = SqliteDb | PostgresDb;
 
+/**
+ * What a query function takes, first, unless it needs the driver or the dialect (then `Db`): the
+ * Kysely handle (`db.kysely`) or a transaction of it.
+ */
+export type Queryable = Kysely<Database>;
+
 const PG_INT8_OID = 20;
 const PG_NUMERIC_OID = 1700;
 

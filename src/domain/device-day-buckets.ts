@@ -13,18 +13,8 @@
  * ours, and it stays readable in a SQL shell. Buckets are packed in key order
  * ({@link compareBucketKeys}).
  */
+import type { Bucket } from './bucket.js';
 import { DAY_MS, HALF_HOUR_MS } from './calendar.js';
-import type { TokenCounts } from './token-counts.js';
-
-/** One stored raw bucket: a device's counts for one (half-hour, source, model, project). */
-export interface DayBucket extends TokenCounts {
-  hourStart: number;
-  source: string;
-  model: string;
-  /** '' when the bucket carries no project. */
-  projectKey: string;
-  projectRef: string | null;
-}
 
 /**
  * One bucket as it sits in the text: `[slot, source, model, projectKey, projectRef, counts]`. A
@@ -42,7 +32,7 @@ export function dayOfHalfHour(hourStart: number): number {
 const order = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
 
 /** What orders a bucket: its (half-hour, source, model, project key). */
-export type BucketKeyOf = Pick<DayBucket, 'hourStart' | 'source' | 'model' | 'projectKey'>;
+export type BucketKeyOf = Pick<Bucket, 'hourStart' | 'source' | 'model' | 'projectKey'>;
 
 /** Orders buckets by (half-hour, source, model, project key), strings by UTF-16 code unit. */
 export function compareBucketKeys(a: BucketKeyOf, b: BucketKeyOf): number {
@@ -70,7 +60,7 @@ export function halfHourOf(day: number, slot: number): number {
 }
 
 /** A bucket of day `day` in its packed form. */
-export function packedOf(day: number, b: DayBucket): PackedBucket {
+export function packedOf(day: number, b: Bucket): PackedBucket {
   return [
     slotInDay(day, b.hourStart),
     b.source,
@@ -92,7 +82,7 @@ function countAt(text: string, from: number, to: number): bigint {
 }
 
 /** A packed bucket of day `day`, its counts parsed. */
-export function bucketOf(day: number, packed: PackedBucket): DayBucket {
+export function bucketOf(day: number, packed: PackedBucket): Bucket {
   const [slot, source, model, projectKey, projectRef, counts] = packed;
   const c1 = counts.indexOf(',');
   const c2 = counts.indexOf(',', c1 + 1);
@@ -125,7 +115,7 @@ export function parseDay(text: string): PackedBucket[] {
 }
 
 /** Packs the buckets of UTC day `day` (every one must fall in it), in key order. */
-export function packDayBuckets(day: number, buckets: readonly DayBucket[]): string {
+export function packDayBuckets(day: number, buckets: readonly Bucket[]): string {
   return stringifyDay(buckets.map((b) => packedOf(day, b)));
 }
 
@@ -134,7 +124,7 @@ export function packDayBuckets(day: number, buckets: readonly DayBucket[]): stri
  * here, since a day the migration packed orders strings by code point, which differs from UTF-16
  * order where a character past U+FFFF meets one in U+E000..U+FFFF.
  */
-export function unpackDayBuckets(day: number, text: string): DayBucket[] {
+export function unpackDayBuckets(day: number, text: string): Bucket[] {
   return parseDay(text)
     .map((p) => bucketOf(day, p))
     .sort(compareBucketKeys);

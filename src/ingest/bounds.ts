@@ -1,5 +1,5 @@
 /**
- * @fileoverview Pure: the two bounds an upload must keep, checked by both writers before anything
+ * @fileoverview Pure: the three bounds an upload must keep, checked by both writers before anything
  * of the upload is written (docs/decisions.md, "Ingest").
  *
  * - Tokens per user and UTC day: after the upload, none of the six sums of the user's day (across
@@ -7,8 +7,8 @@
  *   lowers it. A count is at most 10^12 but a user may have many devices, models and projects;
  *   bounding the day bounds every sum the read models keep (a user's all-time total is at most
  *   the bound times the days since 2020), so no 64-bit sum can overflow.
- * - Stored rows per device and half-hour: an upload may not leave more than
- *   `maxRowsPerHalfHour` distinct (source, model, project) rows in one of the device's
+ * - Stored buckets per device and half-hour (the bucket bound): an upload may not leave more than
+ *   `maxBucketsPerHalfHour` distinct (source, model, project) buckets in one of the device's
  *   half-hours, unless it removes as many as it adds there. An upload reads back the whole of each
  *   of its device's days it touches (device-days.ts), so that read stays at most 48 × the bound
  *   buckets a day touched.
@@ -25,14 +25,14 @@ import { DAY_MS } from '../domain/calendar.js';
 
 export interface IngestBounds {
   readonly maxTokensPerUserDay: bigint;
-  readonly maxRowsPerHalfHour: number;
+  readonly maxBucketsPerHalfHour: number;
   readonly maxStoredBuckets: number;
 }
 
 /** Generous defaults: far above any real use, far below what could overflow. */
 export const DEFAULT_INGEST_BOUNDS: IngestBounds = {
   maxTokensPerUserDay: 10n ** 13n,
-  maxRowsPerHalfHour: 200,
+  maxBucketsPerHalfHour: 200,
   maxStoredBuckets: 5_000_000,
 };
 
@@ -76,8 +76,8 @@ export function checkDayBound(day: number, before: TokenCounts | undefined, chan
   }
 }
 
-/** Throws an invalid input when a half-hour holding `stored` rows would pass the bound by `growth` more. */
-export function checkRowBound(hourStart: number, stored: number, growth: number, bound: number): void {
+/** Throws an invalid input when a half-hour holding `stored` buckets would pass the bound by `growth` more. */
+export function checkBucketBound(hourStart: number, stored: number, growth: number, bound: number): void {
   if (growth > 0 && stored + growth > bound) {
     const at = new Date(hourStart).toISOString();
     throw beyondBound(

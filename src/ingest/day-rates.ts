@@ -7,15 +7,15 @@
  *
  * Rows are priced with the data the stored costs are priced by when the upload commits
  * (docs/pricing.md, "Stored costs"): both writers resolve with the data this process last knew
- * ({@link WritePrices.latest}) and, when the transaction finds other data recorded, resolve again
+ * ({@link WritePrices.serving}) and, when the transaction finds other data recorded, resolve again
  * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
  * by rolling back and writing the group again.
  */
+import type { Bucket } from '../domain/bucket.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { costWithRates } from '../pricing/cost.js';
 import type { TokenRates } from '../pricing/rates.js';
 import type { RatesOf } from '../pricing/write-prices.js';
-import type { NormalizedBucket } from './normalize.js';
 import type { RowCoster } from './types.js';
 
 export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../pricing/write-prices.js';
@@ -24,7 +24,7 @@ export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../
 export type RateTable = Map<string, Map<number, TokenRates>>;
 
 /** Adds the rates of every (model, UTC day) of `buckets` to `into`; throws what `ratesOf` throws. */
-export function resolveRates(buckets: readonly NormalizedBucket[], ratesOf: RatesOf, into: RateTable): void {
+export function resolveRates(buckets: readonly Bucket[], ratesOf: RatesOf, into: RateTable): void {
   for (const b of buckets) {
     const day = Math.floor(b.hourStart / DAY_MS);
     let byDay = into.get(b.model);

@@ -10,6 +10,7 @@
  * upload of one half-hour into a full day costs little more than the day's `JSON.parse` and
  * `JSON.stringify` (docs/decisions.md, "Raw buckets by device and day").
  */
+import type { Bucket } from '../domain/bucket.js';
 import {
   bucketOf,
   dayOfHalfHour,
@@ -18,7 +19,6 @@ import {
   parseDay,
   slotInDay,
   stringifyDay,
-  type DayBucket,
   type PackedBucket,
 } from '../domain/device-day-buckets.js';
 import type { IngestPlan } from './plan.js';
@@ -26,7 +26,7 @@ import type { IngestPlan } from './plan.js';
 /** One stored day as read for an upload. */
 export interface StoredDay {
   /** The buckets of the (half-hour, source, model) groups the upload mentions, parsed. */
-  readonly mentioned: DayBucket[];
+  readonly mentioned: Bucket[];
   /** Every other bucket of the day, as stored. */
   readonly others: PackedBucket[];
 }
@@ -45,7 +45,7 @@ const groupKey = (hourStart: number, source: string, model: string): string =>
  * slot in a day: an upload spanning days mentions a slot on one day and not on another, and the
  * buckets read as mentioned must be exactly those of its groups ({@link daysAfter} relies on it).
  */
-export function mentionedGroups(buckets: readonly DayBucket[]): MentionedGroups {
+export function mentionedGroups(buckets: readonly Bucket[]): MentionedGroups {
   const groups = new Set<string>();
   for (const b of buckets) groups.add(groupKey(b.hourStart, b.source, b.model));
   return groups;
@@ -76,14 +76,14 @@ export function readDay(day: number, text: string | undefined, groups: Mentioned
 }
 
 /** The stored buckets of the groups the upload mentions, over all its days (what the plan is made against). */
-export function storedBuckets(days: StoredDays): DayBucket[] {
-  const all: DayBucket[] = [];
+export function storedBuckets(days: StoredDays): Bucket[] {
+  const all: Bucket[] = [];
   for (const day of days.values()) for (const b of day.mentioned) all.push(b);
   return all;
 }
 
 /** Stored buckets of the half-hour starting at `hourStart` (its day must have been read). */
-export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
+export function bucketsInHalfHour(days: StoredDays, hourStart: number): number {
   const day = dayOfHalfHour(hourStart);
   const stored = days.get(day);
   if (stored === undefined) return 0;
@@ -105,7 +105,7 @@ export function rowsInHalfHour(days: StoredDays, hourStart: number): number {
 export function daysAfter(
   days: StoredDays,
   plan: Pick<IngestPlan, 'upserts' | 'deletes'>,
-  uploaded: readonly DayBucket[],
+  uploaded: readonly Bucket[],
 ): Map<number, string> {
   const changed = new Map<number, PackedBucket[]>();
   const change = (hourStart: number): void => {

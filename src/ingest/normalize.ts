@@ -3,23 +3,17 @@
  * default missing counts, compute billable tokens, and drop earlier duplicates (the last wins).
  * Pure: time comes in as `now`.
  */
+import type { Bucket } from '../domain/bucket.js';
 import { EARLIEST_HOUR_START } from '../domain/calendar.js';
 import { billableTokens } from '../domain/billable.js';
-import type { TokenCounts } from '../domain/token-counts.js';
 import { fieldName, InvalidInput, type FieldFault } from '../domain/errors.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
-export interface NormalizedBucket extends TokenCounts {
-  hourStart: number;
-  source: string;
-  model: string;
-  /** '' when the bucket carries no project. */
-  projectKey: string;
-  projectRef: string | null;
-}
+/** @deprecated The one name is {@link Bucket} (domain/bucket.ts); kept until the OTLP service and two benchmarks use it. */
+export type NormalizedBucket = Bucket;
 
 export { EARLIEST_HOUR_START } from '../domain/calendar.js';
 
@@ -114,14 +108,14 @@ function hourStartFault(hourStart: number | undefined, latest: number): string |
 }
 
 /** Checks and normalises every bucket of a request; throws one {@link InvalidInput} naming every bad field. */
-export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBucket[] {
+export function normalizeBuckets(body: IngestRequest, now: number): Bucket[] {
   const lists: Array<[string, UsageBucket[]]> = [];
   if (body.hourly) lists.push(['hourly', body.hourly]);
   if (body.data?.hourly) lists.push(['data.hourly', body.data.hourly]);
   const latest = now + DAY_MS;
   const faults: FieldFault[] = [];
   // Buckets in upload order; an earlier duplicate (same group and project) is blanked out.
-  const kept: (NormalizedBucket | undefined)[] = [];
+  const kept: (Bucket | undefined)[] = [];
   const positions = new GroupIndex<ByProject<{ projectKey: string; at: number }>>(); // of each group's buckets in `kept`
   for (const [base, list] of lists) {
     list.forEach((bucket, index) => {
@@ -142,7 +136,7 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
         reasoning: count(bucket.reasoning_output_tokens),
         total: count(bucket.total_tokens),
       };
-      const normalized: NormalizedBucket = {
+      const normalized: Bucket = {
         hourStart,
         source,
         model,
@@ -169,5 +163,5 @@ export function normalizeBuckets(body: IngestRequest, now: number): NormalizedBu
       detail: `${faults.length} bucket${faults.length === 1 ? '' : 's'} rejected; nothing was stored. First: ${fieldName(first.at)} ${first.message}`,
     });
   }
-  return kept.filter((b): b is NormalizedBucket => b !== undefined);
+  return kept.filter((b): b is Bucket => b !== undefined);
 }

@@ -1,10 +1,13 @@
 /**
- * @fileoverview An upload waiting in an engine writer's queue, and the two steps both writers take
- * with a group of them: resolving their prices before anything is written (one that cannot be
+ * @fileoverview An upload waiting in an engine writer's queue, the most uploads a group takes, and
+ * the two steps both writers take with a group of them: resolving their prices before anything is written (one that cannot be
  * priced fails alone), and answering each caller with how its upload ended.
  */
 import { resolveRates, type RateTable, type RatesOf } from './day-rates.js';
 import type { IngestBatch, IngestResult, Outcome } from './types.js';
+
+/** Most uploads one group (one transaction) takes, on either engine. */
+export const MAX_GROUP_UPLOADS = 64;
 
 /** An upload waiting for its group's COMMIT, and how its caller is answered. */
 export interface PendingUpload {

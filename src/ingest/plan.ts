@@ -7,13 +7,10 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
+import type { Bucket } from '../domain/bucket.js';
 import { addCounts as add, isZeroCounts as isZero, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex, type GroupKey } from './group-index.js';
-import type { NormalizedBucket } from './normalize.js';
-
-/** A stored bucket has the same shape as an uploaded one. */
-export type StoredVariant = NormalizedBucket;
 
 export interface RollupDelta extends TokenCounts {
   hourStart: number;
@@ -28,8 +25,8 @@ export interface ProjectDelta extends TokenCounts {
 }
 
 export interface IngestPlan {
-  upserts: NormalizedBucket[];
-  deletes: StoredVariant[];
+  upserts: Bucket[];
+  deletes: Bucket[];
   rollup: RollupDelta[];
   projects: ProjectDelta[];
   counts: { inserted: number; skipped: number; projectInserted: number; projectSkipped: number };
@@ -43,14 +40,14 @@ export interface IngestPlan {
 }
 
 /** The distinct groups an upload touches, in first-seen order. */
-export function groupsOf(buckets: readonly NormalizedBucket[]): GroupKey[] {
+export function groupsOf(buckets: readonly Bucket[]): GroupKey[] {
   const seen = new GroupIndex<GroupKey>();
   for (const b of buckets)
     if (seen.get(b) === undefined) seen.add(b, { hourStart: b.hourStart, source: b.source, model: b.model });
   return [...seen.values()];
 }
 
-function sameRow(a: StoredVariant, b: NormalizedBucket): boolean {
+function sameRow(a: Bucket, b: Bucket): boolean {
   return (
     a.input === b.input &&
     a.cached === b.cached &&
@@ -78,7 +75,7 @@ function byGroup<T extends GroupKey>(items: readonly T[]): GroupIndex<T[]> {
  * groups too: they are left alone). Runs for every upload:
  * arrays and plain objects rather than a map or set per group (allocation is most of its time).
  */
-export function planIngest(buckets: readonly NormalizedBucket[], stored: readonly StoredVariant[]): IngestPlan {
+export function planIngest(buckets: readonly Bucket[], stored: readonly Bucket[]): IngestPlan {
   const storedByGroup = byGroup(stored);
   const plan: IngestPlan = {
     upserts: [],
@@ -108,7 +105,7 @@ export function planIngest(buckets: readonly NormalizedBucket[], stored: readonl
   };
 
   for (const uploaded of byGroup(buckets).values()) {
-    const first = uploaded[0] as NormalizedBucket;
+    const first = uploaded[0] as Bucket;
     const storedList = storedByGroup.get(first) ?? [];
     const before = new ByProject(storedList);
     const delta: RollupDelta = {

@@ -17,9 +17,16 @@ import { preparedName } from '../db/prepared-name.js';
 import { addToDay } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
-import { addPending, checkDayBound, checkRowBound, checkStoredBound, dayChanges, type IngestBounds } from './bounds.js';
+import {
+  addPending,
+  checkDayBound,
+  checkBucketBound,
+  checkStoredBound,
+  dayChanges,
+  type IngestBounds,
+} from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
-import { daysAfter, rowsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
+import { daysAfter, bucketsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
 import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
@@ -37,7 +44,7 @@ import {
   PUT_DAYS,
   PUT_DEVICE_DAYS,
   TOUCH_DEVICES,
-  type Piece,
+  type Fragment,
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
 import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
@@ -54,7 +61,7 @@ function planChecked(
   const plan = planIngest(batch.buckets, storedBuckets(storedDays));
   if (plan.growth) {
     for (const [hourStart, growth] of plan.growth)
-      checkRowBound(hourStart, rowsInHalfHour(storedDays, hourStart), growth, bounds.maxRowsPerHalfHour);
+      checkBucketBound(hourStart, bucketsInHalfHour(storedDays, hourStart), growth, bounds.maxBucketsPerHalfHour);
   }
   if (plan.rows > 0) checkStoredBound(stored.storedBuckets.get(batch.userId) ?? 0, plan.rows, bounds.maxStoredBuckets);
   const changes = dayChanges(plan.rollup);
@@ -107,9 +114,9 @@ export function writeGroup(
     written.push({ batch, result: plan.counts });
   }
   if (written.length === 0) return { outcomes, written: Promise.resolve() };
-  const pieces: Piece[] = [];
+  const fragments: Fragment[] = [];
   if (deviceDays.length > 0) {
-    pieces.push({
+    fragments.push({
       sql: PUT_DEVICE_DAYS,
       params: arrayColumns(
         deviceDays,
@@ -151,7 +158,7 @@ export function writeGroup(
     if (derived.total) totals.push({ userId, p: derived.total });
   }
   if (storedRows.length > 0) {
-    pieces.push({
+    fragments.push({
       sql: ADD_STORED,
       params: arrayColumns(
         storedRows,
@@ -161,7 +168,7 @@ export function writeGroup(
     });
   }
   if (rollup.length > 0) {
-    pieces.push({
+    fragments.push({
       sql: ADD_ROLLUP,
       params: arrayColumns(
         rollup,
@@ -179,7 +186,7 @@ export function writeGroup(
     });
   }
   if (projects.length > 0) {
-    pieces.push({
+    fragments.push({
       sql: ADD_PROJECTS,
       params: arrayColumns(
         projects,
@@ -198,7 +205,7 @@ export function writeGroup(
     });
   }
   if (daily.length > 0) {
-    pieces.push({
+    fragments.push({
       sql: PUT_DAILY,
       params: arrayColumns(
         daily,
@@ -217,7 +224,7 @@ export function writeGroup(
     });
   }
   if (days.length > 0)
-    pieces.push({
+    fragments.push({
       sql: PUT_DAYS,
       params: arrayColumns(
         days,
@@ -227,7 +234,7 @@ export function writeGroup(
       ),
     });
   if (weeks.length > 0)
-    pieces.push({
+    fragments.push({
       sql: ADD_WEEKS,
       params: arrayColumns(
         weeks,
@@ -239,7 +246,7 @@ export function writeGroup(
       ),
     });
   if (months.length > 0)
-    pieces.push({
+    fragments.push({
       sql: ADD_MONTHS,
       params: arrayColumns(
         months,
@@ -251,7 +258,7 @@ export function writeGroup(
       ),
     });
   if (totals.length > 0)
-    pieces.push({
+    fragments.push({
       sql: ADD_TOTALS,
       params: arrayColumns(
         totals,
@@ -261,7 +268,7 @@ export function writeGroup(
         (x) => x.p.other,
       ),
     });
-  pieces.push({
+  fragments.push({
     sql: TOUCH_DEVICES,
     params: arrayColumns(
       written,
@@ -269,7 +276,7 @@ export function writeGroup(
       (x) => x.batch.now,
     ),
   });
-  const events: Piece = {
+  const events: Fragment = {
     sql: INSERT_EVENTS,
     params: arrayColumns(
       written,
@@ -281,7 +288,7 @@ export function writeGroup(
       (x) => x.batch.now,
     ),
   };
-  const combined = combineWrites(pieces, events);
+  const combined = combineWrites(fragments, events);
   const writes: Promise<unknown>[] = [
     client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),
     ...writeSubscriptions(

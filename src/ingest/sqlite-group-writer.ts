@@ -35,7 +35,7 @@ import type { TokenCounts } from '../domain/token-counts.js';
 import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
 import {
   checkDayBound,
-  checkRowBound,
+  checkBucketBound,
   checkStoredBound,
   dayChanges,
   sumOf,
@@ -48,7 +48,7 @@ import {
   daysOf,
   mentionedGroups,
   readDay,
-  rowsInHalfHour,
+  bucketsInHalfHour,
   storedBuckets,
   type StoredDays,
 } from './device-days.js';
@@ -124,7 +124,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   ): Map<number, TokenCounts> => {
     if (plan.growth) {
       for (const [hourStart, growth] of plan.growth)
-        checkRowBound(hourStart, rowsInHalfHour(stored, hourStart), growth, bounds.maxRowsPerHalfHour);
+        checkBucketBound(hourStart, bucketsInHalfHour(stored, hourStart), growth, bounds.maxBucketsPerHalfHour);
     }
     if (plan.rows > 0) checkStoredBound(days.storedBuckets(batch.userId), plan.rows, bounds.maxStoredBuckets);
     const changes = dayChanges(plan.rollup);

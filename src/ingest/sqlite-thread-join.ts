@@ -15,6 +15,7 @@
  * group is failed only by its own uploads.
  */
 import type { RateTable } from './day-rates.js';
+import { MAX_GROUP_UPLOADS } from './pending.js';
 import type { GroupReply, GroupWork, GroupWrite } from './sqlite-group-writer.js';
 import {
   fromWireWork,
@@ -24,9 +25,6 @@ import {
   type FromThread,
   type ToThread,
 } from './sqlite-thread-wire.js';
-
-/** Most uploads one transaction takes; the app's thread sends groups of at most this many too. */
-export const MAX_GROUP_UPLOADS = 64;
 
 /** A group as its sender sent it. */
 interface Part {

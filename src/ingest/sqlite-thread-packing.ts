@@ -10,8 +10,8 @@
  * which hold every count the interface accepts (at most 10^12 each); a group holding one beyond
  * them (never through the interface) crosses as it is.
  */
+import type { Bucket } from '../domain/bucket.js';
 import { COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
-import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 import type { IngestBatch } from './types.js';
 
@@ -89,7 +89,7 @@ export function unpackBatches(packed: PackedBatches): IngestBatch[] {
   const batches: IngestBatch[] = [];
   let at = 0;
   for (let u = 0; u < packed.sizes.length; u += 1) {
-    const buckets: NormalizedBucket[] = new Array<NormalizedBucket>(packed.sizes[u] as number);
+    const buckets: Bucket[] = new Array<Bucket>(packed.sizes[u] as number);
     for (let i = 0; i < buckets.length; i += 1, at += 1) {
       const c = at * COUNTS;
       const n = at * NAMES;

@@ -2,16 +2,16 @@
  * @fileoverview What an ingest writer takes and answers, shared by the engine writers and their
  * group writers (a leaf module, so the writers and `store.ts`, which picks one, import no cycle).
  */
+import type { Bucket } from '../domain/bucket.js';
 import { Unauthenticated } from '../domain/errors.js';
 import type { PricedCounts } from '../domain/token-counts.js';
-import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 
 export interface IngestBatch {
   userId: string;
   deviceId: string;
   now: number;
-  buckets: NormalizedBucket[];
+  buckets: Bucket[];
   /** undefined when the upload did not mention subscriptions (the stored list stays). */
   subscriptions: NormalizedSubscription[] | undefined;
 }

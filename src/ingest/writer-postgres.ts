@@ -1,7 +1,7 @@
 /**
  * @fileoverview The PostgreSQL ingest writer: group commit. Uploads waiting for the writer are
- * written together, up to {@link MAX_GROUP} of distinct devices in one transaction of two round
- * trips (BEGIN and the users' locks with the read of what is stored behind them; the writes with
+ * written together, up to {@link MAX_GROUP_UPLOADS} of distinct devices in one transaction of two
+ * round trips (BEGIN and the users' locks with the read of what is stored behind them; the writes with
  * COMMIT behind them: the pool's connections are pipelined, db/connect.ts), with at most
  * {@link MAX_GROUPS_IN_FLIGHT} groups at a time; uploads that arrive while those are in flight
  * wait and form the next group. Every caller is answered after its group's COMMIT.
@@ -19,11 +19,9 @@ import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-
 import { sumsOutOfRange, type IngestBounds } from './bounds.js';
 import { writeGroup } from './postgres-group-write.js';
 import { loadStored } from './postgres-stored-state.js';
-import { settle, withPrices, type PendingUpload } from './pending.js';
+import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from './pending.js';
 import type { IngestBatch, IngestResult, IngestWriter, Outcome } from './types.js';
 
-/** Most uploads one group takes. */
-const MAX_GROUP = 64;
 /** Groups written at once: one committing while the next is read and planned. */
 const MAX_GROUPS_IN_FLIGHT = 2;
 const MAX_ATTEMPTS = 3;
@@ -97,7 +95,7 @@ export class PostgresIngestWriter implements IngestWriter {
     const users = new Set<string>();
     for (const p of this.queue) {
       const { deviceId, userId } = p.batch;
-      if (group.length >= MAX_GROUP || devices.has(deviceId) || this.writing.has(userId)) rest.push(p);
+      if (group.length >= MAX_GROUP_UPLOADS || devices.has(deviceId) || this.writing.has(userId)) rest.push(p);
       else {
         devices.add(deviceId);
         users.add(userId);
@@ -118,9 +116,9 @@ export class PostgresIngestWriter implements IngestWriter {
 
   /** Writes a group; if it fails as a whole, each of its uploads alone. Settles every caller. */
   private async writeAll(group: readonly Pending[]): Promise<void> {
-    const latest = this.prices.latest();
-    const rates: Priced = { fingerprint: latest.fingerprint, table: new Map() };
-    const ready = withPrices(group, latest.ratesOf, rates.table);
+    const serving = this.prices.serving();
+    const rates: Priced = { fingerprint: serving.fingerprint, table: new Map() };
+    const ready = withPrices(group, serving.ratesOf, rates.table);
     if (ready.length === 0) return;
     try {
       const outcomes = await this.attempt(

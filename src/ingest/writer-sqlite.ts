@@ -28,10 +28,9 @@ import type { SqliteDb } from '../db/connect.js';
 import { busyError } from '../db/sqlite-busy.js';
 import type { IngestBounds } from './bounds.js';
 import type { RateTable, WritePrices } from './day-rates.js';
-import { settle, withPrices, type PendingUpload } from './pending.js';
+import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from './pending.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
-import { MAX_GROUP_UPLOADS } from './sqlite-thread-join.js';
 import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
 
 /** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */
@@ -124,7 +123,7 @@ export class SqliteIngestWriter implements IngestWriter {
 
   /** Writes a group until it is written, put back (busy) or failed, then starts the next and settles every caller it did not put back. */
   private async writeGroup(group: readonly Pending[]): Promise<void> {
-    let { fingerprint, ratesOf } = this.prices.latest();
+    let { fingerprint, ratesOf } = this.prices.serving();
     let ready = group;
     for (;;) {
       const rates: RateTable = new Map();

@@ -18,7 +18,7 @@ export interface CostRates {
 /** Where a writer gets its prices. */
 export interface WritePrices {
   /** The data the stored costs were priced by, as this process last saw it (no I/O). */
-  latest(): CostRates;
+  serving(): CostRates;
   /** The data with this fingerprint (recorded in the database when the transaction looked). */
   of(fingerprint: string): Promise<CostRates>;
 }
@@ -26,5 +26,5 @@ export interface WritePrices {
 /** The same rates always (tools and tests that write without stored price data). */
 export function fixedPrices(ratesOf: RatesOf): WritePrices {
   const rates: CostRates = { fingerprint: null, ratesOf };
-  return { latest: () => rates, of: async () => rates };
+  return { serving: () => rates, of: async () => rates };
 }

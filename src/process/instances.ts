@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/connect.js';
+import { currentDatabaseAndSchema } from '../db/queries/database.js';
 import type { LimitName, RateLimiter } from '../http/rate-limit.js';
 import { postgresLimiters } from './limits-postgres.js';
 import { redisLimiters } from './limits-redis.js';
@@ -64,8 +65,6 @@ export async function shareWithOtherInstances(
 async function redisPrefix(db: Db, config: Config): Promise<string> {
   if (db.dialect === 'sqlite')
     return `tokentally:sqlite:${config.database.kind === 'sqlite' ? config.database.file : ''}`;
-  const row = (
-    await db.pool.query<{ db: string; schema: string }>('select current_database() as db, current_schema() as schema')
-  ).rows[0];
+  const row = await currentDatabaseAndSchema(db);
   return `tokentally:pg:${row?.db ?? ''}:${row?.schema ?? ''}`;
 }

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { listenOn, notifyOn } from '../db/queries/peer-messages.js';
+import { currentSchema } from '../db/queries/database.js';
 import type { Logger } from 'pino';
 import type { PostgresDb } from '../db/connect.js';
 import type { PeerMessage, Peers } from './peers.js';
@@ -49,7 +50,7 @@ function isNotice(value: unknown): value is Notice {
 
 /** Listens on `url` (the pool's own settings, e.g. its search_path, do not matter to a channel). */
 export async function postgresPeers(db: PostgresDb, url: string, logger: Logger): Promise<PostgresPeers> {
-  const schema = (await db.pool.query<{ name: string }>('select current_schema() as name')).rows[0]?.name ?? 'public';
+  const schema = (await currentSchema(db)) ?? 'public';
   const channel = `tokentally_peers:${schema}`;
   const self = randomUUID();
   const handlers = new Set<(message: PeerMessage) => void>();

@@ -1,10 +1,11 @@
 /**
- * @fileoverview The analytics reads (user JWT): getUsageSummary, getUsageDaily, getUsageHourly,
- * getUsageMonthly, getUsageHeatmap, getUsageModelBreakdown, getProjectUsageSummary and
- * getUserStatus. Each route is its schema, its role and a call into the analytics service. A
- * parameter the domain refuses on its own is answered at validation (schemas/text-params.ts);
- * one it refuses in the light of the others (`from` after `to`, a range too long) here, as a 400
- * problem naming it. `debug=1` measures the call (services/request-timer.ts).
+ * @fileoverview The analytics reads (user JWT; "usage" on the wire, docs/architecture.md,
+ * "Glossary"): getUsageSummary, getUsageDaily, getUsageHourly, getUsageMonthly, getUsageHeatmap,
+ * getUsageModelBreakdown, getProjectUsageSummary and getUserStatus. Each route is its schema, its
+ * role and a call into the analytics service. A parameter the domain refuses on its own is answered
+ * at validation (schemas/text-params.ts); one it refuses in the light of the others (`from` after
+ * `to`, a range too long) is refused by the service through the domain's rules (domain/ranges.ts),
+ * a 400 problem naming it. `debug=1` measures the call (services/request-timer.ts).
  */
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';

@@ -10,7 +10,7 @@ import type { Tx } from '../db/transaction.js';
 import { deleteAccount } from '../db/queries/account-deletion.js';
 import { findUserById } from '../db/queries/users.js';
 import { Forbidden, invalidField, Unauthenticated } from '../domain/errors.js';
-import { advisoryXactLock, userIngestLockKey } from '../db/dialect.js';
+import { lockUserUsage } from '../db/locks.js';
 import { burnPasswordCheck, verifyPassword } from '../security/passwords.js';
 import type { LeaderboardService } from './leaderboard.js';
 
@@ -69,7 +69,7 @@ export class AccountDeletionService {
     const counts = await leaderboard.withoutRefresh(async (tx) => {
       await check?.(tx);
       // PostgreSQL: wait for an upload of this user in flight (SQLite: the write transaction already does).
-      if (db.dialect === 'postgres') await advisoryXactLock(userIngestLockKey(userId)).execute(tx);
+      await lockUserUsage(db, tx, userId);
       return deleteAccount(tx, userId);
     });
     forget(userId);

@@ -1,9 +1,11 @@
 /**
  * @fileoverview The analytics use cases: summary, daily, hourly, monthly, heatmap, model
- * breakdown, project summary and user status. Parameters are validated by the domain modules
- * (which throw {@link InvalidParamError} naming the parameter), SQL is asked only for instant
- * windows (db/queries/analytics.ts), and the domain folds turn rows into local days, months and
- * half-hours. Counts stay bigint until the wire. "Now" comes from the injected clock.
+ * breakdown, project summary and user status. Each parameter arrives read by its domain parser at
+ * validation (schemas/text-params.ts); what only their combination decides (`from` after `to`, a
+ * range too long) the domain modules refuse here, with an `InvalidParamError` naming the
+ * parameter (domain/param-error.ts). SQL is asked only for instant windows
+ * (db/queries/analytics.ts), and the domain folds turn rows into local days, months and half-hours.
+ * Counts stay bigint until the wire. "Now" comes from the injected clock.
  *
  * An answer with costs is priced as a whole with the price data its stored costs were read priced
  * by (price-book.ts): the stored costs' fingerprint comes with them, and should it not be the data

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { lockUserApiTokens } from '../db/locks.js';
 import {
   countApiTokens,
   deleteApiToken,
@@ -73,7 +73,7 @@ export class ApiTokenService {
     const { maxPerUser } = this.options;
     await inTransaction(this.db, async (tx) => {
       // Two creations of one user at once must not both pass the count (PostgreSQL; SQLite writes one at a time).
-      if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:api-tokens:${userId}`).execute(tx);
+      await lockUserApiTokens(this.db, tx, userId);
       let stored = await countApiTokens(tx, userId);
       if (stored >= maxPerUser) stored -= await deleteExpiredApiTokens(tx, userId, now);
       if (stored >= maxPerUser)

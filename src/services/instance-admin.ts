@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { lockInstanceAdmins } from '../db/locks.js';
 import { countActiveAdmins, listUsersForAdmin, setUserAdmin, setUserDisabled } from '../db/queries/admin-users.js';
 import { findUserById, revokeUserSessions } from '../db/queries/users.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
@@ -31,7 +31,6 @@ export interface AdminUserView {
   disabled: boolean;
 }
 
-const ADMINS_LOCK_KEY = 'accounts:instance-admins';
 const DAY_MS = 86_400_000;
 const iso = (ms: bigint) => new Date(Number(ms)).toISOString();
 
@@ -124,7 +123,7 @@ export class InstanceAdminService {
   }
 
   private async lockAdmins(tx: Tx): Promise<void> {
-    if (this.deps.db.dialect === 'postgres') await advisoryXactLock(ADMINS_LOCK_KEY).execute(tx);
+    await lockInstanceAdmins(this.deps.db, tx);
   }
 }
 

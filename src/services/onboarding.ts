@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { lockUserDevices } from '../db/locks.js';
 import {
   claimLinkCode,
   countLiveDevices,
@@ -77,7 +77,7 @@ export class OnboardingService {
     device: { id: string; user_id: string; created_at: number } & DeviceDescription,
     tokenHash: string,
   ): Promise<void> {
-    if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:devices:${device.user_id}`).execute(tx);
+    await lockUserDevices(this.db, tx, device.user_id);
     await this.checkDeviceRoom(tx, device.user_id);
     const { deviceName, platform, ...row } = device;
     const described = describeDevice({ deviceName, platform });

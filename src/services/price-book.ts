@@ -103,7 +103,7 @@ export class PriceBook implements CostPrices {
   /** The ingest writers' prices: the data the stored costs are priced by, checked in their transactions. */
   forWriters(): WritePrices {
     return {
-      latest: () => ratesOf(this.live),
+      serving: () => ratesOf(this.live),
       of: async (fingerprint) => ratesOf(await this.of(fingerprint)),
     };
   }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Bucket } from '../../src/domain/bucket.js';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
 import {
@@ -6,7 +7,6 @@ import {
   dayOfHalfHour,
   packDayBuckets,
   unpackDayBuckets,
-  type DayBucket,
 } from '../../src/domain/device-day-buckets.js';
 
 const SEED = 20_261_127;
@@ -14,7 +14,7 @@ console.info(`device-day-buckets: fast-check seed ${SEED}`);
 
 const DAY = 20_000;
 
-const bucket = (slot: number, source: string, model: string, projectKey = '', total = 1n): DayBucket => ({
+const bucket = (slot: number, source: string, model: string, projectKey = '', total = 1n): Bucket => ({
   hourStart: DAY * DAY_MS + slot * HALF_HOUR_MS,
   source,
   model,

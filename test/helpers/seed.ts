@@ -2,8 +2,8 @@
  * @fileoverview Rows the ingest writers need, written straight to the database: a user, a device,
  * and a normalised bucket, for tests that drive a writer without the HTTP edge.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import type { Db } from '../../src/db/connect.js';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 
 /** Inserts a user with no sign-in of any kind, unless `over` gives one (an email, an external id). */
 export async function seedUser(
@@ -46,7 +46,7 @@ export async function seedDevice(db: Db, id: string, userId: string, now: number
 }
 
 /** A bucket of `tokens` input tokens, no project: 2026-11-01 10:00Z, `claude`, unless `over` says otherwise. */
-export function seedBucket(tokens: bigint, over: Partial<NormalizedBucket> = {}): NormalizedBucket {
+export function seedBucket(tokens: bigint, over: Partial<Bucket> = {}): Bucket {
   return {
     hourStart: Date.UTC(2026, 10, 1, 10),
     source: 'claude',

@@ -4,17 +4,13 @@
  * writers stored bucket by bucket — and a packed day written straight in, for tests that need rows
  * no upload would store.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
-import {
-  dayOfHalfHour,
-  packDayBuckets,
-  unpackDayBuckets,
-  type DayBucket,
-} from '../../src/domain/device-day-buckets.js';
+import { dayOfHalfHour, packDayBuckets, unpackDayBuckets } from '../../src/domain/device-day-buckets.js';
 
 /** One stored raw bucket with its device. */
-export interface StoredBucket extends DayBucket {
+export interface StoredBucket extends Bucket {
   deviceNum: bigint;
   /** The device's id; null when no device has the row's number (the device is gone). */
   deviceId: string | null;
@@ -38,11 +34,7 @@ export async function storedBuckets(db: Kysely<Database>): Promise<StoredBucket[
  * Writes `buckets` (all of one UTC day) as device `deviceId`'s stored day, in place of what it held:
  * raw rows as an older server, or a lower bound, would have left them.
  */
-export async function putStoredDay(
-  db: Kysely<Database>,
-  deviceId: string,
-  buckets: readonly DayBucket[],
-): Promise<void> {
+export async function putStoredDay(db: Kysely<Database>, deviceId: string, buckets: readonly Bucket[]): Promise<void> {
   const first = buckets[0];
   if (first === undefined) throw new Error('a stored day holds at least one bucket');
   const day = dayOfHalfHour(first.hourStart);

@@ -1,11 +1,9 @@
 /** @fileoverview Test reads of stored usage: sums and raw buckets, to check what uploads stored. */
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { unpackDayBuckets } from '../../src/domain/device-day-buckets.js';
 import { addCounts, zeroCounts, type TokenCounts } from '../../src/domain/token-counts.js';
-import type { Database } from '../../src/db/schema.js';
+import type { Queryable } from '../../src/db/connect.js';
 import type { CountColumns } from '../../src/db/token-columns.js';
-
-type Q = Kysely<Database>;
 
 /** The sums of the count columns, for a query over one table that has them. */
 const COUNT_SUMS = [
@@ -34,7 +32,7 @@ async function countsOfSums(
 }
 
 /** All-time totals of a user from the rollup (across devices and projects). */
-export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
+export function sumUserUsage(db: Queryable, userId: string): Promise<TokenCounts> {
   return countsOfSums(
     db.selectFrom('usage_rollup').select(COUNT_SUMS).where('user_id', '=', userId).executeTakeFirst(),
   );
@@ -44,7 +42,7 @@ export function sumUserUsage(db: Q, userId: string): Promise<TokenCounts> {
  * Totals recomputed from the raw buckets of the user's devices (`usage_device_days`, unpacked and
  * summed here): the check that the rollup stays in step.
  */
-export async function sumUserBuckets(db: Q, userId: string): Promise<TokenCounts> {
+export async function sumUserBuckets(db: Queryable, userId: string): Promise<TokenCounts> {
   const rows = await db
     .selectFrom('usage_device_days as b')
     .innerJoin('devices as d', 'd.num', 'b.device_num')
@@ -67,7 +65,7 @@ export interface DeviceBucketRow extends CountColumns {
 }
 
 /** Every raw bucket of a device, in key order (days in order, each unpacked in key order). */
-export async function listDeviceBuckets(db: Q, deviceId: string): Promise<DeviceBucketRow[]> {
+export async function listDeviceBuckets(db: Queryable, deviceId: string): Promise<DeviceBucketRow[]> {
   const rows = await db
     .selectFrom('usage_device_days')
     .select(['day', 'buckets'])
@@ -91,7 +89,7 @@ export async function listDeviceBuckets(db: Q, deviceId: string): Promise<Device
   }));
 }
 
-export async function listProjectUsage(db: Q, userId: string) {
+export async function listProjectUsage(db: Queryable, userId: string) {
   return db
     .selectFrom('project_usage')
     .select(['project_key', 'source', 'project_ref', 'total', 'billable'])
@@ -101,7 +99,7 @@ export async function listProjectUsage(db: Q, userId: string) {
     .execute();
 }
 
-export async function countIngestEvents(db: Q, deviceId: string): Promise<number> {
+export async function countIngestEvents(db: Queryable, deviceId: string): Promise<number> {
   const row = await db
     .selectFrom('ingest_events')
     .select((eb) => eb.fn.countAll<bigint>().as('n'))

@@ -457,7 +457,7 @@ describe(`the price data of the stored costs, in a process that does not have it
       const book = new PriceBook(db, createPriceService({ data: bundledPriceData() }));
       const day = epochDayOf('2026-10-30');
       const writers = book.forWriters();
-      expect(writers.latest().fingerprint).toBe(bundledPriceData().fingerprint);
+      expect(writers.serving().fingerprint).toBe(bundledPriceData().fingerprint);
       // An upload resolved with the bundled data finds the stored costs priced by theirs, and is
       // priced with theirs: 1,000 input tokens at their 2,500 µ$ a thousand (bundled: 1,250).
       const user = '00000000-0000-4000-8000-000000000001';

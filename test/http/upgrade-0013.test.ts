@@ -61,7 +61,7 @@ describe(`upgrade across migration 0013 (${engine})`, () => {
       expect(phone?.num).toBe(4n);
       const writer = createIngestWriter(db, () => RATES, {
         maxTokensPerUserDay: 2n ** 62n,
-        maxRowsPerHalfHour: 200,
+        maxBucketsPerHalfHour: 200,
         maxStoredBuckets: 5_000_000,
       });
       try {

@@ -4,6 +4,7 @@
  * the text the writers pack (domain/device-day-buckets.ts), every count exact past 2^53 and every
  * string exact whatever its characters; down unpacks them into the same rows again.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/connect.js';
@@ -15,7 +16,6 @@ import {
   packDayBuckets,
   parseDay,
   unpackDayBuckets,
-  type DayBucket,
 } from '../../src/domain/device-day-buckets.js';
 import { engine, openTestDb } from '../helpers/app.js';
 import { seedDevice, seedUser } from '../helpers/seed.js';
@@ -30,7 +30,7 @@ const at = (day: number, slot: number) => day * DAY_MS + slot * HALF_HOUR_MS;
 /** A raw bucket of a device as stored before 0014, with its own `updated_at`. */
 interface Raw {
   device: string;
-  bucket: DayBucket;
+  bucket: Bucket;
   updatedAt: number;
 }
 
@@ -108,7 +108,7 @@ function byDeviceDay(rows: readonly Raw[]): Map<string, Raw[]> {
   return days;
 }
 
-const sorted = (buckets: readonly DayBucket[]) => [...buckets].sort(compareBucketKeys);
+const sorted = (buckets: readonly Bucket[]) => [...buckets].sort(compareBucketKeys);
 const byDeviceThenKey = (a: Raw, b: Raw) =>
   a.device !== b.device ? (a.device < b.device ? -1 : 1) : compareBucketKeys(a.bucket, b.bucket);
 

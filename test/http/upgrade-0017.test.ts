@@ -4,12 +4,13 @@
  * account without buckets has no row (none stored). The ingest writers then go on from that count:
  * the stored-bucket bound holds at once for data stored before it existed.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest, migrateUpTo } from '../../src/db/migrate.js';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
 import { Conflict } from '../../src/domain/errors.js';
-import { packDayBuckets, type DayBucket } from '../../src/domain/device-day-buckets.js';
+import { packDayBuckets } from '../../src/domain/device-day-buckets.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { engine, openTestDb } from '../helpers/app.js';
@@ -24,7 +25,7 @@ const DAY = Date.UTC(2026, 10, 20) / DAY_MS;
 const RATES: TokenRates = { input: 0n, cached: 0n, output: 0n, reasoning: 0n };
 
 /** `n` buckets of one UTC day, each of its own (half-hour, model); with a project from the fourth on. */
-const dayOf = (day: number, n: number): DayBucket[] =>
+const dayOf = (day: number, n: number): Bucket[] =>
   Array.from({ length: n }, (_, i) =>
     seedBucket(BigInt(i + 1), {
       hourStart: day * DAY_MS + (i % 48) * HALF_HOUR_MS,
@@ -73,7 +74,7 @@ describe(`upgrade across migration 0017 (${engine})`, () => {
       // The writers go on from there: with a bound of 73, one new bucket fits, the next does not.
       const writer = createIngestWriter(db, () => RATES, {
         maxTokensPerUserDay: 2n ** 62n,
-        maxRowsPerHalfHour: 200,
+        maxBucketsPerHalfHour: 200,
         maxStoredBuckets: 73,
       });
       const upload = (model: string) =>

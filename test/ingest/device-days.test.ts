@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Bucket } from '../../src/domain/bucket.js';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
 import {
@@ -6,14 +7,13 @@ import {
   dayOfHalfHour,
   packDayBuckets,
   unpackDayBuckets,
-  type DayBucket,
 } from '../../src/domain/device-day-buckets.js';
 import {
   daysAfter,
   daysOf,
   mentionedGroups,
   readDay,
-  rowsInHalfHour,
+  bucketsInHalfHour,
   storedBuckets,
   type StoredDays,
 } from '../../src/ingest/device-days.js';
@@ -25,7 +25,7 @@ console.info(`device-days: fast-check seed ${SEED}`);
 const DAY = 20_100;
 const at = (day: number, slot: number) => day * DAY_MS + slot * HALF_HOUR_MS;
 
-const bucket = (hourStart: number, model: string, projectKey: string, total: bigint): DayBucket => ({
+const bucket = (hourStart: number, model: string, projectKey: string, total: bigint): Bucket => ({
   hourStart,
   source: 'codex',
   model,
@@ -40,7 +40,7 @@ const bucket = (hourStart: number, model: string, projectKey: string, total: big
 });
 
 /** The days as a writer reads them for `upload`, from what `stored` holds. */
-function read(upload: readonly DayBucket[], stored: Map<number, DayBucket[]>): StoredDays {
+function read(upload: readonly Bucket[], stored: Map<number, Bucket[]>): StoredDays {
   const groups = mentionedGroups(upload);
   const days: StoredDays = new Map();
   for (const day of daysOf(upload)) {
@@ -98,13 +98,13 @@ describe("an upload against its device's stored days", () => {
       [DAY, [bucket(at(DAY, 4), 'm', 'a', 1n), bucket(at(DAY, 4), 'm', 'b', 1n), bucket(at(DAY, 4), 'x', '', 1n)]],
     ]);
     const days = read([bucket(at(DAY, 4), 'm', 'a', 2n)], stored);
-    expect(rowsInHalfHour(days, at(DAY, 4))).toBe(3);
-    expect(rowsInHalfHour(days, at(DAY, 5))).toBe(0);
-    expect(rowsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
+    expect(bucketsInHalfHour(days, at(DAY, 4))).toBe(3);
+    expect(bucketsInHalfHour(days, at(DAY, 5))).toBe(0);
+    expect(bucketsInHalfHour(days, at(DAY + 3, 5))).toBe(0);
   });
 
   it("leaves each changed day holding what applying the plan's deletes and upserts to it gives", () => {
-    const keyOf = (b: DayBucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
+    const keyOf = (b: Bucket) => `${b.hourStart}|${b.source}|${b.model}|${b.projectKey}`;
     // A small key space (two days, the same slot in both, two models, three projects), so uploads meet
     // stored groups, replace some variants and leave others out.
     const arb = fc.uniqueArray(
@@ -125,14 +125,14 @@ describe("an upload against its device's stored days", () => {
     );
     fc.assert(
       fc.property(arb, arb, (storedList, upload) => {
-        const stored = new Map<number, DayBucket[]>();
+        const stored = new Map<number, Bucket[]>();
         for (const b of storedList) {
           const day = dayOfHalfHour(b.hourStart);
           stored.set(day, [...(stored.get(day) ?? []), b]);
         }
         const days = read(upload, stored);
         const plan = planIngest(upload, storedBuckets(days));
-        const expected = new Map<number, Map<string, DayBucket>>();
+        const expected = new Map<number, Map<string, Bucket>>();
         const dayAfterPlan = (hourStart: number) => {
           const day = dayOfHalfHour(hourStart);
           let byKey = expected.get(day);

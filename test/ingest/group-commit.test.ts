@@ -8,12 +8,12 @@
  * database (written on the app's thread) and a database file (written on the ingest writer thread,
  * where every answer and error crosses between threads).
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { dayTotalsOf } from '../../src/domain/day-slots.js';
 import { Conflict, Unauthenticated } from '../../src/domain/errors.js';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import type { NormalizedSubscription } from '../../src/ingest/subscriptions.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
@@ -29,7 +29,7 @@ const USERS = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-
 /** 10^6 femto-dollars (a thousandth of a micro-dollar) per token of every kind: n tokens cost ⌊n / 1000⌋ µ$. */
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
-function bucket(model: string, tokens: bigint, project = '', hour = 10): NormalizedBucket {
+function bucket(model: string, tokens: bigint, project = '', hour = 10): Bucket {
   return seedBucket(tokens, {
     hourStart: Date.UTC(2026, 10, 1, hour),
     model,
@@ -63,7 +63,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     }
     writer = createIngestWriter(db, ratesOf, {
       maxTokensPerUserDay: 2n ** 62n,
-      maxRowsPerHalfHour: 200,
+      maxBucketsPerHalfHour: 200,
       maxStoredBuckets: 5_000_000,
     }); // sums past 2^53 on one day
   });
@@ -81,7 +81,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
 
   const upload = (
     deviceId: string,
-    buckets: NormalizedBucket[],
+    buckets: Bucket[],
     user = USERS[0] as string,
     subscriptions?: NormalizedSubscription[],
   ) => writer.apply({ userId: user, deviceId, now: NOW, buckets, subscriptions });
@@ -199,7 +199,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     // This process last knew the cheap data; the database records that the dear data priced the stored costs.
     const dear: TokenRates = { input: 1_000_000_000n, cached: 0n, output: 0n, reasoning: 0n }; // 1 µ$ a token
     const prices: WritePrices = {
-      latest: () => ({ fingerprint: 'cheap', ratesOf }),
+      serving: () => ({ fingerprint: 'cheap', ratesOf }),
       of: async (fingerprint) => {
         if (fingerprint !== 'dear') throw new Error(`unexpected data ${fingerprint}`);
         return { fingerprint, ratesOf: () => dear };
@@ -218,7 +218,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
     await writer.close();
     writer = createIngestWriter(db, ratesOf, {
       maxTokensPerUserDay: 2n ** 62n,
-      maxRowsPerHalfHour: 200,
+      maxBucketsPerHalfHour: 200,
       maxStoredBuckets: 5,
     });
     const counts = async () =>

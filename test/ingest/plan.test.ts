@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseZonedInstant, type NormalizedBucket } from '../../src/ingest/normalize.js';
-import { planIngest, type StoredVariant } from '../../src/ingest/plan.js';
+import type { Bucket } from '../../src/domain/bucket.js';
+import { parseZonedInstant } from '../../src/ingest/normalize.js';
+import { planIngest } from '../../src/ingest/plan.js';
 
-function bucket(partial: Partial<NormalizedBucket>): NormalizedBucket {
+function bucket(partial: Partial<Bucket>): Bucket {
   return {
     hourStart: 0,
     source: 'codex',
@@ -47,7 +48,7 @@ describe('planIngest', () => {
   });
 
   it('skips identical rows and writes nothing for them', () => {
-    const stored: StoredVariant = { ...bucket({ total: 10n, billable: 10n }) };
+    const stored: Bucket = { ...bucket({ total: 10n, billable: 10n }) };
     const plan = planIngest([bucket({ total: 10n, billable: 10n })], [stored]);
     expect(plan.counts.skipped).toBe(1);
     expect(plan.upserts).toEqual([]);
@@ -55,7 +56,7 @@ describe('planIngest', () => {
   });
 
   it('moves the rollup by the difference when a bucket grows or shrinks', () => {
-    const stored: StoredVariant = { ...bucket({ total: 10n, billable: 8n }) };
+    const stored: Bucket = { ...bucket({ total: 10n, billable: 8n }) };
     expect(planIngest([bucket({ total: 25n, billable: 20n })], [stored]).rollup[0]).toMatchObject({
       total: 15n,
       billable: 12n,
@@ -67,7 +68,7 @@ describe('planIngest', () => {
   });
 
   it('removes project variants missing from the upload and nets them out of the rollup', () => {
-    const stored: StoredVariant[] = [
+    const stored: Bucket[] = [
       { ...bucket({ projectKey: 'a/b', total: 6n, billable: 6n }) },
       { ...bucket({ projectKey: 'c/d', total: 4n, billable: 4n }) },
     ];
@@ -81,7 +82,7 @@ describe('planIngest', () => {
   });
 
   it('leaves groups the upload does not mention alone', () => {
-    const other: StoredVariant = { ...bucket({ hourStart: 1_800_000, total: 5n }) };
+    const other: Bucket = { ...bucket({ hourStart: 1_800_000, total: 5n }) };
     const plan = planIngest([bucket({ total: 1n })], [other]);
     expect(plan.deletes).toEqual([]);
   });

@@ -6,6 +6,7 @@
  * and every user id is locked, however it must be quoted. (A group whose pipelined write fails is
  * rolled back whole, its uploads then written one by one: group-commit.test.ts.)
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PostgresDb } from '../../src/db/connect.js';
@@ -13,7 +14,6 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { beginLockingUsers } from '../../src/db/queries/ingest-postgres.js';
 import { userIngestLockKey } from '../../src/db/dialect.js';
 import { dayTotalsOf } from '../../src/domain/day-slots.js';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
@@ -24,9 +24,9 @@ import { storedBuckets } from '../helpers/stored-buckets.js';
 const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
-const BOUNDS = { maxTokensPerUserDay: 2n ** 62n, maxRowsPerHalfHour: 200, maxStoredBuckets: 5_000_000 };
+const BOUNDS = { maxTokensPerUserDay: 2n ** 62n, maxBucketsPerHalfHour: 200, maxStoredBuckets: 5_000_000 };
 
-const bucket = (tokens: bigint, hour = 10, model = 'gpt-5'): NormalizedBucket =>
+const bucket = (tokens: bigint, hour = 10, model = 'gpt-5'): Bucket =>
   seedBucket(tokens, { hourStart: Date.UTC(2026, 10, 1, hour), model });
 
 /**

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InvalidInput } from '../../src/domain/errors.js';
 import { problemOf } from '../../src/http/domain-errors.js';
-import { checkDayBound, checkRowBound, sumsOutOfRange } from '../../src/ingest/bounds.js';
+import { checkDayBound, checkBucketBound, sumsOutOfRange } from '../../src/ingest/bounds.js';
 import { normalizeBuckets } from '../../src/ingest/normalize.js';
 import type { IngestRequest } from '../../src/schemas/ingest.js';
 
@@ -71,7 +71,7 @@ describe('an upload refused', () => {
         "This upload would bring the account's tokens on 2026-11-01 (UTC) past 10, the most one account may record in a day.",
       errors: [{ path: '/hourly', message: 'more than 10 tokens on 2026-11-01' }],
     });
-    expect(answer(() => checkRowBound(NOW, 199, 2, 200))).toMatchObject({
+    expect(answer(() => checkBucketBound(NOW, 199, 2, 200))).toMatchObject({
       status: 400,
       detail:
         'This upload would store more than 200 (source, model, project) buckets for the half-hour 2026-11-01T12:00:00.000Z on this device.',

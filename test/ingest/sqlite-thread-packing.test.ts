@@ -3,9 +3,9 @@
  * they went in: any names (shared, null, empty), counts up to 2^64 - 1, uploads without buckets,
  * subscriptions. The seed is fixed and printed so any failure replays exactly.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import { packBatches, unpackBatches } from '../../src/ingest/sqlite-thread-packing.js';
 import type { IngestBatch } from '../../src/ingest/types.js';
 
@@ -16,7 +16,7 @@ const U64_MAX = (1n << 64n) - 1n;
 const count = fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.constantFrom(0n, 2n ** 53n + 1n, U64_MAX));
 const name = fc.oneof(fc.constantFrom('codex', 'claude', 'gpt-5', ''), fc.string({ maxLength: 12 }));
 
-const bucket: fc.Arbitrary<NormalizedBucket> = fc.record({
+const bucket: fc.Arbitrary<Bucket> = fc.record({
   hourStart: fc.integer({ min: 0, max: 2 ** 40 }).map((n) => n * 1_800_000),
   source: name,
   model: name,

@@ -6,6 +6,7 @@
  * leaves the app's write transactions their turn while uploads keep coming.
  * Engine-specific: runs on a SQLite file in both passes.
  */
+import type { Bucket } from '../../src/domain/bucket.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,6 @@ import { inTransaction } from '../../src/db/transaction.js';
 import { createApp } from '../../src/app.js';
 import { DatabaseBusyError } from '../../src/db/sqlite-busy.js';
 import { ManualClock } from '../../src/clock.js';
-import type { NormalizedBucket } from '../../src/ingest/normalize.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
@@ -29,7 +29,7 @@ const NOW = Date.UTC(2026, 10, 1, 12);
 const USER = '00000000-0000-4000-8000-000000000001';
 const RATES: TokenRates = { input: 1_000_000n, cached: 1_000_000n, output: 1_000_000n, reasoning: 1_000_000n };
 
-const bucket = (tokens: bigint): NormalizedBucket => seedBucket(tokens);
+const bucket = (tokens: bigint): Bucket => seedBucket(tokens);
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -13,7 +13,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's types */
 import type { Kysely } from 'kysely';
 import { clustered, type DialectName } from '../dialect.js';
-import { createLeaderboardAggregates, dropLeaderboardAggregates } from './2026_11_22_0003_leaderboard_aggregates.js';
+import { createLeaderboardAggregates, dropLeaderboardAggregates } from './leaderboard-aggregates.js';
 
 export function migration(dialect: DialectName) {
   return {

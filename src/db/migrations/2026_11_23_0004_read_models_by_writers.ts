@@ -20,7 +20,7 @@
 import { sql, type Kysely } from 'kysely';
 import { clustered, type DialectName } from '../dialect.js';
 import * as analytics from './2026_11_22_0002_analytics_read_models.js';
-import * as leaderboard from './2026_11_22_0003_leaderboard_aggregates.js';
+import * as leaderboard from './leaderboard-aggregates.js';
 
 const TRIGGERS: Record<DialectName, string[]> = {
   sqlite: [

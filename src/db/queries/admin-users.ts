@@ -2,10 +2,8 @@
  * @fileoverview The instance admins' view of accounts (migration 0020): a page of users with their
  * devices, last upload and this month's usage, and the admin and disabled attributes.
  */
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import { sql } from 'kysely';
+import type { Queryable } from '../connect.js';
 
 export interface AdminUserRow {
   id: string;
@@ -30,7 +28,7 @@ function likeContaining(text: string): string {
  * tokens and cost summed over UTC days `fromDay` (inclusive) … `toDay` (exclusive).
  */
 export async function listUsersForAdmin(
-  db: Q,
+  db: Queryable,
   options: { search: string | undefined; limit: number; offset: number; fromDay: number; toDay: number },
 ): Promise<{ rows: AdminUserRow[]; total: number }> {
   const { search, limit, offset, fromDay, toDay } = options;
@@ -62,7 +60,7 @@ export async function listUsersForAdmin(
 }
 
 /** Makes the user an admin (keeping the first instant) or not. */
-export async function setUserAdmin(db: Q, userId: string, admin: boolean, now: number): Promise<void> {
+export async function setUserAdmin(db: Queryable, userId: string, admin: boolean, now: number): Promise<void> {
   await db
     .updateTable('users')
     .set({ admin_since: admin ? sql<bigint>`coalesce(admin_since, ${now})` : null, updated_at: now })
@@ -71,7 +69,7 @@ export async function setUserAdmin(db: Q, userId: string, admin: boolean, now: n
 }
 
 /** Disables the user (keeping the first instant) or enables them. */
-export async function setUserDisabled(db: Q, userId: string, disabled: boolean, now: number): Promise<void> {
+export async function setUserDisabled(db: Queryable, userId: string, disabled: boolean, now: number): Promise<void> {
   await db
     .updateTable('users')
     .set({ disabled_at: disabled ? sql<bigint>`coalesce(disabled_at, ${now})` : null, updated_at: now })
@@ -80,7 +78,7 @@ export async function setUserDisabled(db: Q, userId: string, disabled: boolean, 
 }
 
 /** Admins who can act: admin and not disabled. */
-export async function countActiveAdmins(db: Q): Promise<number> {
+export async function countActiveAdmins(db: Queryable): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<bigint>().as('n'))

@@ -1,8 +1,5 @@
 /** @fileoverview Personal API tokens (`tt_pat_…`): create, count, list, delete, look up by hash, note use. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 /** A user's token as the settings page lists it (never its hash). */
 export interface ApiTokenListing {
@@ -23,14 +20,14 @@ export interface ApiTokenCredential {
 const orNull = (v: bigint | null): number | null => (v === null ? null : Number(v));
 
 export async function insertApiToken(
-  db: Q,
+  db: Queryable,
   row: { id: string; user_id: string; name: string; token_hash: string; created_at: number; expires_at: number | null },
 ): Promise<void> {
   await db.insertInto('api_tokens').values(row).execute();
 }
 
 /** How many tokens the user has (expired ones too: they are kept until revoked or crowded out). */
-export async function countApiTokens(db: Q, userId: string): Promise<number> {
+export async function countApiTokens(db: Queryable, userId: string): Promise<number> {
   const row = await db
     .selectFrom('api_tokens')
     .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
@@ -40,7 +37,7 @@ export async function countApiTokens(db: Q, userId: string): Promise<number> {
 }
 
 /** Deletes the user's tokens expired at `now`; returns how many went. */
-export async function deleteExpiredApiTokens(db: Q, userId: string, now: number): Promise<number> {
+export async function deleteExpiredApiTokens(db: Queryable, userId: string, now: number): Promise<number> {
   const result = await db
     .deleteFrom('api_tokens')
     .where('user_id', '=', userId)
@@ -50,7 +47,7 @@ export async function deleteExpiredApiTokens(db: Q, userId: string, now: number)
 }
 
 /** The user's tokens, newest first (expired ones too, until revoked). */
-export async function listApiTokens(db: Q, userId: string): Promise<ApiTokenListing[]> {
+export async function listApiTokens(db: Queryable, userId: string): Promise<ApiTokenListing[]> {
   const rows = await db
     .selectFrom('api_tokens')
     .select(['id', 'name', 'created_at', 'expires_at', 'last_used_at'])
@@ -68,7 +65,7 @@ export async function listApiTokens(db: Q, userId: string): Promise<ApiTokenList
 }
 
 /** Deletes one of the user's tokens; false when the user has no token with this id. */
-export async function deleteApiToken(db: Q, userId: string, tokenId: string): Promise<boolean> {
+export async function deleteApiToken(db: Queryable, userId: string, tokenId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('api_tokens')
     .where('id', '=', tokenId)
@@ -78,7 +75,7 @@ export async function deleteApiToken(db: Q, userId: string, tokenId: string): Pr
 }
 
 /** The token behind a hash, expired or not (the caller compares `expiresAt` with its clock). */
-export async function findApiTokenByHash(db: Q, tokenHash: string): Promise<ApiTokenCredential | undefined> {
+export async function findApiTokenByHash(db: Queryable, tokenHash: string): Promise<ApiTokenCredential | undefined> {
   // A disabled account's tokens are not found (like its device and share tokens).
   const row = await db
     .selectFrom('api_tokens')
@@ -91,7 +88,7 @@ export async function findApiTokenByHash(db: Q, tokenHash: string): Promise<ApiT
 }
 
 /** Sets `last_used_at` unless it is younger than `minIntervalMs` (one write a minute a token at most). */
-export async function touchApiToken(db: Q, tokenId: string, now: number, minIntervalMs: number): Promise<void> {
+export async function touchApiToken(db: Queryable, tokenId: string, now: number, minIntervalMs: number): Promise<void> {
   await db
     .updateTable('api_tokens')
     .set({ last_used_at: now })

@@ -1,11 +1,9 @@
 /** @fileoverview Devices, device tokens, link codes and sync heartbeats. */
-import type { Kysely } from 'kysely';
-import type { Database, LinkCodeRow } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
+import type { LinkCodeRow } from '../schema.js';
 
 export async function insertDeviceWithToken(
-  db: Q,
+  db: Queryable,
   device: { id: string; user_id: string; name: string; platform: string; created_at: number },
   tokenHash: string,
 ): Promise<void> {
@@ -17,7 +15,7 @@ export async function insertDeviceWithToken(
 }
 
 /** How many live (not revoked) devices a user has. */
-export async function countLiveDevices(db: Q, userId: string): Promise<number> {
+export async function countLiveDevices(db: Queryable, userId: string): Promise<number> {
   const row = await db
     .selectFrom('devices')
     .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
@@ -29,7 +27,7 @@ export async function countLiveDevices(db: Q, userId: string): Promise<number> {
 
 /** The live (non-revoked) device behind a token hash, while its user is not disabled. */
 export async function findActiveDeviceToken(
-  db: Q,
+  db: Queryable,
   tokenHash: string,
 ): Promise<{ userId: string; deviceId: string } | undefined> {
   const row = await db
@@ -45,7 +43,7 @@ export async function findActiveDeviceToken(
   return row ? { userId: row.user_id, deviceId: row.device_id } : undefined;
 }
 
-export async function findDevice(db: Q, deviceId: string) {
+export async function findDevice(db: Queryable, deviceId: string) {
   return db.selectFrom('devices').selectAll().where('id', '=', deviceId).executeTakeFirst();
 }
 
@@ -59,7 +57,7 @@ const SEEN_EVERY_MS = 60_000;
  * interface's answer keeps the stored `last_sync_at` (docs/interface.md).
  */
 export async function recordSync(
-  db: Q,
+  db: Queryable,
   deviceId: string,
   now: number,
   minIntervalMs: number,
@@ -82,19 +80,19 @@ export async function recordSync(
 }
 
 export async function insertLinkCode(
-  db: Q,
+  db: Queryable,
   row: { code_hash: string; user_id: string; created_at: number; expires_at: number },
 ): Promise<void> {
   await db.insertInto('link_codes').values(row).execute();
 }
 
-export async function findLinkCode(db: Q, codeHash: string): Promise<LinkCodeRow | undefined> {
+export async function findLinkCode(db: Queryable, codeHash: string): Promise<LinkCodeRow | undefined> {
   return db.selectFrom('link_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
 }
 
 /** Claims an unused code for a request; true when this call claimed it. */
 export async function claimLinkCode(
-  db: Q,
+  db: Queryable,
   codeHash: string,
   claim: { requestId: string; deviceId: string; now: number },
 ): Promise<boolean> {
@@ -127,7 +125,11 @@ const latest = (a: number | null, b: number | null): number | null =>
  * by the ingest writers; `lastSyncAt` is the latest contact, upload or ping (a ping inside the
  * sync interval moves only `last_seen_at`, read here too).
  */
-export async function listUserDevices(db: Q, userId: string, includeRevoked: boolean): Promise<DeviceListing[]> {
+export async function listUserDevices(
+  db: Queryable,
+  userId: string,
+  includeRevoked: boolean,
+): Promise<DeviceListing[]> {
   let query = db
     .selectFrom('devices as d')
     .select([
@@ -155,7 +157,12 @@ export async function listUserDevices(db: Q, userId: string, includeRevoked: boo
 }
 
 /** Renames one of the user's devices; false when the user has no such device. */
-export async function renameUserDevice(db: Q, userId: string, deviceId: string, name: string): Promise<boolean> {
+export async function renameUserDevice(
+  db: Queryable,
+  userId: string,
+  deviceId: string,
+  name: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('devices')
     .set({ name })
@@ -170,7 +177,7 @@ export async function renameUserDevice(db: Q, userId: string, deviceId: string, 
  * keeps its first revocation time. Undefined when the user has no such device.
  */
 export async function revokeUserDevice(
-  db: Q,
+  db: Queryable,
   userId: string,
   deviceId: string,
   now: number,
@@ -194,13 +201,13 @@ export async function revokeUserDevice(
 }
 
 /** The owner of a device (any state), for the admin command line. */
-export async function findDeviceOwner(db: Q, deviceId: string): Promise<string | undefined> {
+export async function findDeviceOwner(db: Queryable, deviceId: string): Promise<string | undefined> {
   const row = await db.selectFrom('devices').select('user_id').where('id', '=', deviceId).executeTakeFirst();
   return row?.user_id;
 }
 
 /** Deletes link codes that expired before the cutoff (a used one is kept while its replay window lasts). */
-export async function deleteLinkCodesExpiredBefore(db: Q, cutoffMs: number): Promise<number> {
+export async function deleteLinkCodesExpiredBefore(db: Queryable, cutoffMs: number): Promise<number> {
   const result = await db.deleteFrom('link_codes').where('expires_at', '<', BigInt(cutoffMs)).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

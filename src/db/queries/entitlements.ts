@@ -2,10 +2,7 @@
  * @fileoverview Pro entitlements (granted from the admin command line). getUserStatus reads them
  * through {@link listActiveEntitlements}.
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 export interface Entitlement {
   id: string;
@@ -17,7 +14,7 @@ export interface Entitlement {
 }
 
 export async function insertEntitlement(
-  db: Q,
+  db: Queryable,
   e: { id: string; userId: string; source: string; grantedAt: number; expiresAt: number | null },
 ): Promise<void> {
   await db
@@ -34,7 +31,7 @@ export async function insertEntitlement(
 }
 
 /** Revokes every live entitlement of a user; returns how many. */
-export async function revokeEntitlements(db: Q, userId: string, nowMs: number): Promise<number> {
+export async function revokeEntitlements(db: Queryable, userId: string, nowMs: number): Promise<number> {
   const result = await db
     .updateTable('entitlements')
     .set({ revoked_at: nowMs })
@@ -45,7 +42,7 @@ export async function revokeEntitlements(db: Q, userId: string, nowMs: number): 
 }
 
 /** Entitlements in force at `nowMs`: granted, not revoked, not expired; latest expiry first (null = no end). */
-export async function listActiveEntitlements(db: Q, userId: string, nowMs: number): Promise<Entitlement[]> {
+export async function listActiveEntitlements(db: Queryable, userId: string, nowMs: number): Promise<Entitlement[]> {
   const now = BigInt(nowMs);
   const rows = await db
     .selectFrom('entitlements')

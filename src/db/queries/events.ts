@@ -1,10 +1,7 @@
 /** @fileoverview Per-upload audit records ("tracker events") and their retention. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Queryable } from '../connect.js';
 
-type Q = Kysely<Database>;
-
-export async function countIngestEventsBefore(db: Q, cutoffMs: number): Promise<number> {
+export async function countIngestEventsBefore(db: Queryable, cutoffMs: number): Promise<number> {
   const row = await db
     .selectFrom('ingest_events')
     .select((eb) => eb.fn.countAll<bigint>().as('n'))
@@ -14,7 +11,7 @@ export async function countIngestEventsBefore(db: Q, cutoffMs: number): Promise<
 }
 
 /** Deletes upload events older than the cutoff; usage tables are never touched. */
-export async function deleteIngestEventsBefore(db: Q, cutoffMs: number): Promise<number> {
+export async function deleteIngestEventsBefore(db: Queryable, cutoffMs: number): Promise<number> {
   const result = await db.deleteFrom('ingest_events').where('created_at', '<', BigInt(cutoffMs)).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -11,14 +11,11 @@
  * collation; the keyset (`after`) is compared with the same function. Daily rows are read in SQL
  * order on their primary key.
  */
-import type { Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
 import { compareBucketKeys, dayOfHalfHour, unpackDayBuckets } from '../../domain/device-day-buckets.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
-import type { Database } from '../schema.js';
 import { COUNT_COLUMNS, countsOf } from '../token-columns.js';
 import { COSTS_STATE } from './daily-costs.js';
-
-type Q = Kysely<Database>;
 
 export interface ExportDevice {
   id: string;
@@ -26,7 +23,7 @@ export interface ExportDevice {
 }
 
 /** The user's devices, revoked ones included (their buckets stay). */
-export async function listExportDevices(db: Q, userId: string): Promise<ExportDevice[]> {
+export async function listExportDevices(db: Queryable, userId: string): Promise<ExportDevice[]> {
   return db
     .selectFrom('devices')
     .select(['id', 'name'])
@@ -57,7 +54,7 @@ const FIRST_DAYS_READ = 8;
  * at least one bucket), and reads on while the page is not full and days remain.
  */
 export async function listBucketPage(
-  db: Q,
+  db: Queryable,
   q: { deviceId: string; fromMs: number; toMs: number; after: BucketKey | undefined; limit: number },
 ): Promise<ExportBucket[]> {
   const page: ExportBucket[] = [];
@@ -104,7 +101,7 @@ export interface ExportDaily extends DailyKey, TokenCounts {
 
 /** Up to `limit` daily rows (UTC epoch days in [fromDay, toDay]) after `after` in key order. */
 export async function listDailyPage(
-  db: Q,
+  db: Queryable,
   q: { userId: string; fromDay: number; toDay: number; after: DailyKey | undefined; limit: number },
 ): Promise<ExportDaily[]> {
   let query = db

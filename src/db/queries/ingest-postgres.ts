@@ -158,23 +158,24 @@ export const INSERT_SUBSCRIPTIONS = `
   INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
   SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`;
 
-export interface Piece {
+/** A fragment of SQL and its parameters (its placeholders numbered from $1): one write of a joined statement. */
+export interface Fragment {
   sql: string;
   params: unknown[];
 }
 
 /**
  * Joins independent writes into one statement of data-modifying CTEs (one round trip), renumbering
- * each piece's $n placeholders. The pieces touch different rows, so their order does not matter.
+ * each fragment's $n placeholders. The fragments touch different rows, so their order does not matter.
  */
-export function combineWrites(pieces: readonly Piece[], final: Piece): Piece {
+export function combineWrites(fragments: readonly Fragment[], final: Fragment): Fragment {
   const params: unknown[] = [];
-  const renumber = (piece: Piece): string => {
+  const renumber = (fragment: Fragment): string => {
     const offset = params.length;
-    params.push(...piece.params);
-    return piece.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
+    params.push(...fragment.params);
+    return fragment.sql.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + offset}`);
   };
-  const ctes = pieces.map((piece, i) => `w${i} AS (${renumber(piece)})`);
+  const ctes = fragments.map((fragment, i) => `w${i} AS (${renumber(fragment)})`);
   const main = renumber(final);
   return { sql: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${main}` : main, params };
 }

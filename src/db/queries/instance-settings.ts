@@ -2,13 +2,10 @@
  * @fileoverview Named instance settings (`instance_settings`, migration 0020): the sign-up
  * settings an admin saves, and claims taken once (`first_admin`).
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 /** The stored values of these settings (absent ones are left out). */
-export async function readSettings(db: Q, names: readonly string[]): Promise<Map<string, string>> {
+export async function readSettings(db: Queryable, names: readonly string[]): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('instance_settings')
     .select(['name', 'value'])
@@ -17,7 +14,7 @@ export async function readSettings(db: Q, names: readonly string[]): Promise<Map
   return new Map(rows.map((r) => [r.name, r.value]));
 }
 
-export async function writeSetting(db: Q, name: string, value: string, now: number): Promise<void> {
+export async function writeSetting(db: Queryable, name: string, value: string, now: number): Promise<void> {
   await db
     .insertInto('instance_settings')
     .values({ name, value, updated_at: now })
@@ -29,7 +26,7 @@ export async function writeSetting(db: Q, name: string, value: string, now: numb
  * Takes a setting that is written once (`first_admin`): true when this call stored it, false when
  * it was there already. Two concurrent claims: one wins (the key's uniqueness decides).
  */
-export async function claimSetting(db: Q, name: string, value: string, now: number): Promise<boolean> {
+export async function claimSetting(db: Queryable, name: string, value: string, now: number): Promise<boolean> {
   const result = await db
     .insertInto('instance_settings')
     .values({ name, value, updated_at: now })

@@ -1,11 +1,9 @@
 /** @fileoverview Sign-up invites (`invites`, migration 0020), found by the SHA-256 of their token. */
-import type { Kysely } from 'kysely';
-import type { Database, InviteRow } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
+import type { InviteRow } from '../schema.js';
 
 export async function insertInvite(
-  db: Q,
+  db: Queryable,
   row: {
     id: string;
     token_hash: string;
@@ -22,7 +20,7 @@ export async function insertInvite(
     .execute();
 }
 
-export async function findInviteByHash(db: Q, tokenHash: string): Promise<InviteRow | undefined> {
+export async function findInviteByHash(db: Queryable, tokenHash: string): Promise<InviteRow | undefined> {
   return db.selectFrom('invites').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
@@ -32,7 +30,7 @@ export async function findInviteByHash(db: Q, tokenHash: string): Promise<Invite
  * more uses than it has (PostgreSQL re-checks the row a concurrent update changed; SQLite writes one
  * at a time).
  */
-export async function useInvite(db: Q, id: string, now: number): Promise<boolean> {
+export async function useInvite(db: Queryable, id: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('invites')
     .set((eb) => ({ uses: eb('uses', '+', 1n) }))
@@ -45,16 +43,16 @@ export async function useInvite(db: Q, id: string, now: number): Promise<boolean
 }
 
 /** The newest invites first. */
-export async function listInvites(db: Q, limit: number): Promise<InviteRow[]> {
+export async function listInvites(db: Queryable, limit: number): Promise<InviteRow[]> {
   return db.selectFrom('invites').selectAll().orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
 }
 
-export async function findInvite(db: Q, id: string): Promise<InviteRow | undefined> {
+export async function findInvite(db: Queryable, id: string): Promise<InviteRow | undefined> {
   return db.selectFrom('invites').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Revokes a live invite; true when this call revoked it. */
-export async function revokeInvite(db: Q, id: string, now: number): Promise<boolean> {
+export async function revokeInvite(db: Queryable, id: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('invites')
     .set({ revoked_at: now })

@@ -3,10 +3,7 @@
  * the data stored costs were, or are being, priced by, so every process (and every later version
  * of the package) can price with the same data (docs/pricing.md, "Stored costs").
  */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 export interface PriceSnapshot {
   readonly fingerprint: string;
@@ -17,7 +14,7 @@ export interface PriceSnapshot {
 }
 
 /** Keeps a data set under its fingerprint (a fingerprint names one data set: a kept one stays, and is not sent again). */
-export async function savePriceSnapshot(db: Q, s: PriceSnapshot, nowMs: number): Promise<void> {
+export async function savePriceSnapshot(db: Queryable, s: PriceSnapshot, nowMs: number): Promise<void> {
   if (await hasPriceSnapshot(db, s.fingerprint)) return;
   await db
     .insertInto('price_snapshots')
@@ -32,7 +29,7 @@ export async function savePriceSnapshot(db: Q, s: PriceSnapshot, nowMs: number):
     .execute();
 }
 
-export async function hasPriceSnapshot(db: Q, fingerprint: string): Promise<boolean> {
+export async function hasPriceSnapshot(db: Queryable, fingerprint: string): Promise<boolean> {
   return (
     (await db
       .selectFrom('price_snapshots')
@@ -42,7 +39,7 @@ export async function hasPriceSnapshot(db: Q, fingerprint: string): Promise<bool
   );
 }
 
-export async function findPriceSnapshot(db: Q, fingerprint: string): Promise<PriceSnapshot | undefined> {
+export async function findPriceSnapshot(db: Queryable, fingerprint: string): Promise<PriceSnapshot | undefined> {
   const row = await db
     .selectFrom('price_snapshots')
     .select(['fingerprint', 'source', 'effective_from', 'data'])

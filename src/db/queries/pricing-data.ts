@@ -1,8 +1,5 @@
 /** @fileoverview Price data kept by syncPricing on PostgreSQL (one row), so every process and restart finds it. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 export interface StoredPricing {
   source: string;
@@ -11,7 +8,7 @@ export interface StoredPricing {
   fetchedAt: number;
 }
 
-export async function upsertPricingData(db: Q, p: StoredPricing): Promise<void> {
+export async function upsertPricingData(db: Queryable, p: StoredPricing): Promise<void> {
   const values = { source: p.source, effective_from: p.effectiveFrom, data: p.data, fetched_at: p.fetchedAt };
   await db
     .insertInto('pricing_data')
@@ -20,7 +17,7 @@ export async function upsertPricingData(db: Q, p: StoredPricing): Promise<void> 
     .execute();
 }
 
-export async function findPricingData(db: Q): Promise<StoredPricing | undefined> {
+export async function findPricingData(db: Queryable): Promise<StoredPricing | undefined> {
   const row = await db.selectFrom('pricing_data').selectAll().where('id', '=', 1n).executeTakeFirst();
   return row
     ? { source: row.source, effectiveFrom: row.effective_from, data: row.data, fetchedAt: Number(row.fetched_at) }

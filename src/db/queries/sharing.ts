@@ -1,8 +1,5 @@
 /** @fileoverview Public visibility rows and the share-token lookup. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 export interface PublicViewRow {
   userId: string;
@@ -12,7 +9,7 @@ export interface PublicViewRow {
   updatedAt: number;
 }
 
-export async function findPublicView(db: Q, userId: string): Promise<PublicViewRow | undefined> {
+export async function findPublicView(db: Queryable, userId: string): Promise<PublicViewRow | undefined> {
   const row = await db.selectFrom('public_views').selectAll().where('user_id', '=', userId).executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -26,7 +23,7 @@ export async function findPublicView(db: Q, userId: string): Promise<PublicViewR
 
 /** Turns visibility on with a fresh token (its hash and the nonce it is derived from). */
 export async function enablePublicView(
-  db: Q,
+  db: Queryable,
   userId: string,
   token: { hash: string; nonce: string },
   now: number,
@@ -50,7 +47,7 @@ export async function enablePublicView(
 }
 
 /** Turns visibility off: the token hash is dropped, so the token can never work again. */
-export async function revokePublicView(db: Q, userId: string, now: number): Promise<void> {
+export async function revokePublicView(db: Queryable, userId: string, now: number): Promise<void> {
   await db
     .updateTable('public_views')
     .set({ token_hash: null, token_nonce: null, revoked_at: now, updated_at: now })
@@ -60,7 +57,10 @@ export async function revokePublicView(db: Q, userId: string, now: number): Prom
 }
 
 /** The user behind a live share token. */
-export async function findUserByShareTokenHash(db: Q, tokenHash: string): Promise<{ userId: string } | undefined> {
+export async function findUserByShareTokenHash(
+  db: Queryable,
+  tokenHash: string,
+): Promise<{ userId: string } | undefined> {
   const row = await db
     .selectFrom('public_views as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')

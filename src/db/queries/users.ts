@@ -1,19 +1,17 @@
 /** @fileoverview Users and their refresh tokens. */
-import type { Kysely } from 'kysely';
-import type { Database, NewUserRow, RefreshTokenRow, UserRow } from '../schema.js';
+import type { Queryable } from '../connect.js';
+import type { NewUserRow, RefreshTokenRow, UserRow } from '../schema.js';
 
-type Q = Kysely<Database>;
-
-export async function insertUser(db: Q, user: NewUserRow): Promise<void> {
+export async function insertUser(db: Queryable, user: NewUserRow): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
-export async function findUserById(db: Q, id: string): Promise<UserRow | undefined> {
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Whether the user exists and is not disabled (their credentials are honoured). */
-export async function userIdExists(db: Q, id: string): Promise<boolean> {
+export async function userIdExists(db: Queryable, id: string): Promise<boolean> {
   const row = await db
     .selectFrom('users')
     .select('id')
@@ -23,16 +21,16 @@ export async function userIdExists(db: Q, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export async function findUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export async function findUserByExternalId(db: Q, externalId: string): Promise<UserRow | undefined> {
+export async function findUserByExternalId(db: Queryable, externalId: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('external_id', '=', externalId).executeTakeFirst();
 }
 
 export async function updateUserProfile(
-  db: Q,
+  db: Queryable,
   id: string,
   profile: { display_name?: string | null; avatar_url?: string | null },
   now: number,
@@ -46,7 +44,7 @@ export async function updateUserProfile(
 
 /** Stores a refresh token; `authenticated_at` is its session's sign-in instant (a rotated token: its parent's). */
 export async function insertRefreshToken(
-  db: Q,
+  db: Queryable,
   row: {
     token_hash: string;
     user_id: string;
@@ -60,7 +58,7 @@ export async function insertRefreshToken(
 }
 
 /** When the session was signed in to; undefined for an unknown session or one older than migration 0015. */
-export async function sessionAuthenticatedAt(db: Q, sessionId: string): Promise<number | undefined> {
+export async function sessionAuthenticatedAt(db: Queryable, sessionId: string): Promise<number | undefined> {
   const row = await db
     .selectFrom('refresh_tokens')
     .select('authenticated_at')
@@ -72,12 +70,12 @@ export async function sessionAuthenticatedAt(db: Q, sessionId: string): Promise<
   return row?.authenticated_at == null ? undefined : Number(row.authenticated_at);
 }
 
-export async function findRefreshToken(db: Q, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+export async function findRefreshToken(db: Queryable, tokenHash: string): Promise<RefreshTokenRow | undefined> {
   return db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 /** Marks a refresh token used, only if it still was unused; true when this call won. */
-export async function consumeRefreshToken(db: Q, tokenHash: string, now: number): Promise<boolean> {
+export async function consumeRefreshToken(db: Queryable, tokenHash: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
@@ -92,7 +90,7 @@ export async function consumeRefreshToken(db: Q, tokenHash: string, now: number)
  * The session's user while it has a refresh token neither revoked nor expired and the user is not
  * disabled (its access tokens are honoured).
  */
-export async function liveSessionOwner(db: Q, sessionId: string, now: number): Promise<string | undefined> {
+export async function liveSessionOwner(db: Queryable, sessionId: string, now: number): Promise<string | undefined> {
   const row = await db
     .selectFrom('refresh_tokens as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
@@ -108,7 +106,7 @@ export async function liveSessionOwner(db: Q, sessionId: string, now: number): P
 
 /** Revokes every session of the user but one (after a password change). */
 export async function revokeOtherSessions(
-  db: Q,
+  db: Queryable,
   userId: string,
   keepSessionId: string | undefined,
   now: number,
@@ -122,11 +120,11 @@ export async function revokeOtherSessions(
   await query.execute();
 }
 
-export async function updatePasswordHash(db: Q, id: string, passwordHash: string, now: number): Promise<void> {
+export async function updatePasswordHash(db: Queryable, id: string, passwordHash: string, now: number): Promise<void> {
   await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
 }
 
-export async function revokeSession(db: Q, sessionId: string, now: number): Promise<void> {
+export async function revokeSession(db: Queryable, sessionId: string, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
@@ -135,7 +133,7 @@ export async function revokeSession(db: Q, sessionId: string, now: number): Prom
     .execute();
 }
 
-export async function revokeUserSessions(db: Q, userId: string, now: number): Promise<void> {
+export async function revokeUserSessions(db: Queryable, userId: string, now: number): Promise<void> {
   await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
@@ -145,7 +143,7 @@ export async function revokeUserSessions(db: Q, userId: string, now: number): Pr
 }
 
 /** Deletes refresh tokens that expired, and used or revoked ones older than `spentBeforeMs`. */
-export async function deleteSpentRefreshTokens(db: Q, nowMs: number, spentBeforeMs: number): Promise<number> {
+export async function deleteSpentRefreshTokens(db: Queryable, nowMs: number, spentBeforeMs: number): Promise<number> {
   const result = await db
     .deleteFrom('refresh_tokens')
     .where((eb) =>

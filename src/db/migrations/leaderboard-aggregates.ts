@@ -1,12 +1,15 @@
 /**
- * @fileoverview Part of migration 0003: per-user billable tokens by model family for each ISO
- * week, each calendar month (UTC) and all time, kept in step with `usage_rollup` by triggers, so a
- * leaderboard refresh reads one row per user and period instead of scanning every rollup row.
+ * @fileoverview A helper of migrations 0003 and 0004, not a migration (migrate.ts lists those): the
+ * leaderboard's per-user billable tokens by model family for each ISO week, each calendar month
+ * (UTC) and all time. Migration 0003 creates the tables with triggers keeping them in step with
+ * `usage_rollup`; migration 0004 drops the triggers (the ingest writers keep the tables since;
+ * its `down` makes them again). `rebuildLeaderboardAggregates` recomputes the tables in bulk
+ * (bench/leaderboard.ts seeds with it).
  *
- * Triggers rather than code in the ingest writer: every writer of `usage_rollup` (the two ingest
- * writers, seeding, repairs) keeps them right. SQLite: row triggers applying each row's change;
- * PostgreSQL: statement triggers over transition tables, one set-based upsert per table and
- * statement. The family patterns are frozen here as they were when written (gpt: `gpt-%`,
+ * Migration 0003 chose triggers rather than code in the ingest writer: every writer of
+ * `usage_rollup` (the two ingest writers, seeding, repairs) kept them right. SQLite: row triggers
+ * applying each row's change; PostgreSQL: statement triggers over transition tables, one set-based
+ * upsert per table and statement. The family patterns are frozen here as they were when written (gpt: `gpt-%`,
  * `o1%`…`o4%`, `openai/%`; claude: `claude-%`, `anthropic/%`; other: the rest); changing them later
  * takes a new migration that rebuilds these tables.
  */
