@@ -244,7 +244,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   const ingestLimiter = limiterFor('ingest');
   const onUsageChanged = (userId: string) => (freshness?.usageChanged(), notify.usageChanged(userId));
-  const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged };
+  // The OTLP state is remembered only where nothing else writes it: SQLite served by this one process.
+  const soleWriter = db.dialect === 'sqlite' && peers === noPeers;
+  const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged, soleWriter };
   const channels = await registerOtlpReceiver(app, otlpDeps);
   registerDeviceManagementRoutes(app, { devices, channels });
   registerIngestRoutes(app, {

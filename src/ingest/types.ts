@@ -3,6 +3,7 @@
  * group writers (a leaf module, so the writers and `store.ts`, which picks one, import no cycle).
  */
 import { Unauthenticated } from '../domain/errors.js';
+import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
 import type { PricedCounts } from '../domain/token-counts.js';
 import type { NormalizedBucket } from './normalize.js';
 import type { NormalizedSubscription } from './subscriptions.js';
@@ -14,6 +15,8 @@ export interface IngestBatch {
   buckets: NormalizedBucket[];
   /** undefined when the upload did not mention subscriptions (the stored list stays). */
   subscriptions: NormalizedSubscription[] | undefined;
+  /** The OTLP receiver's state behind these buckets, stored in the same transaction (docs/otlp.md). */
+  otlp?: OtlpStateChanges | undefined;
 }
 
 export interface IngestResult {
