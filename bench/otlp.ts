@@ -8,7 +8,7 @@
  *
  * Targets: ≥ 50,000 data points/s on SQLite with one process, p99 ≤ 50 ms.
  *
- * BENCH_OTLP_RUNS (comma separated, of `ceiling,metrics,logs`) and BENCH_OTLP_ENGINES (of
+ * BENCH_OTLP_RUNS (comma separated, of `ceiling,metrics,logs`) and BENCH_ENGINES (of
  * `sqlite,postgres`) narrow a run, e.g. to profile one of them (BENCH_NODE_ARGS).
  */
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DEVICES = 16;
 const LOG_BODIES = 4000;
 const RUNS = new Set((process.env.BENCH_OTLP_RUNS ?? 'ceiling,metrics,logs').split(','));
-const ENGINES = new Set((process.env.BENCH_OTLP_ENGINES ?? 'sqlite,postgres').split(','));
+const ENGINES = new Set((process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(','));
 const root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
 const Metrics = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest');
 const Logs = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
