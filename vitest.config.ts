@@ -11,7 +11,7 @@ const ENGINE_FREE = [
   'test/domain/**',
   'test/pricing/**',
   'test/cli/parsers/**',
-  'test/cli/{engine,hooks,units,sync-upload,plain-http,report,browser-link}.test.ts',
+  'test/cli/{engine,hooks,units,sync-upload,plain-http,report,browser-link,otlp-exporters}.test.ts',
   'test/cli/*.property.test.ts',
   'test/browser/**',
   'test/web/lib.test.ts',

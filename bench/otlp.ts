@@ -7,6 +7,9 @@
  * requests/s, data points or records/s, p50/p99 latency and non-2xx counts.
  *
  * Targets: ≥ 50,000 data points/s on SQLite with one process, p99 ≤ 50 ms.
+ *
+ * BENCH_OTLP_RUNS (comma separated, of `ceiling,metrics,logs`) and BENCH_ENGINES (of
+ * `sqlite,postgres`) narrow a run, e.g. to profile one of them (BENCH_NODE_ARGS).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +24,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DEVICES = 16;
 const LOG_BODIES = 4000;
+const RUNS = new Set((process.env.BENCH_OTLP_RUNS ?? 'ceiling,metrics,logs').split(','));
+const ENGINES = new Set((process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(','));
 const root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
 const Metrics = root.lookupType('opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest');
 const Logs = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
@@ -93,12 +98,24 @@ async function json(port: number, url: string, body: unknown, token?: string): P
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** The server process's CPU time so far in seconds (all its threads), from /proc; undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ ticks (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
 async function run(
   name: string,
   port: number,
+  pid: number | undefined,
   options: { path: string; perRequest: number; bodies?: Buffer[]; tokens?: string[] },
 ): Promise<void> {
   let n = 0;
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -123,8 +140,15 @@ async function run(
     ],
   });
   const rps = result.requests.average;
+  const cpuAfter = cpuSeconds(pid);
+  // CPU time the server spent per request: on a machine shared with other work, a figure that
+  // depends far less on the load than throughput does (docs/benchmarks.md).
+  const cpuMs =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+      ? 'n/a'
+      : (((cpuAfter - cpuBefore) * 1000) / result.requests.total).toFixed(2);
   console.log(
-    `| ${name} | ${Math.round(rps)} | ${Math.round(rps * options.perRequest)} | ${result.latency.p50} | ${result.latency.p99} | ${result.non2xx} ${JSON.stringify(result.statusCodeStats)} errors ${result.errors} |`,
+    `| ${name} | ${Math.round(rps)} | ${Math.round(rps * options.perRequest)} | ${result.latency.p50} | ${result.latency.p99} | ${cpuMs} | ${result.non2xx} ${JSON.stringify(result.statusCodeStats)} errors ${result.errors} | ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'} |`,
   );
 }
 
@@ -139,6 +163,7 @@ async function measure(label: string, env: NodeJS.ProcessEnv): Promise<void> {
   );
   try {
     const { port } = server;
+    const pid = server.child.pid;
     const signUp = await json(port, '/auth/v1/signup', {
       email: 'otlp@bench.example',
       password: 'correct horse battery',
@@ -151,29 +176,37 @@ async function measure(label: string, env: NodeJS.ProcessEnv): Promise<void> {
       );
     const now = Date.now() - 60_000;
     console.log(`\n${label}: ${CONNECTIONS} connections, ${SECONDS} s each, ${DEVICES} devices`);
-    console.log('| run | requests/s | points or records/s | p50 ms | p99 ms | non-2xx |');
-    console.log('|---|---|---|---|---|---|');
-    await run('/healthz (bare ceiling)', port, { path: '/healthz', perRequest: 0 });
-    await run('metrics, 100 points', port, {
-      path: '/v1/metrics',
-      perRequest: 100,
-      bodies: [metricsBody(now)],
-      tokens,
-    });
+    console.log(
+      '| run | requests/s | points or records/s | p50 ms | p99 ms | server CPU ms/request | non-2xx | load (1 min) |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|');
+    if (RUNS.has('ceiling')) await run('/healthz (bare ceiling)', port, pid, { path: '/healthz', perRequest: 0 });
+    if (RUNS.has('metrics'))
+      await run('metrics, 100 points', port, pid, {
+        path: '/v1/metrics',
+        perRequest: 100,
+        bodies: [metricsBody(now)],
+        tokens,
+      });
     const logs = Array.from({ length: LOG_BODIES }, (_, i) => logsBody(now, i));
-    await run('logs, 50 records', port, { path: '/v1/logs', perRequest: 50, bodies: logs, tokens });
+    if (RUNS.has('logs'))
+      await run('logs, 50 records', port, pid, { path: '/v1/logs', perRequest: 50, bodies: logs, tokens });
   } finally {
     await stopProcess(server.child);
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-otlp-'));
-try {
-  await measure('SQLite (one process)', { DATA_DIR: dataDir });
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+if (ENGINES.has('sqlite')) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-otlp-'));
+  try {
+    await measure('SQLite (one process)', { DATA_DIR: dataDir });
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
-if (await pgReachable()) {
+if (!ENGINES.has('postgres')) {
+  // PostgreSQL left out on request.
+} else if (await pgReachable()) {
   const name = `bench_otlp_${process.pid}`;
   const url = await freshPgDatabase(name);
   const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokentally-bench-otlp-pg-'));

@@ -25,11 +25,13 @@ export async function registerOtlpReceiver(
     writer: IngestWriter;
     limiter: RateLimiter;
     onUsageChanged: ((userId: string) => void) | undefined;
+    /** Nothing but this process writes the database (docs/otlp.md, "Speed"). */
+    soleWriter: boolean;
   },
 ): Promise<ChannelService> {
-  const { db, clock, writer, onUsageChanged } = deps;
+  const { db, clock, writer, onUsageChanged, soleWriter } = deps;
   const channels = new ChannelService(db, clock);
-  const otlp = new OtlpService({ db, clock, writer, channels, onUsageChanged });
+  const otlp = new OtlpService({ db, clock, writer, channels, onUsageChanged, soleWriter });
   const bodyLimitBytes = deps.config.limits.bodyLimitBytes;
   await registerOtlpRoutes(app, {
     otlp,

@@ -49,6 +49,7 @@ import { registerLeaderboardRoutes } from './routes/leaderboard.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerMcpRoutes } from './routes/mcp.js';
 import { McpEndpoint } from './mcp/server.js';
+import { budgetList } from './services/budget-wire.js';
 import { registerSharingRoutes } from './routes/sharing.js';
 import { registerProfileRoutes } from './routes/profile.js';
 import { registerUsageRoutes } from './routes/usage.js';
@@ -244,7 +245,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   });
   const ingestLimiter = limiterFor('ingest');
   const onUsageChanged = (userId: string) => (freshness?.usageChanged(), notify.usageChanged(userId));
-  const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged };
+  // The OTLP state is remembered only where nothing else writes it: SQLite served by this one process.
+  const soleWriter = db.dialect === 'sqlite' && peers === noPeers;
+  const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged, soleWriter };
   const channels = await registerOtlpReceiver(app, otlpDeps);
   registerDeviceManagementRoutes(app, { devices, channels });
   registerIngestRoutes(app, {
@@ -265,7 +268,9 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   registerUsageRoutes(app, { analytics });
   registerLeaderboardRoutes(app, { leaderboard });
   const onToolFailure = (tool: string, err: unknown) => logger.error({ err, tool }, 'mcp: a tool failed');
-  const mcp = new McpEndpoint({ analytics, leaderboard, clock, version: packageInfo().version, onToolFailure });
+  const budgetStatus = (userId: string) => budgetList(notify.budgets, userId);
+  const version = packageInfo().version;
+  const mcp = new McpEndpoint({ analytics, leaderboard, clock, version, onToolFailure, budgetStatus });
   registerMcpRoutes(app, { mcp, limiter: limiterFor('mcp') });
   notify.register(app, config.jobsEnabled);
   const teamInvites = registerTeams(app, { db, clock, config, logger, prices: book, mailer });

@@ -47,6 +47,7 @@ import {
   type Fragment,
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
+import { otlpStateFragments } from '../db/queries/otlp-writes.js';
 import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 or 409 past one. */
@@ -288,6 +289,10 @@ export function writeGroup(
       (x) => x.batch.now,
     ),
   };
+  const otlp = written.flatMap(({ batch }) =>
+    batch.otlp ? [{ deviceId: batch.deviceId, now: batch.now, otlp: batch.otlp }] : [],
+  );
+  if (otlp.length > 0) fragments.push(...otlpStateFragments(otlp));
   const combined = combineWrites(fragments, events);
   const writes: Promise<unknown>[] = [
     client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),

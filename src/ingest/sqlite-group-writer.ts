@@ -5,7 +5,7 @@
  * A group of uploads is one transaction in two phases:
  * 1. each upload in a savepoint of its own: its buckets (the device's stored days they fall in
  *    read back, planned against, and each day it changes written back whole), its
- *    device's sync time, subscriptions and upload event. One that fails rolls back to its
+ *    device's sync time, subscriptions, upload event and OTLP state (an export's). One that fails rolls back to its
  *    savepoint and only that upload fails;
  * 2. the read models of the stored uploads, merged per user (group-deltas.ts): the user's count of
  *    stored raw buckets (`user_storage`), `usage_rollup`,
@@ -28,6 +28,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { readCostsFingerprintSync } from '../db/queries/daily-costs.js';
 import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
+import { prepareOtlpStateWrites } from '../db/queries/otlp-writes.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
@@ -105,6 +106,7 @@ interface DaySums {
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
   const st = prepareIngestStatements(s);
+  const writeOtlpState = prepareOtlpStateWrites(s);
 
   /** The device's stored buckets of every UTC day the upload's buckets fall in (device-days.ts). */
   const loadStored = (deviceNum: bigint, batch: IngestBatch): StoredDays => {
@@ -189,6 +191,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       });
     }
     st.insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
+    if (batch.otlp) writeOtlpState(deviceId, batch.otlp, now);
     return {
       result: plan.counts,
       deltas: { userId, now, rollup: plan.rollup, projects: plan.projects, rows: plan.rows },

@@ -14,6 +14,7 @@ import type { Bucket } from '../domain/bucket.js';
 import { COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 import type { IngestBatch } from './types.js';
+import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
 
 /** Counts per bucket, in COUNT_FIELDS order. */
 const COUNTS = COUNT_FIELDS.length;
@@ -27,6 +28,8 @@ export interface PackedBatches {
   readonly deviceIds: readonly string[];
   readonly nows: Float64Array;
   readonly subscriptions: readonly (NormalizedSubscription[] | undefined)[];
+  /** The OTLP state of each upload that carries one (few, small: cloned as they are). */
+  readonly otlp: readonly (OtlpStateChanges | undefined)[];
   /** Buckets per upload. */
   readonly sizes: Uint32Array;
   readonly hourStarts: Float64Array;
@@ -74,6 +77,7 @@ export function packBatches(batches: readonly IngestBatch[]): PackedBatches | un
     deviceIds: batches.map((b) => b.deviceId),
     nows: Float64Array.from(batches, (b) => b.now),
     subscriptions: batches.map((b) => b.subscriptions),
+    otlp: batches.map((b) => b.otlp),
     sizes: Uint32Array.from(batches, (b) => b.buckets.length),
     hourStarts,
     counts,
@@ -114,6 +118,7 @@ export function unpackBatches(packed: PackedBatches): IngestBatch[] {
       now: packed.nows[u] as number,
       buckets,
       subscriptions: packed.subscriptions[u],
+      ...(packed.otlp[u] ? { otlp: packed.otlp[u] } : {}),
     });
   }
   return batches;

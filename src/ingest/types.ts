@@ -4,6 +4,7 @@
  */
 import type { Bucket } from '../domain/bucket.js';
 import { Unauthenticated } from '../domain/errors.js';
+import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
 import type { PricedCounts } from '../domain/token-counts.js';
 import type { NormalizedSubscription } from './subscriptions.js';
 
@@ -14,6 +15,8 @@ export interface IngestBatch {
   buckets: Bucket[];
   /** undefined when the upload did not mention subscriptions (the stored list stays). */
   subscriptions: NormalizedSubscription[] | undefined;
+  /** The OTLP receiver's state behind these buckets, stored in the same transaction (docs/otlp.md). */
+  otlp?: OtlpStateChanges | undefined;
 }
 
 export interface IngestResult {

@@ -3,6 +3,7 @@
  * exact decimal strings of the structured answer (token counts whole, USD with 6 places) and
  * nothing rounded.
  */
+import type { BudgetListResponse } from '../schemas/budgets.js';
 import type { LeaderboardResponse } from '../schemas/leaderboard.js';
 import type { BreakdownBody, DailyBody, ProjectSummaryBody, SummaryBody } from '../schemas/usage.js';
 
@@ -88,4 +89,34 @@ export function rankText(
   if (me === null || me.rank === null) return `Not ranked in ${metric} for the ${window}: no usage in it.`;
   const mine = body.metric === 'all' ? me.total_tokens : me[`${body.metric as 'gpt' | 'claude' | 'other'}_tokens`];
   return `Rank ${me.rank} of ${body.total_entries} in ${metric} for the ${window}: ${mine} billable tokens.`;
+}
+
+/** An instant as local date and time in a zone (`2026-11-01 00:00`). */
+function localTime(iso: string, zone: string): string {
+  const format = new Intl.DateTimeFormat('sv-SE', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return format.format(new Date(iso));
+}
+
+export function budgetsText(body: BudgetListResponse, zone: string): string {
+  if (body.budgets.length === 0) return 'No budgets are set for you or your teams.';
+  const lines = body.budgets.map((b) => {
+    const owner = b.scope === 'team' ? `team ${b.team_id ?? ''}` : 'you';
+    const spent =
+      b.limit_usd !== null
+        ? `USD ${b.spend_usd} of USD ${b.limit_usd} spent`
+        : `${b.spend_tokens} of ${b.limit_tokens ?? '?'} billable tokens used`;
+    return (
+      `${b.period} budget (${owner}): ${spent} (${b.share}%, ${b.state}); ` +
+      `period ${localTime(b.period_start, zone)} to ${localTime(b.period_end, zone)} (${zone}; counted in ${b.tz}).`
+    );
+  });
+  return [`${body.budgets.length} budget${body.budgets.length === 1 ? '' : 's'}:`, ...lines].join('\n');
 }

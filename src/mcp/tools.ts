@@ -14,23 +14,17 @@ import { PROJECT_LIMITS } from '../domain/project-limit.js';
 import { resolveZone, todayIn } from '../domain/zones.js';
 import type { AnalyticsService } from '../services/analytics.js';
 import type { LeaderboardService } from '../services/leaderboard.js';
-import { breakdownText, dailyText, projectsText, rankText, summaryText } from './text.js';
+import type { BudgetListResponse } from '../schemas/budgets.js';
+import { breakdownText, budgetsText, dailyText, projectsText, rankText, summaryText } from './text.js';
 
-/** What a budget reader answers: a few lines for the agent and the budgets' state as data. */
-export interface BudgetStatus {
-  readonly text: string;
-  /** Exact decimal strings for token counts and USD amounts, as the budget operations answer them. */
-  readonly structured: Record<string, unknown>;
-}
-
-/** The budgets of a user as of now, in a zone (IANA name; undefined: UTC). Throws domain errors for bad input. */
-export type BudgetStatusReader = (userId: string, query: { readonly tz: string | undefined }) => Promise<BudgetStatus>;
+/** The budgets of a user as of now: `GET /functions/svc-budgets`'s body for that user (listBudgets). */
+export type BudgetStatusReader = (userId: string) => Promise<BudgetListResponse>;
 
 export interface McpToolDeps {
   readonly analytics: Pick<AnalyticsService, 'summary' | 'daily' | 'modelBreakdown' | 'projectSummary'>;
   readonly leaderboard: Pick<LeaderboardService, 'page'>;
   readonly clock: Clock;
-  /** Absent until budgets exist: budget_status then says they are not available. */
+  /** Absent: budget_status says budgets are not available (the composition always gives one). */
   readonly budgetStatus?: BudgetStatusReader | undefined;
 }
 
@@ -187,16 +181,16 @@ export function mcpTools(deps: McpToolDeps): McpTool[] {
     {
       name: 'budget_status',
       title: 'Budget status',
-      description: "Your budgets: each one's limit, what is spent in its current period and what is left.",
+      description:
+        "Your budgets and your teams': each one's limit, what is spent in its current period (counted in the budget's own zone) and its state. tz only sets how the period bounds are shown.",
       inputSchema: { tz },
       run: async (userId, raw) => {
         const args = z.object({ tz }).parse(raw);
-        if (deps.budgetStatus === undefined) {
-          resolveZone({ tz: args.tz });
+        const zone = resolveZone({ tz: args.tz });
+        if (deps.budgetStatus === undefined)
           return ok('Budgets are not available on this server.', { available: false });
-        }
-        const status = await deps.budgetStatus(userId, { tz: args.tz });
-        return ok(status.text, { available: true, ...status.structured });
+        const body = await deps.budgetStatus(userId);
+        return ok(budgetsText(body, zone.id), { available: true, ...body });
       },
     },
   ];

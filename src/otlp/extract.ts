@@ -30,6 +30,7 @@ export interface CounterPoint {
   source: string;
   model: string | undefined;
   type: string | undefined;
+  /** The series' key and start time (cumulative points only; '' for delta points). */
   seriesKey: string;
   startNanos: string;
   cumulative: boolean;
@@ -188,7 +189,8 @@ function pointsOf(metric: Metric): number {
 
 export function extractMetrics(request: MetricsRequest, into: Extracted): void {
   for (const rm of request.resourceMetrics ?? []) {
-    const resourceText = canonical(rm.resource?.attributes);
+    let resourceTextRead: string | undefined;
+    const resourceText = () => (resourceTextRead ??= canonical(rm.resource?.attributes));
     for (const sm of rm.scopeMetrics ?? []) {
       const scopeText = `${sm.scope?.name ?? ''}@${sm.scope?.version ?? ''}`;
       for (const metric of sm.metrics ?? []) {
@@ -213,13 +215,16 @@ export function extractMetrics(request: MetricsRequest, into: Extracted): void {
             into.ignore('the point value is not a whole count from 0 to 10^12');
             continue;
           }
-          const seriesKey = hash(`${resourceText}\u0001${scopeText}\u0001${name}\u0001${canonical(point.attributes)}`);
+          // Only a cumulative series has state to find again; a delta point counts as it is.
+          const seriesKey = cumulative
+            ? hash(`${resourceText()}\u0001${scopeText}\u0001${name}\u0001${canonical(point.attributes)}`)
+            : '';
           into.points.push({
             source: 'qwen',
             model: attrs.text('model'),
             type: attrs.text('type'),
             seriesKey,
-            startNanos: int64BigInt(point.startTimeUnixNano).toString(),
+            startNanos: cumulative ? int64BigInt(point.startTimeUnixNano).toString() : '',
             cumulative,
             at: instant(point.timeUnixNano),
             value,

@@ -4,7 +4,6 @@
  */
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
-import { formatMicros } from '../pricing/index.js';
 import {
   BudgetAlertListResponse,
   BudgetListResponse,
@@ -15,32 +14,13 @@ import {
   IdRequest,
 } from '../schemas/budgets.js';
 import { responses } from '../schemas/common.js';
-import type { BudgetService, BudgetStatus } from '../services/budgets.js';
+import { formatMicros } from '../pricing/index.js';
+import { budgetList, budgetWire } from '../services/budget-wire.js';
+import type { BudgetService } from '../services/budgets.js';
 import type { WebhookService } from '../services/webhooks.js';
 import { operation } from './operation.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-function budgetWire(s: BudgetStatus): BudgetEntry {
-  const b = s.budget;
-  return {
-    id: b.id,
-    scope: b.scope,
-    team_id: b.teamId,
-    period: b.period,
-    limit_usd: b.limitMicros === null ? null : formatMicros(b.limitMicros),
-    limit_tokens: b.limitTokens === null ? null : b.limitTokens.toString(),
-    thresholds: s.thresholds,
-    tz: b.tz,
-    week_starts_on: b.weekStartsOn,
-    period_start: iso(s.periodStartMs),
-    period_end: iso(s.periodEndMs),
-    spend_usd: formatMicros(s.spendMicros),
-    spend_tokens: s.spendTokens.toString(),
-    share: s.share,
-    state: s.state,
-  };
-}
 
 export function registerBudgetRoutes(app: App, deps: { budgets: BudgetService; webhooks: WebhookService }): void {
   const { budgets, webhooks } = deps;
@@ -73,7 +53,7 @@ export function registerBudgetRoutes(app: App, deps: { budgets: BudgetService; w
       },
       { response: responses(BudgetListResponse, 401, 403) },
     ),
-    async (request) => ({ budgets: (await budgets.list(principalOf(request, 'user').userId)).map(budgetWire) }),
+    async (request) => budgetList(budgets, principalOf(request, 'user').userId),
   );
 
   app.post(

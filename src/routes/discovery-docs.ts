@@ -88,7 +88,7 @@ function llmsTxt(base: string): string {
 - [Authentication guide](${base}/docs/auth): user JWTs (sign-in API under /auth/v1), device tokens, share tokens, the service role key
 - [Webhooks guide](${base}/docs/webhooks): events (budget alerts, devices, team members, daily usage), Standard Webhooks signatures, retries
 - [Tool manifest](${base}/.well-known/ai-plugin.json)
-- MCP server: ${base}/mcp (streamable HTTP, stateless), read-only tools for your usage, daily series, model breakdown, top projects and leaderboard rank; send a personal API token (tt_pat_…) as the bearer
+- MCP server: ${base}/mcp (streamable HTTP, stateless), read-only tools for your usage, daily series, model breakdown, top projects, budget status and leaderboard rank; send a personal API token (tt_pat_…) as the bearer
 
 ## Notes for agents
 

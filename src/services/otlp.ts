@@ -7,15 +7,7 @@
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import {
-  pruneOtlpState,
-  saveOtlpState,
-  seenRecordIds,
-  seriesByKey,
-  sumsInHalfHours,
-  type SeriesRow,
-  type SumRow,
-} from '../db/queries/otlp.js';
+import { pruneOtlpState, type SeriesRow, type SumRow } from '../db/queries/otlp.js';
 import { inTransaction } from '../db/transaction.js';
 import { DAY_MS, EARLIEST_HOUR_START, HALF_HOUR_MS } from '../domain/calendar.js';
 import { DomainError } from '../domain/errors.js';
@@ -24,6 +16,7 @@ import { qwenCounterColumns, type Columns } from '../otlp/agents.js';
 import { Extracted, extractLogs, extractMetrics, extractTraces } from '../otlp/extract.js';
 import type { Signal } from '../otlp/proto.js';
 import type { ChannelService } from './channels.js';
+import { OtlpState } from './otlp-state.js';
 import { addTo, bucketOf, groupKey, increment } from './otlp-sums.js';
 
 /** How long counted ids and idle cumulative series are kept. */
@@ -43,6 +36,8 @@ export interface OtlpDeps {
   writer: IngestWriter;
   channels: ChannelService;
   onUsageChanged?: ((userId: string) => void) | undefined;
+  /** This process is the only writer of the database (SQLite, one server process): the state is remembered. */
+  soleWriter: boolean;
 }
 
 interface Item {
@@ -54,7 +49,10 @@ interface Item {
 export class OtlpService {
   private readonly queues = new Map<string, Promise<unknown>>();
   private lastPrune = 0;
-  constructor(private readonly deps: OtlpDeps) {}
+  private readonly state: OtlpState;
+  constructor(private readonly deps: OtlpDeps) {
+    this.state = new OtlpState(deps.db, deps.soleWriter);
+  }
 
   /** Counts one decoded export request of a device. */
   async export(signal: Signal, request: unknown, device: { userId: string; deviceId: string }): Promise<OtlpOutcome> {
@@ -132,19 +130,20 @@ export class OtlpService {
     found: Extracted,
     now: number,
   ): Promise<void> {
-    const kysely = this.deps.db.kysely;
     const deltas = new Map<string, SumRow>();
     // Per-request usage: an id counts once (within the export and across exports).
     const fresh = new Map<string, (typeof requests)[number]>();
     for (const r of requests) if (!fresh.has(r.id)) fresh.set(r.id, r);
-    const seen = await seenRecordIds(kysely, device.deviceId, [...fresh.keys()]);
+    const seen = await this.state.seen(device.deviceId, [...fresh.keys()]);
     for (const [id, r] of fresh) {
       if (seen.has(id)) continue;
       const { hourStart, model } = r as typeof r & Item;
       addTo(deltas, hourStart, r.source, model, r.columns);
     }
     // Counter points, in time order per series.
-    const series = await seriesByKey(kysely, device.deviceId, [...new Set(points.map((p) => p.seriesKey))]);
+    const series = await this.state.series(device.deviceId, [
+      ...new Set(points.filter((p) => p.cumulative).map((p) => p.seriesKey)),
+    ]);
     const changedSeries = new Map<string, SeriesRow>();
     for (const p of [...points].sort((a, b) => a.at - b.at)) {
       const step = increment(p, changedSeries.get(p.seriesKey) ?? series.get(p.seriesKey));
@@ -157,45 +156,46 @@ export class OtlpService {
       const { hourStart, model } = p as typeof p & Item;
       if (step.increment > 0n) addTo(deltas, hourStart, p.source, model, columns);
     }
-    const sums = new Map<string, SumRow>();
-    if (deltas.size > 0) {
-      const hours = [...new Set([...deltas.values()].map((d) => d.hourStart))];
-      for (const row of await sumsInHalfHours(kysely, device.deviceId, hours))
-        sums.set(groupKey(row.hourStart, row.source, row.model), row);
-      for (const d of deltas.values()) addTo(sums, d.hourStart, d.source, d.model, d);
-      const changed = [...deltas.keys()].map((k) => sums.get(k) as SumRow);
-      try {
-        const result = await this.deps.writer.apply({
-          userId: device.userId,
-          deviceId: device.deviceId,
-          now,
-          buckets: changed.map(bucketOf),
-          subscriptions: undefined,
-        });
-        if (result.inserted > 0) this.deps.onUsageChanged?.(device.userId);
-      } catch (error) {
-        // A bound of svc-ingest (tokens per day, buckets per half-hour, stored buckets): nothing of this export counts.
-        if (!(error instanceof DomainError)) throw error;
-        found.ignore(`not stored: ${error.message}`, requests.length + points.length);
-        return;
-      }
-      sums.clear();
-      for (const row of changed) sums.set(groupKey(row.hourStart, row.source, row.model), row);
+    const seriesChanged = [...changedSeries.values()];
+    if (deltas.size === 0) {
+      // Nothing to count (no new id; unchanged cumulative values): only series states may move.
+      if (seriesChanged.length > 0)
+        await this.state.save(device.deviceId, { sums: [], series: seriesChanged, seen: [] }, now);
+      return;
     }
-    const newIds = [...fresh.keys()].filter((id) => !seen.has(id));
-    await inTransaction(this.deps.db, (tx) =>
-      saveOtlpState(
-        tx,
-        device.deviceId,
-        { sums: [...sums.values()], series: [...changedSeries.values()], seen: newIds },
+    const sums = new Map<string, SumRow>();
+    const hours = [...new Set([...deltas.values()].map((d) => d.hourStart))];
+    for (const row of await this.state.sums(device.deviceId, hours))
+      sums.set(groupKey(row.hourStart, row.source, row.model), row);
+    for (const d of deltas.values()) addTo(sums, d.hourStart, d.source, d.model, d);
+    const changed = [...deltas.keys()].map((k) => sums.get(k) as SumRow);
+    const changes = { sums: changed, series: seriesChanged, seen: [...fresh.keys()].filter((id) => !seen.has(id)) };
+    try {
+      // The buckets and the state behind them (sums, series, ids) are stored in one transaction.
+      const result = await this.deps.writer.apply({
+        userId: device.userId,
+        deviceId: device.deviceId,
         now,
-      ),
-    );
+        buckets: changed.map(bucketOf),
+        subscriptions: undefined,
+        otlp: changes,
+      });
+      if (result.inserted > 0) this.deps.onUsageChanged?.(device.userId);
+    } catch (error) {
+      // A bound of svc-ingest (tokens per day, buckets per half-hour, stored buckets): nothing of this export counts.
+      if (!(error instanceof DomainError)) throw error;
+      found.ignore(`not stored: ${error.message}`, requests.length + points.length);
+      return;
+    }
+    this.state.remember(device.deviceId, changes);
   }
 
   private pruneNowAndThen(now: number): void {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
-    void inTransaction(this.deps.db, (tx) => pruneOtlpState(tx, now - OTLP_RETENTION_MS)).catch(() => undefined);
+    void inTransaction(this.deps.db, (tx) => pruneOtlpState(tx, now - OTLP_RETENTION_MS)).then(
+      () => this.state.forget(),
+      () => undefined,
+    );
   }
 }

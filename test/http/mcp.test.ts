@@ -1,7 +1,7 @@
 /**
  * The MCP server (docs/mcp.md) through the official SDK's own client and streamable HTTP transport,
  * against the real app listening on port 0: the tool list, each tool's structured answer equal to
- * its HTTP operation's, named periods, a read-only API token and a JWT both accepted, other
+ * its HTTP operation's, named periods, budget_status equal to listBudgets, a read-only API token and a JWT both accepted, other
  * credentials refused, bad input answered as a tool error, and the per-user rate limit.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -172,7 +172,7 @@ describe(`MCP server (${engine})`, () => {
     expect(textOf(rank)).toMatch(/^Rank 1 of 1 in claude tokens/);
   });
 
-  it('reads named periods in the zone, and says budgets are not available yet', async () => {
+  it('reads named periods in the zone', async () => {
     const client = await connect(apiToken);
     // Sunday 2026-11-01: in UTC this ISO week began on Monday 2026-10-26.
     const week = await call(client, 'usage_summary', { tz: 'UTC', period: 'this_week' });
@@ -182,10 +182,41 @@ describe(`MCP server (${engine})`, () => {
     // At 12:00Z it is already Monday 2026-11-02 in Kiritimati (UTC+14): last week is Oct 26 – Nov 1 there.
     const last = await call(client, 'usage_daily', { tz: 'Pacific/Kiritimati', period: 'last_week' });
     expect(last.structuredContent).toMatchObject({ from: '2026-10-26', to: '2026-11-01', days: 7 });
-    const budgets = await call(client, 'budget_status', { tz: 'Europe/Paris' });
-    expect(budgets.isError).toBeFalsy();
-    expect(budgets.structuredContent).toEqual({ available: false });
-    expect(textOf(budgets)).toMatch(/not available/);
+  });
+
+  it("answers budget_status with listBudgets' body for the caller, before and after budgets are set", async () => {
+    const client = await connect(apiToken);
+    const none = await call(client, 'budget_status', { tz: 'Europe/Paris' });
+    expect(none.isError, textOf(none)).toBeFalsy();
+    expect(none.structuredContent).toEqual({ available: true, budgets: [] });
+    expect(textOf(none)).toBe('No budgets are set for you or your teams.');
+    for (const payload of [
+      { scope: 'user', period: 'month', limit_usd: '50' },
+      { scope: 'user', period: 'week', limit_tokens: '1000000', tz: 'Europe/Berlin', week_starts_on: 'mon' },
+    ]) {
+      const set = await t.app.inject({
+        method: 'POST',
+        url: '/functions/svc-budget-set',
+        headers: bearer(user.accessToken),
+        payload,
+      });
+      expect(set.statusCode, set.body).toBe(200);
+    }
+    const listed = await http('/functions/svc-budgets');
+    expect((listed.budgets as unknown[]).length).toBe(2);
+    for (const token of [apiToken, user.accessToken]) {
+      const answer = await call(await connect(token), 'budget_status', { tz: 'Europe/Paris' });
+      expect(answer.isError, textOf(answer)).toBeFalsy();
+      expect(answer.structuredContent).toEqual({ available: true, ...listed });
+    }
+    // The week's usage (the claude-opus bucket of Oct 31) passes the token budget: exact figures in the text.
+    const text = textOf(await call(client, 'budget_status', { tz: 'Europe/Paris' }));
+    const week = (listed.budgets as Array<Record<string, unknown>>).find((b) => b.period === 'week');
+    expect(week?.state).toBe('exceeded');
+    expect(text).toContain(`week budget (you): ${String(week?.spend_tokens)} of 1000000 billable tokens used`);
+    expect(text).toContain('(Europe/Paris; counted in Europe/Berlin)');
+    const bad = await call(client, 'budget_status', { tz: 'Nowhere/Town' });
+    expect(bad.isError).toBe(true);
   });
 
   it('answers bad input with a tool error the agent can read, never a protocol error', async () => {

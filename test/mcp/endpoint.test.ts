@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { invalidField } from '../../src/domain/errors.js';
 import { McpEndpoint, type McpEndpointDeps } from '../../src/mcp/server.js';
 import type { BudgetStatusReader } from '../../src/mcp/tools.js';
 
@@ -49,25 +48,41 @@ async function callTool(mcp: McpEndpoint, name: string, args: Record<string, unk
 }
 
 describe('McpEndpoint', () => {
-  it("answers budget_status from the injected reader, with the caller's id and zone", async () => {
+  it("answers budget_status from the injected reader with the caller's budgets, the zone only showing the bounds", async () => {
     const asked: unknown[] = [];
-    const reader: BudgetStatusReader = async (userId, query) => {
-      asked.push([userId, query]);
-      if (query.tz === 'Nowhere/Town')
-        throw invalidField({ field: 'tz' }, 'tz "Nowhere/Town" is not a known IANA time zone');
-      return {
-        text: 'Monthly: USD 12.500000 of USD 50.000000 spent.',
-        structured: { budgets: [{ spent_usd: '12.500000' }] },
-      };
+    const budget = {
+      id: '00000000-0000-4000-8000-000000000001',
+      scope: 'user' as const,
+      team_id: null,
+      period: 'month' as const,
+      limit_usd: '50.000000',
+      limit_tokens: null,
+      thresholds: [80, 100],
+      tz: 'UTC',
+      week_starts_on: 'mon',
+      period_start: '2026-11-01T00:00:00.000Z',
+      period_end: '2026-12-01T00:00:00.000Z',
+      spend_usd: '12.500000',
+      spend_tokens: '1234',
+      share: 25,
+      state: 'ok' as const,
+    };
+    const reader: BudgetStatusReader = async (userId) => {
+      asked.push(userId);
+      return { budgets: [budget] };
     };
     const mcp = endpoint(reader, []);
     const answer = await callTool(mcp, 'budget_status', { tz: 'Europe/Paris' });
     expect(answer.isError).toBeFalsy();
-    expect(answer.content[0]?.text).toBe('Monthly: USD 12.500000 of USD 50.000000 spent.');
-    expect(answer.structuredContent).toEqual({ available: true, budgets: [{ spent_usd: '12.500000' }] });
-    expect(asked).toEqual([['user-1', { tz: 'Europe/Paris' }]]);
+    expect(answer.content[0]?.text).toBe(
+      '1 budget:\nmonth budget (you): USD 12.500000 of USD 50.000000 spent (25%, ok); ' +
+        'period 2026-11-01 01:00 to 2026-12-01 01:00 (Europe/Paris; counted in UTC).',
+    );
+    expect(answer.structuredContent).toEqual({ available: true, budgets: [budget] });
+    expect(asked).toEqual(['user-1']);
     const refused = await callTool(mcp, 'budget_status', { tz: 'Nowhere/Town' });
     expect(refused).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/Nowhere\/Town/) }] });
+    expect(asked).toEqual(['user-1']);
   });
 
   it('reports an unexpected failure and tells the agent only that the tool failed', async () => {

@@ -14,6 +14,7 @@ import type { CliContext } from '../context.js';
 import { isLocked } from '../lock.js';
 import { createOutput } from '../output.js';
 import { allParsers } from '../parsers/index.js';
+import { exporterLine, otlpExporters } from '../otlp-exporters.js';
 import { agentRoots, ownPaths } from '../paths.js';
 import { UploadQueue } from '../queue.js';
 import { pingUrl } from '../upload.js';
@@ -91,7 +92,10 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   if (isLocked(path.join(paths.stateDir, 'sync.lock'))) note('a sync is running right now');
 
   const roots = agentRoots(ctx.env);
+  const exporting = otlpExporters(ctx.env, roots, config.server);
+  for (const e of exporting) ok(exporterLine(e));
   for (const parser of allParsers) {
+    if (exporting.some((e) => e.agent === parser.agent)) continue;
     const dirs = parser.roots(roots);
     const found = dirs.filter((d) => fs.existsSync(d));
     const discovered = found.length > 0 ? parser.discover(roots) : [];

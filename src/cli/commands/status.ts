@@ -1,7 +1,8 @@
 /**
  * @fileoverview `tokentally status [--json]`: linked server and device, last sync and upload (local
  * time and how long ago), queue size, and per agent the files seen, with totals. Agents without
- * logs are named in one line; the file that last held a malformed line is named. Local files only.
+ * logs are named in one line; the file that last held a malformed line is named; agents that send
+ * their usage to the linked server over OTLP (not read by sync) are named. Local files only.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,8 @@ import type { CliContext } from '../context.js';
 import { isLocked } from '../lock.js';
 import { createOutput, formatInt, table } from '../output.js';
 import { allParsers } from '../parsers/index.js';
-import { ownPaths } from '../paths.js';
+import { exporterLine, otlpExporters } from '../otlp-exporters.js';
+import { agentRoots, ownPaths } from '../paths.js';
 import { UploadQueue } from '../queue.js';
 import { LocalState } from '../state.js';
 import { createStyle, whenText } from '../style.js';
@@ -53,6 +55,7 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
     queued_buckets: new UploadQueue(paths.stateDir).size(),
     sync_running: isLocked(path.join(paths.stateDir, 'sync.lock')),
     agents: perAgent,
+    otlp_exporters: otlpExporters(ctx.env, agentRoots(ctx.env), config.server),
     config_file: paths.configFile,
     state_dir: paths.stateDir,
   };
@@ -106,6 +109,7 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
     );
   }
   if (none.length > 0) out.data(style.dim(`No logs: ${none.join(', ')}.`));
+  for (const e of status.otlp_exporters) out.data(exporterLine(e));
   for (const [agent, s] of seen)
     if (s.malformed_file !== null) out.data(`${agent}: the last malformed line was in ${s.malformed_file}`);
   return 0;

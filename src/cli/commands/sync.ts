@@ -13,6 +13,7 @@ import { scan, type ScanResult } from '../engine.js';
 import { acquireLock } from '../lock.js';
 import { createOutput, formatInt, type Output } from '../output.js';
 import { allParsers } from '../parsers/index.js';
+import { exporterLine, otlpExporters } from '../otlp-exporters.js';
 import { agentRoots, ownPaths } from '../paths.js';
 import { groupToWire, UploadQueue, type QueuedGroup } from '../queue.js';
 import { LocalState } from '../state.js';
@@ -71,11 +72,16 @@ export function scanAndQueue(
 ): { result: ScanResult; state: LocalState } {
   const paths = ownPaths(ctx.env);
   const state = new LocalState(paths.stateDir);
+  const roots = agentRoots(ctx.env);
+  // An agent that sends its usage to the linked server over OTLP is counted there: its logs are not read.
+  const exporting = otlpExporters(ctx.env, roots, loadConfig(paths.configFile).server);
+  for (const e of exporting) out.info(exporterLine(e));
+  const skipped = new Set<string>(exporting.map((e) => e.agent));
   let bar = out.progress('Reading agent logs', 0);
   const result = scan({
-    roots: agentRoots(ctx.env),
+    roots,
     state,
-    parsers: allParsers,
+    parsers: allParsers.filter((p) => !skipped.has(p.agent)),
     onMalformed: (agent, file, lines) => {
       (state.meta.malformedFiles ??= {})[agent] = { file, lines, at: new Date(ctx.now()).toISOString() };
     },

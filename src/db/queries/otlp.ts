@@ -73,6 +73,17 @@ export async function seenRecordIds(db: Q, deviceId: string, ids: readonly strin
   return seen;
 }
 
+/** Up to `limit` of the ids the device has had counted (any order). */
+export async function seenIdsOfDevice(db: Q, deviceId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('otlp_seen')
+    .select('record_id')
+    .where('device_id', '=', deviceId)
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.record_id);
+}
+
 export interface SumRow {
   hourStart: number;
   source: string;

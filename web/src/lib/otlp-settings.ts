@@ -8,6 +8,8 @@ export interface AgentSettings {
   /** Where the text goes. */
   where: string;
   code: string;
+  /** A second part, for the shell profile (Gemini CLI and Qwen Code take their header from the environment). */
+  shell?: string;
 }
 
 /** Settings per agent for a server origin and a device token. */
@@ -54,13 +56,15 @@ export function otlpSettings(origin: string, token: string): AgentSettings[] {
     },
     {
       agent: 'Gemini CLI',
-      where: `~/.gemini/settings.json, and in the shell profile: export OTEL_EXPORTER_OTLP_HEADERS="${header}"`,
+      where: '~/.gemini/settings.json, and the line below in the shell profile (~/.bashrc, ~/.zshrc)',
       code: JSON.stringify(gemini, null, 2),
+      shell: `export OTEL_EXPORTER_OTLP_HEADERS="${header}"`,
     },
     {
       agent: 'Qwen Code',
-      where: `~/.qwen/settings.json, and in the shell profile: export OTEL_EXPORTER_OTLP_HEADERS="${header}"`,
+      where: '~/.qwen/settings.json, and the line below in the shell profile (~/.bashrc, ~/.zshrc)',
       code: JSON.stringify(gemini, null, 2),
+      shell: `export OTEL_EXPORTER_OTLP_HEADERS="${header}"`,
     },
     {
       agent: 'GitHub Copilot CLI',

@@ -29,7 +29,8 @@ export function TelemetrySetupPanel({ onCreated }: { onCreated: () => void }) {
       <p>
         Claude Code, Codex, Gemini CLI, Qwen Code and GitHub Copilot CLI can send their own usage here over
         OpenTelemetry: nothing to install, a few settings per machine. Prompts are not sent (prompt logging stays off).
-        A source counts through one channel per machine: do not also sync it with the tokentally CLI there.
+        An agent counts through one channel per machine: a tokentally CLI linked here notices these settings and leaves
+        that agent to them.
       </p>
       {token ? (
         <div data-testid="telemetry-settings">
@@ -41,6 +42,7 @@ export function TelemetrySetupPanel({ onCreated }: { onCreated: () => void }) {
               <h3>{s.agent}</h3>
               <p className="muted small">{s.where}</p>
               <CodeBlock code={s.code} label={`Settings for ${s.agent}`} wrap />
+              {s.shell && <CodeBlock code={s.shell} label={`Shell profile line for ${s.agent}`} wrap />}
             </section>
           ))}
         </div>
