@@ -2,7 +2,8 @@
  * Property test through the HTTP interface (both engines): a team's usage read from the 16-day
  * blocks (`usage_blocks`, migration 0025) and the days around them equals what the members' own
  * summaries answer (which read `usage_daily` day by day), over random windows and zones: each
- * member row's tokens and cost, and the model and source rows summing to those totals. After the
+ * member row's tokens and cost, the model and source rows summing to those totals, and the day rows
+ * filtered to each model or source adding up to the unfiltered ones. After the
  * random history, with re-uploads that change counts, `usage_blocks` equals `usage_daily` summed
  * per (user, day / 16, source, model), stored costs included. The seed is fixed and printed.
  */
@@ -146,15 +147,33 @@ describe(`a team's usage over whole blocks and days (${engine})`, () => {
         expect(micros(byMember.totals.total_cost_usd)).toBe(
           own.reduce((s, o) => s + micros(o.totals.total_cost_usd), 0n),
         );
-        for (const group of ['model', 'source']) {
+        for (const group of ['model', 'source'] as const) {
           const split = await team(group);
           expect(split.totals).toEqual(byMember.totals);
           expect(split.rows.reduce((s, r) => s + micros(r.totals.total_cost_usd), 0n)).toBe(
             micros(split.totals.total_cost_usd),
           );
+          // Filtered to one model or source: the totals are that row's, and the day rows (the stacked
+          // trend's layers) add up, day by day, to the unfiltered ones.
+          const days = await team('day');
+          const layers = await Promise.all(split.rows.map((r) => team(`day&${group}=${encodeURIComponent(r.key)}`)));
+          for (const [i, layer] of layers.entries()) expect(layer.totals).toEqual(split.rows[i]?.totals);
+          expect(
+            days.rows.map((d, i) => layers.reduce((s, l) => s + BigInt(l.rows[i]?.totals.total_tokens ?? 0), 0n)),
+          ).toEqual(days.rows.map((d) => BigInt(d.totals.total_tokens)));
         }
       }),
       { seed: SEED, numRuns: 30 },
     );
+  });
+
+  it('refuses a source or model filter on project rows, which are all-time and not split', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/functions/svc-team-usage?team_id=${teamId}&group_by=project&source=codex`,
+      headers: bearer((members[0] as TestUser).accessToken),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ errors: { path: string }[] }>().errors[0]?.path).toBe('/querystring/source');
   });
 });
