@@ -9,7 +9,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { todayIn } from '../lib/dates.js';
-import { exactCount, humanCount, humanDate, humanUsd } from '../lib/format.js';
+import { exactCount, humanCount, humanUsd } from '../lib/format.js';
 import { isPreset, resolveRange, type Preset } from '../lib/ranges.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { navigate, setQuery, useLocation } from '../router.js';
