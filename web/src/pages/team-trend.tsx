@@ -40,8 +40,9 @@ async function loadLayers(base: Base, by: StackBy, days: TeamUsage, signal: Abor
       ),
     ),
   );
+  // Model layers are named as the shares table names the model rows (the server's label).
   const named = top.map((r, i): Layer => {
-    const label = by === 'source' ? sourceName(r.key) : by === 'model' ? modelName(r.key) : r.label;
+    const label = by === 'source' ? sourceName(r.key) : by === 'model' ? (r.label ?? modelName(r.key)) : r.label;
     const colour = by === 'member' ? (PALETTE[i % PALETTE.length] as string) : keyColour(r.key, by);
     return { key: r.key, label: label ?? r.key, colour, values: billable(parts[i] as TeamUsage) };
   });
