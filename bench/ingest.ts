@@ -14,10 +14,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { check } from './lib/ingest-check.js';
 import { BENCH_BUDGETS, BENCH_WEBHOOKS, registerNotifications } from './lib/notifications.js';
-import { BENCH_PG_URL, dropPgDatabase, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import {
+  backendsCpu,
+  backendsCpuSince,
+  BENCH_PG_URL,
+  dropPgDatabase,
+  freshPgDatabase,
+  pgReachable,
+} from './lib/postgres.js';
 import {
   benchServerEnv,
   BENCH_SERVICE_KEY as SERVICE_KEY,
@@ -68,49 +74,8 @@ async function provision(base: string, tokensFile: string): Promise<void> {
   fs.writeFileSync(tokensFile, tokens.join('\n') + '\n');
 }
 
-/** The PostgreSQL backends serving the server's database (its pool's connections) at this moment. */
-async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]> {
-  if (!serverEnv.DATABASE_URL) return [];
-  const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
-    );
-    return rows.map((r) => r.pid);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Kilobytes per upload, one decimal. */
 const kb = (bytes: number, uploads: number): string => (bytes / 1024 / uploads).toFixed(1);
-
-/** CPU seconds so far of each PostgreSQL backend serving the server's database, by pid. */
-async function backendsCpu(serverEnv: NodeJS.ProcessEnv): Promise<Map<number, number>> {
-  const cpu = new Map<number, number>();
-  for (const pid of await databaseBackends(serverEnv)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // the backend ended
-    }
-  }
-  return cpu;
-}
-
-/**
- * The backends' CPU seconds between two readings: a backend opened meanwhile counts whole; one that
- * ended meanwhile (the pool closes idle connections) is not known, and counts as nothing rather than
- * as minus what it had used before.
- */
-function backendsCpuSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
-  let seconds = 0;
-  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
-  return seconds;
-}
 
 function line(label: string, r: WrkResult, extra = ''): string {
   return `${label.padEnd(22)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${extra}`;

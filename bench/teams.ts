@@ -3,7 +3,9 @@
  * year of usage each (8 active half-hours a day over two models and two projects), starts the
  * compiled server and measures svc-team-usage for every group_by at 1 connection with wrk, over
  * the default 30 days and a one-year range, in America/New_York (DST-true days). SQLite first,
- * then PostgreSQL if reachable. Target: p99 ≤ 50 ms at 1 connection.
+ * then PostgreSQL if reachable. Target: p99 ≤ 50 ms at 1 connection. Beside the latencies: the CPU
+ * milliseconds a request cost the server (and PostgreSQL's backends), which other work on the
+ * machine does not inflate, and the load average.
  * BENCH_ENGINES (default `sqlite,postgres`), BENCH_SECONDS, BENCH_MEMBERS.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -16,8 +18,8 @@ import type { NormalizedBucket } from '../src/ingest/normalize.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { benchBucket } from './lib/buckets.js';
-import { BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, ROOT, startServer, stopProcess } from './lib/processes.js';
+import { backendsCpu, backendsCpuSince, BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
+import { benchServerEnv, cpuSeconds, ROOT, startServer, stopProcess } from './lib/processes.js';
 import { benchAccessToken, storeBenchSession } from './lib/session.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -120,11 +122,16 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
         await res.arrayBuffer();
         const wrkEnv = { TOKEN: token, REQ_PATH: url };
         runWrk({ url: base, script: LUA, connections: 1, seconds: 1, env: wrkEnv }); // warm-up
+        const cpuBefore = cpuSeconds(server.child.pid);
+        const dbBefore = await backendsCpu(env);
         const one = runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv });
+        // CPU per request (server, and PostgreSQL's backends): what the answer costs, whatever else runs.
+        const cpuMs = ((cpuSeconds(server.child.pid) - cpuBefore) * 1000) / Math.max(1, one.requests);
+        const dbMs = (backendsCpuSince(dbBefore, await backendsCpu(env)) * 1000) / Math.max(1, one.requests);
         const ok = one.requests > 0 && one.p99Ms <= TARGET_P99_MS && one.non2xx === 0;
         if (!ok) missed++;
         console.log(
-          `  ${`${group} (${span})`.padEnd(22)} c1 p50 ${one.p50Ms.toFixed(2).padStart(7)} ms  p99 ${one.p99Ms.toFixed(2).padStart(7)} ms  ${one.requests} req  ${ok ? 'ok' : 'MISSED'}`,
+          `  ${`${group} (${span})`.padEnd(22)} c1 p50 ${one.p50Ms.toFixed(2).padStart(7)} ms  p99 ${one.p99Ms.toFixed(2).padStart(7)} ms  ${one.requests} req  cpu ${cpuMs.toFixed(1)}${env.DATABASE_URL ? ` + db ${dbMs.toFixed(1)}` : ''} ms/req  ${ok ? 'ok' : 'MISSED'}`,
         );
       }
     }
@@ -137,7 +144,12 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
 async function main(): Promise<void> {
   ensureWrk();
   console.log(`bench:teams — wrk ${SECONDS}s per run, node ${process.version}, ${os.cpus().length} cores`);
-  console.log(`target: c1 p99 ≤ ${TARGET_P99_MS} ms for every group_by`);
+  console.log(
+    `target: c1 p99 ≤ ${TARGET_P99_MS} ms for every group_by; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const common = benchServerEnv();
   let missed = 0;
   if (ENGINES.includes('sqlite')) {
@@ -168,6 +180,12 @@ async function main(): Promise<void> {
     } else console.log(`\nPostgreSQL at ${BENCH_PG_URL} is not reachable: skipped`);
   }
   console.log(missed === 0 ? '\nEvery run met the target.' : `\n${missed} runs missed the target.`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,5 @@
 /** @fileoverview The local PostgreSQL a benchmark runs its second pass against. */
+import fs from 'node:fs';
 import pg from 'pg';
 
 export const BENCH_PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,4 +43,45 @@ export async function dropPgDatabase(name: string, url = BENCH_PG_URL): Promise<
   } finally {
     await client.end();
   }
+}
+
+/** The PostgreSQL backends serving the server's database (its pool's connections) at this moment. */
+async function databaseBackends(serverEnv: NodeJS.ProcessEnv): Promise<number[]> {
+  if (!serverEnv.DATABASE_URL) return [];
+  const client = new pg.Client({ connectionString: serverEnv.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds so far of each PostgreSQL backend serving the server's database, by pid. */
+export async function backendsCpu(serverEnv: NodeJS.ProcessEnv): Promise<Map<number, number>> {
+  const cpu = new Map<number, number>();
+  for (const pid of await databaseBackends(serverEnv)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // the backend ended
+    }
+  }
+  return cpu;
+}
+
+/**
+ * The backends' CPU seconds between two readings: a backend opened meanwhile counts whole; one that
+ * ended meanwhile (the pool closes idle connections) is not known, and counts as nothing rather than
+ * as minus what it had used before.
+ */
+export function backendsCpuSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
 }

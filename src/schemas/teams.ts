@@ -131,6 +131,10 @@ export const TeamUsageQuery = Type.Object({
     ),
   ),
   user_id: Type.Optional(Type.String({ format: 'uuid', description: "One member's usage (owners and admins only)" })),
+  source: Type.Optional(Type.String({ maxLength: 64, description: 'only this source (not with group_by=project)' })),
+  model: Type.Optional(
+    Type.String({ maxLength: 128, description: 'only this model: raw name or model_id (not with group_by=project)' }),
+  ),
 });
 export type TeamUsageQuery = Static<typeof TeamUsageQuery>;
 const RowTotals = Type.Object(
@@ -151,6 +155,8 @@ export const TeamUsageResponse = Type.Object({
   tz: Type.String(),
   group_by: Type.String(),
   user_id: Type.Optional(Uuid),
+  source: Type.Optional(Type.String()),
+  model: Type.Optional(Type.String()),
   all_time: Type.Optional(Type.Boolean({ description: 'project rows: all-time counts (projects are kept all-time)' })),
   totals: TokenCountsWithCost,
   rows: Type.Array(TeamUsageRow),

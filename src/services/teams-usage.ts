@@ -18,7 +18,7 @@ import {
   type TeamWindowUsage,
 } from '../db/queries/teams-usage.js';
 import { DAY_MS, epochDayOf, formatEpochDay } from '../domain/calendar.js';
-import { Forbidden, NotFound } from '../domain/errors.js';
+import { Forbidden, invalidField, NotFound } from '../domain/errors.js';
 import { periodWindow, rankUsers, type RankedRow } from '../domain/leaderboard-ranking.js';
 import { resolveDateRange, type ResolvedDateRange } from '../domain/ranges.js';
 import { addCounts, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
@@ -97,6 +97,21 @@ function totalOf(usage: TeamWindowUsage, prices: PriceService): TeamUsageRespons
   return totalsWithCost(all?.counts ?? zeroCounts(), all ? groupMicros(all, prices) : 0n);
 }
 
+/** Whether a row of `source` and raw `model` passes the request's filters. */
+type Keep = (row: { readonly source: string; readonly model: string }) => boolean;
+
+function filterOf(q: TeamUsageQuery, prices: PriceService): Keep {
+  if (q.source === undefined && q.model === undefined) return () => true;
+  const models = new Map<string, boolean>();
+  return (row) => {
+    if (q.source !== undefined && row.source !== q.source) return false;
+    if (q.model === undefined) return true;
+    let ok = models.get(row.model);
+    if (ok === undefined) models.set(row.model, (ok = prices.matchesModelFilter(row.model, q.model)));
+    return ok;
+  };
+}
+
 const byBillable = (a: TeamUsageRow, b: TeamUsageRow): number => {
   const x = BigInt(a.totals.billable_total_tokens);
   const y = BigInt(b.totals.billable_total_tokens);
@@ -113,6 +128,11 @@ export class TeamUsageService {
     const memberId = q.user_id ?? null;
     if ((group === 'member' || memberId !== null) && role === 'member')
       throw new Forbidden("Each member's usage is for the team's owners and admins.");
+    if (group === 'project' && (q.source !== undefined || q.model !== undefined))
+      throw invalidField(
+        { in: 'querystring', field: q.source !== undefined ? 'source' : 'model' },
+        'Project rows are all-time and not split by source or model.',
+      );
     if (memberId !== null && (await findTeamRole(db.kysely, q.team_id, memberId)) === null)
       throw new NotFound('No member with this id in the team.');
     const zone = resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
@@ -120,19 +140,23 @@ export class TeamUsageService {
     const members = group === 'member' ? await listMembers(db.kysely, q.team_id) : [];
     let prices = this.deps.prices.serving();
     for (let attempt = 1; ; attempt++) {
-      const usage = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
-      if (usage.pricedBy === null || usage.pricedBy === prices.fingerprint || attempt === MAX_PRICED_ATTEMPTS) {
+      const read = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
+      if (read.pricedBy === null || read.pricedBy === prices.fingerprint || attempt === MAX_PRICED_ATTEMPTS) {
+        const keep = filterOf(q, prices);
+        const usage = { ...read, priced: read.priced.filter(keep), edges: read.edges.filter(keep) };
         const head = { team_id: q.team_id, from: range.from, to: range.to, tz: zone.id, group_by: group };
-        const rows = await this.rows(group, q.team_id, memberId, range, zone, usage, prices, members);
+        const rows = await this.rows(group, q.team_id, memberId, range, zone, usage, prices, members, keep);
         return {
           ...head,
           ...(memberId !== null ? { user_id: memberId } : {}),
+          ...(q.source !== undefined ? { source: q.source } : {}),
+          ...(q.model !== undefined ? { model: q.model } : {}),
           ...(group === 'project' ? { all_time: true } : {}),
           totals: rows.totals ?? totalOf(usage, prices),
           rows: rows.rows,
         };
       }
-      prices = await this.deps.prices.of(usage.pricedBy);
+      prices = await this.deps.prices.of(read.pricedBy);
     }
   }
 
@@ -145,6 +169,7 @@ export class TeamUsageService {
     usage: TeamWindowUsage,
     prices: PriceService,
     members: TeamMember[],
+    keep: Keep,
   ): Promise<{ rows: TeamUsageRow[]; totals?: TeamUsageResponse['totals'] }> {
     if (group === 'project') {
       const projects = await listTeamProjects(this.deps.db.kysely, teamId, memberId, PROJECT_ROWS);
@@ -154,7 +179,7 @@ export class TeamUsageService {
       });
       return { rows };
     }
-    if (group === 'day') return { rows: await this.dayRows(teamId, memberId, range, zone, prices) };
+    if (group === 'day') return { rows: await this.dayRows(teamId, memberId, range, zone, prices, keep) };
     // Member, model and source groups partition the (member, source, model) usage: their costs add up to the total.
     const identities = new Map<string, { key: string; label: string }>();
     const groups = groupUsage(usage, (userId, source, model) => {
@@ -198,6 +223,7 @@ export class TeamUsageService {
     range: ResolvedDateRange,
     zone: ReturnType<typeof resolveZone>,
     prices: PriceService,
+    keep: Keep,
   ): Promise<TeamUsageRow[]> {
     const first = epochDayOf(range.from);
     const days = Array.from({ length: range.days }, () => ({
@@ -216,7 +242,7 @@ export class TeamUsageService {
           (pieces) => {
             for (const piece of pieces) {
               const day = days[piece.localDay - first];
-              if (day === undefined) continue;
+              if (day === undefined || !keep(piece)) continue;
               addCounts(day.counts, piece.counts);
               day.acc.add({
                 hourStart: piece.utcDay * DAY_MS,

@@ -1,11 +1,12 @@
 /**
  * The team pages in Debian's chromium: a team is created from /teams, its overview renders (totals,
- * trend, shares, members table, leaderboard, management), an invite link is made, and a second user
+ * the trend stacked by model, source and member, shares, members table, leaderboard, management), an invite link is made, and a second user
  * sees on /join what joining shares before joining, then lands on the team. Accessibility (axe),
  * no sideways scroll at 390 px; screenshots (light; phone light and dark) go to test-results/screenshots.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ingest, issueDevice, signIn, type BucketInput } from '../helpers/actors.js';
 import { engine } from '../helpers/app.js';
 import {
   axeViolations,
@@ -21,6 +22,20 @@ import {
 
 vi.setConfig({ testTimeout: 120_000 });
 
+const LEAD_EMAIL = `lead-${Date.now()}@example.com`;
+/** Usage on the last six days, over two sources and three models, so the trend stacks. */
+const BUCKETS: BucketInput[] = Array.from({ length: 6 }, (_, d) => [
+  { source: 'codex', model: 'gpt-5', input_tokens: 300_000 + d * 40_000, output_tokens: 20_000 },
+  { source: 'claude', model: 'claude-sonnet-4-5', input_tokens: 120_000, output_tokens: 9_000 + d * 3_000 },
+  { source: 'codex', model: 'gpt-5-mini', input_tokens: d % 2 ? 90_000 : 0, output_tokens: 4_000 },
+]).flatMap((day, d) =>
+  day.map((b) => ({
+    ...b,
+    hour_start: new Date(Math.floor(Date.now() / 1_800_000 - 48 * (d + 1)) * 1_800_000).toISOString(),
+    total_tokens: b.input_tokens + b.output_tokens,
+  })),
+);
+
 describe(`team pages in a browser (${engine})`, () => {
   let env: BrowserEnv;
   let ctx: BrowserContext;
@@ -34,7 +49,9 @@ describe(`team pages in a browser (${engine})`, () => {
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(m.text());
     });
-    await signUpThroughForm(page, `lead-${Date.now()}@example.com`, 'a long password', 'Team Lead');
+    await signUpThroughForm(page, LEAD_EMAIL, 'a long password', 'Team Lead');
+    const lead = await signIn(env.t, LEAD_EMAIL, 'a long password');
+    expect((await ingest(env.t, (await issueDevice(env.t, lead)).token, BUCKETS)).statusCode).toBe(200);
   }, 60_000);
   afterAll(async () => env?.close());
 
@@ -46,6 +63,15 @@ describe(`team pages in a browser (${engine})`, () => {
     await page.getByRole('heading', { name: 'Design', level: 1 }).waitFor();
     await page.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
     await page.getByRole('region', { name: 'Leaderboard' }).getByText('Team Lead').waitFor();
+    // The trend stacks by model, source or member (one layer each, the rest as "other").
+    const trend = page.getByRole('region', { name: 'Trend' });
+    await trend.locator('.u-legend').getByText('GPT-5', { exact: true }).waitFor();
+    await trend.getByRole('button', { name: 'Source' }).click();
+    await trend.locator('.u-legend').getByText('Claude Code', { exact: true }).waitFor();
+    await trend.getByRole('button', { name: 'Member' }).click();
+    await trend.locator('.u-legend').getByText('Team Lead', { exact: true }).waitFor();
+    expect(page.url()).toContain('stack=member');
+    await trend.getByRole('button', { name: 'Model' }).click();
     const manage = page.getByRole('region', { name: 'Members and invites' });
     await manage.getByRole('button', { name: 'Create invite link' }).click();
     const link = (await manage.locator('.created-secret code').textContent()) ?? '';

@@ -26,15 +26,18 @@ export interface Budget {
   state: 'ok' | 'warning' | 'exceeded';
 }
 
+interface Alert {
+  id: string;
+  budget_id: string;
+  period: string;
+  period_start: string;
+  threshold_percent: number;
+  spend: string;
+  unit: 'usd' | 'tokens';
+  scope: string;
+}
 interface Alerts {
-  alerts: {
-    id: string;
-    period: string;
-    threshold_percent: number;
-    spend: string;
-    unit: 'usd' | 'tokens';
-    scope: string;
-  }[];
+  alerts: Alert[];
   disabled_webhooks: { id: string; url: string; disabled_at: string }[];
 }
 
@@ -42,7 +45,9 @@ function BudgetProgress({ budget }: { budget: Budget }) {
   const usd = budget.limit_usd !== null;
   const spent = usd ? humanUsd(budget.spend_usd) : humanCount(budget.spend_tokens);
   const limit = usd ? humanUsd(budget.limit_usd ?? '0') : humanCount(budget.limit_tokens ?? '0');
-  const label = `${budget.scope === 'team' ? 'Team ' : ''}${budget.period === 'week' ? 'weekly' : 'monthly'} budget`;
+  const period = budget.period === 'week' ? 'weekly' : 'monthly';
+  const label =
+    budget.scope === 'team' ? `Team ${period} budget` : period === 'weekly' ? 'Weekly budget' : 'Monthly budget';
   return (
     <div className="budget" data-testid="budget-progress">
       <div className="budget-head">
@@ -61,24 +66,42 @@ function BudgetProgress({ budget }: { budget: Budget }) {
   );
 }
 
+/**
+ * One banner per budget and period: the highest threshold crossed (the lower ones said no more),
+ * and dismissing it dismisses them all.
+ */
+function bannersOf(alerts: Alert[]): { top: Alert; ids: string[] }[] {
+  const groups = new Map<string, { top: Alert; ids: string[] }>();
+  for (const a of alerts) {
+    const key = `${a.budget_id}|${a.period_start}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { top: a, ids: [a.id] });
+    else {
+      g.ids.push(a.id);
+      if (a.threshold_percent > g.top.threshold_percent) g.top = a;
+    }
+  }
+  return [...groups.values()];
+}
+
 /** The overview's banner and budget progress; nothing when there are no budgets or alerts. */
 export function BudgetOverview() {
   const [version, setVersion] = useState(0);
   const budgets = useLoad(`budgets-${version}`, (signal) => call<{ budgets: Budget[] }>('svc-budgets', { signal }));
   const alerts = useLoad(`budget-alerts-${version}`, (signal) => call<Alerts>('svc-budget-alerts', { signal }));
-  const dismiss = async (id: string) => {
-    await call('svc-budget-alert-dismiss', { method: 'POST', body: { id } });
+  const dismiss = async (ids: string[]) => {
+    for (const id of ids) await call('svc-budget-alert-dismiss', { method: 'POST', body: { id } });
     setVersion((v) => v + 1);
   };
   return (
     <>
-      {alerts.data?.alerts.map((a) => (
+      {bannersOf(alerts.data?.alerts ?? []).map(({ top: a, ids }) => (
         <div key={a.id} className="note note-warn banner" role="alert" data-testid="budget-alert">
-          <span>
+          <span title={a.unit === 'usd' ? exactUsd(a.spend) : exactCount(a.spend)}>
             {a.scope === 'team' ? 'Team budget' : 'Budget'}: {a.threshold_percent} % of the {a.period}ly limit reached (
-            {a.unit === 'usd' ? exactUsd(a.spend) : `${exactCount(a.spend)} tokens`}).
+            {a.unit === 'usd' ? humanUsd(a.spend) : `${humanCount(a.spend)} tokens`}).
           </span>
-          <button type="button" className="btn btn-small btn-ghost" onClick={() => void dismiss(a.id)}>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => void dismiss(ids)}>
             Dismiss
           </button>
         </div>
@@ -181,20 +204,24 @@ export function BudgetsPanel() {
   const mine = list.data?.budgets.filter((b) => b.scope === 'user') ?? [];
   return (
     <Card id="budgets" title="Budgets">
-      <p className="muted small flush">
+      <p className="muted small">
         One budget per week and per month, measured in your time zone; setting one again replaces it.
       </p>
       <BudgetForm onSaved={refresh} />
       {list.error && <ErrorNote message={list.error} retry={list.retry} />}
       {!list.data && !list.error && <Skeleton height={40} />}
-      {mine.map((b) => (
-        <div key={b.id} className="budget-row">
-          <BudgetProgress budget={b} />
-          <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => void remove(b.id)}>
-            Delete
-          </button>
+      {mine.length > 0 && (
+        <div className="budget-list">
+          {mine.map((b) => (
+            <div key={b.id} className="budget-row">
+              <BudgetProgress budget={b} />
+              <button type="button" className="btn btn-small btn-ghost-danger" onClick={() => void remove(b.id)}>
+                Delete
+              </button>
+            </div>
+          ))}
         </div>
-      ))}
+      )}
     </Card>
   );
 }

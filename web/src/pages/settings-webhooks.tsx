@@ -111,6 +111,7 @@ function Deliveries({ id, zone }: { id: string; zone: string }) {
   if (list.error) return <ErrorNote message={list.error} retry={list.retry} />;
   if (!list.data) return <Skeleton height={40} />;
   if (list.data.deliveries.length === 0) return <p className="muted small">No deliveries yet.</p>;
+  const errors = list.data.deliveries.some((d) => d.error !== null);
   return (
     <table className="table small" data-testid="webhook-deliveries">
       <thead>
@@ -119,7 +120,7 @@ function Deliveries({ id, zone }: { id: string; zone: string }) {
           <th>Event</th>
           <th>Status</th>
           <th>Duration</th>
-          <th>Error</th>
+          {errors && <th>Error</th>}
         </tr>
       </thead>
       <tbody>
@@ -131,7 +132,7 @@ function Deliveries({ id, zone }: { id: string; zone: string }) {
             </td>
             <td>{d.status_code ?? '—'}</td>
             <td>{d.duration_ms} ms</td>
-            <td>{d.error ?? ''}</td>
+            {errors && <td>{d.error ?? ''}</td>}
           </tr>
         ))}
       </tbody>
@@ -208,7 +209,7 @@ export function WebhooksPanel() {
   const refresh = () => setVersion((v) => v + 1);
   return (
     <Card id="webhooks" title="Webhooks">
-      <p className="muted small flush">
+      <p className="muted small">
         Tokentally POSTs signed events (Standard Webhooks) to your HTTPS endpoints: budget alerts, a daily usage summary
         and device changes.
       </p>
@@ -216,7 +217,10 @@ export function WebhooksPanel() {
       {secret && (
         <div className="note note-ok new-token" role="status" data-testid="webhook-secret">
           <span>Copy the signing secret now: it is shown this once.</span>
-          <input readOnly value={secret} onFocus={(e) => e.target.select()} aria-label="Signing secret" />
+          <label className="field new-token-value">
+            <span className="sr-only">Signing secret</span>
+            <input readOnly value={secret} onFocus={(e) => e.target.select()} />
+          </label>
           <div className="button-row">
             <CopyButton text={secret} label="Copy secret" />
             <button type="button" className="btn btn-small btn-ghost" onClick={() => setSecret(undefined)}>

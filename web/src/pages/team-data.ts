@@ -65,12 +65,22 @@ export function loadTeams(signal: AbortSignal) {
 }
 
 export function loadUsage(
-  q: { team: string; from: string; to: string; tz: string; group: string; member?: string | null },
+  q: {
+    team: string;
+    from: string;
+    to: string;
+    tz: string;
+    group: string;
+    member?: string | null;
+    source?: string;
+    model?: string;
+  },
   signal: AbortSignal,
 ) {
+  const { team, from, to, tz, group, member, source, model } = q;
   return call<TeamUsage>('svc-team-usage', {
     signal,
-    params: { team_id: q.team, from: q.from, to: q.to, tz: q.tz, group_by: q.group, user_id: q.member },
+    params: { team_id: team, from, to, tz, group_by: group, user_id: member, source, model },
   });
 }
 

@@ -1,16 +1,15 @@
 /**
  * @fileoverview The team pages (docs/teams.md): a team switcher (and a new team), then the chosen
- * team's overview like the personal one — range, zone, totals with cost, the daily trend, shares by
- * member, model and source, projects, the members table (owners and admins: sortable, CSV), the
- * team leaderboard — and, for owners and admins, a member's drill-down and the management panel.
- * Team, range, zone, grouping and member live in the URL.
+ * team's overview like the personal one — range, zone, totals with cost, the daily trend stacked by
+ * model, source or member (team-trend.tsx), shares by member, model and source, projects, the
+ * members table (owners and admins: sortable, CSV), the team leaderboard — and, for owners and admins, a member's drill-down and the management panel.
+ * Team, range, zone, stacking, grouping and member live in the URL.
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
-import { TrendChart } from '../components/trend-chart.js';
 import { todayIn } from '../lib/dates.js';
-import { exactCount, humanCount, humanDate, humanUsd } from '../lib/format.js';
+import { exactCount, humanCount, humanUsd } from '../lib/format.js';
 import { isPreset, resolveRange, type Preset } from '../lib/ranges.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { navigate, setQuery, useLocation } from '../router.js';
@@ -18,6 +17,7 @@ import { useLoad } from '../use-api.js';
 import { canManage, loadTeams, loadUsage, post, type BoardEntry, type TeamEntry } from './team-data.js';
 import { TeamManagement } from './team-manage.js';
 import { MembersTable, SharesTable } from './team-tables.js';
+import { TeamTrend } from './team-trend.js';
 import { call } from '../api.js';
 
 function NewTeam({ onCreated }: { onCreated: (team: TeamEntry) => void }) {
@@ -64,6 +64,7 @@ export function Teams() {
   });
   const group = (['member', 'model', 'source'] as const).find((g) => g === query.get('by')) ?? 'model';
   const member = query.get('member');
+  const stackBy = (['member', 'model', 'source'] as const).find((g) => g === query.get('stack')) ?? 'model';
   const manager = canManage(team?.role);
   const base = team
     ? { team: team.id, from: range.from, to: range.to, tz: zone, member: manager ? member : null }
@@ -172,20 +173,13 @@ export function Teams() {
           ) : (
             <Skeleton height={96} />
           )}
-          <Card id="team-trend" title="Trend">
-            {days.data ? (
-              <TrendChart
-                labels={days.data.rows.map((r) => humanDate(r.key))}
-                longLabels={days.data.rows.map((r) => humanDate(r.key, undefined, true))}
-                layers={[
-                  { key: 'billable', values: days.data.rows.map((r) => Number(r.totals.billable_total_tokens)) },
-                ]}
-                unit="tokens"
-              />
-            ) : (
-              <Skeleton height={260} />
-            )}
-          </Card>
+          <TeamTrend
+            base={base}
+            days={days.data}
+            by={stackBy}
+            members={manager && !member}
+            onBy={(v) => setQuery({ stack: v === 'model' ? null : v })}
+          />
           <SharesTable
             loaded={shares}
             group={group}
