@@ -29,7 +29,7 @@ import { migration as m0021 } from './migrations/2026_11_28_0021_teams.js';
 import { migration as m0022 } from './migrations/2026_11_28_0022_budgets_and_webhooks.js';
 import { migration as m0023 } from './migrations/2026_11_28_0023_otlp_receiver.js';
 import { migration as m0024 } from './migrations/2026_11_28_0024_public_profiles.js';
-import { migration as m0025 } from './migrations/2026_11_29_0025_usage_blocks.js';
+import { migration as m0025 } from './migrations/2026_11_29_0025_usage_daily_by_day.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -58,7 +58,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_28_0022_budgets_and_webhooks': m0022(),
     '2026_11_28_0023_otlp_receiver': m0023(),
     '2026_11_28_0024_public_profiles': m0024(),
-    '2026_11_29_0025_usage_blocks': m0025(dialect),
+    '2026_11_29_0025_usage_daily_by_day': m0025(),
   };
 }
 
