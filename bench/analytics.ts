@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import type { NormalizedBucket } from '../src/ingest/normalize.js';
+import type { Bucket } from '../src/domain/bucket.js';
 import { benchBucket } from './lib/buckets.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
@@ -90,7 +90,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
   // device on one of four models per half-hour, alternating between two projects.
   for (const [k, device] of heavyDevices.entries()) {
     for (let chunk = 0; chunk < 366; chunk += 10) {
-      const buckets: NormalizedBucket[] = [];
+      const buckets: Bucket[] = [];
       for (let d = chunk; d < Math.min(chunk + 10, 366); d++) {
         const day = today - 365 + d;
         for (let s = 0; s < 16; s++) {
@@ -112,7 +112,7 @@ async function seed(db: Db, now: number): Promise<Seeded> {
   }
   // Other users: 20 buckets each over the last 30 days.
   for (const [i, device] of otherDevices.entries()) {
-    const buckets: NormalizedBucket[] = [];
+    const buckets: Bucket[] = [];
     for (let j = 0; j < 20; j++) {
       const [source, model] = MODELS[(i + j) % 4] as [string, string];
       buckets.push(

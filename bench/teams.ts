@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openPostgres, openSqlite, type Db } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import type { NormalizedBucket } from '../src/ingest/normalize.js';
+import type { Bucket } from '../src/domain/bucket.js';
 import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { benchBucket } from './lib/buckets.js';
@@ -69,7 +69,7 @@ async function seed(db: Db, now: number): Promise<{ owner: string; teamId: strin
       .values({ team_id: teamId, user_id: userId, role: i === 0 ? 'owner' : 'member', joined_at: now + i })
       .execute();
     for (let chunk = 0; chunk < 366; chunk += 61) {
-      const buckets: NormalizedBucket[] = [];
+      const buckets: Bucket[] = [];
       for (let d = chunk; d < Math.min(chunk + 61, 366); d++) {
         for (let s = 0; s < 8; s++) {
           const [source, model] = MODELS[(d + s + i) % 2] as [string, string];

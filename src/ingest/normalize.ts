@@ -12,9 +12,6 @@ import { GroupIndex } from './group-index.js';
 import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
 import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
-/** @deprecated The one name is {@link Bucket} (domain/bucket.ts); kept until the OTLP service and two benchmarks use it. */
-export type NormalizedBucket = Bucket;
-
 export { EARLIEST_HOUR_START } from '../domain/calendar.js';
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -5,7 +5,7 @@
  */
 import { billableTokens } from '../domain/billable.js';
 import type { Columns } from '../otlp/agents.js';
-import type { NormalizedBucket } from '../ingest/normalize.js';
+import type { Bucket } from '../domain/bucket.js';
 import type { SeriesRow, SumRow } from '../db/queries/otlp.js';
 
 /** The increment a point brings, and its series' new state; a cumulative series restarts on a new start time or a lower value. */
@@ -39,7 +39,7 @@ export function addTo(sums: Map<string, SumRow>, hourStart: number, source: stri
 }
 
 /** The bucket stored for a running sum: never negative; `total` covers every channel as for the CLI's sources. */
-export function bucketOf(sum: SumRow): NormalizedBucket {
+export function bucketOf(sum: SumRow): Bucket {
   const nonNegative = (n: bigint) => (n < 0n ? 0n : n);
   const input = nonNegative(sum.input);
   const cached = nonNegative(sum.cached);

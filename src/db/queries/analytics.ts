@@ -9,17 +9,16 @@
  *   source and model in SQL, for totals, cost and model breakdown;
  * - "pieces" of the packed `usage_days` (day-pieces.ts).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+import { sql } from 'kysely';
 import type { UsageRow } from '../../domain/usage-row.js';
 import type { PricedUsage } from '../../pricing/cost.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
 import { countsAt } from '../token-columns.js';
 import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
-import type { Database } from '../schema.js';
-import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
-type Q = Kysely<Database>;
+import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
 /*
  * The wide reads (a year of days) come back packed: one text column per group, entries
@@ -174,7 +173,7 @@ export async function listModelsInWindow(
 }
 
 /** Latest sync (upload or ping) of any of the user's devices, epoch ms, or null. */
-export async function lastSyncAt(db: Q, userId: string): Promise<number | null> {
+export async function lastSyncAt(db: Queryable, userId: string): Promise<number | null> {
   const row = await db
     .selectFrom('devices')
     .select((eb) => eb.fn.max('last_sync_at').as('last'))
@@ -194,7 +193,7 @@ export interface ProjectTotals {
 
 /** All-time totals per project (optionally one source), billable descending, then total, then key; at most `limit`. */
 export async function listProjectTotals(
-  db: Q,
+  db: Queryable,
   userId: string,
   limit: number,
   source?: string,
@@ -226,7 +225,7 @@ export async function listProjectTotals(
 }
 
 /** A user's sign-up time (epoch ms), or undefined when the user does not exist. */
-export async function userCreatedAt(db: Q, userId: string): Promise<number | undefined> {
+export async function userCreatedAt(db: Queryable, userId: string): Promise<number | undefined> {
   const row = await db.selectFrom('users').select('created_at').where('id', '=', userId).executeTakeFirst();
   return row === undefined ? undefined : Number(row.created_at);
 }
@@ -244,7 +243,7 @@ export interface SubscriptionRow {
 }
 
 /** The subscriptions reported by the user's devices (newest upload first). */
-export async function listSubscriptions(db: Q, userId: string): Promise<SubscriptionRow[]> {
+export async function listSubscriptions(db: Queryable, userId: string): Promise<SubscriptionRow[]> {
   const rows = await db
     .selectFrom('device_subscriptions')
     .select(['device_id', 'tool', 'provider', 'product', 'plan_type', 'rate_limit_tier', 'details', 'updated_at'])
@@ -272,7 +271,7 @@ export interface InstallSummary {
   readonly lastSyncAt: number | null;
 }
 
-export async function installSummary(db: Q, userId: string): Promise<InstallSummary> {
+export async function installSummary(db: Queryable, userId: string): Promise<InstallSummary> {
   const row = await db
     .selectFrom('devices')
     .select((eb) => [
@@ -288,7 +287,7 @@ export async function installSummary(db: Q, userId: string): Promise<InstallSumm
 }
 
 /** The account's count of stored raw buckets, kept by the ingest writers (migration 0017); 0 without a row. */
-export async function storedBucketCount(db: Q, userId: string): Promise<number> {
+export async function storedBucketCount(db: Queryable, userId: string): Promise<number> {
   const row = await db
     .selectFrom('user_storage')
     .select('stored_buckets')

@@ -1,8 +1,7 @@
 /** @fileoverview Budgets and their alerts (migration 0022, docs/budgets.md). */
-import type { Kysely, Selectable } from 'kysely';
-import type { BudgetsTable, Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
+import type { Selectable } from 'kysely';
+import type { BudgetsTable } from '../schema.js';
 
 export interface BudgetRecord {
   id: string;
@@ -51,7 +50,7 @@ export interface NewBudget {
 }
 
 /** Sets the owner's budget of a period (one per owner and period): inserted, or updated in place. */
-export async function upsertBudget(db: Q, row: NewBudget): Promise<string> {
+export async function upsertBudget(db: Queryable, row: NewBudget): Promise<string> {
   const changes = row;
   const saved = await db
     .insertInto('budgets')
@@ -71,13 +70,13 @@ export async function upsertBudget(db: Q, row: NewBudget): Promise<string> {
   return saved.id;
 }
 
-export async function findBudget(db: Q, id: string): Promise<BudgetRecord | undefined> {
+export async function findBudget(db: Queryable, id: string): Promise<BudgetRecord | undefined> {
   const r = await db.selectFrom('budgets').selectAll().where('id', '=', id).executeTakeFirst();
   return r && record(r);
 }
 
 /** A user's own budgets. */
-export async function listUserBudgets(db: Q, userId: string): Promise<BudgetRecord[]> {
+export async function listUserBudgets(db: Queryable, userId: string): Promise<BudgetRecord[]> {
   const rows = await db
     .selectFrom('budgets')
     .selectAll()
@@ -88,20 +87,20 @@ export async function listUserBudgets(db: Q, userId: string): Promise<BudgetReco
 }
 
 /** The budgets of these teams (by the `budgets_team` index). */
-export async function listTeamBudgets(db: Q, teamIds: readonly string[]): Promise<BudgetRecord[]> {
+export async function listTeamBudgets(db: Queryable, teamIds: readonly string[]): Promise<BudgetRecord[]> {
   if (teamIds.length === 0) return [];
   const q = db.selectFrom('budgets').selectAll().where('scope', '=', 'team').where('team_id', 'in', teamIds);
   return (await q.orderBy('team_id').orderBy('period').execute()).map(record);
 }
 
-export async function deleteBudget(db: Q, id: string): Promise<boolean> {
+export async function deleteBudget(db: Queryable, id: string): Promise<boolean> {
   const r = await db.deleteFrom('budgets').where('id', '=', id).executeTakeFirst();
   return r.numDeletedRows > 0n;
 }
 
 /** Raises an alert unless one exists for (budget, period start, threshold): true when this call raised it. */
 export async function insertBudgetAlert(
-  db: Q,
+  db: Queryable,
   row: { id: string; budget_id: string; period_start: number; threshold: number; spend: bigint; raised_at: number },
 ): Promise<boolean> {
   const r = await db
@@ -122,7 +121,7 @@ export interface AlertRecord {
 }
 
 /** The thresholds already raised for a budget's period. */
-export async function raisedThresholds(db: Q, budgetId: string, periodStart: number): Promise<Set<number>> {
+export async function raisedThresholds(db: Queryable, budgetId: string, periodStart: number): Promise<Set<number>> {
   const rows = await db
     .selectFrom('budget_alerts')
     .select('threshold')
@@ -133,7 +132,7 @@ export async function raisedThresholds(db: Q, budgetId: string, periodStart: num
 }
 
 /** Alerts not dismissed of these budgets, newest first. */
-export async function listOpenAlerts(db: Q, budgetIds: readonly string[]): Promise<AlertRecord[]> {
+export async function listOpenAlerts(db: Queryable, budgetIds: readonly string[]): Promise<AlertRecord[]> {
   if (budgetIds.length === 0) return [];
   const rows = await db
     .selectFrom('budget_alerts')
@@ -154,11 +153,11 @@ export async function listOpenAlerts(db: Q, budgetIds: readonly string[]): Promi
   }));
 }
 
-export async function findAlertBudget(db: Q, alertId: string): Promise<string | undefined> {
+export async function findAlertBudget(db: Queryable, alertId: string): Promise<string | undefined> {
   const r = await db.selectFrom('budget_alerts').select('budget_id').where('id', '=', alertId).executeTakeFirst();
   return r?.budget_id;
 }
 
-export async function dismissAlert(db: Q, alertId: string, now: number): Promise<void> {
+export async function dismissAlert(db: Queryable, alertId: string, now: number): Promise<void> {
   await db.updateTable('budget_alerts').set({ dismissed_at: now }).where('id', '=', alertId).execute();
 }

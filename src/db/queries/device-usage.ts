@@ -4,16 +4,14 @@
  * days) are summed over a user's devices. A device's days are one primary-key range
  * (device_num, day), so a window costs one row per day the device has usage in it.
  */
-import type { Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+
 import { DAY_MS } from '../../domain/calendar.js';
 import { bucketOf, parseDay } from '../../domain/device-day-buckets.js';
 import type { UsageRow } from '../../domain/usage-row.js';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
 
 /** The small number of the user's device `deviceId` (revoked too), or undefined when the user has none such. */
-export async function userDeviceNum(db: Q, userId: string, deviceId: string): Promise<bigint | undefined> {
+export async function userDeviceNum(db: Queryable, userId: string, deviceId: string): Promise<bigint | undefined> {
   const row = await db
     .selectFrom('devices')
     .select('num')
@@ -28,7 +26,7 @@ export async function userDeviceNum(db: Q, userId: string, deviceId: string): Pr
  * that start in `[startMs, endMs)` (optionally one source), in no particular order.
  */
 export async function listDeviceRows(
-  db: Q,
+  db: Queryable,
   deviceNum: bigint,
   startMs: number,
   endMs: number,

@@ -2,13 +2,11 @@
  * @fileoverview Reads of leaderboard snapshots: the current generation of a period, a page, one
  * user's row, and the public identities joined at read time (never stored in a snapshot).
  */
-import type { Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+
 import type { Metric, Period } from '../../domain/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
 
 export interface GenerationRow {
   id: number;
@@ -20,7 +18,7 @@ export interface GenerationRow {
 }
 
 /** The generation readers are pointed at for a period. */
-export async function findCurrentGeneration(db: Q, period: Period): Promise<GenerationRow | undefined> {
+export async function findCurrentGeneration(db: Queryable, period: Period): Promise<GenerationRow | undefined> {
   const row = await db
     .selectFrom('leaderboard_current as c')
     .innerJoin('leaderboard_generations as g', 'g.id', 'c.generation')
@@ -62,7 +60,7 @@ export interface PublicIdentity {
 
 /** Places offset+1 … offset+limit of a metric in a generation: a range read on the primary key. */
 export async function listEntryPage(
-  db: Q,
+  db: Queryable,
   generation: number,
   metric: Metric,
   limit: number,
@@ -92,7 +90,7 @@ export async function listEntryPage(
 
 /** One user's row in a generation, with the metric's rank (null without usage in it), if ranked at all. */
 export async function findEntry(
-  db: Q,
+  db: Queryable,
   generation: number,
   metric: Metric,
   userId: string,

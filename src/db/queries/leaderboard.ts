@@ -3,7 +3,8 @@
  * generation, switching to it in one step, pruning, and the refresh lease. The reads of a
  * snapshot are in leaderboard-reads.ts.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+import { sql } from 'kysely';
 import {
   LAST_LISTED_PLACE,
   METRICS,
@@ -15,16 +16,13 @@ import {
 } from '../../domain/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import { whenUnlocked } from '../sqlite-busy.js';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
 
 /**
  * Billable tokens per user and family in a period, from the aggregates the ingest writers keep (one
  * row per user): `week` and `month` are the keys of the window (see the aggregates migration).
  */
 export async function listFamilyTotals(
-  db: Q,
+  db: Queryable,
   period: Period,
   key: { week: number; month: number },
 ): Promise<UserTotals[]> {
@@ -72,7 +70,7 @@ export function saneFamilyTotal(value: unknown): bigint {
 }
 
 /** The next free generation id (callers hold the refresh lock). */
-export async function nextGenerationId(db: Q): Promise<number> {
+export async function nextGenerationId(db: Queryable): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_generations')
     .select((eb) => eb.fn.max('id').as('id'))
@@ -81,7 +79,7 @@ export async function nextGenerationId(db: Q): Promise<number> {
 }
 
 export async function insertGeneration(
-  db: Q,
+  db: Queryable,
   g: { id: number; window: PeriodWindow; generatedAt: number; counts: Record<Metric, number> },
 ): Promise<void> {
   await db
@@ -192,7 +190,7 @@ export async function insertEntries(db: Db, generation: number, rows: readonly R
 
 /** Points each period at its new generation and records the run, in one transaction: the switch readers see. */
 export async function switchGenerations(
-  db: Q,
+  db: Queryable,
   switches: readonly { period: Period; generation: number }[],
   run: { periods: readonly Period[]; result: string; finishedAt: number },
 ): Promise<number> {
@@ -219,7 +217,7 @@ export async function switchGenerations(
  * Deletes generations that are neither current nor the one just before it (kept so a reader that
  * picked it up a moment before the switch still finds its rows).
  */
-export async function deleteOldGenerations(db: Q, period: Period): Promise<void> {
+export async function deleteOldGenerations(db: Queryable, period: Period): Promise<void> {
   const keep = await db
     .selectFrom('leaderboard_generations')
     .select('id')
@@ -243,14 +241,14 @@ export async function deleteOldGenerations(db: Q, period: Period): Promise<void>
 }
 
 /** Keeps the last `keep` refresh runs (their answers are only needed by callers waiting right now). */
-export async function deleteOldRuns(db: Q, latestId: number, keep = 100): Promise<void> {
+export async function deleteOldRuns(db: Queryable, latestId: number, keep = 100): Promise<void> {
   await db
     .deleteFrom('leaderboard_runs')
     .where('id', '<=', BigInt(latestId - keep))
     .execute();
 }
 
-export async function latestRunId(db: Q): Promise<number> {
+export async function latestRunId(db: Queryable): Promise<number> {
   const row = await db
     .selectFrom('leaderboard_runs')
     .select((eb) => eb.fn.max('id').as('id'))
@@ -260,7 +258,7 @@ export async function latestRunId(db: Q): Promise<number> {
 
 /** Runs finished after `afterId`, newest first. */
 export async function listRunsAfter(
-  db: Q,
+  db: Queryable,
   afterId: number,
 ): Promise<{ id: number; periods: Period[]; result: string }[]> {
   const rows = await db
@@ -276,7 +274,12 @@ export async function listRunsAfter(
  * Takes the refresh lease for `holder` until `expiresAt` when nobody holds an unexpired one; run in
  * a write transaction (inTransaction), so two processes cannot both take it.
  */
-export async function tryTakeRefreshLease(db: Q, holder: string, now: number, expiresAt: number): Promise<boolean> {
+export async function tryTakeRefreshLease(
+  db: Queryable,
+  holder: string,
+  now: number,
+  expiresAt: number,
+): Promise<boolean> {
   const current = await db
     .selectFrom('leaderboard_refresh_lease')
     .select('expires_at')
@@ -292,13 +295,13 @@ export async function tryTakeRefreshLease(db: Q, holder: string, now: number, ex
 }
 
 /** Gives the lease back (only if `holder` still has it). */
-export async function releaseRefreshLease(db: Q, holder: string): Promise<void> {
+export async function releaseRefreshLease(db: Queryable, holder: string): Promise<void> {
   await db.deleteFrom('leaderboard_refresh_lease').where('id', '=', 1).where('holder', '=', holder).execute();
 }
 
 /** A user's family totals per ISO week for weeks [fromWeek, toWeek]: a range read on the primary key (user_id, week). */
 export async function listUserWeeks(
-  db: Q,
+  db: Queryable,
   userId: string,
   fromWeek: number,
   toWeek: number,

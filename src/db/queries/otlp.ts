@@ -1,8 +1,5 @@
 /** @fileoverview The OTLP receiver's state: channels per (device, source), running sums, cumulative series, seen ids. */
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
 
 /** Rows per statement (well under both engines' bound-parameter limits). */
 const CHUNK = 200;
@@ -14,7 +11,11 @@ function chunks<T>(list: readonly T[]): T[][] {
 }
 
 /** The channel each of a device's sources is recorded with (sources never seen are absent). */
-export async function channelsOf(db: Q, deviceId: string, sources: readonly string[]): Promise<Map<string, string>> {
+export async function channelsOf(
+  db: Queryable,
+  deviceId: string,
+  sources: readonly string[],
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   if (sources.length === 0) return found;
   const rows = await db
@@ -29,7 +30,7 @@ export async function channelsOf(db: Q, deviceId: string, sources: readonly stri
 
 /** Records `channel` for each source of the device that has none yet, then answers every source's channel. */
 export async function claimChannels(
-  db: Q,
+  db: Queryable,
   deviceId: string,
   sources: readonly string[],
   channel: string,
@@ -46,7 +47,7 @@ export async function claimChannels(
 
 /** The channels of the sources of several devices (the Devices page). */
 export async function channelsOfDevices(
-  db: Q,
+  db: Queryable,
   deviceIds: readonly string[],
 ): Promise<Array<{ device_id: string; source: string; channel: string }>> {
   if (deviceIds.length === 0) return [];
@@ -59,7 +60,7 @@ export async function channelsOfDevices(
 }
 
 /** Which of these record ids the device has already had counted. */
-export async function seenRecordIds(db: Q, deviceId: string, ids: readonly string[]): Promise<Set<string>> {
+export async function seenRecordIds(db: Queryable, deviceId: string, ids: readonly string[]): Promise<Set<string>> {
   const seen = new Set<string>();
   for (const part of chunks(ids)) {
     const rows = await db
@@ -74,7 +75,7 @@ export async function seenRecordIds(db: Q, deviceId: string, ids: readonly strin
 }
 
 /** Up to `limit` of the ids the device has had counted (any order). */
-export async function seenIdsOfDevice(db: Q, deviceId: string, limit: number): Promise<string[]> {
+export async function seenIdsOfDevice(db: Queryable, deviceId: string, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom('otlp_seen')
     .select('record_id')
@@ -96,7 +97,11 @@ export interface SumRow {
 }
 
 /** The device's running sums in the given half-hours (the caller picks its (source, model) pairs). */
-export async function sumsInHalfHours(db: Q, deviceId: string, hourStarts: readonly number[]): Promise<SumRow[]> {
+export async function sumsInHalfHours(
+  db: Queryable,
+  deviceId: string,
+  hourStarts: readonly number[],
+): Promise<SumRow[]> {
   const out: SumRow[] = [];
   for (const part of chunks(hourStarts)) {
     const rows = await db
@@ -127,7 +132,11 @@ export interface SeriesRow {
 }
 
 /** The last values of the device's cumulative series with these keys. */
-export async function seriesByKey(db: Q, deviceId: string, keys: readonly string[]): Promise<Map<string, SeriesRow>> {
+export async function seriesByKey(
+  db: Queryable,
+  deviceId: string,
+  keys: readonly string[],
+): Promise<Map<string, SeriesRow>> {
   const found = new Map<string, SeriesRow>();
   for (const part of chunks(keys)) {
     const rows = await db
@@ -144,7 +153,7 @@ export async function seriesByKey(db: Q, deviceId: string, keys: readonly string
 
 /** Writes what an export changed: its sums, its series' last values and its counted ids (in the caller's transaction). */
 export async function saveOtlpState(
-  db: Q,
+  db: Queryable,
   deviceId: string,
   state: { sums: readonly SumRow[]; series: readonly SeriesRow[]; seen: readonly string[] },
   now: number,
@@ -209,7 +218,7 @@ export async function saveOtlpState(
 }
 
 /** Forgets counted ids and cumulative series not touched since `before` (bounded retention). */
-export async function pruneOtlpState(db: Q, before: number): Promise<void> {
+export async function pruneOtlpState(db: Queryable, before: number): Promise<void> {
   await db.deleteFrom('otlp_seen').where('seen_at', '<', BigInt(before)).execute();
   await db.deleteFrom('otlp_series').where('updated_at', '<', BigInt(before)).execute();
 }

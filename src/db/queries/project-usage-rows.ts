@@ -3,14 +3,13 @@
  * the raw buckets of all the user's devices (revoked ones too): `project_usage` keeps all-time
  * counts per project and source only, without the model and day that pricing needs.
  */
-import type { Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+
 import { DAY_MS } from '../../domain/calendar.js';
 import { bucketOf, parseDay } from '../../domain/device-day-buckets.js';
 import { addCounts } from '../../domain/token-counts.js';
 import type { UsageRow } from '../../domain/usage-row.js';
-import type { Database } from '../schema.js';
 
-type Q = Kysely<Database>;
 type MutableRow = { -readonly [K in keyof UsageRow]: UsageRow[K] };
 
 /**
@@ -18,7 +17,7 @@ type MutableRow = { -readonly [K in keyof UsageRow]: UsageRow[K] };
  * day's start (optionally one source only). One read of the user's devices' days, in device order.
  */
 export async function listProjectDayRows(
-  db: Q,
+  db: Queryable,
   userId: string,
   projectKeys: ReadonlySet<string>,
   source?: string,

@@ -1,8 +1,7 @@
 /** @fileoverview Team invite links (docs/teams.md): create, list, revoke, find by token hash, count a use. */
-import type { Kysely } from 'kysely';
-import type { Database, TeamRole } from '../schema.js';
+import type { Queryable } from '../connect.js';
 
-type Q = Kysely<Database>;
+import type { TeamRole } from '../schema.js';
 
 export interface TeamInvite {
   id: string;
@@ -55,7 +54,7 @@ function invite(r: InviteRow): TeamInvite {
 }
 
 export async function insertTeamInvite(
-  db: Q,
+  db: Queryable,
   row: {
     id: string;
     team_id: string;
@@ -71,7 +70,7 @@ export async function insertTeamInvite(
 }
 
 /** The team's invites, newest first (revoked, expired and used-up ones too). */
-export async function listTeamInvites(db: Q, teamId: string): Promise<TeamInvite[]> {
+export async function listTeamInvites(db: Queryable, teamId: string): Promise<TeamInvite[]> {
   const rows = await db
     .selectFrom('team_invites')
     .select(COLUMNS)
@@ -82,12 +81,12 @@ export async function listTeamInvites(db: Q, teamId: string): Promise<TeamInvite
   return rows.map(invite);
 }
 
-export async function findTeamInvite(db: Q, id: string): Promise<TeamInvite | undefined> {
+export async function findTeamInvite(db: Queryable, id: string): Promise<TeamInvite | undefined> {
   const row = await db.selectFrom('team_invites').select(COLUMNS).where('id', '=', id).executeTakeFirst();
   return row && invite(row);
 }
 
-export async function findTeamInviteByHash(db: Q, tokenHash: string): Promise<TeamInvite | undefined> {
+export async function findTeamInviteByHash(db: Queryable, tokenHash: string): Promise<TeamInvite | undefined> {
   const row = await db
     .selectFrom('team_invites')
     .select(COLUMNS)
@@ -96,7 +95,7 @@ export async function findTeamInviteByHash(db: Q, tokenHash: string): Promise<Te
   return row && invite(row);
 }
 
-export async function revokeTeamInvite(db: Q, id: string, now: number): Promise<void> {
+export async function revokeTeamInvite(db: Queryable, id: string, now: number): Promise<void> {
   await db
     .updateTable('team_invites')
     .set({ revoked_at: now })
@@ -106,7 +105,7 @@ export async function revokeTeamInvite(db: Q, id: string, now: number): Promise<
 }
 
 /** Counts one use, unless the invite was used up meanwhile; false then. */
-export async function useTeamInvite(db: Q, id: string): Promise<boolean> {
+export async function useTeamInvite(db: Queryable, id: string): Promise<boolean> {
   const result = await db
     .updateTable('team_invites')
     .set((eb) => ({ uses: eb('uses', '+', 1n) }))

@@ -3,19 +3,19 @@
  * as a user's analytics (db/queries/analytics.ts), over the team's members (joined through
  * `team_members`, optionally one member). SQL sees only instants and UTC epoch days.
  */
-import { sql, type Kysely } from 'kysely';
+import type { Queryable } from '../connect.js';
+import { sql } from 'kysely';
 import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 import type { Period, UserTotals } from '../../domain/leaderboard-ranking.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
 import type { UsageRow } from '../../domain/usage-row.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
-import type { Database } from '../schema.js';
+
 import { countsAt } from '../token-columns.js';
 import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
 import { saneFamilyTotal } from './leaderboard.js';
 
-type Q = Kysely<Database>;
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
 const MEMBERS = {
   sqlite:
@@ -157,7 +157,7 @@ export interface ProjectSums {
 
 /** All-time sums per project of the team's members (or one), billable descending; at most `limit`. */
 export async function listTeamProjects(
-  db: Q,
+  db: Queryable,
   teamId: string,
   userId: string | null,
   limit: number,
@@ -201,7 +201,7 @@ export async function listTeamProjects(
 
 /** Billable tokens per member and model family in a leaderboard period (the aggregates the ingest writers keep). */
 export async function listTeamFamilyTotals(
-  db: Q,
+  db: Queryable,
   teamId: string,
   period: Period,
   key: { week: number; month: number },

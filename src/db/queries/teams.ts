@@ -4,10 +4,9 @@
  * deleted account's last ownership. `findTeamRole` and `listTeamMemberIds` are the seams other
  * features (budgets, webhooks) ask teams through.
  */
-import { sql, type Kysely } from 'kysely';
-import type { Database, TeamRole } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
+import { sql } from 'kysely';
+import type { TeamRole } from '../schema.js';
 
 export interface TeamRow {
   id: string;
@@ -35,7 +34,7 @@ export interface TeamMember {
 const asRole = (value: string): TeamRole => (value === 'owner' || value === 'admin' ? value : 'member');
 
 /** The user's role in the team, or null when they are not a member (or there is no such team). */
-export async function findTeamRole(db: Q, teamId: string, userId: string): Promise<TeamRole | null> {
+export async function findTeamRole(db: Queryable, teamId: string, userId: string): Promise<TeamRole | null> {
   const row = await db
     .selectFrom('team_members')
     .select('role')
@@ -46,7 +45,7 @@ export async function findTeamRole(db: Q, teamId: string, userId: string): Promi
 }
 
 /** The ids of the team's members (any role), in joining order. */
-export async function listTeamMemberIds(db: Q, teamId: string): Promise<string[]> {
+export async function listTeamMemberIds(db: Queryable, teamId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('team_members')
     .select('user_id')
@@ -57,13 +56,13 @@ export async function listTeamMemberIds(db: Q, teamId: string): Promise<string[]
   return rows.map((r) => r.user_id);
 }
 
-export async function slugTaken(db: Q, slug: string): Promise<boolean> {
+export async function slugTaken(db: Queryable, slug: string): Promise<boolean> {
   const row = await db.selectFrom('teams').select('id').where('slug', '=', slug).executeTakeFirst();
   return row !== undefined;
 }
 
 export async function insertTeam(
-  db: Q,
+  db: Queryable,
   team: { id: string; name: string; slug: string; now: number; ownerId: string },
 ): Promise<void> {
   await db
@@ -73,7 +72,7 @@ export async function insertTeam(
   await insertMember(db, team.id, team.ownerId, 'owner', team.now);
 }
 
-export async function findTeam(db: Q, teamId: string): Promise<TeamRow | undefined> {
+export async function findTeam(db: Queryable, teamId: string): Promise<TeamRow | undefined> {
   const row = await db
     .selectFrom('teams')
     .select(['id', 'name', 'slug', 'created_at'])
@@ -82,25 +81,25 @@ export async function findTeam(db: Q, teamId: string): Promise<TeamRow | undefin
   return row && { id: row.id, name: row.name, slug: row.slug, createdAt: Number(row.created_at) };
 }
 
-export async function renameTeam(db: Q, teamId: string, name: string, now: number): Promise<void> {
+export async function renameTeam(db: Queryable, teamId: string, name: string, now: number): Promise<void> {
   await db.updateTable('teams').set({ name, updated_at: now }).where('id', '=', teamId).execute();
 }
 
 /** Deletes the team with its members and invites. */
-export async function deleteTeam(db: Q, teamId: string): Promise<void> {
+export async function deleteTeam(db: Queryable, teamId: string): Promise<void> {
   await db.deleteFrom('team_invites').where('team_id', '=', teamId).execute();
   await db.deleteFrom('team_members').where('team_id', '=', teamId).execute();
   await db.deleteFrom('teams').where('id', '=', teamId).execute();
 }
 
 /** The ids of the teams the user is a member of (any role). */
-export async function listTeamIdsOf(db: Q, userId: string): Promise<string[]> {
+export async function listTeamIdsOf(db: Queryable, userId: string): Promise<string[]> {
   const rows = await db.selectFrom('team_members').select('team_id').where('user_id', '=', userId).execute();
   return rows.map((r) => r.team_id);
 }
 
 /** The user's teams with their role and member count, by name. */
-export async function listTeamsOf(db: Q, userId: string): Promise<MyTeam[]> {
+export async function listTeamsOf(db: Queryable, userId: string): Promise<MyTeam[]> {
   const rows = await db
     .selectFrom('team_members as me')
     .innerJoin('teams', 'teams.id', 'me.team_id')
@@ -130,12 +129,18 @@ export async function listTeamsOf(db: Q, userId: string): Promise<MyTeam[]> {
   }));
 }
 
-export async function insertMember(db: Q, teamId: string, userId: string, role: TeamRole, now: number): Promise<void> {
+export async function insertMember(
+  db: Queryable,
+  teamId: string,
+  userId: string,
+  role: TeamRole,
+  now: number,
+): Promise<void> {
   await db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, joined_at: now }).execute();
 }
 
 /** The team's members with their names and last sync, owners first, then admins, then by joining. */
-export async function listMembers(db: Q, teamId: string): Promise<TeamMember[]> {
+export async function listMembers(db: Queryable, teamId: string): Promise<TeamMember[]> {
   const rows = await db
     .selectFrom('team_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -168,7 +173,7 @@ export async function listMembers(db: Q, teamId: string): Promise<TeamMember[]> 
   }));
 }
 
-export async function countOwners(db: Q, teamId: string): Promise<number> {
+export async function countOwners(db: Queryable, teamId: string): Promise<number> {
   const row = await db
     .selectFrom('team_members')
     .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
@@ -178,7 +183,7 @@ export async function countOwners(db: Q, teamId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function setMemberRole(db: Q, teamId: string, userId: string, role: TeamRole): Promise<void> {
+export async function setMemberRole(db: Queryable, teamId: string, userId: string, role: TeamRole): Promise<void> {
   await db
     .updateTable('team_members')
     .set({ role })
@@ -187,7 +192,7 @@ export async function setMemberRole(db: Q, teamId: string, userId: string, role:
     .execute();
 }
 
-export async function deleteMember(db: Q, teamId: string, userId: string): Promise<void> {
+export async function deleteMember(db: Queryable, teamId: string, userId: string): Promise<void> {
   await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
 }
 
@@ -196,7 +201,7 @@ export async function deleteMember(db: Q, teamId: string, userId: string): Promi
  * longest-standing admin, else the longest-standing member; a team with no one else goes.
  * (The account's memberships themselves are deleted with its other rows.)
  */
-export async function handOverOwnedTeams(db: Q, userId: string): Promise<void> {
+export async function handOverOwnedTeams(db: Queryable, userId: string): Promise<void> {
   const owned = await db
     .selectFrom('team_members')
     .select('team_id')

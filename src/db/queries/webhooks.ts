@@ -3,10 +3,9 @@
  * docs/webhooks.md). A message is claimed for delivery by one instance with a lease: a conditional
  * update that only one caller wins.
  */
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, WebhooksTable } from '../schema.js';
-
-type Q = Kysely<Database>;
+import type { Queryable } from '../connect.js';
+import type { Selectable } from 'kysely';
+import type { WebhooksTable } from '../schema.js';
 
 export interface WebhookRecord {
   id: string;
@@ -42,7 +41,7 @@ function record(r: Selectable<WebhooksTable>): WebhookRecord {
   };
 }
 
-export async function insertWebhook(db: Q, row: NewWebhook): Promise<void> {
+export async function insertWebhook(db: Queryable, row: NewWebhook): Promise<void> {
   await db.insertInto('webhooks').values(row).execute();
 }
 
@@ -59,12 +58,12 @@ export interface NewWebhook {
   created_at: number;
 }
 
-export async function findWebhook(db: Q, id: string): Promise<WebhookRecord | undefined> {
+export async function findWebhook(db: Queryable, id: string): Promise<WebhookRecord | undefined> {
   const r = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
   return r && record(r);
 }
 
-export async function countUserWebhooks(db: Q, userId: string): Promise<number> {
+export async function countUserWebhooks(db: Queryable, userId: string): Promise<number> {
   const r = await db
     .selectFrom('webhooks')
     .select((eb) => eb.fn.countAll<bigint | number | string>().as('n'))
@@ -74,7 +73,11 @@ export async function countUserWebhooks(db: Q, userId: string): Promise<number> 
 }
 
 /** Webhooks a user registered for themselves, plus those of the given teams. */
-export async function listWebhooksOf(db: Q, userId: string, teamIds: readonly string[]): Promise<WebhookRecord[]> {
+export async function listWebhooksOf(
+  db: Queryable,
+  userId: string,
+  teamIds: readonly string[],
+): Promise<WebhookRecord[]> {
   const rows = await db
     .selectFrom('webhooks')
     .selectAll()
@@ -91,14 +94,14 @@ export async function listWebhooksOf(db: Q, userId: string, teamIds: readonly st
 }
 
 /** Team webhooks (to find the teams a caller may see them for). */
-export async function listTeamWebhookTeams(db: Q): Promise<string[]> {
+export async function listTeamWebhookTeams(db: Queryable): Promise<string[]> {
   const rows = await db.selectFrom('webhooks').select('team_id').distinct().where('scope', '=', 'team').execute();
   return rows.flatMap((r) => (r.team_id === null ? [] : [r.team_id]));
 }
 
 /** Enabled webhooks listening to `eventType` for a user (scope user) or a team (scope team). */
 export async function listSubscribers(
-  db: Q,
+  db: Queryable,
   target: { scope: 'user'; userId: string } | { scope: 'team'; teamId: string },
   eventType: string,
 ): Promise<WebhookRecord[]> {
@@ -108,7 +111,7 @@ export async function listSubscribers(
 }
 
 /** Every enabled webhook listening to `eventType` (the usage.daily job). */
-export async function listEnabledFor(db: Q, eventType: string): Promise<WebhookRecord[]> {
+export async function listEnabledFor(db: Queryable, eventType: string): Promise<WebhookRecord[]> {
   const rows = await db
     .selectFrom('webhooks')
     .selectAll()
@@ -118,13 +121,13 @@ export async function listEnabledFor(db: Q, eventType: string): Promise<WebhookR
   return rows.map(record).filter((w) => w.events.includes(eventType));
 }
 
-export async function deleteWebhook(db: Q, id: string): Promise<void> {
+export async function deleteWebhook(db: Queryable, id: string): Promise<void> {
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
 /** Queues a message; false when its dedupe key was already queued. */
 export async function insertMessage(
-  db: Q,
+  db: Queryable,
   row: {
     id: string;
     webhook_id: string;
@@ -153,7 +156,7 @@ export interface DueMessage {
 }
 
 /** Messages due at `now` whose lease (if any) ran out, oldest first. */
-export async function listDueMessages(db: Q, now: number, limit: number): Promise<DueMessage[]> {
+export async function listDueMessages(db: Queryable, now: number, limit: number): Promise<DueMessage[]> {
   const rows = await db
     .selectFrom('webhook_messages')
     .select(['id', 'webhook_id', 'event_type', 'body', 'created_at', 'attempts'])
@@ -174,7 +177,13 @@ export async function listDueMessages(db: Q, now: number, limit: number): Promis
 }
 
 /** Takes a due message's lease until `until`: true for exactly one of the callers that ask at once. */
-export async function claimMessage(db: Q, id: string, holder: string, now: number, until: number): Promise<boolean> {
+export async function claimMessage(
+  db: Queryable,
+  id: string,
+  holder: string,
+  now: number,
+  until: number,
+): Promise<boolean> {
   const r = await db
     .updateTable('webhook_messages')
     .set({ lease_holder: holder, lease_until: until })
@@ -187,7 +196,7 @@ export async function claimMessage(db: Q, id: string, holder: string, now: numbe
 
 /** The outcome of an attempt on a claimed message: delivered, retried at `nextAt`, or given up. */
 export async function settleMessage(
-  db: Q,
+  db: Queryable,
   id: string,
   holder: string,
   outcome: { kind: 'delivered'; at: number } | { kind: 'retry'; nextAt: number } | { kind: 'given-up'; at: number },
@@ -203,7 +212,7 @@ export async function settleMessage(
 }
 
 /** Gives up every pending message of a webhook (it was disabled). */
-export async function giveUpMessagesOf(db: Q, webhookId: string, now: number): Promise<void> {
+export async function giveUpMessagesOf(db: Queryable, webhookId: string, now: number): Promise<void> {
   await db
     .updateTable('webhook_messages')
     .set({ next_attempt_at: null, given_up_at: now })
@@ -213,7 +222,7 @@ export async function giveUpMessagesOf(db: Q, webhookId: string, now: number): P
 }
 
 export async function insertAttempt(
-  db: Q,
+  db: Queryable,
   row: {
     id: string;
     webhook_id: string;
@@ -237,7 +246,7 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-export async function listAttempts(db: Q, webhookId: string, limit: number): Promise<AttemptRecord[]> {
+export async function listAttempts(db: Queryable, webhookId: string, limit: number): Promise<AttemptRecord[]> {
   const rows = await db
     .selectFrom('webhook_attempts')
     .selectAll()
@@ -257,7 +266,7 @@ export async function listAttempts(db: Q, webhookId: string, limit: number): Pro
 }
 
 /** Records a webhook's success (clears its failing run) or failure (starts one if none). */
-export async function markWebhookHealth(db: Q, id: string, ok: boolean, now: number): Promise<void> {
+export async function markWebhookHealth(db: Queryable, id: string, ok: boolean, now: number): Promise<void> {
   if (ok) await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', id).execute();
   else
     await db
@@ -268,7 +277,7 @@ export async function markWebhookHealth(db: Q, id: string, ok: boolean, now: num
       .execute();
 }
 
-export async function disableWebhook(db: Q, id: string, now: number): Promise<void> {
+export async function disableWebhook(db: Queryable, id: string, now: number): Promise<void> {
   await db
     .updateTable('webhooks')
     .set({ disabled_at: now })
@@ -278,7 +287,7 @@ export async function disableWebhook(db: Q, id: string, now: number): Promise<vo
 }
 
 /** A user's disabled webhooks (the dashboard's notice). */
-export async function listDisabledWebhooks(db: Q, userId: string): Promise<WebhookRecord[]> {
+export async function listDisabledWebhooks(db: Queryable, userId: string): Promise<WebhookRecord[]> {
   const rows = await db
     .selectFrom('webhooks')
     .selectAll()
@@ -289,13 +298,16 @@ export async function listDisabledWebhooks(db: Q, userId: string): Promise<Webho
 }
 
 /** Whether a message with this dedupe key was queued already. */
-export async function dedupeKeyQueued(db: Q, dedupeKey: string): Promise<boolean> {
+export async function dedupeKeyQueued(db: Queryable, dedupeKey: string): Promise<boolean> {
   const r = await db.selectFrom('webhook_messages').select('id').where('dedupe_key', '=', dedupeKey).executeTakeFirst();
   return r !== undefined;
 }
 
 /** Deletes settled messages queued before `before` and attempts made before it; returns how many of each went. */
-export async function purgeWebhookHistory(db: Q, before: number): Promise<{ messages: number; attempts: number }> {
+export async function purgeWebhookHistory(
+  db: Queryable,
+  before: number,
+): Promise<{ messages: number; attempts: number }> {
   const m = await db
     .deleteFrom('webhook_messages')
     .where('next_attempt_at', 'is', null)
