@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -57,9 +58,20 @@ describe('deleteAccount', () => {
   const summary = (user: TestUser) =>
     get('/functions/svc-usage-summary?from=2026-10-01&to=2026-10-31', user.accessToken);
 
+  /**
+   * This test's own tables. On PostgreSQL introspection lists every schema's tables, and other test
+   * files (another pass, an upgrade test) hold schemas of their own in the same database at once.
+   */
+  async function ownTables() {
+    const tables = await t.db.kysely.introspection.getTables();
+    if (t.db.dialect !== 'postgres') return tables;
+    const current = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db.kysely);
+    return tables.filter((table) => table.schema === current.rows[0]?.schema);
+  }
+
   async function rowsOf(userId: string): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const table of await t.db.kysely.introspection.getTables()) {
+    for (const table of await ownTables()) {
       const column =
         table.name === 'users' ? 'id' : table.columns.some((c) => c.name === 'user_id') ? 'user_id' : undefined;
       if (!column) continue;
@@ -101,8 +113,7 @@ describe('deleteAccount', () => {
 
   it('lists every table that has a user_id column', async () => {
     const listed = new Set(USER_OWNED.map((o) => o.table as string));
-    const tables = await t.db.kysely.introspection.getTables();
-    const withUser = tables
+    const withUser = (await ownTables())
       .filter((table) => table.columns.some((c) => c.name === 'user_id'))
       .map((table) => table.name);
     expect(withUser.filter((name) => !listed.has(name))).toEqual([]);
