@@ -104,6 +104,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * The whole page as an image, taken from the top: a full-page screenshot of a page scrolled down
+ * (after clicking a button low on it) draws the sticky top bar where the view was, over the content.
+ */
+export async function fullPageShot(page: Page, path: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path, fullPage: true });
+}
+
 /** Whether the page scrolls sideways (it must not, down to 390 px). */
 export async function scrollsSideways(page: Page): Promise<boolean> {
   return (await page.evaluate(

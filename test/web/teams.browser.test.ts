@@ -10,6 +10,7 @@ import { ingest, issueDevice, signIn, type BucketInput } from '../helpers/actors
 import { engine } from '../helpers/app.js';
 import {
   axeViolations,
+  fullPageShot,
   newContext,
   sameSession,
   scrollsSideways,
@@ -78,14 +79,14 @@ describe(`team pages in a browser (${engine})`, () => {
     const token = link.slice(link.indexOf('#') + 1);
     expect(token).toMatch(/^tt_team_/);
     expect(await axeViolations(page)).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/teams-light.png`, fullPage: true });
+    await fullPageShot(page, `${SHOTS}/teams-light.png`);
     for (const options of VISUAL_CHECKS ? [{ phone: true }, { phone: true, dark: true }] : []) {
       const other = await sameSession(env, ctx, options);
       const p = await other.newPage();
       await p.goto('/teams');
       await p.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
       expect(await scrollsSideways(p), 'teams scrolls sideways at 390 px').toBe(false);
-      await p.screenshot({ path: `${SHOTS}/teams-phone-${options.dark ? 'dark' : 'light'}.png`, fullPage: true });
+      await fullPageShot(p, `${SHOTS}/teams-phone-${options.dark ? 'dark' : 'light'}.png`);
       await other.close();
     }
 
@@ -97,7 +98,7 @@ describe(`team pages in a browser (${engine})`, () => {
       .getByText("owners and admins also see each member's usage by day, model, source and project")
       .waitFor();
     expect(await axeViolations(joiner)).toEqual([]);
-    await joiner.screenshot({ path: `${SHOTS}/teams-join-light.png`, fullPage: true });
+    await fullPageShot(joiner, `${SHOTS}/teams-join-light.png`);
     await joiner.getByRole('button', { name: 'Join the team' }).click();
     await joiner.getByRole('heading', { name: 'Design', level: 1 }).waitFor();
     await joiner.getByText('You are a member.', { exact: false }).waitFor();
