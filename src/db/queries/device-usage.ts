@@ -8,7 +8,7 @@ import type { Queryable } from '../connect.js';
 
 import { DAY_MS } from '../../domain/calendar.js';
 import { bucketOf, parseDay } from '../../domain/device-day-buckets.js';
-import type { UsageRow } from '../../domain/usage-row.js';
+import { addToRow, type UsageRow, type UsageRowSum } from '../../domain/usage-row.js';
 
 /** The small number of the user's device `deviceId` (revoked too), or undefined when the user has none such. */
 export async function userDeviceNum(db: Queryable, userId: string, deviceId: string): Promise<bigint | undefined> {
@@ -40,35 +40,14 @@ export async function listDeviceRows(
     .where('day', '>=', BigInt(Math.floor(startMs / DAY_MS)))
     .where('day', '<=', BigInt(Math.floor((endMs - 1) / DAY_MS)))
     .execute();
-  const out = new Map<string, { -readonly [K in keyof UsageRow]: UsageRow[K] }>();
+  const out = new Map<string, UsageRowSum>();
   for (const row of rows) {
     const day = Number(row.day);
     for (const packed of parseDay(row.buckets)) {
       if (source !== undefined && packed[1] !== source) continue;
       const b = bucketOf(day, packed);
       if (b.hourStart < startMs || b.hourStart >= endMs) continue;
-      const key = `${b.hourStart}\u0000${b.source}\u0000${b.model}`;
-      const sum = out.get(key);
-      if (sum === undefined) {
-        out.set(key, {
-          hourStart: b.hourStart,
-          source: b.source,
-          model: b.model,
-          input: b.input,
-          cached: b.cached,
-          output: b.output,
-          reasoning: b.reasoning,
-          total: b.total,
-          billable: b.billable,
-        });
-      } else {
-        sum.input += b.input;
-        sum.cached += b.cached;
-        sum.output += b.output;
-        sum.reasoning += b.reasoning;
-        sum.total += b.total;
-        sum.billable += b.billable;
-      }
+      addToRow(out, `${b.hourStart}\u0000${b.source}\u0000${b.model}`, b.hourStart, b);
     }
   }
   return [...out.values()];

@@ -7,10 +7,7 @@ import type { Queryable } from '../connect.js';
 
 import { DAY_MS } from '../../domain/calendar.js';
 import { bucketOf, parseDay } from '../../domain/device-day-buckets.js';
-import { addCounts } from '../../domain/token-counts.js';
-import type { UsageRow } from '../../domain/usage-row.js';
-
-type MutableRow = { -readonly [K in keyof UsageRow]: UsageRow[K] };
+import { addToRow, type UsageRow, type UsageRowSum } from '../../domain/usage-row.js';
 
 /**
  * Per project key of `projectKeys`: its rows, one per (UTC day, source, raw model), `hourStart` the
@@ -22,7 +19,7 @@ export async function listProjectDayRows(
   projectKeys: ReadonlySet<string>,
   source?: string,
 ): Promise<Map<string, UsageRow[]>> {
-  const byProject = new Map<string, Map<string, MutableRow>>();
+  const byProject = new Map<string, Map<string, UsageRowSum>>();
   if (projectKeys.size === 0) return new Map();
   const rows = await db
     .selectFrom('usage_device_days as u')
@@ -38,21 +35,7 @@ export async function listProjectDayRows(
       const b = bucketOf(day, packed);
       let sums = byProject.get(projectKey);
       if (sums === undefined) byProject.set(projectKey, (sums = new Map()));
-      const key = `${day}\u0000${b.source}\u0000${b.model}`;
-      const sum = sums.get(key);
-      if (sum === undefined)
-        sums.set(key, {
-          hourStart: day * DAY_MS,
-          source: b.source,
-          model: b.model,
-          input: b.input,
-          cached: b.cached,
-          output: b.output,
-          reasoning: b.reasoning,
-          total: b.total,
-          billable: b.billable,
-        });
-      else addCounts(sum, b);
+      addToRow(sums, `${day}\u0000${b.source}\u0000${b.model}`, day * DAY_MS, b);
     }
   }
   return new Map([...byProject].map(([key, sums]) => [key, [...sums.values()]]));
