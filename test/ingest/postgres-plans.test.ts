@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL writer's read of what is stored probes each key through its primary key, whatever
+ * The PostgreSQL writer's read of what is stored probes each key through an index, whatever
  * the statistics say. Planned on empty, never-analysed tables (a new server, everyone's first
  * sync), a join over the uploads' keys became hash joins over sequential scans of whole tables,
  * kept in the connection's plan cache as they grew (db/queries/ingest-postgres.ts, SELECT_STORED).
@@ -39,13 +39,15 @@ describe.skipIf(engine !== 'postgres')('the PostgreSQL writer reads stored rows 
 
   it('plans no sequential scan of a usage table, on empty tables', async () => {
     const plan = await genericPlan(SELECT_STORED);
+    // usage_daily may be probed by its (user, day) index (migration 0025) too: on empty tables the two
+    // cost the same, and either is a probe by key; with statistics the primary key's one row wins.
     for (const [table, index] of [
       ['usage_device_days', 'usage_device_days_pk'],
-      ['usage_daily', 'usage_daily_pk'],
+      ['usage_daily', '(usage_daily_pk|usage_daily_user_day)'],
       ['usage_days', 'usage_days_pk'],
       ['devices', 'devices_pkey'],
     ] as const) {
-      expect(plan).toContain(`using ${index} on ${table}`);
+      expect(plan).toMatch(new RegExp(`using ${index} on ${table}\\b`));
       expect(plan, plan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
     }
     // Every index scan is a probe by key, not a walk of a whole index feeding a join.
