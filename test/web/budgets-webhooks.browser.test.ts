@@ -78,7 +78,9 @@ describe(`budgets and webhooks in a browser (${engine})`, () => {
     // An upload of about $4 and 2.15 million billable tokens: 80 % of the month's dollars, past the week's tokens.
     const user = await signIn(env.t, EMAIL, PASSWORD);
     const device = await issueDevice(env.t, user);
-    const hour = new Date(Math.floor(Date.now() / 1_800_000 - 2) * 1_800_000).toISOString();
+    // The server's current half-hour: inside the current week and month in any zone, whatever the
+    // wall clock (an hour earlier was last week for a run just after a week began in the user's zone).
+    const hour = new Date(Math.floor(env.t.clock.now() / 1_800_000) * 1_800_000).toISOString();
     const bucket = { hour_start: hour, source: 'codex', model: 'gpt-5' };
     const up = await ingest(env.t, device.token, [
       { ...bucket, input_tokens: 2_000_000, output_tokens: 150_000, total_tokens: 2_150_000 },
