@@ -41,3 +41,9 @@ export interface OtlpSeenTable {
   record_id: string;
   seen_at: Int;
 }
+
+/** How many times the device's OTLP state was written (read before it, checked when writing it; migration 0026). */
+export interface OtlpVersionsTable {
+  device_id: string;
+  version: Int;
+}

@@ -5,7 +5,13 @@
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { SsoCodesTable, SsoFlowsTable, UserIdentitiesTable } from './schema-sso.js';
-import type { DeviceSourceChannelsTable, OtlpSeenTable, OtlpSeriesTable, OtlpSumsTable } from './schema-otlp.js';
+import type {
+  DeviceSourceChannelsTable,
+  OtlpSeenTable,
+  OtlpSeriesTable,
+  OtlpSumsTable,
+  OtlpVersionsTable,
+} from './schema-otlp.js';
 
 /** A 64-bit integer column: read as bigint, written as number or bigint. */
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
@@ -319,6 +325,7 @@ export interface Database {
   otlp_sums: OtlpSumsTable;
   otlp_series: OtlpSeriesTable;
   otlp_seen: OtlpSeenTable;
+  otlp_versions: OtlpVersionsTable;
   user_identities: UserIdentitiesTable;
   devices: DevicesTable;
   device_tokens: DeviceTokensTable;

@@ -47,7 +47,7 @@ import {
   type Fragment,
 } from '../db/queries/ingest-postgres.js';
 import { arrayColumns } from '../db/pg-arrays.js';
-import { otlpStateFragments } from '../db/queries/otlp-writes.js';
+import { checkOtlpVersion, otlpStateFragments } from '../db/queries/otlp-writes.js';
 import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 or 409 past one. */
@@ -58,6 +58,7 @@ function planChecked(
 ): { plan: IngestPlan; changes: Map<number, TokenCounts>; deviceNum: bigint; storedDays: StoredDays } {
   const deviceNum = stored.nums.get(batch.deviceId);
   if (deviceNum === undefined) throw deviceGone();
+  if (batch.otlp?.version !== undefined) checkOtlpVersion(batch.otlp, stored.otlpVersions.get(batch.deviceId) ?? 0n);
   const storedDays = stored.deviceDays.get(batch.deviceId) ?? new Map<number, StoredDay>();
   const plan = planIngest(batch.buckets, storedBuckets(storedDays));
   if (plan.growth) {

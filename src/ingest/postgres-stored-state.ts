@@ -2,7 +2,7 @@
  * @fileoverview What a PostgreSQL group write reads first, in one round trip: its uploads' devices'
  * stored days (every raw bucket of each (device, UTC day) an upload touches, device-days.ts), the
  * `usage_daily` and packed `usage_days` rows they may change, the numbers of the uploads'
- * devices, and the users' counts of stored raw buckets.
+ * devices, the users' counts of stored raw buckets, and the OTLP state versions to check.
  */
 import type { PoolClient } from 'pg';
 import { arrayColumns } from '../db/pg-arrays.js';
@@ -34,6 +34,8 @@ export interface StoredState {
   nums: Map<string, bigint>;
   /** Each user's stored raw buckets (absent: none); the group's stored uploads add theirs as it goes. */
   storedBuckets: Map<string, number>;
+  /** The OTLP state version of each upload's device that carries one to check (`checkOtlpVersion`, db/queries/otlp-writes.ts). */
+  otlpVersions: Map<string, bigint>;
 }
 
 export async function loadStored(client: PoolClient, batches: readonly IngestBatch[]): Promise<StoredState> {
@@ -44,6 +46,7 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
     packed: new Map(),
     nums: new Map(),
     storedBuckets: new Map(),
+    otlpVersions: new Map(),
   };
   if (batches.length === 0) return state;
   const deviceDays: { deviceId: string; day: number }[] = [];
@@ -79,6 +82,8 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
       ),
       // Every upload's device, with buckets or not: its number, or none when it is gone (then refused).
       batches.map((b) => b.deviceId),
+      // The uploads whose OTLP state must not have moved since it was read (several processes).
+      batches.filter((b) => b.otlp?.version !== undefined).map((b) => b.deviceId),
     ],
   });
   for (const row of rows) {
@@ -94,6 +99,8 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
       state.days.set(key, dayTotalsOf(packed));
     } else if (row.kind === 'n') {
       state.nums.set(row.owner, row.day);
+    } else if (row.kind === 'v') {
+      state.otlpVersions.set(row.owner, BigInt(row.day));
     } else if (row.kind === 'u') {
       state.storedBuckets.set(row.owner, Number(row.day));
     } else {

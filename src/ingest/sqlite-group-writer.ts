@@ -5,7 +5,8 @@
  * A group of uploads is one transaction in two phases:
  * 1. each upload in a savepoint of its own: its buckets (the device's stored days they fall in
  *    read back, planned against, and each day it changes written back whole), its
- *    device's sync time, subscriptions, upload event and OTLP state (an export's). One that fails rolls back to its
+ *    device's sync time, subscriptions, upload event and OTLP state (an export's, refused when its
+ *    version moved: db/queries/otlp-writes.ts). One that fails rolls back to its
  *    savepoint and only that upload fails;
  * 2. the read models of the stored uploads, merged per user (group-deltas.ts): the user's count of
  *    stored raw buckets (`user_storage`), `usage_rollup`,
@@ -28,7 +29,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { readCostsFingerprintSync } from '../db/queries/daily-costs.js';
 import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
-import { prepareOtlpStateWrites } from '../db/queries/otlp-writes.js';
+import { checkOtlpVersion, prepareOtlpStateWrites } from '../db/queries/otlp-writes.js';
 import { isBusy } from '../db/sqlite-busy.js';
 import { countsOf } from '../db/token-columns.js';
 import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
@@ -106,7 +107,7 @@ interface DaySums {
 
 export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: IngestBounds): GroupWrite {
   const st = prepareIngestStatements(s);
-  const writeOtlpState = prepareOtlpStateWrites(s);
+  const otlpState = prepareOtlpStateWrites(s);
 
   /** The device's stored buckets of every UTC day the upload's buckets fall in (device-days.ts). */
   const loadStored = (deviceNum: bigint, batch: IngestBatch): StoredDays => {
@@ -168,6 +169,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const { userId, deviceId, now } = batch;
     const deviceNum = st.touchDevice.get(now, now, now, deviceId);
     if (deviceNum === undefined) throw deviceGone();
+    if (batch.otlp?.version !== undefined) checkOtlpVersion(batch.otlp, otlpState.versionOf(deviceId));
     const stored = loadStored(deviceNum, batch);
     const plan = planIngest(batch.buckets, storedBuckets(stored));
     const changes = checkBounds(batch, stored, plan, days);
@@ -191,7 +193,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       });
     }
     st.insertEvent.run(deviceId, userId, batch.buckets.length, plan.counts.inserted, plan.counts.skipped, now);
-    if (batch.otlp) writeOtlpState(deviceId, batch.otlp, now);
+    if (batch.otlp) otlpState.write(deviceId, batch.otlp, now);
     return {
       result: plan.counts,
       deltas: { userId, now, rollup: plan.rollup, projects: plan.projects, rows: plan.rows },

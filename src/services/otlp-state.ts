@@ -3,10 +3,14 @@
  * series and running sums. The database is the source of truth; when this process is the only one
  * writing it (SQLite, one server process) the state read is also kept in memory, so an export reads
  * nothing the process has already read or written (the receiver applies a device's exports one at
- * a time, so what it remembers is what the database holds). Otherwise every export reads it again.
+ * a time, so what it remembers is what the database holds). Otherwise every export reads it again,
+ * after the device's state version: its write is refused if another process wrote the state
+ * meanwhile, and the export is counted again (docs/otlp.md, "Several processes").
  */
 import type { Db } from '../db/connect.js';
 import {
+  otlpVersion,
+  putOtlpVersion,
   saveOtlpState,
   seenIdsOfDevice,
   seenRecordIds,
@@ -15,7 +19,8 @@ import {
   type SeriesRow,
   type SumRow,
 } from '../db/queries/otlp.js';
-import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
+import { otlpStateMoved, type OtlpStateChanges } from '../db/queries/otlp-writes.js';
+import { lockUserUsage } from '../db/locks.js';
 import { inTransaction } from '../db/transaction.js';
 import { BoundedCache } from './bounded-cache.js';
 import { groupKey } from './otlp-sums.js';
@@ -57,6 +62,14 @@ export class OtlpState {
       this.devices.set(deviceId, state);
     }
     return state;
+  }
+
+  /**
+   * The device's state version, read before the state an export is counted against; undefined when
+   * this process is the only writer (nothing else can move the state).
+   */
+  async version(deviceId: string): Promise<bigint | undefined> {
+    return this.devices ? undefined : otlpVersion(this.db.kysely, deviceId);
   }
 
   /** Which of these ids the device has already had counted. */
@@ -111,8 +124,17 @@ export class OtlpState {
   }
 
   /** Saves changes that come with no bucket (the ingest writer stores the others with their buckets). */
-  async save(deviceId: string, changes: OtlpStateChanges, now: number): Promise<void> {
-    await inTransaction(this.db, (tx) => saveOtlpState(tx, deviceId, changes, now));
+  async save(device: { userId: string; deviceId: string }, changes: OtlpStateChanges, now: number): Promise<void> {
+    const { deviceId } = device;
+    await inTransaction(this.db, async (tx) => {
+      if (changes.version !== undefined) {
+        // As the ingest writers do for an export with buckets: under the user's upload lock.
+        await lockUserUsage(this.db, tx, device.userId);
+        if ((await otlpVersion(tx, deviceId)) !== changes.version) throw otlpStateMoved();
+        await putOtlpVersion(tx, deviceId, changes.version + 1n);
+      }
+      await saveOtlpState(tx, deviceId, changes, now);
+    });
     this.remember(deviceId, changes);
   }
 

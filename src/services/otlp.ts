@@ -3,14 +3,16 @@
  * usage deduplicated by id, counter increments of cumulative or delta series — folded into
  * running sums per (device, half-hour, source, model), whose absolute buckets go through the same
  * ingest writer as `svc-ingest`. A device's exports are applied one at a time (in this process),
- * so its running sums and stored buckets move in step.
+ * so its running sums and stored buckets move in step; across processes, the device's state
+ * version (otlp-state.ts) makes an export counted against state that moved be counted again.
  */
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { pruneOtlpState, type SeriesRow, type SumRow } from '../db/queries/otlp.js';
+import { isOtlpStateMoved } from '../db/queries/otlp-writes.js';
 import { inTransaction } from '../db/transaction.js';
 import { DAY_MS, EARLIEST_HOUR_START, HALF_HOUR_MS } from '../domain/calendar.js';
-import { DomainError } from '../domain/errors.js';
+import { Busy, DomainError } from '../domain/errors.js';
 import type { IngestWriter } from '../ingest/types.js';
 import { qwenCounterColumns, type Columns } from '../otlp/agents.js';
 import { Extracted, extractLogs, extractMetrics, extractTraces } from '../otlp/extract.js';
@@ -22,6 +24,8 @@ import { addTo, bucketOf, groupKey, increment } from './otlp-sums.js';
 /** How long counted ids and idle cumulative series are kept. */
 export const OTLP_RETENTION_MS = 14 * DAY_MS;
 const PRUNE_EVERY_MS = 60 * 60_000;
+/** Times an export is counted while other processes keep moving its device's state (then 503, retried by exporters). */
+const MAX_ATTEMPTS = 8;
 
 export interface OtlpOutcome {
   /** Points, records or spans not counted. */
@@ -79,7 +83,7 @@ export class OtlpService {
         points.splice(0, points.length, ...keep(points));
       }
       if (requests.length + points.length > 0)
-        await this.serially(device.deviceId, () => this.apply(device, requests, points, found, now));
+        await this.serially(device.deviceId, () => this.applyAgain(device, requests, points, found, now));
     }
     this.pruneNowAndThen(now);
     let rejected = 0;
@@ -123,6 +127,32 @@ export class OtlpService {
     return run;
   }
 
+  /**
+   * Applies an export, counted again while another process moved the device's state between the
+   * read and the write (only when several processes write the database; docs/otlp.md).
+   */
+  private async applyAgain(
+    device: { userId: string; deviceId: string },
+    requests: ReturnType<Extracted['requests']['slice']>,
+    points: ReturnType<Extracted['points']['slice']>,
+    found: Extracted,
+    now: number,
+  ): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      // What an attempt ignores is taken in only from the attempt that counts.
+      const tally = new Extracted();
+      try {
+        await this.apply(device, requests, points, tally, now);
+      } catch (error) {
+        if (!isOtlpStateMoved(error)) throw error;
+        if (attempt < MAX_ATTEMPTS) continue;
+        throw new Busy('The device is exporting from several places at once; send again.', { retryAfterSeconds: 1 });
+      }
+      for (const [reason, n] of tally.ignored) found.ignore(reason, n);
+      return;
+    }
+  }
+
   private async apply(
     device: { userId: string; deviceId: string },
     requests: ReturnType<Extracted['requests']['slice']>,
@@ -130,6 +160,8 @@ export class OtlpService {
     found: Extracted,
     now: number,
   ): Promise<void> {
+    // Read first: the write is refused if another process wrote the state after this read.
+    const version = await this.state.version(device.deviceId);
     const deltas = new Map<string, SumRow>();
     // Per-request usage: an id counts once (within the export and across exports).
     const fresh = new Map<string, (typeof requests)[number]>();
@@ -160,7 +192,7 @@ export class OtlpService {
     if (deltas.size === 0) {
       // Nothing to count (no new id; unchanged cumulative values): only series states may move.
       if (seriesChanged.length > 0)
-        await this.state.save(device.deviceId, { sums: [], series: seriesChanged, seen: [] }, now);
+        await this.state.save(device, { sums: [], series: seriesChanged, seen: [], version }, now);
       return;
     }
     const sums = new Map<string, SumRow>();
@@ -169,7 +201,12 @@ export class OtlpService {
       sums.set(groupKey(row.hourStart, row.source, row.model), row);
     for (const d of deltas.values()) addTo(sums, d.hourStart, d.source, d.model, d);
     const changed = [...deltas.keys()].map((k) => sums.get(k) as SumRow);
-    const changes = { sums: changed, series: seriesChanged, seen: [...fresh.keys()].filter((id) => !seen.has(id)) };
+    const changes = {
+      sums: changed,
+      series: seriesChanged,
+      seen: [...fresh.keys()].filter((id) => !seen.has(id)),
+      version,
+    };
     try {
       // The buckets and the state behind them (sums, series, ids) are stored in one transaction.
       const result = await this.deps.writer.apply({

@@ -84,11 +84,15 @@ export const SELECT_STORED = `
   UNION ALL
   SELECT 'u', k.user_id, s.stored_buckets, '', '', NULL, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT user_id FROM unnest($3::text[]) AS u(user_id)) k
-    CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s`;
+    CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s
+  UNION ALL
+  SELECT 'v', v.device_id, coalesce((SELECT version FROM otlp_versions x WHERE x.device_id = v.device_id), 0),
+         '', '', NULL, 0, 0, 0, 0, 0, 0
+    FROM unnest($8::text[]) AS v(device_id)`;
 
 /** A row of {@link SELECT_STORED}. */
 export interface StoredStateRow extends CountColumns {
-  kind: 'b' | 'd' | 'p' | 'n' | 'u';
+  kind: 'b' | 'd' | 'p' | 'n' | 'u' | 'v';
   owner: string;
   day: bigint;
   source: string;

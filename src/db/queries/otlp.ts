@@ -217,6 +217,25 @@ export async function saveOtlpState(
   }
 }
 
+/** How many times the device's OTLP state was written (0 before the first: migration 0026). */
+export async function otlpVersion(db: Queryable, deviceId: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('otlp_versions')
+    .select('version')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
+  return row === undefined ? 0n : BigInt(row.version);
+}
+
+/** Sets the device's OTLP state version (in the caller's transaction). */
+export async function putOtlpVersion(db: Queryable, deviceId: string, version: bigint): Promise<void> {
+  await db
+    .insertInto('otlp_versions')
+    .values({ device_id: deviceId, version })
+    .onConflict((oc) => oc.column('device_id').doUpdateSet({ version }))
+    .execute();
+}
+
 /** Forgets counted ids and cumulative series not touched since `before` (bounded retention). */
 export async function pruneOtlpState(db: Queryable, before: number): Promise<void> {
   await db.deleteFrom('otlp_seen').where('seen_at', '<', BigInt(before)).execute();
