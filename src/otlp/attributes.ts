@@ -2,7 +2,7 @@
  * @fileoverview The decoded OTLP shapes the receiver reads (the protobufjs messages' camelCase
  * fields, only those used) and attribute access on them.
  */
-import type { Int64 } from './proto.js';
+import { int64BigInt, type Int64 } from './proto.js';
 
 export interface AnyValue {
   /** The name of the field of the `value` oneof that is set (protobufjs keeps defaults on the prototype). */
@@ -76,7 +76,7 @@ export const MAX_COUNT = 1_000_000_000_000n;
 /** A whole, in-range count from an attribute or a data point value; null otherwise. */
 export function countOf(v: AnyValue): bigint | null {
   let n: bigint | null = null;
-  if (v.value === 'intValue' && v.intValue !== null && v.intValue !== undefined) n = BigInt(v.intValue.toString());
+  if (v.value === 'intValue' && v.intValue !== null && v.intValue !== undefined) n = int64BigInt(v.intValue);
   else if (v.value === 'doubleValue' && typeof v.doubleValue === 'number' && Number.isInteger(v.doubleValue))
     n = BigInt(v.doubleValue);
   else if (v.value === 'stringValue' && typeof v.stringValue === 'string' && /^\d{1,13}$/.test(v.stringValue.trim()))

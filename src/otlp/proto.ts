@@ -58,6 +58,11 @@ export function int64Number(value: Int64): number {
 export function int64BigInt(value: Int64): bigint {
   if (value === null || value === undefined) return 0n;
   if (typeof value === 'number') return Number.isFinite(value) ? BigInt(Math.trunc(value)) : 0n;
+  if (typeof value === 'object') {
+    // A Long: its number is exact when safe, and far cheaper than its decimal text.
+    const n = value.toNumber();
+    if (Number.isSafeInteger(n)) return BigInt(n);
+  }
   try {
     return BigInt(value.toString());
   } catch {
