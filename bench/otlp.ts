@@ -71,14 +71,16 @@ function metricsBody(now: number): Buffer {
 function logsBody(now: number, n: number): Buffer {
   const records = Array.from({ length: 50 }, (_, i) => ({
     timeUnixNano: `${now}000000`,
+    // Claude Code's shape: the full name as body, the short one as `event.name`, counts as text.
+    body: { stringValue: 'claude_code.api_request' },
     attributes: [
-      kv('event.name', 'claude_code.api_request'),
+      kv('event.name', 'api_request'),
       kv('request_id', `req_${n}_${i}`),
       kv('model', 'claude-sonnet-4-5'),
-      kv('input_tokens', 12),
-      kv('output_tokens', 300),
-      kv('cache_read_tokens', 40000),
-      kv('cache_creation_tokens', 800),
+      kv('input_tokens', '12'),
+      kv('output_tokens', '300'),
+      kv('cache_read_tokens', '40000'),
+      kv('cache_creation_tokens', '800'),
     ],
   }));
   const body = {

@@ -84,18 +84,36 @@ const EVENTS: Record<string, (a: Attributes) => ReturnType<typeof claudeRequest>
   'gemini_cli.api_response': (a) => geminiResponse(a, 'gemini'),
 };
 
+/** The prefix of an agent's event names, for records that name an event without it. */
+const EVENT_PREFIX: Partial<Record<NonNullable<ReturnType<typeof agentOf>>, string>> = {
+  claude: 'claude_code.',
+  gemini: 'gemini_cli.',
+  codex: 'codex.',
+};
+
+/**
+ * A log record's event name: the first of its event name, its `event.name` attribute and its text
+ * body that names a counted event, else the first of them with its agent's prefix. Claude Code
+ * emits `body: "claude_code.api_request"` with `event.name: "api_request"`; Gemini CLI the full
+ * name in `event.name` and a sentence as body; the OpenTelemetry event API sets the event name.
+ */
+function eventNameOf(record: LogRecord, attrs: Attributes, agent: ReturnType<typeof agentOf>): string {
+  const body = record.body?.value === 'stringValue' ? record.body.stringValue : undefined;
+  const names = [record.eventName, attrs.text('event.name'), body];
+  for (const name of names) if (name && EVENTS[name]) return name;
+  const prefix = agent === undefined ? undefined : EVENT_PREFIX[agent];
+  if (prefix !== undefined) for (const name of names) if (name && EVENTS[prefix + name]) return prefix + name;
+  return '';
+}
+
 export function extractLogs(request: LogsRequest, into: Extracted): void {
   for (const rl of request.resourceLogs ?? []) {
     const resourceText = canonical(rl.resource?.attributes);
+    const agent = agentOf(serviceName(rl.resource));
     for (const sl of rl.scopeLogs ?? []) {
       for (const record of sl.logRecords ?? []) {
         const attrs = Attributes.of(record.attributes);
-        const name =
-          record.eventName ||
-          attrs.text('event.name') ||
-          (record.body?.value === 'stringValue' ? record.body.stringValue : '') ||
-          '';
-        const map = EVENTS[name];
+        const map = EVENTS[eventNameOf(record, attrs, agent)];
         if (!map) {
           into.ignore('not a token usage event');
           continue;

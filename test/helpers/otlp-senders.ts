@@ -31,7 +31,10 @@ function exporterOptions(target: Target, signal: string) {
   };
 }
 
-/** Emits log events (name in `event.name` as Claude Code and Codex do, and as the record's event name) and flushes them. */
+/**
+ * Emits log events and flushes them: Claude Code's as Claude Code shapes them (below), the others
+ * with the name in `event.name` (as Codex and Gemini CLI do) and as the record's event name.
+ */
 export async function sendEvents(
   target: Target,
   serviceName: string,
@@ -43,9 +46,24 @@ export async function sendEvents(
     resource: resourceFromAttributes({ 'service.name': serviceName, 'service.version': '1.0.0' }),
     processors: [new SimpleLogRecordProcessor({ exporter })],
   });
-  const logger = provider.getLogger(serviceName);
-  for (const e of events)
-    logger.emit({ eventName: e.name, timestamp: e.at, attributes: { 'event.name': e.name, ...e.attributes } });
+  if (serviceName === 'claude-code') {
+    // As Claude Code emits them (its bundled cli.js, 2.0.x): the full name as the body, the name
+    // without `claude_code.` as `event.name`, every count as a decimal string, no event name.
+    const logger = provider.getLogger('com.anthropic.claude_code.events');
+    for (const e of events) {
+      const attributes: Attributes = {
+        'event.name': e.name.replace(/^claude_code\./, ''),
+        'event.timestamp': new Date(e.at).toISOString(),
+      };
+      for (const [key, value] of Object.entries(e.attributes))
+        attributes[key] = typeof value === 'number' ? String(value) : value;
+      logger.emit({ body: e.name, timestamp: e.at, attributes });
+    }
+  } else {
+    const logger = provider.getLogger(serviceName);
+    for (const e of events)
+      logger.emit({ eventName: e.name, timestamp: e.at, attributes: { 'event.name': e.name, ...e.attributes } });
+  }
   await provider.forceFlush();
   await provider.shutdown();
 }

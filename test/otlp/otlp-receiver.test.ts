@@ -206,9 +206,14 @@ function claudeLogs(records: Array<{ name: string; at: number; attrs: Record<str
         scopeLogs: [
           {
             scope: { name: 'com.anthropic.claude_code.events' },
+            // Claude Code's shape: the full name as body, `event.name` without its prefix.
             logRecords: records.map((r) => ({
               timeUnixNano: nanos(r.at),
-              attributes: [kv('event.name', r.name), ...Object.entries(r.attrs).map(([k, v]) => kv(k, v))],
+              body: { stringValue: r.name },
+              attributes: [
+                kv('event.name', r.name.replace(/^claude_code\./, '')),
+                ...Object.entries(r.attrs).map(([k, v]) => kv(k, v)),
+              ],
             })),
           },
         ],
