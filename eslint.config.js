@@ -70,7 +70,7 @@ export default tseslint.config(
     'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems',
   ),
   // A service that stores usage (the OTLP receiver) is handed the ingest writer: it may name the
-  // writer's types, never run ingest code itself.
+  // writer's types, never run ingest code itself. Locks are db/locks.ts's named functions.
   {
     files: ['src/services/**'],
     rules: {
@@ -82,6 +82,10 @@ export default tseslint.config(
               regex: String.raw`^(\.\./)+ingest/`,
               allowTypeImports: true,
               message: 'services/ name ingest types only',
+            },
+            {
+              regex: String.raw`^(\.\./)+db/dialect\.js$`,
+              message: 'services/ take locks through db/locks.js: no lock key or dialect in a service',
             },
           ],
         },
