@@ -63,8 +63,9 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
   const email = user?.email;
   const shown: unknown = user?.user_metadata?.['display_name'];
   const name = typeof shown === 'string' ? shown : undefined;
-  const [menu, setMenu] = useState(false);
-  useEffect(() => setMenu(false), [path]);
+  // The menu is open on the path it was opened on: a navigation closes it.
+  const [menuOn, setMenuOn] = useState<string | null>(null);
+  const menu = menuOn === path;
   const nav: Array<[string, string]> = admin ? [...NAV, ['/admin', 'Admin']] : NAV;
   return (
     <>
@@ -81,7 +82,7 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
             className="btn btn-small btn-ghost menu-button"
             aria-expanded={menu}
             aria-controls="main-nav"
-            onClick={() => setMenu(!menu)}
+            onClick={() => setMenuOn(menu ? null : path)}
           >
             Menu
           </button>
