@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -14,6 +15,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['error'] }],
     },
+  },
+  // The dashboard's hooks: the rules of hooks, complete effect dependencies, and the React
+  // Compiler's checks (no state set during render or synchronously in an effect, refs read in
+  // handlers and effects only, pure renders). Warnings fail like errors (\`exhaustive-deps\`).
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: Object.fromEntries(
+      Object.entries(reactHooks.configs.flat['recommended-latest'].rules).map(([rule]) => [rule, 'error']),
+    ),
   },
   {
     files: ['src/cli/**', 'bench/**', 'scripts/**', 'test/**'],
@@ -70,7 +81,7 @@ export default tseslint.config(
     'services/ sit below routes and jobs: raise domain/errors.js, not HTTP problems',
   ),
   // A service that stores usage (the OTLP receiver) is handed the ingest writer: it may name the
-  // writer's types, never run ingest code itself.
+  // writer's types, never run ingest code itself. Locks are db/locks.ts's named functions.
   {
     files: ['src/services/**'],
     rules: {
@@ -82,6 +93,10 @@ export default tseslint.config(
               regex: String.raw`^(\.\./)+ingest/`,
               allowTypeImports: true,
               message: 'services/ name ingest types only',
+            },
+            {
+              regex: String.raw`^(\.\./)+db/dialect\.js$`,
+              message: 'services/ take locks through db/locks.js: no lock key or dialect in a service',
             },
           ],
         },

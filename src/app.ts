@@ -40,7 +40,7 @@ import { registerCliPackageRoutes } from './routes/cli-package.js';
 import { packageInfo } from './package-info.js';
 import { registerBadgeRoutes } from './routes/badges.js';
 import { registerDeviceRoutes } from './routes/devices.js';
-import { registerDeviceManagementRoutes } from './routes/device-management.js';
+import { registerOnboardingRoutes } from './routes/onboarding.js';
 import { registerDiagnosticsRoutes } from './routes/diagnostics.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerDiscoveryDocRoutes } from './routes/discovery-docs.js';
@@ -228,7 +228,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const sso = new SsoService(db, clock, accounts, config);
   const { publicUrl } = config;
   registerAuthRoutes(app, { accounts, policy, recovery, sso, publicUrl, limiter: limiterFor('auth'), recoverLimiters });
-  registerDeviceRoutes(app, {
+  registerOnboardingRoutes(app, {
     onboarding,
     exchangeLimiter: limiterFor('exchange'),
     devicesLimiter: limiterFor('devices'),
@@ -249,7 +249,7 @@ export async function createApp(deps: AppDeps): Promise<TokentallyApp> {
   const soleWriter = db.dialect === 'sqlite' && peers === noPeers;
   const otlpDeps = { db, clock, config, writer: ingestWriter, limiter: ingestLimiter, onUsageChanged, soleWriter };
   const channels = await registerOtlpReceiver(app, otlpDeps);
-  registerDeviceManagementRoutes(app, { devices, channels });
+  registerDeviceRoutes(app, { devices, channels });
   registerIngestRoutes(app, {
     onUsageChanged,
     channels,

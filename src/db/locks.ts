@@ -1,14 +1,22 @@
 /**
- * @fileoverview The locks a write transaction takes so that two transactions do not both pass one
- * check (a count against its limit, the last admin) or interleave with a user's uploads. On
- * PostgreSQL each is a transaction-scoped advisory lock on a named key, held until COMMIT or
+ * @fileoverview The locks services take, so that no service names a lock key or a dialect.
+ *
+ * Most are taken inside a write transaction so that two transactions do not both pass one check (a
+ * count against its limit, the last admin, a team's members) or interleave with a user's uploads.
+ * On PostgreSQL each is a transaction-scoped advisory lock on a named key, held until COMMIT or
  * ROLLBACK; on SQLite there is nothing to take, since its write transactions already run one at a
- * time (`BEGIN IMMEDIATE` under the connection's write lock, transaction.ts). Services call these
- * instead of naming keys and dialects themselves.
+ * time (`BEGIN IMMEDIATE` under the connection's write lock, transaction.ts).
+ *
+ * The leaderboard refresh is held across processes for longer than one write transaction (a
+ * refresh writes its snapshot in several): PostgreSQL, an advisory lock held by a transaction open
+ * around the work; SQLite (several server processes on one file), a lease row with an expiry, so a
+ * crashed holder's runs out.
  */
+import { randomUUID } from 'node:crypto';
 import type { Db } from './connect.js';
 import { advisoryXactLock, userIngestLockKey } from './dialect.js';
-import type { Tx } from './transaction.js';
+import { releaseRefreshLease, tryTakeRefreshLease } from './queries/leaderboard.js';
+import { inTransaction, type Tx } from './transaction.js';
 
 async function hold(db: Db, tx: Tx, key: string): Promise<void> {
   if (db.dialect === 'postgres') await advisoryXactLock(key).execute(tx);
@@ -32,4 +40,57 @@ export function lockUserApiTokens(db: Db, tx: Tx, userId: string): Promise<void>
 /** The instance's admins, while a change is checked against the last-admin rule. */
 export function lockInstanceAdmins(db: Db, tx: Tx): Promise<void> {
   return hold(db, tx, 'accounts:instance-admins');
+}
+
+/** One team's members, while a membership change (a role, a removal, a join by invite) is checked and made. */
+export function lockTeam(db: Db, tx: Tx, teamId: string): Promise<void> {
+  return hold(db, tx, `tokentally:team:${teamId}`);
+}
+
+const LEADERBOARD_REFRESH_KEY = 'tokentally:leaderboard-refresh';
+/** How long a SQLite refresh lease lasts (a crashed holder's runs out), and how often a waiter looks. */
+const LEASE_MS = 10 * 60_000;
+const LEASE_POLL_MS = 25;
+
+/** Runs `fn` holding the SQLite refresh lease, waiting (polling) until it is free. */
+async function withRefreshLease<T>(db: Db, now: () => number, fn: () => Promise<T>): Promise<T> {
+  const holder = randomUUID();
+  for (;;) {
+    const at = now();
+    if (await inTransaction(db, (tx) => tryTakeRefreshLease(tx, holder, at, at + LEASE_MS))) break;
+    await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+  }
+  try {
+    return await fn();
+  } finally {
+    await releaseRefreshLease(db.kysely, holder);
+  }
+}
+
+/**
+ * Runs `fn` as the one leaderboard refresh computing across processes. `fn` writes on its own
+ * (the transaction that holds the PostgreSQL lock only holds it); `now` dates the SQLite lease.
+ */
+export function holdingLeaderboardRefresh<T>(db: Db, now: () => number, fn: () => Promise<T>): Promise<T> {
+  if (db.dialect === 'sqlite') return withRefreshLease(db, now, fn);
+  return db.kysely.transaction().execute(async (lockTx) => {
+    await advisoryXactLock(LEADERBOARD_REFRESH_KEY).execute(lockTx);
+    return fn();
+  });
+}
+
+/**
+ * Runs `fn` in a write transaction while no leaderboard refresh computes, in any process: on
+ * PostgreSQL the refresh's lock is taken inside `fn`'s transaction, on SQLite the lease around it.
+ */
+export function inTransactionWithoutLeaderboardRefresh<T>(
+  db: Db,
+  now: () => number,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  if (db.dialect === 'sqlite') return withRefreshLease(db, now, () => inTransaction(db, fn));
+  return db.kysely.transaction().execute(async (tx) => {
+    await advisoryXactLock(LEADERBOARD_REFRESH_KEY).execute(tx);
+    return fn(tx);
+  });
 }

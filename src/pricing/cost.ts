@@ -87,7 +87,7 @@ export interface CostAccumulatorOptions {
 }
 
 /** Counts of one (source, raw model) per UTC epoch day. */
-interface Group {
+interface ModelDays {
   readonly source: string;
   readonly model: string;
   readonly days: Map<number, PricedCounts>;
@@ -99,25 +99,25 @@ interface Computed {
 }
 
 /**
- * Creates an accumulator that prices rows through `prices` (cheap; use one per group of a breakdown).
+ * Creates an accumulator that prices rows through `prices` (cheap; use one per row of a breakdown).
  * Rows are first summed per (source, raw model, UTC day) with bigint additions only; prices are
- * looked up once per such group when the total is asked for.
+ * looked up once per such sum when the total is asked for.
  */
 export function createCostAccumulator(prices: PriceService, options: CostAccumulatorOptions = {}): CostAccumulator {
   const modeFor = options.modeForSource ?? pricingModeForSource;
-  const groups = new Map<string, Group>();
+  const byModel = new Map<string, ModelDays>();
   const priced: PricedUsage[] = [];
   let computed: Computed | null = null;
 
   const add = (row: UsageRow): void => {
     computed = null;
     const key = `${row.source}\u0000${row.model}`;
-    let group = groups.get(key);
-    if (group === undefined) groups.set(key, (group = { source: row.source, model: row.model, days: new Map() }));
+    let entry = byModel.get(key);
+    if (entry === undefined) byModel.set(key, (entry = { source: row.source, model: row.model, days: new Map() }));
     const day = Math.floor(row.hourStart / DAY_MS);
-    const c = group.days.get(day);
+    const c = entry.days.get(day);
     if (c === undefined) {
-      group.days.set(day, { input: row.input, cached: row.cached, output: row.output, reasoning: row.reasoning });
+      entry.days.set(day, { input: row.input, cached: row.cached, output: row.output, reasoning: row.reasoning });
     } else {
       c.input += row.input;
       c.cached += row.cached;
@@ -140,7 +140,7 @@ export function createCostAccumulator(prices: PriceService, options: CostAccumul
       return price;
     };
     let micros = 0n;
-    for (const g of groups.values()) {
+    for (const g of byModel.values()) {
       const mode = modeFor(g.source);
       modes.add(mode);
       for (const [day, counts] of g.days) micros += femtoToMicros(costFemto(counts, mode, note(g.model, day).rates));

@@ -1,6 +1,7 @@
 /**
  * @fileoverview Public surface of the pricing module: the price service over
- * `@pydantic/genai-prices`, exact cost arithmetic, pricing modes and money formatting.
+ * `@pydantic/genai-prices`, exact cost arithmetic, pricing modes, money formatting and the rates
+ * the ingest writers price with. Its words are the glossary's (docs/architecture.md, "Prices").
  */
 
 export {
@@ -46,6 +47,7 @@ export {
   type TokenRates,
 } from './rates.js';
 export { bundledPriceData, withPriceData } from './price-data.js';
+export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from './write-prices.js';
 export {
   isOpenRouterModels,
   mergeOpenRouterPrices,

@@ -134,7 +134,7 @@ export function validateProviders(data: unknown): Provider[] {
  * with it installed (e.g. that the default model can be priced), and gives the library back the
  * data it held. Throws {@link PriceDataError} when the library or `check` rejects it.
  */
-export function makePriceData(
+export function checkedPriceData(
   providers: Provider[],
   info: { readonly effectiveFrom: LocalDate; readonly source: string; readonly fingerprint?: string },
   check: (data: PriceData) => string | null,

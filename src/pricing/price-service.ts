@@ -23,7 +23,7 @@ import { DAY_MS, epochDayOf, formatEpochDay, isValidLocalDate, type LocalDate } 
 import { ownModelId, sameModel } from './model-names.js';
 import {
   bundledPriceData,
-  makePriceData,
+  checkedPriceData,
   PriceDataError,
   priceDataReady,
   PRICING_SOURCE,
@@ -246,7 +246,7 @@ export function createPriceData(
     throw new PriceDataError(`effectiveFrom must be YYYY-MM-DD (got ${info.effectiveFrom})`);
   const providers = validateProviders(data);
   const source = info.source ?? PRICING_SOURCE;
-  return makePriceData(providers, { ...info, source }, (candidate) => defaultModelProblem(candidate, defaultModel));
+  return checkedPriceData(providers, { ...info, source }, (candidate) => defaultModelProblem(candidate, defaultModel));
 }
 
 /** Creates a price service over one data set, or over the process's current data (bundled until replaced). */

@@ -1,124 +1,95 @@
-/** @fileoverview issueDeviceToken, initLinkCode, exchangeLinkCode. */
-import type { FastifyRequest } from 'fastify';
+/** @fileoverview listDevices, renameDevice, revokeDevice: a signed-in user's own devices (docs/devices.md). */
 import type { App } from '../app-types.js';
 import { principalOf } from '../http/access.js';
-import { problems } from '../http/problem.js';
-import { clientKey, type RateLimiter } from '../http/rate-limit.js';
+import type { DeviceListing } from '../db/queries/devices.js';
 import { responses } from '../schemas/common.js';
 import {
-  DeviceTokenIssueRequest,
-  DeviceTokenIssueResponse,
-  LinkCodeExchangeRequest,
-  LinkCodeExchangeResponse,
-  LinkCodeInitResponse,
+  DeviceListQuery,
+  DeviceListResponse,
+  DeviceRenameRequest,
+  DeviceResponse,
+  DeviceRevokeRequest,
+  type DeviceEntry,
 } from '../schemas/devices.js';
-import type { OnboardingService } from '../services/onboarding.js';
+import type { ChannelService } from '../services/channels.js';
+import type { DeviceService } from '../services/devices.js';
 import { operation } from './operation.js';
 
-export interface DeviceRouteDeps {
-  onboarding: OnboardingService;
-  /** Link-code exchanges per client address. */
-  exchangeLimiter: RateLimiter;
-  /** Link codes created and device tokens issued, per user. */
-  devicesLimiter: RateLimiter;
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function deviceWire(d: DeviceListing, channels: DeviceEntry['channels']): DeviceEntry {
+  return {
+    device_id: d.id,
+    name: d.name,
+    platform: d.platform,
+    linked_at: new Date(d.createdAt).toISOString(),
+    last_sync_at: iso(d.lastSyncAt),
+    last_upload_at: iso(d.lastUploadAt),
+    revoked_at: iso(d.revokedAt),
+    channels,
+  };
 }
 
-export function registerDeviceRoutes(app: App, deps: DeviceRouteDeps): void {
-  const { onboarding, exchangeLimiter, devicesLimiter } = deps;
-  // A user's new credentials are limited per user (the service role key is the operator's and is not).
-  const perUser = async (request: FastifyRequest) => {
-    if (request.principal.role !== 'user') return;
-    const decision = await devicesLimiter.take(`devices:${request.principal.userId}`);
-    if (!decision.allowed)
-      throw problems.rateLimited(
-        decision.retryAfterSeconds,
-        'Too many new devices or link codes for this account; retry later.',
-      );
-  };
+export function registerDeviceRoutes(
+  app: App,
+  deps: { devices: DeviceService; channels: Pick<ChannelService, 'ofDevices'> },
+): void {
+  const { devices, channels } = deps;
+  const one = async (d: DeviceListing) => deviceWire(d, (await channels.ofDevices([d.id])).get(d.id) ?? []);
 
-  const issue = operation(
-    {
-      operationId: 'issueDeviceToken',
-      summary: 'Issue a device token',
-      tags: ['devices'],
-      access: { roles: ['user', 'service_role'] },
-    },
-    { body: DeviceTokenIssueRequest, response: responses(DeviceTokenIssueResponse, 400, 401, 403, 409, 415, 429) },
-  );
-  app.post(
-    '/functions/svc-device-token-issue',
-    { ...issue, config: { ...issue.config, optionalBody: true }, onRequest: perUser },
-    async (request): Promise<DeviceTokenIssueResponse> => {
-      const body = request.body;
-      const principal = request.principal;
-      let userId: string;
-      if (principal.role === 'service_role') {
-        if (!body.user_id) throw problems.invalidField('/body/user_id', 'is required with the service role key');
-        userId = body.user_id;
-      } else {
-        userId = principalOf(request, 'user').userId;
-        if (body.user_id && body.user_id !== userId)
-          throw problems.forbidden('A user may issue device tokens only for themselves.');
-      }
-      const issued = await onboarding.issueDeviceToken(userId, {
-        deviceName: body.device_name,
-        platform: body.platform,
-      });
-      return { device_id: issued.deviceId, token: issued.token, created_at: new Date(issued.createdAt).toISOString() };
-    },
-  );
-
-  app.post(
-    '/functions/svc-link-code-init',
-    {
-      ...operation(
-        {
-          operationId: 'initLinkCode',
-          summary: 'Create a short-lived link code',
-          tags: ['devices'],
-          access: { roles: ['user'] },
-        },
-        { response: responses(LinkCodeInitResponse, 401, 403, 409, 429) },
-      ),
-      onRequest: perUser,
-    },
-    async (request): Promise<LinkCodeInitResponse> => {
-      const { code, expiresAt } = await onboarding.createLinkCode(principalOf(request, 'user').userId);
-      return { link_code: code, expires_at: new Date(expiresAt).toISOString() };
-    },
-  );
-
-  const exchange = operation(
-    {
-      operationId: 'exchangeLinkCode',
-      summary: 'Exchange a link code for a device token',
-      description: 'Public. Replay-safe: the same request_id within 24 hours returns the same device and token.',
-      tags: ['devices'],
-      access: { roles: [], ignoreBearer: true },
-    },
-    { body: LinkCodeExchangeRequest, response: responses(LinkCodeExchangeResponse, 400, 409, 415, 429) },
-  );
-  app.post(
-    '/functions/svc-link-code-exchange',
-    {
-      ...exchange,
-      onRequest: async (request) => {
-        const decision = await exchangeLimiter.take(`exchange:${clientKey(request.ip)}`);
-        if (!decision.allowed) throw problems.rateLimited(decision.retryAfterSeconds);
+  app.get(
+    '/functions/svc-devices',
+    operation(
+      {
+        operationId: 'listDevices',
+        summary: "List the caller's devices",
+        description:
+          'Newest first; revoked devices only with include_revoked=1. last_upload_at is the time of the latest upload.',
+        tags: ['devices'],
+        access: { roles: ['user'] },
       },
+      { querystring: DeviceListQuery, response: responses(DeviceListResponse, 400, 401, 403) },
+    ),
+    async (request) => {
+      const list = await devices.list(principalOf(request, 'user').userId, request.query.include_revoked === '1');
+      const bySource = await channels.ofDevices(list.map((d) => d.id));
+      return { devices: list.map((d) => deviceWire(d, bySource.get(d.id) ?? [])) };
     },
-    async (request): Promise<LinkCodeExchangeResponse> => {
-      const body = request.body;
-      const result = await onboarding.exchange(body.link_code, body.request_id, {
-        deviceName: body.device_name,
-        platform: body.platform,
-      });
-      return {
-        token: result.token,
-        device_id: result.deviceId,
-        user_id: result.userId,
-        account: { email: result.email, display_name: result.displayName },
-      };
-    },
+  );
+
+  app.post(
+    '/functions/svc-device-rename',
+    operation(
+      {
+        operationId: 'renameDevice',
+        summary: "Rename one of the caller's devices",
+        tags: ['devices'],
+        access: { roles: ['user'] },
+      },
+      { body: DeviceRenameRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
+    ),
+    async (request) => ({
+      device: await one(
+        await devices.rename(principalOf(request, 'user').userId, request.body.device_id, request.body.name),
+      ),
+    }),
+  );
+
+  app.post(
+    '/functions/svc-device-revoke',
+    operation(
+      {
+        operationId: 'revokeDevice',
+        summary: "Revoke one of the caller's devices",
+        description:
+          'Its token is refused (401) from the next request on; its uploads stay. Revoking again changes nothing.',
+        tags: ['devices'],
+        access: { roles: ['user'] },
+      },
+      { body: DeviceRevokeRequest, response: responses(DeviceResponse, 400, 401, 403, 404, 415) },
+    ),
+    async (request) => ({
+      device: await one(await devices.revoke(principalOf(request, 'user').userId, request.body.device_id)),
+    }),
   );
 }

@@ -1,54 +1,36 @@
-/** @fileoverview Device onboarding: issueDeviceToken, initLinkCode, exchangeLinkCode. */
+/** @fileoverview A user's devices, beyond the interface: listDevices, renameDevice, revokeDevice (docs/devices.md). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Uuid } from './common.js';
 
-export const DeviceTokenIssueRequest = Type.Object(
-  {
-    device_name: Type.Optional(Type.String({ maxLength: 128 })),
-    platform: Type.Optional(Type.String({ maxLength: 32 })),
-    user_id: Type.Optional(Uuid),
-  },
+const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+
+export const DeviceEntry = Type.Object({
+  device_id: Uuid,
+  name: Type.String(),
+  platform: Type.String(),
+  linked_at: DateTime,
+  last_sync_at: NullableDateTime,
+  last_upload_at: NullableDateTime,
+  revoked_at: NullableDateTime,
+  /** Which channel each source of the device arrives through: `cli` (svc-ingest) or `otlp` (docs/otlp.md). */
+  channels: Type.Array(Type.Object({ source: Type.String(), channel: Type.String() }), { maxItems: 64 }),
+});
+export type DeviceEntry = Static<typeof DeviceEntry>;
+
+export const DeviceListQuery = Type.Object({
+  include_revoked: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
+});
+export type DeviceListQuery = Static<typeof DeviceListQuery>;
+
+export const DeviceListResponse = Type.Object({ devices: Type.Array(DeviceEntry) });
+
+export const DeviceRenameRequest = Type.Object(
+  { device_id: Uuid, name: Type.String({ minLength: 1, maxLength: 128 }) },
   { additionalProperties: false },
 );
-export type DeviceTokenIssueRequest = Static<typeof DeviceTokenIssueRequest>;
+export type DeviceRenameRequest = Static<typeof DeviceRenameRequest>;
 
-export const DeviceTokenIssueResponse = Type.Object({
-  device_id: Uuid,
-  token: Type.String(),
-  created_at: Type.Optional(DateTime),
-});
-export type DeviceTokenIssueResponse = Static<typeof DeviceTokenIssueResponse>;
+export const DeviceRevokeRequest = Type.Object({ device_id: Uuid }, { additionalProperties: false });
+export type DeviceRevokeRequest = Static<typeof DeviceRevokeRequest>;
 
-export const LinkCodeInitResponse = Type.Object({ link_code: Type.String(), expires_at: DateTime });
-export type LinkCodeInitResponse = Static<typeof LinkCodeInitResponse>;
-
-export const LinkCodeExchangeRequest = Type.Object(
-  {
-    link_code: Type.String({ minLength: 1, maxLength: 64 }),
-    request_id: Type.String({ minLength: 1, maxLength: 128 }),
-    device_name: Type.Optional(Type.String({ maxLength: 128 })),
-    platform: Type.Optional(Type.String({ maxLength: 32 })),
-  },
-  { additionalProperties: false },
-);
-export type LinkCodeExchangeRequest = Static<typeof LinkCodeExchangeRequest>;
-
-export const LinkCodeExchangeResponse = Type.Object({
-  token: Type.String(),
-  device_id: Uuid,
-  user_id: Uuid,
-  account: Type.Optional(
-    Type.Object(
-      {
-        email: Type.Union([Type.String(), Type.Null()]),
-        display_name: Type.Union([Type.String(), Type.Null()]),
-      },
-      {
-        description:
-          'Beyond the interface: the account the device joined, as the linking CLI names it ("linked to …"), so a code of someone ' +
-          "else's account shows at once. Only the exchange answers it: a device token reads nothing of its account.",
-      },
-    ),
-  ),
-});
-export type LinkCodeExchangeResponse = Static<typeof LinkCodeExchangeResponse>;
+export const DeviceResponse = Type.Object({ device: DeviceEntry });

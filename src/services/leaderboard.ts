@@ -1,6 +1,6 @@
 /**
  * @fileoverview The leaderboard: snapshot refreshes (single flight in this process, and across
- * processes on PostgreSQL through an advisory lock) and the reads of a page, `me` and a profile.
+ * processes through db/locks.ts) and the reads of a page, `me` and a profile.
  *
  * A refresh ranks the writer-maintained per-user family totals of each period, writes them as a
  * new generation and switches every refreshed period to it in one transaction, so readers see
@@ -13,10 +13,9 @@
  * off shows on the next read in every process. Which generation is current is cached for
  * {@link CURRENT_TTL_MS} (a refresh in another process shows within that time).
  */
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { holdingLeaderboardRefresh, inTransactionWithoutLeaderboardRefresh } from '../db/locks.js';
 import {
   deleteOldGenerations,
   deleteOldRuns,
@@ -27,9 +26,7 @@ import {
   listRunsAfter,
   listUserWeeks,
   nextGenerationId,
-  releaseRefreshLease,
   switchGenerations,
-  tryTakeRefreshLease,
 } from '../db/queries/leaderboard.js';
 import {
   findCurrentGeneration,
@@ -87,10 +84,6 @@ interface Job {
   promise: Promise<RefreshResult>;
 }
 
-const LOCK_KEY = 'tokentally:leaderboard-refresh';
-/** How long a SQLite refresh lease lasts (a crashed holder's runs out), and how often a waiter looks. */
-const LEASE_MS = 10 * 60_000;
-const LEASE_POLL_MS = 25;
 export const CURRENT_TTL_MS = 1000;
 const MAX_CACHED = 20_000;
 
@@ -145,68 +138,31 @@ export class LeaderboardService {
   }
 
   /**
-   * Computes one refresh at a time across processes: PostgreSQL by an advisory lock held in a
-   * transaction, SQLite (several server processes on one file) by a lease row. A process that
-   * waited answers the result of a refresh that finished meanwhile and covers what it wanted.
+   * Computes one refresh at a time across processes (db/locks.ts). A process that waited answers
+   * the result of a refresh that finished meanwhile and covers what it wanted.
    */
   private async runExclusive(periods: readonly Period[]): Promise<RefreshResult> {
     const db = this.db;
     const before = await latestRunId(db.kysely);
-    const finishedMeanwhile = async (): Promise<RefreshResult | undefined> => {
-      const finished = await listRunsAfter(db.kysely, before);
-      const covering = finished.find((run) => periods.every((p) => run.periods.includes(p)));
-      return covering ? (JSON.parse(covering.result) as RefreshResult) : undefined;
-    };
-    if (db.dialect === 'sqlite') {
-      const holder = randomUUID();
-      await this.takeLease(holder);
-      try {
-        const answered = await finishedMeanwhile();
-        if (answered) return answered;
+    return holdingLeaderboardRefresh(
+      db,
+      () => this.clock.now(),
+      async () => {
+        const finished = await listRunsAfter(db.kysely, before);
+        const covering = finished.find((run) => periods.every((p) => run.periods.includes(p)));
+        if (covering) return JSON.parse(covering.result) as RefreshResult;
         await this.hooks.onRefreshLocked?.();
-        return await this.compute(periods);
-      } finally {
-        await releaseRefreshLease(db.kysely, holder);
-      }
-    }
-    return db.kysely.transaction().execute(async (lockTx) => {
-      await advisoryXactLock(LOCK_KEY).execute(lockTx);
-      const answered = await finishedMeanwhile();
-      if (answered) return answered;
-      await this.hooks.onRefreshLocked?.();
-      return this.compute(periods);
-    });
+        return this.compute(periods);
+      },
+    );
   }
 
   /**
    * Runs `fn` in a write transaction while no refresh computes (in any process), so a snapshot
-   * being written can never carry rows `fn` deletes (account deletion). PostgreSQL: the refresh's
-   * advisory lock, taken inside `fn`'s transaction; SQLite: the refresh lease.
+   * being written can never carry rows `fn` deletes (account deletion).
    */
-  async withoutRefresh<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const db = this.db;
-    if (db.dialect === 'sqlite') {
-      const holder = randomUUID();
-      await this.takeLease(holder);
-      try {
-        return await inTransaction(db, fn);
-      } finally {
-        await releaseRefreshLease(db.kysely, holder);
-      }
-    }
-    return db.kysely.transaction().execute(async (tx) => {
-      await advisoryXactLock(LOCK_KEY).execute(tx);
-      return fn(tx);
-    });
-  }
-
-  /** Waits (polling) until this process holds the SQLite refresh lease. */
-  private async takeLease(holder: string): Promise<void> {
-    for (;;) {
-      const now = this.clock.now();
-      if (await inTransaction(this.db, (tx) => tryTakeRefreshLease(tx, holder, now, now + LEASE_MS))) return;
-      await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
-    }
+  withoutRefresh<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return inTransactionWithoutLeaderboardRefresh(this.db, () => this.clock.now(), fn);
   }
 
   private async compute(periods: readonly Period[]): Promise<RefreshResult> {

@@ -10,8 +10,14 @@
 import type { Db } from '../db/connect.js';
 import { readCostsFingerprint } from '../db/queries/daily-costs.js';
 import { findPriceSnapshot, hasPriceSnapshot, type PriceSnapshot } from '../db/queries/price-snapshots.js';
-import { createPriceData, createPriceService, type PriceData, type PriceService } from '../pricing/index.js';
-import type { CostRates, WritePrices } from '../pricing/write-prices.js';
+import {
+  createPriceData,
+  createPriceService,
+  type CostRates,
+  type PriceData,
+  type PriceService,
+  type WritePrices,
+} from '../pricing/index.js';
 
 /** What answers price with: the data the stored costs they read were priced by. */
 export interface CostPrices {

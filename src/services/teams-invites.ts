@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { lockTeam } from '../db/locks.js';
 import type { TeamRole } from '../db/schema.js';
 import { findTeamRole, insertMember } from '../db/queries/teams.js';
 import {
@@ -136,7 +136,7 @@ export class TeamInviteService {
         ? await findTeamInviteByHash(tx, hashToken(token))
         : undefined;
       if (invite === undefined) throw new NotFound(INVALID_INVITE);
-      if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:team:${invite.teamId}`).execute(tx);
+      await lockTeam(this.db, tx, invite.teamId);
       if ((await findTeamRole(tx, invite.teamId, userId)) !== null) return invite.teamId;
       if (inviteState(invite, now) !== 'active') throw new NotFound(INVALID_INVITE);
       if (invite.email !== null) {

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { advisoryXactLock } from '../db/dialect.js';
+import { lockTeam } from '../db/locks.js';
 import type { TeamRole } from '../db/schema.js';
 import {
   countOwners,
@@ -171,7 +171,7 @@ export class TeamService {
   /** Runs a membership change with the team's members held against concurrent changes (PostgreSQL). */
   private locked<T>(teamId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     return inTransaction(this.db, async (tx) => {
-      if (this.db.dialect === 'postgres') await advisoryXactLock(`tokentally:team:${teamId}`).execute(tx);
+      await lockTeam(this.db, tx, teamId);
       return fn(tx);
     });
   }

@@ -2,18 +2,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { checkHookCommand } from '../../src/cli/hooks/launcher.js';
 import { stripColour } from '../../src/cli/style.js';
 import { startFakeServer, type FakeServer } from './fake-server.js';
-import { makeHome, removeHome, run, ttySink, writeJsonl, type TestHome } from './helpers.js';
+import { run, tempHomeEach, ttySink, writeJsonl } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const launcher = (): string => path.join(h.env['XDG_DATA_HOME'] as string, 'tokentally', 'bin', 'tokentally-hook');
 

@@ -1,17 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scan } from '../../src/cli/engine.js';
 import type { AgentParser } from '../../src/cli/parsers/types.js';
 import { agentRoots, ownPaths } from '../../src/cli/paths.js';
 import { LocalState } from '../../src/cli/state.js';
-import { counts, makeHome, NOW, readBuckets, removeHome, type TestHome } from './helpers.js';
+import { counts, NOW, readBuckets, tempHomeEach } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 function run(parser: AgentParser): void {
   const state = new LocalState(ownPaths(h.env).stateDir);

@@ -1,5 +1,6 @@
 /**
- * Test helpers for the CLI: a temporary home with every location redirected, fixture writers,
+ * Test helpers for the CLI: a temporary home with every location redirected (one per test:
+ * `tempHomeEach`), fixture writers,
  * an in-process scan that returns bucket totals, and a command context with captured output.
  */
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import { agentRoots, ownPaths, type CliEnv } from '../../src/cli/paths.js';
 import { LocalState } from '../../src/cli/state.js';
 import type { Counts } from '../../src/cli/usage.js';
 import { runCli } from '../../src/cli/cli.js';
+import { afterEach, beforeEach } from 'vitest';
 
 export const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);
 
@@ -52,6 +54,19 @@ export function makeHome(): TestHome {
 
 export function removeHome(h: TestHome): void {
   fs.rmSync(h.root, { recursive: true, force: true });
+}
+
+/**
+ * A fresh temporary home for each test of the file or describe block it is called in (made before
+ * each test, removed after it): `const h = tempHomeEach();`, its fields read inside the tests.
+ */
+export function tempHomeEach(): TestHome {
+  const home: TestHome = { root: '', env: {} };
+  beforeEach(() => {
+    Object.assign(home, makeHome());
+  });
+  afterEach(() => removeHome(home));
+  return home;
 }
 
 export function writeJsonl(file: string, rows: readonly (object | string)[]): void {

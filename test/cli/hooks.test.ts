@@ -1,14 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findNotify, parseTomlStringArray } from '../../src/cli/hooks/codex.js';
-import { makeHome, removeHome, run, type TestHome } from './helpers.js';
+import { run, tempHomeEach } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const launcher = (): string => path.join(h.env['XDG_DATA_HOME'] as string, 'tokentally', 'bin', 'tokentally-hook');
 

@@ -5,16 +5,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, removeHome, run, type TestHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { run, tempHomeEach } from './helpers.js';
 
 const MAIN = path.resolve('src/cli/main.ts');
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {

@@ -6,17 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLUMNS_NOTE } from '../../src/cli/commands/report.js';
 import { stripColour } from '../../src/cli/style.js';
 import { ownPaths } from '../../src/cli/paths.js';
-import { makeHome, removeHome, run, ttySink, writeJsonl, type TestHome } from './helpers.js';
+import { run, tempHomeEach, ttySink, writeJsonl } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const A = '3f2a9c1e-7b4d-4e21-9a0f-5c6d7e8f9a0b';
 const B = '8c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';

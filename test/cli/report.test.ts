@@ -1,15 +1,11 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { billable, COLUMNS_NOTE } from '../../src/cli/commands/report.js';
 import { blockStarts } from '../../src/cli/report-rows.js';
 import { stripColour } from '../../src/cli/style.js';
-import { makeHome, removeHome, run, ttySink, writeJsonl, type TestHome } from './helpers.js';
+import { run, tempHomeEach, ttySink, writeJsonl } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const claude = (n: number, ts: string, model = 'claude-opus-4-1') => ({
   type: 'assistant',

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/cli/api.js';
 import { acquireLock, isLocked } from '../../src/cli/lock.js';
 import { createOutput } from '../../src/cli/output.js';
@@ -9,13 +9,9 @@ import { projectFromRemote, remoteUrlFromConfig } from '../../src/cli/project.js
 import { UploadQueue } from '../../src/cli/queue.js';
 import { packBatches } from '../../src/cli/upload.js';
 import { halfHourStart, parseInstant } from '../../src/cli/usage.js';
-import { makeHome, removeHome, type TestHome } from './helpers.js';
+import { tempHomeEach } from './helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 describe('project names from git remotes', () => {
   it('keeps owner/repo and a credential-free https URL, nothing local', () => {

@@ -18,7 +18,7 @@ const bucket = (tokens: number) => [
   { hour_start: '2026-11-01T10:00:00Z', source: 'codex', model: 'gpt-5', total_tokens: tokens, input_tokens: tokens },
 ];
 
-describe(`device management (${engine})`, () => {
+describe(`devices (${engine})`, () => {
   let t: TestApp;
   let user: TestUser;
   beforeEach(async () => {

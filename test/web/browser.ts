@@ -129,6 +129,30 @@ export async function signUpThroughForm(page: Page, email: string, password: str
   await page.getByRole('heading', { name: 'Overview' }).waitFor();
 }
 
+/**
+ * A test file's usual start: a server and browser, one page in a context of its own whose console
+ * errors are pushed to `problems`, and, given `signUp`, a user signed up through the form on it.
+ * Call it in `beforeAll`; `env.close()` in `afterAll` ends it all.
+ */
+export async function startBrowserPage(
+  options: {
+    env?: Record<string, string>;
+    problems?: string[];
+    signUp?: { email: string; password: string; name: string };
+  } = {},
+): Promise<{ env: BrowserEnv; ctx: BrowserContext; page: Page }> {
+  const env = await startBrowserEnv(options.env ? { env: options.env } : {});
+  const ctx = await newContext(env);
+  const page = await ctx.newPage();
+  const problems = options.problems;
+  if (problems)
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+  if (options.signUp) await signUpThroughForm(page, options.signUp.email, options.signUp.password, options.signUp.name);
+  return { env, ctx, page };
+}
+
 /** Copies a signed-in context's session into a fresh one (another theme or viewport, same user). */
 export async function sameSession(
   env: BrowserEnv,

@@ -14,12 +14,10 @@ import { engine } from '../helpers/app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import {
   axeViolations,
-  newContext,
   sameSession,
   scrollsSideways,
   SHOTS,
-  signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
   VISUAL_CHECKS,
 } from './browser.js';
@@ -50,13 +48,11 @@ describe(`budgets and webhooks in a browser (${engine})`, () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    env = await startBrowserEnv({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-    ctx = await newContext(env);
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    await signUpThroughForm(page, EMAIL, PASSWORD, 'Grace Hopper');
+    ({ env, ctx, page } = await startBrowserPage({
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
+      problems,
+      signUp: { email: EMAIL, password: PASSWORD, name: 'Grace Hopper' },
+    }));
   }, 60_000);
   afterAll(async () => {
     await env?.close();

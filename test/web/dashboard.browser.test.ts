@@ -18,9 +18,8 @@ import {
   scrollsSideways,
   SHOTS,
   signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
-  newContext,
   VISUAL_CHECKS,
 } from './browser.js';
 
@@ -85,12 +84,7 @@ describe(`dashboard in a browser (${engine})`, () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    env = await startBrowserEnv();
-    ctx = await newContext(env);
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    ({ env, ctx, page } = await startBrowserPage({ problems }));
   }, 60_000);
   afterAll(async () => env?.close());
 

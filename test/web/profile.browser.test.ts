@@ -13,8 +13,7 @@ import {
   newContext,
   scrollsSideways,
   SHOTS,
-  signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
   VISUAL_CHECKS,
 } from './browser.js';
@@ -31,10 +30,7 @@ describe(`the public profile page in a browser (${engine})`, () => {
   let page: Page;
 
   beforeAll(async () => {
-    env = await startBrowserEnv();
-    const ctx = await newContext(env);
-    page = await ctx.newPage();
-    await signUpThroughForm(page, EMAIL, PASSWORD, 'Ada Lovelace');
+    ({ env, page } = await startBrowserPage({ signUp: { email: EMAIL, password: PASSWORD, name: 'Ada Lovelace' } }));
     const user = await signIn(env.t, EMAIL, PASSWORD);
     const device = await issueDevice(env.t, user);
     const hourMs = 3_600_000;

@@ -9,12 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engine } from '../helpers/app.js';
 import {
   axeViolations,
-  newContext,
   sameSession,
   scrollsSideways,
   SHOTS,
-  signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
   VISUAL_CHECKS,
 } from './browser.js';
@@ -28,13 +26,10 @@ describe(`settings: API tokens in a browser (${engine})`, () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    env = await startBrowserEnv();
-    ctx = await newContext(env);
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    await signUpThroughForm(page, `tokens-${Date.now()}@example.com`, 'a long password', 'Token Tester');
+    ({ env, ctx, page } = await startBrowserPage({
+      problems,
+      signUp: { email: `tokens-${Date.now()}@example.com`, password: 'a long password', name: 'Token Tester' },
+    }));
   }, 60_000);
   afterAll(async () => env?.close());
 

@@ -16,7 +16,7 @@ import {
   scrollsSideways,
   SHOTS,
   signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
   VISUAL_CHECKS,
 } from './browser.js';
@@ -44,13 +44,10 @@ describe(`team pages in a browser (${engine})`, () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    env = await startBrowserEnv();
-    ctx = await newContext(env);
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    await signUpThroughForm(page, LEAD_EMAIL, 'a long password', 'Team Lead');
+    ({ env, ctx, page } = await startBrowserPage({
+      problems,
+      signUp: { email: LEAD_EMAIL, password: 'a long password', name: 'Team Lead' },
+    }));
     const lead = await signIn(env.t, LEAD_EMAIL, 'a long password');
     expect((await ingest(env.t, (await issueDevice(env.t, lead)).token, BUCKETS)).statusCode).toBe(200);
   }, 60_000);

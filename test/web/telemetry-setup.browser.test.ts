@@ -10,12 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engine } from '../helpers/app.js';
 import {
   axeViolations,
-  newContext,
   sameSession,
   scrollsSideways,
   SHOTS,
-  signUpThroughForm,
-  startBrowserEnv,
+  startBrowserPage,
   type BrowserEnv,
   VISUAL_CHECKS,
 } from './browser.js';
@@ -38,13 +36,10 @@ describe(`devices: agent telemetry setup in a browser (${engine})`, () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    env = await startBrowserEnv();
-    ctx = await newContext(env);
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    await signUpThroughForm(page, `otlp-${Date.now()}@example.com`, 'a long password', 'Telemetry Tester');
+    ({ env, ctx, page } = await startBrowserPage({
+      problems,
+      signUp: { email: `otlp-${Date.now()}@example.com`, password: 'a long password', name: 'Telemetry Tester' },
+    }));
   }, 60_000);
   afterAll(async () => env?.close());
 

@@ -1,48 +1,16 @@
-/** @fileoverview The shell: header, navigation, routes, the signed-out gate. */
+/** @fileoverview The shell (header, navigation) and the signed-out gate around the route table's page (routes.tsx). */
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { signOut, useSession } from './auth.js';
 import { Avatar, Skeleton } from './components/common.js';
 import { Overview } from './pages/overview.js';
-import { Logo, SignIn } from './pages/sign-in.js';
+import { Logo } from './pages/sign-in.js';
 import { Link, navigate, useLocation } from './router.js';
+import { routeOf, ROUTES, signInForm, type At } from './routes.js';
 
-const Devices = lazy(() => import('./pages/devices.js').then((m) => ({ default: m.Devices })));
-const LinkPage = lazy(() => import('./pages/link.js').then((m) => ({ default: m.LinkPage })));
-const Leaderboard = lazy(() => import('./pages/leaderboard.js').then((m) => ({ default: m.Leaderboard })));
-const Settings = lazy(() => import('./pages/settings.js').then((m) => ({ default: m.Settings })));
-const ForgotPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.ForgotPassword })));
 const NewPassword = lazy(() => import('./pages/recovery.js').then((m) => ({ default: m.NewPassword })));
-const PublicProfile = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.PublicProfile })));
-const SharePage = lazy(() => import('./pages/profile.js').then((m) => ({ default: m.SharePage })));
-const Teams = lazy(() => import('./pages/teams.js').then((m) => ({ default: m.Teams })));
-const JoinTeam = lazy(() => import('./pages/team-join.js').then((m) => ({ default: m.JoinTeam })));
-const Guide = lazy(() => import('./pages/guide.js').then((m) => ({ default: m.Guide })));
-const AdminPage = lazy(() => import('./pages/admin.js').then((m) => ({ default: m.AdminPage })));
 
-const NAV: Array<[string, string]> = [
-  ['/', 'Overview'],
-  ['/devices', 'Devices'],
-  ['/teams', 'Teams'],
-  ['/leaderboard', 'Leaderboard'],
-  ['/settings', 'Settings'],
-];
-
-const TITLES: Record<string, string> = {
-  '/': 'Overview',
-  '/devices': 'Devices',
-  '/teams': 'Teams',
-  '/join': 'Join a team',
-  '/leaderboard': 'Leaderboard',
-  '/settings': 'Settings',
-  '/admin': 'Admin',
-  '/link': 'Link a machine',
-  '/share': 'Shared profile',
-  '/forgot-password': 'Reset your password',
-  '/guide': 'User guide',
-};
-
-/** The addresses the app knows (others show "Not found", signed in or not). */
-const KNOWN = new Set([...Object.keys(TITLES), '/sign-in', '/sign-up']);
+/** The main navigation, in the route table's order. */
+const NAV = ROUTES.filter((r) => r.nav !== undefined);
 
 function NotFound() {
   return (
@@ -63,9 +31,9 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
   const email = user?.email;
   const shown: unknown = user?.user_metadata?.['display_name'];
   const name = typeof shown === 'string' ? shown : undefined;
-  const [menu, setMenu] = useState(false);
-  useEffect(() => setMenu(false), [path]);
-  const nav: Array<[string, string]> = admin ? [...NAV, ['/admin', 'Admin']] : NAV;
+  // The menu is open on the path it was opened on: a navigation closes it.
+  const [menuOn, setMenuOn] = useState<string | null>(null);
+  const menu = menuOn === path;
   return (
     <>
       <a className="skip" href="#main">
@@ -81,18 +49,18 @@ function Shell({ children, signedIn, admin = false }: { children: ReactNode; sig
             className="btn btn-small btn-ghost menu-button"
             aria-expanded={menu}
             aria-controls="main-nav"
-            onClick={() => setMenu(!menu)}
+            onClick={() => setMenuOn(menu ? null : path)}
           >
             Menu
           </button>
           <nav aria-label="Main" className={`nav ${menu ? 'open' : ''}`} id="main-nav">
-            {nav
-              .filter(([href]) => signedIn || href === '/leaderboard')
-              .map(([href, label]) => (
+            {NAV.filter((r) => (r.access === 'admin' ? admin : signedIn || r.access === 'anyone')).map(
+              ({ path: href, nav: label }) => (
                 <Link key={href} href={href} aria-current={path === href ? 'page' : undefined}>
                   {label}
                 </Link>
-              ))}
+              ),
+            )}
           </nav>
           <div className="topbar-end">
             {signedIn ? (
@@ -151,70 +119,28 @@ export function App() {
   const signedIn = session.status === 'signed-in';
   // The server checks every admin operation itself; this only decides what to show.
   const admin = session.status === 'signed-in' && session.session.user.app_metadata['role'] === 'admin';
+  const route = routeOf(path);
   useEffect(() => {
-    document.title = `${TITLES[path] ?? (path.startsWith('/u/') ? 'Profile' : 'Tokentally')} · Tokentally`;
-  }, [path]);
+    document.title = `${route?.title ?? 'Tokentally'} · Tokentally`;
+  }, [route]);
   useEffect(() => {
     if (signedIn && (path === '/sign-in' || path === '/sign-up')) navigate('/', { replace: true });
   }, [signedIn, path]);
 
   if (session.status === 'loading') return <div className="boot" aria-busy="true" />;
 
-  // Public pages, signed in or not.
-  if (path === '/leaderboard')
-    return (
-      <Shell signedIn={signedIn}>
-        <Leaderboard />
-      </Shell>
-    );
-  if (path.startsWith('/u/'))
-    return (
-      <Shell signedIn={signedIn}>
-        <PublicProfile userId={decodeURIComponent(path.slice(3))} />
-      </Shell>
-    );
-  if (path === '/share')
-    return (
-      <Shell signedIn={signedIn}>
-        <SharePage />
-      </Shell>
-    );
-  if (path === '/guide' || !KNOWN.has(path))
-    return (
-      <Shell signedIn={signedIn} admin={admin}>
-        {path === '/guide' ? <Guide /> : <NotFound />}
-      </Shell>
-    );
-
-  if (!signedIn && path === '/forgot-password')
-    return (
-      <Suspense fallback={<div className="boot" aria-busy="true" />}>
-        <ForgotPassword />
-      </Suspense>
-    );
-  if (!signedIn)
-    return (
-      <SignIn
-        mode={path === '/sign-up' ? 'sign-up' : 'sign-in'}
-        expired={session.status === 'signed-out' && session.expired}
-        notice={session.status === 'signed-out' ? session.notice : undefined}
-      />
-    );
-
-  let page: ReactNode;
-  if (session.recovery) page = <NewPassword />;
-  else if (path === '/devices') page = <Devices />;
-  else if (path === '/link') page = <LinkPage />;
-  else if (path === '/teams') page = <Teams />;
-  else if (path === '/join') page = <JoinTeam />;
-  else if (path === '/settings') page = <Settings />;
-  else if (path === '/admin' && admin) page = <AdminPage />;
-  else if (path === '/' || path === '/sign-in' || path === '/sign-up' || path === '/forgot-password')
-    page = <Overview />;
-  else page = <NotFound />;
-  return (
-    <Shell signedIn admin={admin}>
+  const signedOut = session.status === 'signed-out';
+  const at: At = { path, expired: signedOut && session.expired, notice: signedOut ? session.notice : undefined };
+  const shell = (page: ReactNode) => (
+    <Shell signedIn={signedIn} admin={admin}>
       {page}
     </Shell>
   );
+  if (route === undefined) return shell(<NotFound />);
+  if (route.access === 'anyone') return shell(route.page(at));
+  if (!signedIn) return route.access === 'signed-out' ? route.page(at) : signInForm('sign-in')(at);
+  if (session.recovery) return shell(<NewPassword />);
+  if (route.access === 'signed-out') return shell(<Overview />);
+  if (route.access === 'admin' && !admin) return shell(<NotFound />);
+  return shell(route.page(at));
 }

@@ -2,7 +2,12 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
 const listeners = new Set<() => void>();
-const notify = () => listeners.forEach((l) => l());
+/** When the location last changed (the page's load, a navigation). */
+let changedAt = Date.now();
+const notify = () => {
+  changedAt = Date.now();
+  listeners.forEach((l) => l());
+};
 window.addEventListener('popstate', notify);
 
 function subscribe(listener: () => void) {
@@ -17,6 +22,14 @@ export function useLocation(): { path: string; query: URLSearchParams; hash: str
   const href = useSyncExternalStore(subscribe, snapshot);
   const url = new URL(href, location.origin);
   return { path: url.pathname, query: url.searchParams, hash: url.hash.slice(1) };
+}
+
+/**
+ * The "now" of the view: when the location last changed, in epoch milliseconds. A page that asks
+ * for "today" gets a new one with every change of view and the same one across its re-renders.
+ */
+export function useViewTime(): number {
+  return useSyncExternalStore(subscribe, () => changedAt);
 }
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {

@@ -1,5 +1,5 @@
 /** @fileoverview Loads one answer for a component: data, error in words, and a retry. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { ApiError } from './api.js';
 
 export interface Loaded<T> {
@@ -13,10 +13,12 @@ export interface Loaded<T> {
 export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): Loaded<T> {
   const [state, setState] = useState<{ key: string | null; data?: T; error?: string }>({ key: null });
   const [tick, setTick] = useState(0);
+  // The `load` of the render that asked: a new closure every render, yet only `key` decides a run.
+  const run = useEffectEvent((signal: AbortSignal) => load(signal));
   useEffect(() => {
     if (key === null) return;
     const abort = new AbortController();
-    load(abort.signal).then(
+    run(abort.signal).then(
       (data) => !abort.signal.aborted && setState({ key, data }),
       (error: unknown) => {
         if (abort.signal.aborted) return;

@@ -1,24 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  appendJsonl,
-  counts,
-  makeHome,
-  readBuckets,
-  removeHome,
-  run,
-  runScan,
-  writeJsonl,
-  type TestHome,
-} from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { appendJsonl, counts, readBuckets, run, runScan, tempHomeEach, writeJsonl } from '../helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 5);
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,23 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  appendJsonl,
-  counts,
-  makeHome,
-  readBuckets,
-  removeHome,
-  runScan,
-  writeJson,
-  writeJsonl,
-  type TestHome,
-} from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { appendJsonl, counts, readBuckets, runScan, tempHomeEach, writeJson, writeJsonl } from '../helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const ocMsg = (
   id: string,

@@ -1,24 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { droidModel } from '../../../src/cli/parsers/droid.js';
-import {
-  appendJsonl,
-  counts,
-  makeHome,
-  readBuckets,
-  removeHome,
-  runScan,
-  writeJson,
-  writeJsonl,
-  type TestHome,
-} from '../helpers.js';
+import { appendJsonl, counts, readBuckets, runScan, tempHomeEach, writeJson, writeJsonl } from '../helpers.js';
 
-let h: TestHome;
-beforeEach(() => {
-  h = makeHome();
-});
-afterEach(() => removeHome(h));
+const h = tempHomeEach();
 
 const T0 = Date.UTC(2026, 10, 1, 10, 0, 5);
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -1,5 +1,5 @@
 /** @fileoverview The Admin page's invites (create, copy the link, revoke) and sign-up settings. */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
 import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant } from '../lib/format.js';
@@ -129,11 +129,15 @@ export function SignupSettings() {
   const [domains, setDomains] = useState('');
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<string>();
-  useEffect(() => {
-    if (!loaded.data) return;
-    setMode(loaded.data.signup_mode);
-    setDomains(loaded.data.signup_email_domains.join(', '));
-  }, [loaded.data]);
+  // The form starts from each answer read (state adjusted while rendering, not in an effect).
+  const [shown, setShown] = useState<typeof loaded.data>();
+  if (loaded.data !== shown) {
+    setShown(loaded.data);
+    if (loaded.data) {
+      setMode(loaded.data.signup_mode);
+      setDomains(loaded.data.signup_email_domains.join(', '));
+    }
+  }
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setError(undefined);

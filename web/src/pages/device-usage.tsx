@@ -2,6 +2,7 @@
 import { call } from '../api.js';
 import { addDays, todayIn } from '../lib/dates.js';
 import { exactCount, exactUsd, humanCount, humanUsd } from '../lib/format.js';
+import { useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 
 interface DeviceSummary {
@@ -9,7 +10,7 @@ interface DeviceSummary {
 }
 
 export function DeviceUsage({ deviceId, zone, version }: { deviceId: string; zone: string; version: number }) {
-  const to = todayIn(zone, Date.now());
+  const to = todayIn(zone, useViewTime());
   const from = addDays(to, -29);
   const usage = useLoad(`device-usage|${deviceId}|${zone}|${to}|${version}`, (signal) =>
     call<DeviceSummary>('svc-usage-summary', { params: { from, to, tz: zone, device_id: deviceId }, signal }),

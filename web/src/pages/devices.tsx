@@ -1,10 +1,11 @@
 /** @fileoverview Devices: link a new machine (live code, copyable commands, notices the first upload), list, rename, revoke. */
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { call } from '../api.js';
 import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
 import { countdown, humanInstant, relativeTime, storageShare } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
+import { useNow } from '../use-now.js';
 import { DeviceUsage } from './device-usage.js';
 import { installCommands } from './get-started.js';
 import { TelemetrySetupPanel } from './telemetry-setup.js';
@@ -19,15 +20,6 @@ export interface Device {
   revoked_at: string | null;
   /** Which channel each source arrives through: `cli` or `otlp` (agent telemetry). */
   channels?: Array<{ source: string; channel: string }>;
-}
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(id);
-  }, [everyMs]);
-  return now;
 }
 
 function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | undefined; onLinked: () => void }) {
@@ -45,9 +37,13 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
     }
   };
   const left = code ? Date.parse(code.expires_at) - now : 0;
+  // Renewed on expiry.
+  const renew = useEffectEvent(() => void create());
   useEffect(() => {
-    if (code && left <= 0) void create(); // renewed on expiry
-  }, [code && left <= 0]);
+    if (!code) return;
+    const id = setTimeout(renew, Math.max(0, Date.parse(code.expires_at) - Date.now()));
+    return () => clearTimeout(id);
+  }, [code]);
   // Watch for the new device: listed as soon as it links, then its first upload.
   const [linked, setLinked] = useState<Device>();
   const [arrived, setArrived] = useState<Device>();

@@ -1,33 +1,15 @@
 /** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted. */
 import { useEffect } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
 import { exactCount, humanCount, humanDate } from '../lib/format.js';
 import { Link, setQuery, useLocation } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { useSession } from '../auth.js';
 
-export interface Entry {
-  rank: number | null;
-  user_id: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  total_tokens: string;
-  gpt_tokens: string;
-  claude_tokens: string;
-  other_tokens: string;
-  is_public: boolean;
-}
-interface Board {
-  from: string;
-  to: string;
-  generated_at: string;
-  entries: Entry[];
-  me: Entry | null;
-  page: number;
-  total_pages: number;
-  total_entries: number;
-}
+// The answer's type is the server's (api/wire.ts, generated from /openapi.json).
+type Board = Answer<'svc-leaderboard'>;
+export type Entry = Board['entries'][number];
 
 export const PERIODS = [
   ['week', 'This week'],

@@ -25,7 +25,11 @@ export function ActivityCard({ heat, onOpen }: { heat: Loaded<HeatmapData>; onOp
           label="activity"
           chart={
             <>
-              <Heatmap weeks={heat.data.weeks} weekStartsOn={heat.data.week_starts_on} onOpen={onOpen} />
+              <Heatmap
+                weeks={heat.data.weeks}
+                weekStartsOn={heat.data.week_starts_on === 'mon' ? 'mon' : 'sun'}
+                onOpen={onOpen}
+              />
               <HeatLegend />
             </>
           }

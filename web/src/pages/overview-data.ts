@@ -1,57 +1,23 @@
 /** @fileoverview What the overview reads: every answer for one range, zone and grouping, in parallel. */
-import { call } from '../api.js';
-import type { HeatCell } from '../components/heatmap.js';
+import { call, type Answer } from '../api.js';
 import { addDays, type IsoDate } from '../lib/dates.js';
 import { previousPeriod, type DateRange, type WeekStart } from '../lib/ranges.js';
-import { layersWithRest, type HourlyRow, type Layer, type TokenRow, type Totals } from '../lib/series.js';
+import { layersWithRest, type Layer, type TokenRow, type Totals } from '../lib/series.js';
 import { groupModels, keyColour, modelName, sourceName } from '../../../src/domain/model-names.js';
 
-export interface ModelRow {
-  model_id: string;
-  model: string;
-  totals: Totals;
-  priced_as?: string | null;
-}
-export interface SourceRow {
-  source: string;
-  totals: Totals;
-  models: ModelRow[];
-}
-export interface Breakdown {
-  sources: SourceRow[];
-  pricing: { unpriced_models?: string[] };
-}
+// The answers' types are the server's (api/wire.ts, generated from /openapi.json).
+export type Breakdown = Answer<'svc-usage-model-breakdown'>;
+export type SourceRow = Breakdown['sources'][number];
+export type ModelRow = SourceRow['models'][number];
 export interface Summary {
   totals: Totals;
 }
-export type DailyRow = TokenRow & { day: string };
-export interface Daily {
-  data: DailyRow[];
-  summary: { totals: Totals };
-}
-export interface Hourly {
-  day: string;
-  data: HourlyRow[];
-  sync: { last_sync_at: string | null };
-}
-export interface Heatmap {
-  weeks: Array<Array<HeatCell | null>>;
-  active_days: number;
-  streak_days: number;
-  week_starts_on: 'sun' | 'mon';
-}
-export interface Monthly {
-  data: Array<TokenRow & { month: string }>;
-}
-export interface Projects {
-  entries: Array<{
-    project_key: string;
-    project_ref: string;
-    total_tokens: string;
-    billable_total_tokens: string;
-    total_cost_usd?: string;
-  }>;
-}
+export type Daily = Answer<'svc-usage-daily'>;
+export type DailyRow = Daily['data'][number];
+export type Hourly = Answer<'svc-usage-hourly'>;
+export type Heatmap = Answer<'svc-usage-heatmap'>;
+export type Monthly = Answer<'svc-usage-monthly'>;
+export type Projects = Answer<'svc-project-usage-summary'>;
 
 export type StackBy = 'source' | 'model';
 
@@ -220,10 +186,7 @@ export function usageSpan(
   heat: Heatmap | undefined,
   monthly: Monthly | undefined,
 ): { first: string; last: string } | null {
-  const days = (heat?.weeks ?? [])
-    .flat()
-    .filter((c): c is HeatCell => c !== null && c.value !== '0')
-    .map((c) => c.day);
+  const days = (heat?.weeks ?? []).flat().flatMap((c) => (c !== null && c.value !== '0' ? [c.day] : []));
   const months = (monthly?.data ?? []).filter((m) => m.total_tokens !== '0').map((m) => m.month);
   const firstMonth = months[0];
   const first =

@@ -3,7 +3,7 @@ import { Fragment, useMemo } from 'react';
 import { groupModels, keyColour, sourceName } from '../../../src/domain/model-names.js';
 import { toCsv } from '../lib/csv.js';
 import { exactCount, exactUsd, humanCount, humanDate, humanPercent, humanUsd } from '../lib/format.js';
-import { estimateSlotCosts, foldEmptyRuns, sortRows, type SortKey } from '../lib/series.js';
+import { estimateSlotCosts, foldEmptyRuns, sortRows, type SortKey, type TokenRow } from '../lib/series.js';
 import type { OverviewData, SourceRow } from './overview-data.js';
 
 export type Unit = 'tokens' | 'cost';
@@ -172,7 +172,7 @@ export function DailyTable({
       keys,
       data.daily.data.map((r) =>
         COLUMNS.map((c) =>
-          c.key === 'day' ? r.day : c.key === 'cost' ? (costs.get(r.day) ?? 0).toFixed(6) : r[c.key as keyof typeof r],
+          c.key === 'day' ? r.day : c.key === 'cost' ? (costs.get(r.day) ?? 0).toFixed(6) : r[c.key as keyof TokenRow],
         ),
       ),
     );

@@ -1,5 +1,5 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
@@ -9,7 +9,7 @@ import { humanDate } from '../lib/format.js';
 import { isPreset, PRESET_LABELS, resolveRange, type DateRange, type Preset } from '../lib/ranges.js';
 import type { SortKey } from '../lib/series.js';
 import { browserZone, usePrefs } from '../prefs.js';
-import { setQuery, useLocation } from '../router.js';
+import { setQuery, useLocation, useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { GetStarted } from './get-started.js';
 import { BudgetOverview } from './budgets-panel.js';
@@ -42,7 +42,7 @@ export function Overview() {
   const prefs = usePrefs();
   const browser = browserZone();
   const zone = query.get('tz') ?? prefs.zone ?? browser;
-  const nowMs = useMemo(() => Date.now(), [query.toString()]); // a new "now" with every change of view
+  const nowMs = useViewTime();
   const today = todayIn(zone, nowMs);
   const rawPreset = query.get('range');
   const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
@@ -75,9 +75,7 @@ export function Overview() {
   // The device list and the projects are read once the range's first answers are in (and kept
   // after): the first chart does not wait behind them on the server.
   const [firstRoundDone, setFirstRoundDone] = useState(false);
-  useEffect(() => {
-    if (main.data !== undefined || main.error !== undefined) setFirstRoundDone(true);
-  }, [main.data, main.error]);
+  if (!firstRoundDone && (main.data !== undefined || main.error !== undefined)) setFirstRoundDone(true);
   const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
     call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
@@ -95,12 +93,12 @@ export function Overview() {
   const noUsage = emptyRange && heat.data !== undefined && monthly.data !== undefined && span === null;
   // The first view opens on a range that has data: 30 days or all time when the last 7 are empty.
   const [opened, setOpened] = useState<Preset | null>(null);
+  const autoOpen: Preset | null =
+    rawPreset === null && emptyRange && span ? (span.last >= addDays(today, -29) ? '30d' : 'all') : null;
+  if (autoOpen !== null && opened !== autoOpen) setOpened(autoOpen);
   useEffect(() => {
-    if (rawPreset !== null || !emptyRange || !span) return;
-    const to: Preset = span.last >= addDays(today, -29) ? '30d' : 'all';
-    setOpened(to);
-    setQuery({ range: to });
-  }, [rawPreset, emptyRange, span, today]);
+    if (autoOpen !== null) setQuery({ range: autoOpen });
+  }, [autoOpen]);
   const showEmptyNote = emptyRange && span && !(opened && preset === opened);
 
   return (

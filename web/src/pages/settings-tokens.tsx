@@ -3,12 +3,13 @@
  * tokens (name, created, expires, last used), creates one (shown once, with a copy button) and
  * revokes one after a confirmation.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { call } from '../api.js';
 import { Card, CopyButton, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant, relativeTime } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
+import { useNow } from '../use-now.js';
 
 export interface ApiToken {
   id: string;
@@ -30,15 +31,6 @@ const EXPIRIES: Array<[string, string]> = [
   ['90', '90 days'],
   ['365', '365 days'],
 ];
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(id);
-  }, [everyMs]);
-  return now;
-}
 
 function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedToken) => void }) {
   const [name, setName] = useState('');

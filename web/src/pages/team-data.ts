@@ -1,62 +1,15 @@
 /** @fileoverview The team pages' calls and shapes (docs/teams.md): teams, usage, leaderboard, members, invites. */
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 
 export type Role = 'owner' | 'admin' | 'member';
-export interface TeamEntry {
-  id: string;
-  name: string;
-  slug: string;
-  role: Role;
-  members: number;
-}
-export interface UsageTotals {
-  total_tokens: string;
-  billable_total_tokens: string;
-  input_tokens: string;
-  cached_input_tokens: string;
-  output_tokens: string;
-  reasoning_output_tokens: string;
-  total_cost_usd?: string;
-}
-export interface UsageRow {
-  key: string;
-  label?: string;
-  totals: UsageTotals;
-  last_upload_at?: string | null;
-}
-export interface TeamUsage {
-  from: string;
-  to: string;
-  tz: string;
-  totals: UsageTotals & { total_cost_usd: string };
-  rows: UsageRow[];
-}
-export interface Member {
-  user_id: string;
-  display_name: string | null;
-  role: Role;
-  joined_at: string;
-  email?: string | null;
-  last_upload_at?: string | null;
-}
-export interface Invite {
-  id: string;
-  role: Role;
-  email: string | null;
-  max_uses: number;
-  uses: number;
-  expires_at: string;
-  state: string;
-}
-export interface BoardEntry {
-  rank: number | null;
-  user_id: string;
-  display_name: string | null;
-  total_tokens: string;
-  gpt_tokens: string;
-  claude_tokens: string;
-  other_tokens: string;
-}
+// The answers' types are the server's (api/wire.ts, generated from /openapi.json).
+export type TeamEntry = Answer<'svc-teams'>['teams'][number];
+export type TeamUsage = Answer<'svc-team-usage'>;
+export type UsageRow = TeamUsage['rows'][number];
+export type UsageTotals = UsageRow['totals'];
+export type Member = Answer<'svc-team-members'>['members'][number];
+export type Invite = Answer<'svc-team-invites'>['invites'][number];
+export type BoardEntry = Answer<'svc-team-leaderboard'>['entries'][number];
 
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
 

@@ -5,14 +5,14 @@
  * members table (owners and admins: sortable, CSV), the team leaderboard — and, for owners and admins, a member's drill-down and the management panel.
  * Team, range, zone, stacking, grouping and member live in the URL.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { todayIn } from '../lib/dates.js';
 import { exactCount, humanCount, humanUsd } from '../lib/format.js';
 import { isPreset, resolveRange, type Preset } from '../lib/ranges.js';
 import { browserZone, usePrefs } from '../prefs.js';
-import { navigate, setQuery, useLocation } from '../router.js';
+import { navigate, setQuery, useLocation, useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { canManage, loadTeams, loadUsage, post, type BoardEntry, type TeamEntry } from './team-data.js';
 import { TeamManagement } from './team-manage.js';
@@ -55,7 +55,7 @@ export function Teams() {
   const list = teams.data?.teams ?? [];
   const team = list.find((t) => t.id === query.get('team')) ?? list[0];
   const zone = query.get('tz') ?? prefs.zone ?? browser;
-  const nowMs = useMemo(() => Date.now(), [query.toString()]);
+  const nowMs = useViewTime();
   const rawPreset = query.get('range');
   const preset: Preset = isPreset(rawPreset) ? rawPreset : '30d';
   const range = resolveRange(preset, todayIn(zone, nowMs), prefs.weekStart, {
