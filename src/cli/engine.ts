@@ -158,8 +158,7 @@ function readPlan(
   const resolver = new ProjectResolver();
   /** The last record's bucket key and what it was made of. */
   let last:
-    | { hourStart: number; source: string; model: string; cwd?: string; session?: string; key: string }
-    | undefined;
+    { hourStart: number; source: string; model: string; cwd?: string; session?: string; key: string } | undefined;
   let done = 0;
   for (let i = 0; i < plan.length; i += 1) {
     const p = plan[i] as Planned;
