@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { allParsers } from './parsers/index.js';
 import type { AgentParser, LogFile, ParseStart } from './parsers/types.js';
-import { readFile, type FileRead } from './read-events.js';
+import { readFile, unpackRead, type FileRead } from './read-events.js';
 import type { BatchRequest, BatchResult, ReadTask, WorkerInit } from './read-worker.js';
 
 /** How long the main thread waits without any worker answering before reading a batch itself. */
@@ -183,7 +183,7 @@ export class ReadPool {
         if (this.owner.get(res.id) !== slot) continue; // already read here
         this.owner.delete(res.id);
         slot.inFlight -= 1;
-        this.results.set(res.id, res.reads);
+        this.results.set(res.id, res.reads.map(unpackRead));
         n += 1;
       }
     }
