@@ -78,6 +78,13 @@ const monthCache = new Map<string, string>();
 
 type Shard = Map<string, Counts>;
 
+/** A key's bucket without the session, its UTC month and its group. */
+interface KeyParts {
+  plain: string;
+  month: string;
+  group: string;
+}
+
 function decodeShard(raw: unknown): Shard {
   const map: Shard = new Map();
   if (isRecord(raw) && Array.isArray(raw['b'])) {
@@ -99,6 +106,7 @@ export class BucketStore {
   readonly changedGroups = new Set<string>();
   /** What was added to each bucket since this store was opened (the sync's summary of new usage). */
   readonly delta = new Map<string, Counts>();
+  private readonly keyParts = new Map<string, KeyParts>();
 
   /** @param files month → current file name, owned by the caller's state (see state.ts) */
   /** @param sessionFiles month → current session shard file, likewise */
@@ -109,20 +117,30 @@ export class BucketStore {
 
   /** Add to a bucket; a key made by {@link withSession} also adds to that session's totals. */
   add(key: string, counts: Counts, sign: 1 | -1 = 1): void {
-    const cut = key.indexOf(SESSION_SEP);
-    if (cut >= 0) {
-      const month = monthOf(key);
-      addTo(this.sessions.get(month), key, counts, sign);
-      this.sessions.markDirty(month);
-      key = key.slice(0, cut);
+    const k = this.parts(key);
+    if (k.plain !== key) {
+      addTo(this.sessions.get(k.month), key, counts, sign);
+      this.sessions.markDirty(k.month);
     }
-    const month = monthOf(key);
-    addTo(this.shards.get(month), key, counts, sign);
-    let d = this.delta.get(key);
-    if (d === undefined) this.delta.set(key, (d = zeroCounts()));
+    addTo(this.shards.get(k.month), k.plain, counts, sign);
+    let d = this.delta.get(k.plain);
+    if (d === undefined) this.delta.set(k.plain, (d = zeroCounts()));
     addInto(d, counts, sign);
-    this.shards.markDirty(month);
-    this.changedGroups.add(groupOf(key));
+    this.shards.markDirty(k.month);
+    this.changedGroups.add(k.group);
+  }
+
+  /** What a key names, worked out once per key: a first read adds to the same keys millions of times. */
+  private parts(key: string): KeyParts {
+    let k = this.keyParts.get(key);
+    if (k === undefined) {
+      const cut = key.indexOf(SESSION_SEP);
+      const plain = cut >= 0 ? key.slice(0, cut) : key;
+      k = { plain, month: monthOf(plain), group: groupOf(plain) };
+      if (this.keyParts.size > 200_000) this.keyParts.clear();
+      this.keyParts.set(key, k);
+    }
+    return k;
   }
 
   /** Every bucket (loads all months). */

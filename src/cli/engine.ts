@@ -156,24 +156,37 @@ function readPlan(
 ): void {
   const { state, now } = opts;
   const resolver = new ProjectResolver();
+  /** The last record's bucket key and what it was made of. */
+  let last:
+    { hourStart: number; source: string; model: string; cwd?: string; session?: string; key: string } | undefined;
   let done = 0;
   for (let i = 0; i < plan.length; i += 1) {
     const p = plan[i] as Planned;
     const summary = agents[p.parser.agent] as AgentSummary;
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
+      const hourStart = halfHourStart(rec.ts);
+      // consecutive records mostly share their bucket (a session's turns in one half-hour)
+      if (
+        last !== undefined &&
+        last.hourStart === hourStart &&
+        last.source === rec.source &&
+        last.model === rec.model &&
+        last.cwd === rec.cwd &&
+        last.session === rec.session
+      )
+        return last.key;
       const project = resolver.resolve(rec.cwd);
       if (project?.ref !== undefined && state.projectRefs[project.key] !== project.ref) {
         state.projectRefs[project.key] = project.ref;
         state.dirty = true;
       }
-      const key = bucketKey({
-        hourStart: halfHourStart(rec.ts),
-        source: rec.source,
-        model: rec.model,
-        project: project?.key ?? '',
-      });
-      return withSession(key, rec.session);
+      const key = withSession(
+        bucketKey({ hourStart, source: rec.source, model: rec.model, project: project?.key ?? '' }),
+        rec.session,
+      );
+      last = { hourStart, source: rec.source, model: rec.model, cwd: rec.cwd, session: rec.session, key };
+      return key;
     };
     const { resume, start } = p;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};

@@ -103,6 +103,9 @@ export class Ledger {
     const shardId = shardOf(group ?? id);
     const shard = this.shards.get(shardId);
     const members = group !== undefined ? (shard.groups.get(group) ?? []) : [];
+    if (members.length === 0 || (members.length === 1 && members[0] === id)) {
+      return this.upsertAlone(shard, shardId, id, bucket, counts, opts, buckets);
+    }
     const ids = members.includes(id) ? members : [...members, id];
     const before = contributions(shard, ids);
 
@@ -135,6 +138,54 @@ export class Ledger {
     this.shards.markDirty(shardId);
     if (outcome === 'new' && !after.has(id)) return 'replay';
     return outcome;
+  }
+
+  /**
+   * {@link upsert} of a record alone in its group (or without one), the usual case: it always
+   * counts whole (a sidechain record counts while its group has no main-chain record), so its
+   * bucket gains exactly its growth.
+   */
+  private upsertAlone(
+    shard: Shard,
+    shardId: string,
+    id: string,
+    bucket: string,
+    counts: Counts,
+    opts: { group?: string | undefined; sidechain?: boolean | undefined },
+    buckets: BucketStore,
+  ): UpsertOutcome {
+    const existing = shard.entries.get(id);
+    if (existing === undefined) {
+      const e: Entry = { bucket, counts: { ...counts } };
+      if (opts.group !== undefined) {
+        e.group = opts.group;
+        indexGroup(shard, opts.group, id);
+      }
+      if (opts.sidechain === true) e.sidechain = true;
+      shard.entries.set(id, e);
+      buckets.add(bucket, counts);
+      this.shards.markDirty(shardId);
+      return 'new';
+    }
+    const old = existing.counts;
+    const merged = maxCounts(old, counts);
+    merged.total = Math.max(merged.total, merged.input + merged.cached + merged.output + merged.reasoning);
+    const grew = !sameCounts(merged, old);
+    const flipped = existing.sidechain === true && opts.sidechain !== true;
+    if (flipped) delete existing.sidechain;
+    if (!grew && !flipped) return 'same';
+    existing.counts = merged;
+    if (grew) {
+      buckets.add(existing.bucket, {
+        input: merged.input - old.input,
+        cached: merged.cached - old.cached,
+        output: merged.output - old.output,
+        reasoning: merged.reasoning - old.reasoning,
+        total: merged.total - old.total,
+      });
+    }
+    this.shards.markDirty(shardId);
+    return 'grew';
   }
 }
 

@@ -72,6 +72,24 @@ export function formatInt(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** `1 bucket`, `17 buckets`: a count with its noun (plural by `s` unless given). */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatInt(n)} ${n === 1 ? noun : plural}`;
+}
+
+/** A byte size in decimal units, three significant figures (`812 B`, `12.3 KB`, `349 MB`, `1.04 GB`). */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
+  let u = 0;
+  while (v >= 999.5 && u < units.length - 1) {
+    v /= 1000;
+    u += 1;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[u] as string}`;
+}
+
 /**
  * Render rows as an aligned plain-text table: the first `textColumns` columns left-aligned, the
  * figures after them right-aligned. Colour escapes take no width.

@@ -139,3 +139,67 @@ export function replay(events: readonly ReadEvent[], sink: RecordSink): void {
     }
   }
 }
+
+/**
+ * A {@link FileRead} as sent between threads: every event's fields in one `Float64Array`
+ * (strings as indexes into `strings`, each distinct string once, `-1` for null). Cloning a
+ * few arrays and a short string list costs far less than cloning an array per event, and the
+ * receiver gets each repeated string (a session, a model, a message id) as one string.
+ */
+export type PackedRead =
+  | { ok: true; strings: string[]; data: Float64Array; offset: number; state: unknown }
+  | { ok: false; unavailable: boolean; message: string };
+
+/** Fields of each event kind that are strings (or null), by position. */
+const STRING_FIELDS: readonly (readonly boolean[])[] = [
+  [false, false, true, true, false, false, false, false, false, true, true],
+  [false, true, false, true, true, false, false, false, false, false, true, true, false, true],
+  [false, false],
+  [false, false],
+];
+
+export function packRead(read: FileRead): PackedRead {
+  if (!read.ok) return read;
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  let size = 0;
+  for (const e of read.events) size += e.length;
+  const data = new Float64Array(size);
+  let at = 0;
+  for (const e of read.events) {
+    const kinds = STRING_FIELDS[e[0]] as readonly boolean[];
+    for (let f = 0; f < e.length; f += 1) {
+      const v = e[f] as string | number | null;
+      if (kinds[f] !== true) data[at] = v as number;
+      else if (v === null) data[at] = -1;
+      else {
+        let i = index.get(v as string);
+        if (i === undefined) {
+          i = strings.push(v as string) - 1;
+          index.set(v as string, i);
+        }
+        data[at] = i;
+      }
+      at += 1;
+    }
+  }
+  return { ok: true, strings, data, offset: read.offset, state: read.state };
+}
+
+export function unpackRead(packed: PackedRead): FileRead {
+  if (!packed.ok) return packed;
+  const { strings, data } = packed;
+  const events: ReadEvent[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const kinds = STRING_FIELDS[data[at] as number] as readonly boolean[];
+    const e: (string | number | null)[] = [];
+    for (let f = 0; f < kinds.length; f += 1) {
+      const v = data[at + f] as number;
+      e.push(kinds[f] !== true ? v : v === -1 ? null : (strings[v] as string));
+    }
+    events.push(e as ReadEvent);
+    at += kinds.length;
+  }
+  return { ok: true, events, offset: packed.offset, state: packed.state };
+}

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { allParsers } from './parsers/index.js';
 import type { AgentParser, LogFile, ParseStart } from './parsers/types.js';
-import { readFile, type FileRead } from './read-events.js';
+import { readFile, unpackRead, type FileRead } from './read-events.js';
 import type { BatchRequest, BatchResult, ReadTask, WorkerInit } from './read-worker.js';
 
 /** How long the main thread waits without any worker answering before reading a batch itself. */
@@ -72,6 +72,8 @@ export class ReadPool {
   private readonly results = new Map<number, FileRead[]>();
   private readonly owner = new Map<number, Slot>();
   private nextToSend = 0;
+  /** Batches from here on were taken by the calling thread (read from the tail while it waited). */
+  private end: number;
 
   private constructor(
     private readonly batches: readonly ReadTask[][],
@@ -79,7 +81,9 @@ export class ReadPool {
     private readonly now: number,
     private readonly files: Record<string, LogFile[]>,
     private readonly stallMs: number,
-  ) {}
+  ) {
+    this.end = batches.length;
+  }
 
   /** Start up to `threads` workers for `batches`, or undefined when the worker module is missing. */
   static open(
@@ -127,6 +131,13 @@ export class ReadPool {
       const seen = Atomics.load(this.counter, 0);
       if (this.collect() > 0) continue;
       const slot = this.owner.get(id);
+      if (slot !== undefined && slot.dead !== true && this.nextToSend < this.end) {
+        // rather than sleep, read the last batch nobody has been sent: the workers go on from
+        // the front, this thread from the back, and the results are the same wherever read
+        this.end -= 1;
+        this.results.set(this.end, this.readHere(this.end));
+        continue;
+      }
       if (
         slot === undefined ||
         slot.dead === true ||
@@ -172,7 +183,7 @@ export class ReadPool {
         if (this.owner.get(res.id) !== slot) continue; // already read here
         this.owner.delete(res.id);
         slot.inFlight -= 1;
-        this.results.set(res.id, res.reads);
+        this.results.set(res.id, res.reads.map(unpackRead));
         n += 1;
       }
     }
@@ -182,7 +193,7 @@ export class ReadPool {
 
   private dispatch(): void {
     for (;;) {
-      if (this.nextToSend >= this.batches.length) return;
+      if (this.nextToSend >= this.end) return;
       let best: Slot | undefined;
       for (const s of this.slots)
         if (s.dead !== true && s.inFlight < DEPTH && (best === undefined || s.inFlight < best.inFlight)) best = s;
@@ -231,8 +242,9 @@ export function startParallelReads(
   if (cfg.threads < 1 || totalBytes < cfg.minBytes) return NONE;
   const eligible = (p: PlannedRead): boolean =>
     p.parser.needsSqlite !== true && allParsers.find((a) => a.agent === p.parser.agent) === p.parser;
-  // about eight batches per thread, so a slow one does not hold the others up for long
-  const target = Math.max(256 * 1024, Math.min(16 * 1024 * 1024, totalBytes / (cfg.threads * 8)));
+  // about eight batches per thread (the calling thread reads some too), so a slow one does not
+  // hold the others up for long
+  const target = Math.max(256 * 1024, Math.min(16 * 1024 * 1024, totalBytes / ((cfg.threads + 1) * 8)));
   const batches: ReadTask[][] = [];
   const where = new Map<number, [number, number]>();
   let cur: ReadTask[] = [];

@@ -8,7 +8,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { allParsers } from './parsers/index.js';
 import type { LogFile, ParseStart } from './parsers/types.js';
-import { readFile, type FileRead } from './read-events.js';
+import { packRead, readFile, type FileRead, type PackedRead } from './read-events.js';
 
 /** What the pool hands a worker when it starts it. */
 export interface WorkerInit {
@@ -33,7 +33,7 @@ export interface BatchRequest {
 
 export interface BatchResult {
   id: number;
-  reads: FileRead[];
+  reads: PackedRead[];
 }
 
 function serve(init: WorkerInit): void {
@@ -44,8 +44,12 @@ function serve(init: WorkerInit): void {
       if (parser === undefined) return { ok: false, unavailable: false, message: `no parser for ${t.agent}` };
       return readFile(parser, t.file, t.start, { now: init.now, files: init.files[t.agent] ?? [] });
     });
-    const res: BatchResult = { id: req.id, reads };
-    init.port.postMessage(res);
+    const packed = reads.map(packRead);
+    const res: BatchResult = { id: req.id, reads: packed };
+    init.port.postMessage(
+      res,
+      packed.flatMap((r): ArrayBuffer[] => (r.ok ? [r.data.buffer as ArrayBuffer] : [])),
+    );
     Atomics.add(signal, 0, 1);
     Atomics.notify(signal, 0);
   });

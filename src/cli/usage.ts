@@ -97,6 +97,11 @@ export function parseInstant(value: unknown): number | undefined {
     return value < 1e11 ? Math.round(value * 1000) : Math.round(value);
   }
   if (typeof value === 'string' && value.length > 0) {
+    // the usual form (`…Z`): neither pattern below can match a string ending in Z
+    if (value.charCodeAt(value.length - 1) === 0x5a) {
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? undefined : ms;
+    }
     if (/^\d+(\.\d+)?$/.test(value)) return parseInstant(Number(value));
     // a date-time without a zone designator is UTC (never the machine's local time)
     const iso = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value)

@@ -219,11 +219,11 @@ describe('status', () => {
       'Not linked (run `tokentally link`)',
       expect.stringMatching(/^Last sync: {4}2026-11-02 13:00 (CET|GMT\+1) \(2 minutes ago\)$/),
       'Last upload:  never',
-      'Queued:       1 bucket(s)',
+      'Queued:       1 bucket',
       'Projects:     off',
     ]);
     expect(piped.stdout).toContain(
-      'agent   files  MB read  malformed lines\nclaude      1      0.0                1\ntotal       1      0.0                1\n',
+      'agent   files   read  malformed lines\nclaude      1  173 B                1\ntotal       1  173 B                1\n',
     );
     expect(piped.stdout).toMatch(/^No logs: codex, every-code, gemini, .*crush\.$/m);
     expect(piped.stdout).toContain(`claude: the last malformed line was in ${file}`);

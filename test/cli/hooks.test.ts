@@ -133,7 +133,7 @@ describe('doctor', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('FAIL  no config');
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('2 problem(s) need attention:');
+    expect(lines[0]).toBe('2 problems need attention:');
     expect(lines[1]).toMatch(/^FAIL {2}no config/);
     expect(lines[2]).toBe('FAIL  not linked to a server');
     expect(lines.filter((l) => l.includes('no logs'))).toEqual([

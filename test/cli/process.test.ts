@@ -38,7 +38,7 @@ describe('tokentally as a process', () => {
     const r = cli(['sync']);
     expect(r.status, r.stderr).toBe(1); // read and queued, but not linked
     expect(r.stderr).toContain('tokentally link --server');
-    expect(r.stdout).toContain('claude: 1 file(s) read, 1 new record(s)');
+    expect(r.stdout).toContain('claude: 1 file read, 1 new record');
     expect(fs.existsSync(path.join(h.env['XDG_STATE_HOME'] as string, 'tokentally', 'state.json'))).toBe(true);
     expect(fs.readdirSync(h.env['HOME'] as string)).toEqual([]);
     const report = cli(['report', '--json', '--by', 'source']);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../../src/cli/api.js';
 import { acquireLock, isLocked } from '../../src/cli/lock.js';
-import { createOutput } from '../../src/cli/output.js';
+import { counted, createOutput, formatBytes } from '../../src/cli/output.js';
 import { agentRoots, ownPaths } from '../../src/cli/paths.js';
 import { projectFromRemote, remoteUrlFromConfig } from '../../src/cli/project.js';
 import { UploadQueue } from '../../src/cli/queue.js';
@@ -59,6 +59,10 @@ describe('small helpers', () => {
     expect(parseInstant(ms / 1000)).toBe(ms);
     expect(parseInstant(String(ms))).toBe(ms);
     expect(parseInstant('yesterday')).toBeUndefined();
+    expect(parseInstant('not a dateZ')).toBeUndefined();
+    expect(parseInstant('2026-11-01T10:29:59.999+00:00Z')).toBe(
+      Date.parse('2026-11-01T10:29:59.999+00:00Z') || undefined,
+    );
     const tz = process.env['TZ'];
     process.env['TZ'] = 'Asia/Kathmandu';
     try {
@@ -70,6 +74,25 @@ describe('small helpers', () => {
     expect(parseInstant('2026-11-01T12:29:59.999+02:00')).toBe(ms);
     expect(halfHourStart(ms)).toBe(Date.UTC(2026, 10, 1, 10, 0));
     expect(halfHourStart(ms + 1)).toBe(Date.UTC(2026, 10, 1, 10, 30));
+  });
+
+  it('writes counts with their noun and sizes in decimal units', () => {
+    expect([counted(1, 'bucket'), counted(17, 'bucket'), counted(1234, 'log file')]).toEqual([
+      '1 bucket',
+      '17 buckets',
+      '1,234 log files',
+    ]);
+    expect([0, 173, 999, 1000, 12_345, 999_499, 999_500, 181_000_000, 1_041_000_000].map(formatBytes)).toEqual([
+      '0 B',
+      '173 B',
+      '999 B',
+      '1.00 KB',
+      '12.3 KB',
+      '999 KB',
+      '1.00 MB',
+      '181 MB',
+      '1.04 GB',
+    ]);
   });
 
   it('packs groups into batches of at most 500 buckets without splitting a group', () => {

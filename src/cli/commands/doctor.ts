@@ -12,7 +12,7 @@ import { ApiError, postJson } from '../api.js';
 import { configMode, loadConfig } from '../config-store.js';
 import type { CliContext } from '../context.js';
 import { isLocked } from '../lock.js';
-import { createOutput } from '../output.js';
+import { counted, createOutput } from '../output.js';
 import { allParsers } from '../parsers/index.js';
 import { exporterLine, otlpExporters } from '../otlp-exporters.js';
 import { agentRoots, ownPaths } from '../paths.js';
@@ -88,7 +88,7 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   } else bad('not linked to a server');
 
   const queued = new UploadQueue(paths.stateDir).size();
-  note(`${queued} bucket(s) waiting in the upload queue`);
+  note(`${counted(queued, 'bucket')} waiting in the upload queue`);
   if (isLocked(path.join(paths.stateDir, 'sync.lock'))) note('a sync is running right now');
 
   const roots = agentRoots(ctx.env);
@@ -105,7 +105,7 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
       continue;
     }
     if (parser.noTokenCounts === undefined || files > 0)
-      ok(`${parser.agent}: ${files} log file(s) under ${found.join(', ')}`);
+      ok(`${parser.agent}: ${counted(files, 'log file')} under ${found.join(', ')}`);
     if (parser.noTokenCounts !== undefined) note(`${parser.agent}: ${parser.noTokenCounts}`);
     if (parser.needsSqlite === true && discovered.some((f) => f.path.endsWith('.db')) && sqliteDriver() === null) {
       bad(`${parser.agent}: its database cannot be read: ${SQLITE_MISSING}`);
@@ -116,8 +116,8 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   const withLogs = allParsers.length - noLogs.length;
   out.data(
     problems.length === 0
-      ? style.green(`All good: ${withLogs} agent(s) with logs, nothing needs doing.`)
-      : style.red(`${problems.length} problem(s) need attention:`),
+      ? style.green(`All good: ${counted(withLogs, 'agent')} with logs, nothing needs doing.`)
+      : style.red(`${problems.length === 1 ? '1 problem needs' : `${problems.length} problems need`} attention:`),
   );
   for (const p of problems) out.data(p);
   out.data('');

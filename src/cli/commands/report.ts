@@ -28,7 +28,7 @@ const BY: readonly string[] = ['day', 'model', 'source', 'project', 'block', 'se
 
 /** Printed under the table: how the columns add up, in one line. */
 export const COLUMNS_NOTE =
-  'Each row adds up: input (uncached) + cached + output + reasoning = total. Codex counts cached tokens inside input and reasoning inside output; here they are shown apart.';
+  'Each row adds up: input (uncached) + cached + output + reasoning = total. Codex and Every Code count cached tokens inside input and reasoning inside output; here they are shown apart.';
 
 export async function reportCommand(argv: string[], ctx: CliContext): Promise<number> {
   const { values } = parseArgs({

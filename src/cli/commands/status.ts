@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config-store.js';
 import type { CliContext } from '../context.js';
 import { isLocked } from '../lock.js';
-import { createOutput, formatInt, table } from '../output.js';
+import { counted, createOutput, formatBytes, formatInt, table } from '../output.js';
 import { allParsers } from '../parsers/index.js';
 import { exporterLine, otlpExporters } from '../otlp-exporters.js';
 import { agentRoots, ownPaths } from '../paths.js';
@@ -77,7 +77,7 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
     `Last upload:  ${whenText(state.meta.lastUploadAt, now, tz)}${failed ? style.red(` (${status.last_result})`) : ''}`,
   );
   out.data(
-    `Queued:       ${formatInt(status.queued_buckets)} bucket(s)${status.sync_running ? ' (a sync is running)' : ''}`,
+    `Queued:       ${counted(status.queued_buckets, 'bucket')}${status.sync_running ? ' (a sync is running)' : ''}`,
   );
   out.data(`Projects:     ${status.projects ? 'on (owner/repo names are uploaded)' : 'off'}`);
   const seen = Object.entries(perAgent).filter(([, s]) => s.files > 0 || s.malformed > 0);
@@ -98,11 +98,11 @@ export async function statusCommand(argv: string[], ctx: CliContext): Promise<nu
     const row = (name: string, s: { files: number; bytes: number; malformed: number }): string[] => [
       name,
       formatInt(s.files),
-      (s.bytes / 1e6).toFixed(1),
+      formatBytes(s.bytes),
       s.malformed > 0 ? style.yellow(formatInt(s.malformed)) : '0',
     ];
     out.data(
-      table(['agent', 'files', 'MB read', 'malformed lines'].map(style.bold), [
+      table(['agent', 'files', 'read', 'malformed lines'].map(style.bold), [
         ...seen.map(([a, s]) => row(a, s)),
         row('total', sum).map(style.bold),
       ]),

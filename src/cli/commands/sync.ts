@@ -11,7 +11,7 @@ import { formatTokens, formatUsd, loadPricer, type PricedBucket, type Pricer } f
 import type { CliContext } from '../context.js';
 import { scan, type ScanResult } from '../engine.js';
 import { acquireLock } from '../lock.js';
-import { createOutput, formatInt, type Output } from '../output.js';
+import { counted, createOutput, formatInt, type Output } from '../output.js';
 import { allParsers } from '../parsers/index.js';
 import { exporterLine, otlpExporters } from '../otlp-exporters.js';
 import { agentRoots, ownPaths } from '../paths.js';
@@ -53,7 +53,7 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
       const pending = new UploadQueue(paths.stateDir).size();
       const server = config.server ?? ctx.env['TOKENTALLY_SERVER'] ?? 'https://<your-server>';
       out.error(
-        `this machine is not linked to a server; ${formatInt(pending)} bucket(s) wait in the local queue. Create a link code in the dashboard, then run:\n` +
+        `this machine is not linked to a server; ${counted(pending, 'bucket')} ${pending === 1 ? 'waits' : 'wait'} in the local queue. Create a link code in the dashboard, then run:\n` +
           `  tokentally link --server ${server} --code XXXX-XXXX-XXXX`,
       );
       return 1;
@@ -112,7 +112,7 @@ function reportScan(out: Output, r: ScanResult, queued: number): void {
     .filter(([, s]) => s.changed > 0 || s.malformed > 0)
     .map(
       ([a, s]) =>
-        `${a}: ${s.changed} file(s) read, ${formatInt(s.records)} new record(s)${s.malformed > 0 ? `, ${s.malformed} malformed line(s) skipped` : ''}`,
+        `${a}: ${counted(s.changed, 'file')} read, ${counted(s.records, 'new record')}${s.malformed > 0 ? `, ${counted(s.malformed, 'malformed line')} skipped` : ''}`,
     );
   for (const s of Object.values(r.agents)) for (const msg of s.unavailable ?? []) out.warn(msg);
   // With buckets still queued (read before linking, or a failed upload) the upload line says what is sent.
@@ -177,7 +177,7 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
         : res.error.retryable
           ? ' (will retry on the next sync)'
           : '';
-    out.error(`upload stopped: ${res.error.message}${hint}; ${formatInt(res.pending)} bucket(s) kept in the queue.`);
+    out.error(`upload stopped: ${res.error.message}${hint}; ${counted(res.pending, 'bucket')} kept in the queue.`);
     return 1;
   }
   return 0;

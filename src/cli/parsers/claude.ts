@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { readJsonl, type LineStats } from '../jsonl.js';
 import { isRecord, str } from '../json-file.js';
-import { normalizeModel, parseInstant, toCount, type Counts } from '../usage.js';
+import { normalizeModel, parseInstant, toCount, type Counts, type UsageRecord } from '../usage.js';
 import { walkFiles } from '../walk.js';
 import type { AgentParser, LogFile, RecordSink } from './types.js';
 
@@ -48,49 +48,102 @@ export const claudeParser: AgentParser = {
   },
   parse(file, start, sink: RecordSink) {
     const stats: LineStats = { lines: 0, malformed: 0 };
+    const line = new LineHandler(file, sink);
     const offset = readJsonl(
       file.path,
       start.offset,
       ['"usage"'],
-      (obj, lineStart) => {
-        const message = obj['message'];
-        const msg = isRecord(message) ? message : undefined;
-        const usage = msg?.['usage'] ?? obj['usage'];
-        if (!isRecord(usage)) return;
-        const counts = claudeCounts(usage);
-        if (counts.total === 0) return; // synthetic bookkeeping rows
-        const ts = parseInstant(obj['timestamp']);
-        if (ts === undefined) {
-          sink.malformed();
-          return;
-        }
-        const messageId = str(msg?.['id']);
-        const requestId = str(obj['requestId']) ?? '';
-        // Without a request id (proxies, Anthropic-compatible gateways) a message id is only
-        // trusted within its session: some gateways reuse one id everywhere (ccusage #1635).
-        const scope = requestId !== '' ? requestId : `session:${str(obj['sessionId']) ?? file.key}`;
-        const id =
-          messageId !== undefined
-            ? `${messageId}\u0000${scope}`
-            : requestId !== ''
-              ? `req\u0000${requestId}`
-              : `${file.key}@${lineStart}`;
-        sink.upsert(
-          id,
-          {
-            ts,
-            source: 'claude',
-            model: normalizeModel(msg?.['model'] ?? obj['model']),
-            counts,
-            cwd: str(obj['cwd']),
-            session: str(obj['sessionId']) ?? path.basename(file.path, '.jsonl'),
-          },
-          messageId !== undefined ? { group: messageId, sidechain: obj['isSidechain'] === true } : {},
-        );
-      },
+      (obj, lineStart) => line.handle(obj, lineStart),
       stats,
     );
     sink.malformed(stats.malformed);
     return { offset, state: null };
   },
 };
+
+/**
+ * Turns one file's usage lines into upserts. Claude Code writes a message once per content block
+ * (thinking, text, tool use), usually with the same usage: a line identical in everything the
+ * engine uses to the line just before it can only be a duplicate the ledger would skip, so it is
+ * reported as skipped without another upsert. Repeated strings (session, cwd, model) are passed
+ * on as one string, so the engine's maps hash each once.
+ */
+class LineHandler {
+  private prev: { id: string; rec: UsageRecord; group: string | undefined; sidechain: boolean } | undefined;
+  private readonly fallbackSession: string;
+
+  constructor(
+    private readonly file: LogFile,
+    private readonly sink: RecordSink,
+  ) {
+    this.fallbackSession = path.basename(file.path, '.jsonl');
+  }
+
+  handle(obj: Record<string, unknown>, lineStart: number): void {
+    const { file, sink } = this;
+    const message = obj['message'];
+    const msg = isRecord(message) ? message : undefined;
+    const usage = msg?.['usage'] ?? obj['usage'];
+    if (!isRecord(usage)) return;
+    const counts = claudeCounts(usage);
+    if (counts.total === 0) return; // synthetic bookkeeping rows
+    const ts = parseInstant(obj['timestamp']);
+    if (ts === undefined) {
+      sink.malformed();
+      return;
+    }
+    const messageId = str(msg?.['id']);
+    const requestId = str(obj['requestId']) ?? '';
+    const sessionId = str(obj['sessionId']);
+    // Without a request id (proxies, Anthropic-compatible gateways) a message id is only
+    // trusted within its session: some gateways reuse one id everywhere (ccusage #1635).
+    const scope = requestId !== '' ? requestId : `session:${sessionId ?? file.key}`;
+    const id =
+      messageId !== undefined
+        ? `${messageId}\u0000${scope}`
+        : requestId !== ''
+          ? `req\u0000${requestId}`
+          : `${file.key}@${lineStart}`;
+    const prev = this.prev;
+    const rec: UsageRecord = {
+      ts,
+      source: 'claude',
+      model: same(prev?.rec.model, normalizeModel(msg?.['model'] ?? obj['model'])),
+      counts,
+      cwd: same(prev?.rec.cwd, str(obj['cwd'])),
+      session: same(prev?.rec.session, sessionId ?? this.fallbackSession),
+    };
+    const sidechain = obj['isSidechain'] === true;
+    if (
+      prev !== undefined &&
+      prev.id === id &&
+      prev.group === messageId &&
+      prev.sidechain === sidechain &&
+      sameRecord(prev.rec, rec)
+    ) {
+      sink.skipped();
+      return;
+    }
+    this.prev = { id, rec, group: messageId, sidechain };
+    sink.upsert(id, rec, messageId !== undefined ? { group: messageId, sidechain } : {});
+  }
+}
+
+/** `b`, as the string `a` when they are equal. */
+function same<T extends string | undefined>(a: string | undefined, b: T): T {
+  return a !== undefined && a === b ? (a as T) : b;
+}
+
+function sameRecord(a: UsageRecord, b: UsageRecord): boolean {
+  return (
+    a.ts === b.ts &&
+    a.model === b.model &&
+    a.cwd === b.cwd &&
+    a.session === b.session &&
+    a.counts.input === b.counts.input &&
+    a.counts.cached === b.counts.cached &&
+    a.counts.output === b.counts.output &&
+    a.counts.reasoning === b.counts.reasoning &&
+    a.counts.total === b.counts.total
+  );
+}
