@@ -163,7 +163,7 @@ describe('installing the CLI from its server', () => {
       expect(synced.stderr).toContain(`Goose database ${goose} not read: reading it needs Node ≥ 22.5`);
     }
     expect(synced.stdout).toMatch(/^Sent \d+ half-hour buckets: /m);
-    for (const s of sources) expect(synced.stdout, s).toMatch(new RegExp(`^${s}: \\d file\\(s\\) read, [1-9]`, 'm'));
+    for (const s of sources) expect(synced.stdout, s).toMatch(new RegExp(`^${s}: \\d files? read, [1-9]`, 'm'));
     const doctor = await tokentally(['doctor']);
     expect(doctor.stdout).toContain(`CLI and server versions match (${VERSION})`);
     if (!nodeHasSqlite) expect(doctor.stdout).toMatch(/FAIL {2}opencode: its database cannot be read/);

@@ -115,7 +115,7 @@ describe('agents exporting to the linked server over OTLP', () => {
     expect(otlpExporters(h.env, agentRoots(h.env), undefined)).toEqual([]);
     expect(otlpExporters(h.env, agentRoots(h.env), 'https://other.example.com')).toEqual([]);
     const sync = await run(h.env, ['sync', '--no-upload']);
-    expect(sync.stdout + sync.stderr).toMatch(/claude: 1 file\(s\) read/);
+    expect(sync.stdout + sync.stderr).toMatch(/claude: 1 file read/);
     expect(sync.stdout + sync.stderr).not.toMatch(/over OTLP/);
   });
 
