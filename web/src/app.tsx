@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { signOut, useSession } from './auth.js';
 import { Avatar, Skeleton } from './components/common.js';
 import { Overview } from './pages/overview.js';
-import { Logo } from './pages/sign-in.js';
+import { Logo } from './components/logo.js';
 import { Link, navigate, useLocation } from './router.js';
 import { routeOf, ROUTES, signInForm, type At } from './routes.js';
 

@@ -2,6 +2,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { auth, linkNotice } from '../auth.js';
 import { Link, useLocation } from '../router.js';
+import { Logo } from '../components/logo.js';
 import { SignInProviders } from './sign-in-providers.js';
 
 /** What a refused sign-up or sign-in says, by GoTrue's error code (docs/running-for-a-group.md). */
@@ -165,16 +166,5 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         {children}
       </main>
     </div>
-  );
-}
-
-export function Logo({ onAccent = false }: { onAccent?: boolean }) {
-  return (
-    <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true">
-      <rect width="32" height="32" rx="8" fill={onAccent ? 'rgba(255,255,255,0.18)' : 'var(--accent)'} />
-      <rect x="7" y="17" width="4" height="8" rx="1.5" fill="#fff" opacity=".7" />
-      <rect x="14" y="11" width="4" height="14" rx="1.5" fill="#fff" opacity=".85" />
-      <rect x="21" y="6" width="4" height="19" rx="1.5" fill="#fff" />
-    </svg>
   );
 }
