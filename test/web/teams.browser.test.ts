@@ -87,21 +87,17 @@ describe(`team pages in a browser (${engine})`, () => {
       await p.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
       expect(await scrollsSideways(p), 'teams scrolls sideways at 390 px').toBe(false);
       // The shares and members tables stack their rows: no cell is cut off at its box's edge.
-      const cutOff = await p.evaluate(() =>
-        [
-          ...document.querySelectorAll(
-            '[aria-labelledby="team-shares-title"] .table-wrap, [aria-labelledby="team-members-title"] .table-wrap',
-          ),
-        ].flatMap((wrap) => {
+      const cutOff = (await p.evaluate(`[...document.querySelectorAll(
+        '[aria-labelledby="team-shares-title"] .table-wrap, [aria-labelledby="team-members-title"] .table-wrap')]
+        .flatMap((wrap) => {
           const box = wrap.getBoundingClientRect();
           return [...wrap.querySelectorAll('th, td')]
             .filter((cell) => {
               const r = cell.getBoundingClientRect();
               return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1);
             })
-            .map((cell) => cell.textContent ?? '');
-        }),
-      );
+            .map((cell) => cell.textContent);
+        })`)) as string[];
       expect(cutOff, 'cells cut off at 390 px').toEqual([]);
       expect(await p.locator('.stack-table td').count()).toBeGreaterThan(0);
       await fullPageShot(p, `${SHOTS}/teams-phone-${options.dark ? 'dark' : 'light'}.png`);
