@@ -36,6 +36,9 @@ const SUMS: Record<string, string> = {
     'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
 };
 
+/** The 16-day sums (migration 0026), checked when the measured build has them (BENCH_SERVER). */
+const BLOCKS = 'select user_id, sum(total) t, sum(billable) b from usage_blocks group by user_id';
+
 /** The packed days' sums per user (summed here: SQL does not read the packed text). */
 const DAYS = 'select user_id, counts from usage_days order by user_id';
 
@@ -109,6 +112,8 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
         );
       else results[RAW] = await sumsOf(BUCKET_ROWS);
       for (const [name, sql] of Object.entries(SUMS)) results[name] = await sumsOf(sql);
+      if ((await client.query(`select to_regclass('usage_blocks') t`)).rows[0]?.t)
+        results.usage_blocks = await sumsOf(BLOCKS);
       // A build from before the packed days (BENCH_SERVER) has no usage_days to check.
       if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t)
         results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
@@ -139,6 +144,8 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       );
     else results[RAW] = sumsOf(BUCKET_ROWS);
     for (const [name, sql] of Object.entries(SUMS)) results[name] = sumsOf(sql);
+    if (db.prepare(`select 1 from sqlite_master where name = 'usage_blocks'`).get())
+      results.usage_blocks = sumsOf(BLOCKS);
     if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get())
       results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
     return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };

@@ -83,6 +83,18 @@ export interface UsageDailyTable extends TokenColumns {
   cost_micros: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }
 
+/**
+ * `usage_daily` summed per block of 16 UTC days (block = floor(day / 16), days from 1970 on): counts
+ * and stored costs, kept by everything that writes `usage_daily` (migration 0026).
+ */
+export interface UsageBlocksTable extends TokenColumns {
+  user_id: string;
+  block: Int;
+  source: string;
+  model: string;
+  cost_micros: ColumnType<bigint, bigint | number | undefined, bigint | number>;
+}
+
 /** Analytics read model (kept by the ingest writers): a user's UTC day, its sums and half-hours packed in one text (domain/day-slots.ts). */
 export interface UsageDaysTable {
   user_id: string;
@@ -335,6 +347,7 @@ export interface Database {
   usage_device_days: UsageDeviceDaysTable;
   usage_rollup: UsageRollupTable;
   usage_daily: UsageDailyTable;
+  usage_blocks: UsageBlocksTable;
   usage_days: UsageDaysTable;
   user_storage: UserStorageTable;
   project_usage: ProjectUsageTable;

@@ -27,9 +27,16 @@ import {
 } from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
 import { daysAfter, bucketsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
-import { deriveReadModelDeltas, nextDailyRow, type PeriodDelta } from './read-model-deltas.js';
+import {
+  BlockSums,
+  deriveReadModelDeltas,
+  nextDailyRow,
+  type BlockDelta,
+  type PeriodDelta,
+} from './read-model-deltas.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
+  ADD_BLOCKS,
   ADD_MONTHS,
   ADD_PROJECTS,
   ADD_ROLLUP,
@@ -133,6 +140,7 @@ export function writeGroup(
   const projects: { userId: string; p: ReturnType<typeof mergeUploadDeltas>[number]['projects'][number] }[] = [];
   const daily: { userId: string; day: number; source: string; model: string; next: ReturnType<typeof nextDailyRow> }[] =
     [];
+  const blocks: { userId: string; b: BlockDelta }[] = [];
   const days: { userId: string; day: number; packed: string }[] = [];
   const weeks: { userId: string; p: PeriodDelta }[] = [];
   const months: { userId: string; p: PeriodDelta }[] = [];
@@ -144,15 +152,14 @@ export function writeGroup(
     for (const r of user.rollup) rollup.push({ userId, r });
     for (const p of user.projects) projects.push({ userId, p });
     const derived = deriveReadModelDeltas(user.rollup);
+    const userBlocks = new BlockSums();
     for (const d of derived.daily) {
-      daily.push({
-        userId,
-        day: d.day,
-        source: d.source,
-        model: d.model,
-        next: nextDailyRow(stored.daily.get(dailyKey(userId, d.day, d.source, d.model)), d, costOf),
-      });
+      const before = stored.daily.get(dailyKey(userId, d.day, d.source, d.model));
+      const next = nextDailyRow(before?.counts, d, costOf);
+      daily.push({ userId, day: d.day, source: d.source, model: d.model, next });
+      userBlocks.add(d, before?.costMicros ?? 0n, next);
     }
+    for (const b of userBlocks.values()) blocks.push({ userId, b });
     for (const d of derived.days)
       days.push({ userId, day: d.day, packed: addToDay(stored.packed.get(ownerKey(userId, d.day)), d.slots) });
     for (const p of derived.weeks) weeks.push({ userId, p });
@@ -222,6 +229,25 @@ export function writeGroup(
         (x) => x.next.total,
         (x) => x.next.billable,
         (x) => x.next.costMicros,
+      ),
+    });
+  }
+  if (blocks.length > 0) {
+    fragments.push({
+      sql: ADD_BLOCKS,
+      params: arrayColumns(
+        blocks,
+        (x) => x.userId,
+        (x) => x.b.block,
+        (x) => x.b.source,
+        (x) => x.b.model,
+        (x) => x.b.input,
+        (x) => x.b.cached,
+        (x) => x.b.output,
+        (x) => x.b.reasoning,
+        (x) => x.b.total,
+        (x) => x.b.billable,
+        (x) => x.b.costMicros,
       ),
     });
   }

@@ -24,8 +24,8 @@ export const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
 export interface StoredState {
   /** Each device's stored buckets of the days its upload touches (a day with none stored is empty). */
   deviceDays: Map<string, StoredDays>;
-  /** Stored `usage_daily` counts by {@link dailyKey}. */
-  daily: Map<string, TokenCounts>;
+  /** Stored `usage_daily` counts and cost by {@link dailyKey}. */
+  daily: Map<string, { counts: TokenCounts; costMicros: bigint }>;
   /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
   days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
@@ -104,7 +104,10 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
     } else if (row.kind === 'u') {
       state.storedBuckets.set(row.owner, Number(row.day));
     } else {
-      state.daily.set(dailyKey(row.owner, day, row.source, row.model), countsOf(row));
+      state.daily.set(dailyKey(row.owner, day, row.source, row.model), {
+        counts: countsOf(row),
+        costMicros: BigInt(row.cost_micros),
+      });
     }
   }
   return state;

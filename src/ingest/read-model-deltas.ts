@@ -3,6 +3,7 @@
  * per upload so each derived row is written once, however many rollup rows feed it.
  *
  * - `daily`: per (UTC epoch day, source, model) — `usage_daily`, which also stores the row's cost;
+ *   its rows' changes, cost included, summed per block of 16 days ({@link BlockSums}) — `usage_blocks`;
  * - `days`: per UTC epoch day, the changes to its half-hours — the packed `usage_days` row
  *   (domain/day-slots.ts), rewritten once per upload and day;
  * - `weeks`, `months`, `total` — billable tokens per model family for the leaderboard's per-period
@@ -15,7 +16,7 @@ import { modelFamily } from '../domain/model-family.js';
 import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../domain/token-counts.js';
 import type { SlotDelta } from '../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
-import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
 
 export interface DailyDelta extends TokenCounts {
   readonly day: number;
@@ -147,4 +148,39 @@ export function nextDailyRow(
     reasoning: sums.reasoning,
   });
   return { ...sums, costMicros };
+}
+
+/** The change to one `usage_blocks` row: its days' changes of counts and stored cost. */
+export interface BlockDelta extends TokenCounts {
+  readonly block: number;
+  readonly source: string;
+  readonly model: string;
+  costMicros: bigint;
+}
+
+/**
+ * Sums the changes of an upload's `usage_daily` rows per (block, source, model), so each block row
+ * is written once: the counts' delta, and the cost the row now stores less the one it stored
+ * (`storedCost`, 0 for a new row) — the block's cost stays the sum of its days' stored costs.
+ */
+export class BlockSums {
+  private readonly sums = new Map<string, BlockDelta>();
+
+  add(delta: DailyDelta, storedCost: bigint, next: DailyRow): void {
+    const block = Math.floor(delta.day / BLOCK_DAYS);
+    const key = `${block}\u0000${delta.source}\u0000${delta.model}`;
+    const cost = next.costMicros - storedCost;
+    const b = this.sums.get(key);
+    if (b === undefined)
+      this.sums.set(key, { block, source: delta.source, model: delta.model, ...sumsOf(delta), costMicros: cost });
+    else {
+      addCounts(b, delta);
+      b.costMicros += cost;
+    }
+  }
+
+  /** The block rows that move (counts or cost). */
+  values(): BlockDelta[] {
+    return [...this.sums.values()].filter((b) => b.costMicros !== 0n || !isZeroCounts(b));
+  }
 }

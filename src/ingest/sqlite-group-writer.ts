@@ -11,7 +11,8 @@
  * 2. the read models of the stored uploads, merged per user (group-deltas.ts): the user's count of
  *    stored raw buckets (`user_storage`), `usage_rollup`,
  *    `project_usage`, then the derived deltas — one write per derived row, a `usage_daily` row
- *    read, summed and repriced as a whole, a packed `usage_days` row read and rewritten. With several uploads of one user in a group these
+ *    read, summed and repriced as a whole (its change, cost included, added to its `usage_blocks`
+ *    row), a packed `usage_days` row read and rewritten. With several uploads of one user in a group these
  *    rows are written once instead of once per upload.
  * Every upload of the group is answered after the COMMIT; if phase 2 or the COMMIT fails, the whole
  * group rolls back and every upload in it fails (nothing of any is stored).
@@ -54,7 +55,7 @@ import {
   storedBuckets,
   type StoredDays,
 } from './device-days.js';
-import { deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
+import { BlockSums, deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 
@@ -237,10 +238,12 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       );
     }
     const derived = deriveReadModelDeltas(user.rollup);
+    const blocks = new BlockSums();
     for (const d of derived.daily) {
       const row = st.selectDaily.get(userId, d.day, d.source, d.model);
       const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
+      blocks.add(d, row ? BigInt(row.cost_micros) : 0n, next);
       st.putDaily.run(
         userId,
         d.day,
@@ -253,6 +256,23 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         next.total,
         next.billable,
         next.costMicros,
+      );
+    }
+    for (const b of blocks.values()) {
+      checked(
+        st.addBlock.get(
+          userId,
+          b.block,
+          b.source,
+          b.model,
+          b.input,
+          b.cached,
+          b.output,
+          b.reasoning,
+          b.total,
+          b.billable,
+          b.costMicros,
+        ),
       );
     }
     for (const d of derived.days) st.putDay.run(userId, d.day, addToDay(st.selectDay.get(userId, d.day), d.slots));

@@ -107,3 +107,29 @@ export async function countIngestEvents(db: Queryable, deviceId: string): Promis
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * `usage_blocks` as stored and as its definition from `usage_daily` (migration 0026): per (user,
+ * block of 16 UTC days, source, model), the days' counts and stored costs summed; rows of zeros
+ * left out of both. Equal maps mean the blocks are in step.
+ */
+export async function blocksAndTheirDays(
+  db: Queryable,
+): Promise<{ stored: Map<string, string>; fromDays: Map<string, string> }> {
+  const columns = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable', 'cost_micros'] as const;
+  const fromDays = new Map<string, bigint[]>();
+  for (const r of await db.selectFrom('usage_daily').selectAll().execute()) {
+    const k = `${r.user_id}|${Math.floor(Number(r.day) / 16)}|${r.source}|${r.model}`;
+    const values = columns.map((c) => BigInt(r[c]));
+    const cur = fromDays.get(k);
+    if (cur === undefined) fromDays.set(k, values);
+    else values.forEach((v, i) => (cur[i] = (cur[i] as bigint) + v));
+  }
+  const stored = new Map<string, string>();
+  for (const r of await db.selectFrom('usage_blocks').selectAll().execute()) {
+    const values = columns.map((c) => BigInt(r[c]));
+    if (values.some((v) => v !== 0n)) stored.set(`${r.user_id}|${r.block}|${r.source}|${r.model}`, values.join(','));
+  }
+  const nonZero = [...fromDays].filter(([, v]) => v.some((x) => x !== 0n));
+  return { stored, fromDays: new Map(nonZero.map(([k, v]) => [k, v.join(',')])) };
+}

@@ -3,7 +3,8 @@
  * devices of one user and a second user, re-uploads with changed counts, project variants that
  * come and go, duplicate buckets, counts up to 10^12 — every read model the ingest writers keep
  * equals what the rollup defines, computed here independently from `usage_rollup`:
- * `usage_daily` (with each row's stored cost equal to its counts priced that day),
+ * `usage_daily` (with each row's stored cost equal to its counts priced that day), `usage_blocks`
+ * (the daily rows' counts and costs summed per 16 days),
  * `usage_days` (each day's sums, then its non-empty half-hours ascending, as packed text), and the
  * leaderboard's per-period family
  * totals; and each account's count of stored raw buckets (`user_storage`) equals the buckets its
@@ -17,6 +18,7 @@ import { createPriceService } from '../../src/pricing/price-service.js';
 import { ingest, issueDevice, signUp, type BucketInput, TRILLION_DAY_BOUND } from '../helpers/actors.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import { storedBuckets } from '../helpers/stored-buckets.js';
+import { blocksAndTheirDays } from '../helpers/stored-usage.js';
 
 const SEED = 20_261_123;
 console.info(`read-models.property: fast-check seed ${SEED}`);
@@ -161,6 +163,8 @@ describe(`read models kept by the ingest writers (${engine})`, () => {
           const expected = expectedFromRollup(await all(t, 'usage_rollup'));
           const daily = await all(t, 'usage_daily');
           expect(asMap(daily, (r) => key(r.user_id, r.day, r.source, r.model), COUNTS)).toEqual(expected.daily);
+          const blocks = await blocksAndTheirDays(t.db.kysely);
+          expect(blocks.stored).toEqual(blocks.fromDays);
           const stored = (await all(t, 'usage_days')).filter((r) => r.counts !== '0,0,0,0,0,0');
           expect(new Map(stored.map((r) => [key(r.user_id, r.day), r.counts]))).toEqual(expected.days);
           const fams = ['gpt', 'claude', 'other'];

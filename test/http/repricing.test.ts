@@ -29,6 +29,7 @@ import type { RepricingHooks } from '../../src/services/repricing.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } from '../helpers/app.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
+import { blocksAndTheirDays } from '../helpers/stored-usage.js';
 
 const BUCKETS: BucketInput[] = [
   {
@@ -316,6 +317,10 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     gate.openAll();
     await second.repricing.idle();
     expect(second.logs.join('')).toMatch(/repriced stored daily costs \(\d+ rows read, \d+ changed/);
+    // The swap set the 16-day sums' costs with the days' (usage_blocks, migration 0026).
+    const blocks = await blocksAndTheirDays(t.db.kysely);
+    expect(blocks.stored.size).toBeGreaterThan(0);
+    expect(blocks.stored).toEqual(blocks.fromDays);
     for (const app of [t.app, second.app]) {
       expect(await health(app)).toMatchObject({ status: 'ok', pricing: { state: 'current' } });
       for (const { user } of users) expect(await answers(app, user)).toEqual(fresh.answers[1]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deriveReadModelDeltas, isoWeekOf, utcMonthOf } from '../../src/ingest/read-model-deltas.js';
+import { BLOCK_DAYS } from '../../src/domain/calendar.js';
+import { zeroCounts } from '../../src/domain/token-counts.js';
+import { BlockSums, deriveReadModelDeltas, isoWeekOf, utcMonthOf } from '../../src/ingest/read-model-deltas.js';
 import type { RollupDelta } from '../../src/ingest/plan.js';
 
 const delta = (iso: string, model: string, n: bigint, source = 'codex'): RollupDelta => ({
@@ -56,5 +58,25 @@ describe('deriveReadModelDeltas', () => {
     expect(d.months.map((m) => [m.period, m.gpt, m.claude, m.other])).toEqual([[2026 * 12 + 10, 12n, 3n, 0n]]);
     expect(d.weeks).toHaveLength(1);
     expect(d.total).toEqual({ gpt: 12n, claude: 3n, other: 0n });
+  });
+});
+
+describe('BlockSums', () => {
+  const daily = (day: number, model: string, n: bigint) => ({ day, source: 'codex', model, ...zeroCounts(), total: n });
+  const next = (total: bigint, costMicros: bigint) => ({ ...zeroCounts(), total, costMicros });
+
+  it("sums daily rows' changes per 16-day block and model: counts, and the new cost less the stored one", () => {
+    const first = 1297 * BLOCK_DAYS;
+    const sums = new BlockSums();
+    sums.add(daily(first, 'gpt-5', 5n), 100n, next(25n, 180n)); // stored 20 tokens at 100, now 25 at 180
+    sums.add(daily(first + BLOCK_DAYS - 1, 'gpt-5', 3n), 0n, next(3n, 40n)); // a new row
+    sums.add(daily(first - 1, 'gpt-5', 2n), 10n, next(4n, 20n)); // the block before
+    sums.add(daily(first, 'o3', 0n), 50n, next(9n, 60n)); // counts as stored, repriced
+    sums.add(daily(first + 1, 'o4', 0n), 7n, next(1n, 7n)); // nothing moves: left out
+    expect(sums.values().map((b) => [b.block, b.model, b.total, b.costMicros])).toEqual([
+      [1297, 'gpt-5', 8n, 120n],
+      [1296, 'gpt-5', 2n, 10n],
+      [1297, 'o3', 0n, 10n],
+    ]);
   });
 });

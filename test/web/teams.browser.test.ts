@@ -2,7 +2,7 @@
  * The team pages in Debian's chromium: a team is created from /teams, its overview renders (totals,
  * the trend stacked by model, source and member, shares, members table, leaderboard, management), an invite link is made, and a second user
  * sees on /join what joining shares before joining, then lands on the team. Accessibility (axe),
- * no sideways scroll at 390 px; screenshots (light; phone light and dark) go to test-results/screenshots.
+ * no sideways scroll at 390 px and no table cell cut off there (the team tables stack their rows); screenshots (light; phone light and dark) go to test-results/screenshots.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -83,6 +83,20 @@ describe(`team pages in a browser (${engine})`, () => {
       await p.goto('/teams');
       await p.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
       expect(await scrollsSideways(p), 'teams scrolls sideways at 390 px').toBe(false);
+      // The shares and members tables stack their rows: no cell is cut off at its box's edge.
+      const cutOff = (await p.evaluate(`[...document.querySelectorAll(
+        '[aria-labelledby="team-shares-title"] .table-wrap, [aria-labelledby="team-members-title"] .table-wrap')]
+        .flatMap((wrap) => {
+          const box = wrap.getBoundingClientRect();
+          return [...wrap.querySelectorAll('th, td')]
+            .filter((cell) => {
+              const r = cell.getBoundingClientRect();
+              return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1);
+            })
+            .map((cell) => cell.textContent);
+        })`)) as string[];
+      expect(cutOff, 'cells cut off at 390 px').toEqual([]);
+      expect(await p.locator('.stack-table td').count()).toBeGreaterThan(0);
       await fullPageShot(p, `${SHOTS}/teams-phone-${options.dark ? 'dark' : 'light'}.png`);
       await other.close();
     }

@@ -34,6 +34,7 @@ export const USER_OWNED: readonly Owned[] = [
   { table: 'ingest_events', by: 'user_id' },
   { table: 'usage_rollup', by: 'user_id' },
   { table: 'usage_daily', by: 'user_id' },
+  { table: 'usage_blocks', by: 'user_id' },
   { table: 'usage_days', by: 'user_id' },
   { table: 'user_storage', by: 'user_id' },
   { table: 'usage_daily_repriced', by: 'user_id' },

@@ -2,7 +2,7 @@
  * @fileoverview Stored costs of `usage_daily`: which price data priced them (`read_model_state`),
  * reading rows to reprice in batches of users, and the swap that ends a repricing (its new costs,
  * kept in `usage_daily_repriced`, replace the stored ones in one transaction, together with the
- * fingerprint). See src/services/repricing.ts and docs/pricing.md, "Stored costs".
+ * fingerprint and the sums of `usage_blocks`). See src/services/repricing.ts and docs/pricing.md, "Stored costs".
  *
  * Which data priced the stored costs changes only in the swap. On SQLite the swap is one
  * synchronous transaction on the connection, under the database's write lock that every upload
@@ -12,6 +12,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
+import { BLOCK_DAYS } from '../../domain/calendar.js';
 import type { PricedCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { advisoryXactLock, COSTS_LOCK_KEY, REPRICING_LOCK_KEY } from '../dialect.js';
@@ -141,6 +142,16 @@ const STALE_SQL = `SELECT ${DAILY_COLUMNS.map((c) => `d.${c}`).join(', ')}
 const SQLITE_SWAP_SQL = `UPDATE usage_daily AS d SET cost_micros = r.cost_micros FROM usage_daily_repriced AS r
  WHERE ${SAME_ROW} AND ${SAME_COUNTS} AND d.cost_micros <> r.cost_micros`;
 
+/**
+ * Every `usage_blocks` row's cost set to the sum of its days' stored costs (migration 0026), in
+ * the swap's transaction, after the days' costs changed: one pass over `usage_daily` in key order.
+ */
+const BLOCK_COSTS_SQL = `UPDATE usage_blocks AS b SET cost_micros = s.cost
+  FROM (SELECT user_id, day / ${BLOCK_DAYS} AS block, source, model, sum(cost_micros) AS cost
+          FROM usage_daily GROUP BY user_id, day / ${BLOCK_DAYS}, source, model) AS s
+ WHERE b.user_id = s.user_id AND b.block = s.block AND b.source = s.source AND b.model = s.model
+   AND b.cost_micros <> s.cost`;
+
 export interface SwapResult {
   /** Stored costs that changed. */
   readonly changed: number;
@@ -183,6 +194,7 @@ export async function swapRepricedCosts(
         const cost = q.price(row);
         if (cost !== row.costMicros) changed += update.run(cost, row.userId, row.source, row.model, row.day).changes;
       }
+      s.prepare(BLOCK_COSTS_SQL).run();
       s.prepare(
         'INSERT INTO read_model_state (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
       ).run(COSTS_STATE, q.target, q.nowMs);
@@ -207,6 +219,7 @@ export async function swapRepricedCosts(
     );
     const stale = (await sql<DailyRecord>`${sql.raw(STALE_SQL)}`.execute(tx)).rows.map(dailyRow);
     const changed = await updateCosts(tx, stale, q.price);
+    await sql`${sql.raw(BLOCK_COSTS_SQL)}`.execute(tx);
     await tx
       .insertInto('read_model_state')
       .values({ name: COSTS_STATE, value: q.target, updated_at: q.nowMs })

@@ -47,8 +47,8 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
      RETURNING typeof(input + cached_input + output + reasoning + total + billable)`,
     )
     .pluck(true);
-  const selectDaily = s.prepare<[string, number, string, string], CountColumns>(
-    `SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily WHERE user_id = ? AND day = ? AND source = ? AND model = ?`,
+  const selectDaily = s.prepare<[string, number, string, string], CountColumns & { cost_micros: bigint }>(
+    `SELECT input, cached_input, output, reasoning, total, billable, cost_micros FROM usage_daily WHERE user_id = ? AND day = ? AND source = ? AND model = ?`,
   );
   const putDaily = s.prepare(
     `INSERT INTO usage_daily (user_id, day, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
@@ -57,6 +57,18 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
        input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
        reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`,
   );
+  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (sqlite-group-writer.ts, `checked`).
+  const addBlock = s
+    .prepare(
+      `INSERT INTO usage_blocks (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, block, source, model) DO UPDATE SET
+       input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
+       output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+       total = total + excluded.total, billable = billable + excluded.billable, cost_micros = cost_micros + excluded.cost_micros
+     RETURNING typeof(input + cached_input + output + reasoning + total + billable + cost_micros)`,
+    )
+    .pluck(true);
   const putDay = s.prepare(
     `INSERT INTO usage_days (user_id, day, counts) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`,
   );
@@ -98,6 +110,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
     addProject,
     selectDaily,
     putDaily,
+    addBlock,
     putDay,
     addWeek,
     addMonth,

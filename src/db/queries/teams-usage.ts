@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../connect.js';
 import { sql } from 'kysely';
-import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 import type { Period, UserTotals } from '../../domain/leaderboard-ranking.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
 import type { UsageRow } from '../../domain/usage-row.js';
@@ -31,14 +31,23 @@ const statement = (make: (d: 'sqlite' | 'postgres') => string) => ({
   postgres: make('postgres'),
 });
 
-/** Whole UTC days per (member, source, raw model): counts, stored costs, first and last day, and the costs' data. */
-const DAY_MODEL_SQL = statement(
-  (
-    d,
-  ) => `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), min(r.day), max(r.day), (${COSTS_FINGERPRINT_SQL})
-            from ${from(d, 'usage_daily')} and r.day >= ${p(d, 3)} and r.day < ${p(d, 4)}
-           group by r.user_id, r.source, r.model`,
-);
+/**
+ * Whole UTC days per (member, source, raw model): counts, stored costs and the costs' data. The
+ * whole blocks of the window from `usage_blocks` (@p5 to @p6), its days before and after them from
+ * `usage_daily` by (user, day) (@p3 to @p7, @p8 to @p4): a year reads 23 block rows and at most 30
+ * day rows per (member, source, model) instead of every day. Both tables are written in the same
+ * transactions (ingest, repricing's swap), so one statement sees them in step.
+ */
+const DAY_MODEL_SQL = statement((d) => {
+  const cols = `r.user_id, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable, r.cost_micros`;
+  return `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), (${COSTS_FINGERPRINT_SQL})
+            from (select ${cols} from ${from(d, 'usage_blocks')} and r.block >= ${p(d, 5)} and r.block < ${p(d, 6)}
+                  union all
+                  select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 3)} and r.day < ${p(d, 7)}
+                  union all
+                  select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 8)} and r.day < ${p(d, 4)}) r
+           group by r.user_id, r.source, r.model`;
+});
 const ROLLUP_SQL = statement(
   (
     d,
@@ -59,8 +68,6 @@ export interface MemberPriced {
   readonly model: string;
   readonly counts: TokenCounts;
   readonly micros: bigint;
-  readonly firstDay: number;
-  readonly lastDay: number;
 }
 
 export interface TeamWindowUsage {
@@ -100,22 +107,35 @@ export async function listTeamWindowUsage(
     const [edges, pricedBy] = await Promise.all([edgeRows(db, teamId, userId, a, b), readCostsFingerprint(db)]);
     return { priced: [], edges, pricedBy };
   }
+  // Whole blocks within [firstFull, endFull); the days outside them read one by one.
+  let blockFrom = Math.ceil(firstFull / BLOCK_DAYS);
+  let blockTo = Math.floor(endFull / BLOCK_DAYS);
+  if (blockTo <= blockFrom) blockFrom = blockTo = Math.ceil(endFull / BLOCK_DAYS);
+  const daysUntil = Math.min(endFull, blockFrom * BLOCK_DAYS);
+  const daysFrom = Math.max(daysUntil, blockTo * BLOCK_DAYS);
   const [days, head, tail] = await Promise.all([
-    rawRows(db, DAY_MODEL_SQL, [teamId, userId, BigInt(firstFull), BigInt(endFull)]),
+    rawRows(db, DAY_MODEL_SQL, [
+      teamId,
+      userId,
+      BigInt(firstFull),
+      BigInt(endFull),
+      BigInt(blockFrom),
+      BigInt(blockTo),
+      BigInt(daysUntil),
+      BigInt(daysFrom),
+    ]),
     a < firstFull * DAY_MS ? edgeRows(db, teamId, userId, a, firstFull * DAY_MS) : Promise.resolve([]),
     endFull * DAY_MS < b ? edgeRows(db, teamId, userId, endFull * DAY_MS, b) : Promise.resolve([]),
   ]);
   let pricedBy: string | null = null;
   const priced = days.map((r): MemberPriced => {
-    pricedBy = (r[12] as string | null) ?? null;
+    pricedBy = (r[10] as string | null) ?? null;
     return {
       userId: r[0] as string,
       source: r[1] as string,
       model: r[2] as string,
       counts: countsAt(r, 3),
       micros: BigInt(r[9] as bigint),
-      firstDay: Number(r[10]),
-      lastDay: Number(r[11]),
     };
   });
   return { priced, edges: [...head, ...tail], pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };

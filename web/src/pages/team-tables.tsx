@@ -1,7 +1,7 @@
 /**
  * @fileoverview The team overview's tables: the shares by member, model or source, and the members
  * table (owners and admins): tokens, cost, share and last upload, sortable, as CSV; a member's name
- * opens their drill-down.
+ * opens their drill-down. On a phone both stack each row (styles.css, `.stack-table`).
  */
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { toCsv } from '../lib/csv.js';
@@ -47,17 +47,17 @@ export function SharesTable({
       {loaded.error && <ErrorNote message={loaded.error} retry={loaded.retry} />}
       {loaded.data ? (
         <div className="table-wrap">
-          <table className="data-table">
+          <table className="data-table stack-table">
             <thead>
               <tr>
                 <th scope="col">{group[0]!.toUpperCase() + group.slice(1)}</th>
-                <th scope="col" className="num">
+                <th scope="col" className="num stack-hide">
                   Billable tokens
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num stack-hide">
                   Cost
                 </th>
-                <th scope="col" className="num">
+                <th scope="col" className="num stack-hide">
                   Share
                 </th>
               </tr>
@@ -66,11 +66,15 @@ export function SharesTable({
               {loaded.data.rows.map((r) => (
                 <tr key={r.key}>
                   <th scope="row">{r.label ?? r.key}</th>
-                  <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
+                  <td className="num" data-label="Billable tokens" title={exactCount(r.totals.billable_total_tokens)}>
                     {humanCount(r.totals.billable_total_tokens)}
                   </td>
-                  <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
-                  <td className="num">{humanPercent(share(r, loaded.data!))}</td>
+                  <td className="num" data-label="Cost">
+                    {humanUsd(r.totals.total_cost_usd ?? '0')}
+                  </td>
+                  <td className="num" data-label="Share">
+                    {humanPercent(share(r, loaded.data!))}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -168,13 +172,13 @@ export function MembersTable({
       {loaded.error && <ErrorNote message={loaded.error} retry={loaded.retry} />}
       {data ? (
         <div className="table-wrap">
-          <table className="data-table">
+          <table className="data-table stack-table">
             <thead>
               <tr>
                 {header('name', 'Member', false)}
                 {header('tokens', 'Billable tokens')}
                 {header('cost', 'Cost')}
-                <th scope="col" className="num">
+                <th scope="col" className="num stack-hide">
                   Share
                 </th>
                 {header('upload', 'Last upload')}
@@ -188,12 +192,18 @@ export function MembersTable({
                       {r.label ?? r.key}
                     </button>
                   </th>
-                  <td className="num" title={exactCount(r.totals.billable_total_tokens)}>
+                  <td className="num" data-label="Billable tokens" title={exactCount(r.totals.billable_total_tokens)}>
                     {humanCount(r.totals.billable_total_tokens)}
                   </td>
-                  <td className="num">{humanUsd(r.totals.total_cost_usd ?? '0')}</td>
-                  <td className="num">{humanPercent(share(r, data))}</td>
-                  <td className="num">{r.last_upload_at ? relativeTime(r.last_upload_at, nowMs) : 'never'}</td>
+                  <td className="num" data-label="Cost">
+                    {humanUsd(r.totals.total_cost_usd ?? '0')}
+                  </td>
+                  <td className="num" data-label="Share">
+                    {humanPercent(share(r, data))}
+                  </td>
+                  <td className="num" data-label="Last upload">
+                    {r.last_upload_at ? relativeTime(r.last_upload_at, nowMs) : 'never'}
+                  </td>
                 </tr>
               ))}
             </tbody>
