@@ -36,7 +36,7 @@ const SUMS: Record<string, string> = {
     'select user_id, null t, sum(gpt + claude + other) b from leaderboard_user_totals group by user_id',
 };
 
-/** The 16-day sums (migration 0026), checked when the measured build has them (BENCH_SERVER). */
+/** The 16-day sums (migration 0027), checked when the measured build has them (BENCH_SERVER). */
 const BLOCKS = 'select user_id, sum(total) t, sum(billable) b from usage_blocks group by user_id';
 
 /** The packed days' sums per user (summed here: SQL does not read the packed text). */

@@ -85,7 +85,7 @@ export interface UsageDailyTable extends TokenColumns {
 
 /**
  * `usage_daily` summed per block of 16 UTC days (block = floor(day / 16), days from 1970 on): counts
- * and stored costs, kept by everything that writes `usage_daily` (migration 0026).
+ * and stored costs, kept by everything that writes `usage_daily` (migration 0027).
  */
 export interface UsageBlocksTable extends TokenColumns {
   user_id: string;

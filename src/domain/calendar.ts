@@ -18,7 +18,7 @@ export const DAY_MS = 86_400_000;
 /** Milliseconds in one half-hour bucket. */
 export const HALF_HOUR_MS = 1_800_000;
 
-/** UTC days a `usage_blocks` row sums: block = floor(epoch day / 16) (migration 0026). */
+/** UTC days a `usage_blocks` row sums: block = floor(epoch day / 16) (migration 0027). */
 export const BLOCK_DAYS = 16;
 
 /** The earliest half-hour any upload may carry (2020-01-01T00:00Z): no agent logged tokens before. */

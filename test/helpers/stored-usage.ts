@@ -109,7 +109,7 @@ export async function countIngestEvents(db: Queryable, deviceId: string): Promis
 }
 
 /**
- * `usage_blocks` as stored and as its definition from `usage_daily` (migration 0026): per (user,
+ * `usage_blocks` as stored and as its definition from `usage_daily` (migration 0027): per (user,
  * block of 16 UTC days, source, model), the days' counts and stored costs summed; rows of zeros
  * left out of both. Equal maps mean the blocks are in step.
  */

@@ -317,7 +317,7 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     gate.openAll();
     await second.repricing.idle();
     expect(second.logs.join('')).toMatch(/repriced stored daily costs \(\d+ rows read, \d+ changed/);
-    // The swap set the 16-day sums' costs with the days' (usage_blocks, migration 0026).
+    // The swap set the 16-day sums' costs with the days' (usage_blocks, migration 0027).
     const blocks = await blocksAndTheirDays(t.db.kysely);
     expect(blocks.stored.size).toBeGreaterThan(0);
     expect(blocks.stored).toEqual(blocks.fromDays);

@@ -1,5 +1,5 @@
 /**
- * Upgrading a database made before migration 0026 (both engines): `usage_blocks` is filled from the
+ * Upgrading a database made before migration 0027 (both engines): `usage_blocks` is filled from the
  * stored `usage_daily` rows, counts and stored costs summed per (user, 16 UTC days, source, model),
  * days on either side of a block's edge in their own blocks; the ingest writers then add their
  * changes to it (a re-upload's cost too), and the sums stay those of the days.
@@ -17,11 +17,11 @@ import { blocksAndTheirDays } from '../helpers/stored-usage.js';
 const USER = '00000000-0000-4000-8000-000000000261';
 const OTHER = '00000000-0000-4000-8000-000000000262';
 const NOW = Date.UTC(2026, 10, 20, 12);
-const BEFORE = '2026_11_29_0025_usage_daily_by_day';
+const BEFORE = '2026_11_29_0026_otlp_versions';
 /** The first day of a block, and the day before it (the last of the previous block). */
 const EDGE = Math.floor(Date.UTC(2026, 10, 20) / DAY_MS / BLOCK_DAYS) * BLOCK_DAYS;
 
-describe(`upgrade across migration 0026 (${engine})`, () => {
+describe(`upgrade across migration 0027 (${engine})`, () => {
   it('fills the 16-day sums from the stored days, and the writers keep them in step', async () => {
     const { db, drop } = await openTestDb();
     try {

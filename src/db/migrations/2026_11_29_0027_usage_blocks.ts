@@ -1,5 +1,5 @@
 /**
- * @fileoverview Migration 0026: `usage_blocks`, `usage_daily` summed per (user, block of 16 UTC
+ * @fileoverview Migration 0027: `usage_blocks`, `usage_daily` summed per (user, block of 16 UTC
  * days, source, model): counts and stored costs. A team's usage reads a long window's whole blocks
  * (23 rows a (member, source, model) for a year) and only the days around them from `usage_daily`
  * (docs/teams.md, "Speed").

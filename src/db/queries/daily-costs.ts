@@ -143,7 +143,7 @@ const SQLITE_SWAP_SQL = `UPDATE usage_daily AS d SET cost_micros = r.cost_micros
  WHERE ${SAME_ROW} AND ${SAME_COUNTS} AND d.cost_micros <> r.cost_micros`;
 
 /**
- * Every `usage_blocks` row's cost set to the sum of its days' stored costs (migration 0026), in
+ * Every `usage_blocks` row's cost set to the sum of its days' stored costs (migration 0027), in
  * the swap's transaction, after the days' costs changed: one pass over `usage_daily` in key order.
  */
 const BLOCK_COSTS_SQL = `UPDATE usage_blocks AS b SET cost_micros = s.cost

@@ -137,7 +137,7 @@ export const PUT_DAILY = `
     input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
     reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
 
-/** Each changed (user, block, source, model)'s change of counts and stored cost (migration 0026). */
+/** Each changed (user, block, source, model)'s change of counts and stored cost (migration 0027). */
 export const ADD_BLOCKS = `
   INSERT INTO usage_blocks AS b (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
   SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
