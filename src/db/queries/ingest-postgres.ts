@@ -87,7 +87,7 @@ export const SELECT_STORED = `
     CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s
   UNION ALL
   SELECT 'v', v.device_id, coalesce((SELECT version FROM otlp_versions x WHERE x.device_id = v.device_id), 0),
-         '', '', NULL, 0, 0, 0, 0, 0, 0
+         '', '', NULL, 0, 0, 0, 0, 0, 0, 0
     FROM unnest($8::text[]) AS v(device_id)`;
 
 /** A row of {@link SELECT_STORED}. */
