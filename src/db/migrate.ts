@@ -30,6 +30,7 @@ import { migration as m0022 } from './migrations/2026_11_28_0022_budgets_and_web
 import { migration as m0023 } from './migrations/2026_11_28_0023_otlp_receiver.js';
 import { migration as m0024 } from './migrations/2026_11_28_0024_public_profiles.js';
 import { migration as m0025 } from './migrations/2026_11_29_0025_usage_daily_by_day.js';
+import { migration as m0026 } from './migrations/2026_11_29_0026_leaderboard_costs.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -59,6 +60,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_28_0023_otlp_receiver': m0023(),
     '2026_11_28_0024_public_profiles': m0024(),
     '2026_11_29_0025_usage_daily_by_day': m0025(),
+    '2026_11_29_0026_leaderboard_costs': m0026(dialect),
   };
 }
 

@@ -48,6 +48,7 @@ import type {
   LeaderboardResponse,
   RefreshLeaderboardResponse,
 } from '../schemas/leaderboard.js';
+import { formatMicros } from '../pricing/index.js';
 import { BoundedCache } from './bounded-cache.js';
 import { PublicIdentities } from './public-identities.js';
 import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
@@ -94,6 +95,16 @@ const LEASE_POLL_MS = 25;
 export const CURRENT_TTL_MS = 1000;
 const MAX_CACHED = 20_000;
 
+/** An entry's stored costs in the period, as the interface's money fields (USD, 6 places). */
+export function costsWire(e: { totalCost: bigint; gptCost: bigint; claudeCost: bigint; otherCost: bigint }) {
+  return {
+    total_cost_usd: formatMicros(e.totalCost),
+    gpt_cost_usd: formatMicros(e.gptCost),
+    claude_cost_usd: formatMicros(e.claudeCost),
+    other_cost_usd: formatMicros(e.otherCost),
+  };
+}
+
 function wireEntry(e: EntryRow, identity: PublicIdentity | undefined): LeaderboardEntryWire {
   const pub = identity?.isPublic ?? false;
   return {
@@ -105,11 +116,22 @@ function wireEntry(e: EntryRow, identity: PublicIdentity | undefined): Leaderboa
     gpt_tokens: e.gpt.toString(),
     claude_tokens: e.claude.toString(),
     other_tokens: e.other.toString(),
+    ...costsWire(e),
     is_public: pub,
   };
 }
 
-const ZERO = { rank: null, total: 0n, gpt: 0n, claude: 0n, other: 0n };
+const ZERO = {
+  rank: null,
+  total: 0n,
+  gpt: 0n,
+  claude: 0n,
+  other: 0n,
+  totalCost: 0n,
+  gptCost: 0n,
+  claudeCost: 0n,
+  otherCost: 0n,
+};
 
 export class LeaderboardService {
   private readonly jobs: Job[] = [];

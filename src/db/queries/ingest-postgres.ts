@@ -43,7 +43,7 @@ export function beginLockingUsers(
  * (and, holding the user's lock, the group sees no device go meanwhile); the packed raw buckets of
  * every (device, UTC day) the uploads touch (`kind` 'b', `owner` = device, the text in `packed`;
  * migration 0014); the `usage_daily` rows of the (user, day, source, model) keys they fall in
- * (`kind` 'd', `owner` = user); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
+ * (`kind` 'd', `owner` = user, with the stored cost); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
  * the text in `packed`); and the count of stored raw buckets of each user with buckets in the group
  * (`kind` 'u', the count in `day`; migration 0017; a user without a row has none).
  *
@@ -63,26 +63,26 @@ export const SELECT_STORED = `
       FROM (SELECT DISTINCT device_id FROM unnest($7::text[]) AS u(device_id)) g
       CROSS JOIN LATERAL (SELECT num FROM devices x WHERE x.id = g.device_id LIMIT 1) x)
   SELECT 'b' AS kind, h.device_id AS owner, h.day, '' AS source, '' AS model, b.buckets AS packed,
-         0 AS input, 0 AS cached_input, 0 AS output, 0 AS reasoning, 0 AS total, 0 AS billable
+         0 AS input, 0 AS cached_input, 0 AS output, 0 AS reasoning, 0 AS total, 0 AS billable, 0 AS cost_micros
     FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::int8[])) AS h(device_id, day)
     JOIN n ON n.device_id = h.device_id
     CROSS JOIN LATERAL (
       SELECT buckets FROM usage_device_days x WHERE x.device_num = n.num AND x.day = h.day LIMIT 1) b
   UNION ALL
-  SELECT 'd', k.user_id, k.day, k.source, k.model, NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable
+  SELECT 'd', k.user_id, k.day, k.source, k.model, NULL, d.input, d.cached_input, d.output, d.reasoning, d.total, d.billable, d.cost_micros
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[], $5::text[], $6::text[])) AS k(user_id, day, source, model)
     CROSS JOIN LATERAL (
-      SELECT input, cached_input, output, reasoning, total, billable FROM usage_daily x
+      SELECT input, cached_input, output, reasoning, total, billable, cost_micros FROM usage_daily x
        WHERE x.user_id = k.user_id AND x.day = k.day AND x.source = k.source AND x.model = k.model
        LIMIT 1) d
   UNION ALL
-  SELECT 'p', k.user_id, k.day, '', '', p.counts, 0, 0, 0, 0, 0, 0
+  SELECT 'p', k.user_id, k.day, '', '', p.counts, 0, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT * FROM unnest($3::text[], $4::int8[])) AS k(user_id, day)
     CROSS JOIN LATERAL (SELECT counts FROM usage_days x WHERE x.user_id = k.user_id AND x.day = k.day LIMIT 1) p
   UNION ALL
-  SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0 FROM n
+  SELECT 'n', n.device_id, n.num, '', '', NULL, 0, 0, 0, 0, 0, 0, 0 FROM n
   UNION ALL
-  SELECT 'u', k.user_id, s.stored_buckets, '', '', NULL, 0, 0, 0, 0, 0, 0
+  SELECT 'u', k.user_id, s.stored_buckets, '', '', NULL, 0, 0, 0, 0, 0, 0, 0
     FROM (SELECT DISTINCT user_id FROM unnest($3::text[]) AS u(user_id)) k
     CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s`;
 
@@ -94,6 +94,7 @@ export interface StoredStateRow extends CountColumns {
   source: string;
   model: string;
   packed: string | null;
+  cost_micros: bigint;
 }
 
 /** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
@@ -137,10 +138,15 @@ export const PUT_DAYS = `
   SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
   ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
 
-const addFamilies = (table: string, key: string | null) => `
-  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other)
-  SELECT * FROM unnest($1::text[], ${key ? '$2::int8[], $3::int8[], $4::int8[], $5::int8[]' : '$2::int8[], $3::int8[], $4::int8[]'})
-  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
+/** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
+const addFamilies = (table: string, key: string | null) => {
+  const arrays = Array.from({ length: key ? 7 : 6 }, (_, i) => `$${i + 2}::int8[]`).join(', ');
+  return `
+  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other, gpt_cost, claude_cost, other_cost)
+  SELECT * FROM unnest($1::text[], ${arrays})
+  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other,
+    gpt_cost = t.gpt_cost + excluded.gpt_cost, claude_cost = t.claude_cost + excluded.claude_cost, other_cost = t.other_cost + excluded.other_cost`;
+};
 export const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
 export const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
 export const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);
