@@ -32,7 +32,7 @@ import type {
   TeamUsageResponse,
   TeamUsageRow,
 } from '../schemas/teams.js';
-import { costsWire } from './leaderboard.js';
+import { costsWire } from './leaderboard-wire.js';
 import type { CostPrices } from './price-book.js';
 import type { TeamService } from './teams.js';
 
