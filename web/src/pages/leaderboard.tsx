@@ -1,8 +1,8 @@
-/** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted. */
+/** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted; tokens and their cost. */
 import { useEffect } from 'react';
 import { call } from '../api.js';
 import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
-import { exactCount, humanCount, humanDate } from '../lib/format.js';
+import { exactCount, exactUsd, humanCount, humanDate, humanUsd } from '../lib/format.js';
 import { Link, setQuery, useLocation } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { useSession } from '../auth.js';
@@ -16,6 +16,10 @@ export interface Entry {
   gpt_tokens: string;
   claude_tokens: string;
   other_tokens: string;
+  total_cost_usd: string;
+  gpt_cost_usd: string;
+  claude_cost_usd: string;
+  other_cost_usd: string;
   is_public: boolean;
 }
 interface Board {
@@ -34,11 +38,12 @@ export const PERIODS = [
   ['month', 'This month'],
   ['total', 'All time'],
 ] as const;
+/** Each metric: its value, label, and the entry's tokens and cost in it. */
 export const METRICS = [
-  ['all', 'All', 'total_tokens'],
-  ['gpt', 'GPT', 'gpt_tokens'],
-  ['claude', 'Claude', 'claude_tokens'],
-  ['other', 'Other', 'other_tokens'],
+  ['all', 'All', 'total_tokens', 'total_cost_usd'],
+  ['gpt', 'GPT', 'gpt_tokens', 'gpt_cost_usd'],
+  ['claude', 'Claude', 'claude_tokens', 'claude_cost_usd'],
+  ['other', 'Other', 'other_tokens', 'other_cost_usd'],
 ] as const;
 const LIMIT = 20;
 
@@ -69,7 +74,17 @@ function Tabs({
   );
 }
 
-function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: boolean }) {
+function Row({
+  entry,
+  field,
+  costField,
+  mine,
+}: {
+  entry: Entry;
+  field: keyof Entry;
+  costField: keyof Entry;
+  mine: boolean;
+}) {
   const name = entry.display_name ?? (entry.is_public ? 'Unnamed' : 'Anonymous');
   return (
     <tr className={mine ? 'me' : ''} data-testid={mine ? 'my-row' : undefined}>
@@ -87,6 +102,9 @@ function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: b
       </th>
       <td className="num" title={exactCount(String(entry[field]))}>
         {humanCount(String(entry[field]))}
+      </td>
+      <td className="num" title={exactUsd(String(entry[costField]))}>
+        {humanUsd(String(entry[costField]))}
       </td>
     </tr>
   );
@@ -107,6 +125,7 @@ export function Leaderboard() {
     }),
   );
   const field = metric[2] as keyof Entry;
+  const costField = metric[3] as keyof Entry;
   const me = board.data?.me ?? null;
   const meOnPage =
     me !== null &&
@@ -130,7 +149,7 @@ export function Leaderboard() {
         <div>
           <h1>Leaderboard</h1>
           <p className="muted">
-            Billable tokens, in UTC.{' '}
+            Billable tokens and their cost, in UTC.{' '}
             {board.data &&
               `${humanDate(board.data.from)} – ${board.data.to.startsWith('9999') ? 'now' : humanDate(board.data.to)}`}
           </p>
@@ -158,11 +177,13 @@ export function Leaderboard() {
               </button>
             )}
           </div>
-          <table className="board">
-            <tbody>
-              <Row entry={me} field={field} mine />
-            </tbody>
-          </table>
+          <div className="table-wrap">
+            <table className="board">
+              <tbody>
+                <Row entry={me} field={field} costField={costField} mine />
+              </tbody>
+            </table>
+          </div>
           {!me.is_public && (
             <p className="muted small">
               Others see you as “Anonymous”. Turn on sharing in <Link href="/settings">Settings</Link> to show your
@@ -186,6 +207,9 @@ export function Leaderboard() {
                   <th scope="col" className="num">
                     Tokens
                   </th>
+                  <th scope="col" className="num">
+                    Cost
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -194,6 +218,7 @@ export function Leaderboard() {
                     key={`${e.rank}-${e.user_id ?? i}`}
                     entry={e}
                     field={field}
+                    costField={costField}
                     mine={Boolean(
                       meOnPage &&
                       me &&

@@ -56,6 +56,7 @@ export interface BoardEntry {
   gpt_tokens: string;
   claude_tokens: string;
   other_tokens: string;
+  total_cost_usd: string;
 }
 
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
