@@ -48,6 +48,13 @@ export const zeroFamilies = (): FamilyDelta => ({
 const moves = (f: FamilyDelta): boolean =>
   f.gpt !== 0n || f.claude !== 0n || f.other !== 0n || f.gptCost !== 0n || f.claudeCost !== 0n || f.otherCost !== 0n;
 
+function addTo(into: FamilyDelta, family: 'gpt' | 'claude' | 'other', billable: bigint, costMicros: bigint): void {
+  into[family] += billable;
+  if (family === 'gpt') into.gptCost += costMicros;
+  else if (family === 'claude') into.claudeCost += costMicros;
+  else into.otherCost += costMicros;
+}
+
 /** One user's period deltas, summed from changes of (UTC day, model). */
 export class PeriodDeltaSum {
   private readonly weeks = new Map<number, PeriodDelta>();
@@ -64,12 +71,9 @@ export class PeriodDeltaSum {
     const month = monthIndexOfEpochDay(day);
     let m = this.months.get(month);
     if (m === undefined) this.months.set(month, (m = { period: month, ...zeroFamilies() }));
-    for (const into of [w, m, this.total]) {
-      into[family] += billable;
-      if (family === 'gpt') into.gptCost += costMicros;
-      else if (family === 'claude') into.claudeCost += costMicros;
-      else into.otherCost += costMicros;
-    }
+    addTo(w, family, billable, costMicros);
+    addTo(m, family, billable, costMicros);
+    addTo(this.total, family, billable, costMicros);
   }
 
   /** The rows that move (zero deltas left out). */
