@@ -16,6 +16,8 @@ import type {
 /** A 64-bit integer column: read as bigint, written as number or bigint. */
 export type Int = ColumnType<bigint, bigint | number, bigint | number>;
 export type NullableInt = ColumnType<bigint | null, bigint | number | null | undefined, bigint | number | null>;
+/** A not-null integer with a default: may be left out of an insert. */
+export type DefaultedInt = ColumnType<bigint, bigint | number | undefined, bigint | number>;
 
 export * from './schema-accounts.js';
 export * from './schema-notifications.js';
@@ -183,6 +185,10 @@ export interface LeaderboardFamilyColumns {
   gpt: Int;
   claude: Int;
   other: Int;
+  /** Stored costs (micro-dollars) per family (migration 0028). */
+  gpt_cost: DefaultedInt;
+  claude_cost: DefaultedInt;
+  other_cost: DefaultedInt;
 }
 export interface LeaderboardUserWeeksTable extends LeaderboardFamilyColumns {
   /** floor((epoch day + 3) / 7): ISO weeks counted from the Monday 1969-12-29. */
@@ -262,6 +268,11 @@ export interface LeaderboardMembersTable {
   rank_gpt: NullableInt;
   rank_claude: NullableInt;
   rank_other: NullableInt;
+  /** Costs in micro-dollars (migration 0028). */
+  total_cost: DefaultedInt;
+  gpt_cost: DefaultedInt;
+  claude_cost: DefaultedInt;
+  other_cost: DefaultedInt;
 }
 
 /** Price data fetched by syncPricing (PostgreSQL keeps it here; SQLite in DATA_DIR). */

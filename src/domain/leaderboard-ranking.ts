@@ -74,8 +74,15 @@ export function periodWindow(period: Period, nowMs: number): PeriodWindow {
   };
 }
 
-/** Billable tokens of one user in one period, per family. */
-export interface UserTotals {
+/** Stored costs (micro-dollars) of one user in one period, per family: shown beside the tokens, never ranked. */
+export interface FamilyCosts {
+  gptCost: bigint;
+  claudeCost: bigint;
+  otherCost: bigint;
+}
+
+/** Billable tokens of one user in one period, per family, and their costs. */
+export interface UserTotals extends FamilyCosts {
   userId: string;
   gpt: bigint;
   claude: bigint;
@@ -83,12 +90,13 @@ export interface UserTotals {
 }
 
 /** A ranked row: totals plus, per metric, the dense rank and the 1-based place (null without usage in it). */
-export interface RankedRow {
+export interface RankedRow extends FamilyCosts {
   userId: string;
   total: bigint;
   gpt: bigint;
   claude: bigint;
   other: bigint;
+  totalCost: bigint;
   rank: Record<Metric, number | null>;
   pos: Record<Metric, number | null>;
 }
@@ -112,6 +120,10 @@ export function rankUsers(users: readonly UserTotals[]): RankedRow[] {
       gpt: u.gpt,
       claude: u.claude,
       other: u.other,
+      gptCost: u.gptCost,
+      claudeCost: u.claudeCost,
+      otherCost: u.otherCost,
+      totalCost: u.gptCost + u.claudeCost + u.otherCost,
       rank: { all: null, gpt: null, claude: null, other: null },
       pos: { all: null, gpt: null, claude: null, other: null },
     });

@@ -27,13 +27,8 @@ import {
 } from './bounds.js';
 import { planIngest, type IngestPlan } from './plan.js';
 import { daysAfter, bucketsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
-import {
-  BlockSums,
-  deriveReadModelDeltas,
-  nextDailyRow,
-  type BlockDelta,
-  type PeriodDelta,
-} from './read-model-deltas.js';
+import { PeriodDeltaSum, type FamilyDelta, type PeriodDelta } from '../domain/leaderboard-periods.js';
+import { BlockSums, deriveReadModelDeltas, nextDailyRow, type BlockDelta } from './read-model-deltas.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 import {
   ADD_BLOCKS,
@@ -144,7 +139,7 @@ export function writeGroup(
   const days: { userId: string; day: number; packed: string }[] = [];
   const weeks: { userId: string; p: PeriodDelta }[] = [];
   const months: { userId: string; p: PeriodDelta }[] = [];
-  const totals: { userId: string; p: { gpt: bigint; claude: bigint; other: bigint } }[] = [];
+  const totals: { userId: string; p: FamilyDelta }[] = [];
   const storedRows: { userId: string; rows: number }[] = [];
   for (const user of mergeUploadDeltas(deltas)) {
     const { userId } = user;
@@ -153,18 +148,21 @@ export function writeGroup(
     for (const p of user.projects) projects.push({ userId, p });
     const derived = deriveReadModelDeltas(user.rollup);
     const userBlocks = new BlockSums();
+    const periods = new PeriodDeltaSum();
     for (const d of derived.daily) {
       const before = stored.daily.get(dailyKey(userId, d.day, d.source, d.model));
-      const next = nextDailyRow(before?.counts, d, costOf);
+      const next = nextDailyRow(before, d, costOf);
+      periods.add(d.day, d.model, d.billable, next.costMicros - (before?.costMicros ?? 0n));
       daily.push({ userId, day: d.day, source: d.source, model: d.model, next });
       userBlocks.add(d, before?.costMicros ?? 0n, next);
     }
     for (const b of userBlocks.values()) blocks.push({ userId, b });
     for (const d of derived.days)
       days.push({ userId, day: d.day, packed: addToDay(stored.packed.get(ownerKey(userId, d.day)), d.slots) });
-    for (const p of derived.weeks) weeks.push({ userId, p });
-    for (const p of derived.months) months.push({ userId, p });
-    if (derived.total) totals.push({ userId, p: derived.total });
+    const moved = periods.deltas();
+    for (const p of moved.weeks) weeks.push({ userId, p });
+    for (const p of moved.months) months.push({ userId, p });
+    if (moved.total) totals.push({ userId, p: moved.total });
   }
   if (storedRows.length > 0) {
     fragments.push({
@@ -271,6 +269,9 @@ export function writeGroup(
         (x) => x.p.gpt,
         (x) => x.p.claude,
         (x) => x.p.other,
+        (x) => x.p.gptCost,
+        (x) => x.p.claudeCost,
+        (x) => x.p.otherCost,
       ),
     });
   if (months.length > 0)
@@ -283,6 +284,9 @@ export function writeGroup(
         (x) => x.p.gpt,
         (x) => x.p.claude,
         (x) => x.p.other,
+        (x) => x.p.gptCost,
+        (x) => x.p.claudeCost,
+        (x) => x.p.otherCost,
       ),
     });
   if (totals.length > 0)
@@ -294,6 +298,9 @@ export function writeGroup(
         (x) => x.p.gpt,
         (x) => x.p.claude,
         (x) => x.p.other,
+        (x) => x.p.gptCost,
+        (x) => x.p.claudeCost,
+        (x) => x.p.otherCost,
       ),
     });
   fragments.push({

@@ -12,6 +12,7 @@ import { preparedName } from '../db/prepared-name.js';
 import { DAY_MS } from '../domain/calendar.js';
 import { dayTotalsOf } from '../domain/day-slots.js';
 import type { TokenCounts } from '../domain/token-counts.js';
+import type { DailyRow } from './read-model-deltas.js';
 import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from './device-days.js';
 import { groupsOf } from './plan.js';
 import type { IngestBatch } from './types.js';
@@ -25,7 +26,7 @@ export interface StoredState {
   /** Each device's stored buckets of the days its upload touches (a day with none stored is empty). */
   deviceDays: Map<string, StoredDays>;
   /** Stored `usage_daily` counts and cost by {@link dailyKey}. */
-  daily: Map<string, { counts: TokenCounts; costMicros: bigint }>;
+  daily: Map<string, DailyRow>;
   /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
   days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
@@ -105,7 +106,7 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
       state.storedBuckets.set(row.owner, Number(row.day));
     } else {
       state.daily.set(dailyKey(row.owner, day, row.source, row.model), {
-        counts: countsOf(row),
+        ...countsOf(row),
         costMicros: BigInt(row.cost_micros),
       });
     }

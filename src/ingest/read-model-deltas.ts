@@ -5,14 +5,14 @@
  * - `daily`: per (UTC epoch day, source, model) — `usage_daily`, which also stores the row's cost;
  *   its rows' changes, cost included, summed per block of 16 days ({@link BlockSums}) — `usage_blocks`;
  * - `days`: per UTC epoch day, the changes to its half-hours — the packed `usage_days` row
- *   (domain/day-slots.ts), rewritten once per upload and day;
- * - `weeks`, `months`, `total` — billable tokens per model family for the leaderboard's per-period
- *   tables (ISO week number `floor((day + 3) / 7)`, UTC month `year·12 + month − 1`).
+ *   (domain/day-slots.ts), rewritten once per upload and day.
+ *
+ * The leaderboard's per-period family sums follow from the `daily` deltas once each row is priced
+ * (its cost's change is the new row's cost minus the stored one): `domain/leaderboard-periods.ts`.
  *
  * The writers of both engines apply exactly these deltas inside the ingest transaction
  * (docs/architecture.md): one code path decides what changes, the engines only store it.
  */
-import { modelFamily } from '../domain/model-family.js';
 import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../domain/token-counts.js';
 import type { SlotDelta } from '../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
@@ -30,36 +30,9 @@ export interface DayDelta {
   readonly slots: SlotDelta[];
 }
 
-/** Billable tokens per leaderboard family. */
-export interface FamilyDelta {
-  gpt: bigint;
-  claude: bigint;
-  other: bigint;
-}
-
-export interface PeriodDelta extends FamilyDelta {
-  /** ISO week number or UTC month number; 0 for the all-time row. */
-  readonly period: number;
-}
-
 export interface ReadModelDeltas {
   readonly daily: DailyDelta[];
   readonly days: DayDelta[];
-  readonly weeks: PeriodDelta[];
-  readonly months: PeriodDelta[];
-  /** The all-time row, or null when the upload moves no billable tokens. */
-  readonly total: FamilyDelta | null;
-}
-
-/** UTC month number (`year·12 + month − 1`) of an instant. */
-export function utcMonthOf(ms: number): number {
-  const d = new Date(ms);
-  return d.getUTCFullYear() * 12 + d.getUTCMonth();
-}
-
-/** ISO week number (weeks since the Monday before the epoch) of a UTC epoch day. */
-export function isoWeekOf(epochDay: number): number {
-  return Math.floor((epochDay + 3) / 7);
 }
 
 function sumsOf(d: TokenCounts): TokenCounts {
@@ -73,17 +46,10 @@ function sumsOf(d: TokenCounts): TokenCounts {
   };
 }
 
-function addFamily(into: FamilyDelta, model: string, billable: bigint): void {
-  into[modelFamily(model)] += billable;
-}
-
 /** Aggregates an upload's rollup deltas into the derived read models' deltas (zero deltas left out). */
 export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModelDeltas {
   const daily = new Map<string, DailyDelta>();
   const days = new Map<number, Map<number, SlotDelta>>();
-  const weeks = new Map<number, PeriodDelta>();
-  const months = new Map<number, PeriodDelta>();
-  const total: FamilyDelta = { gpt: 0n, claude: 0n, other: 0n };
 
   for (const r of rollup) {
     const day = Math.floor(r.hourStart / DAY_MS);
@@ -98,34 +64,18 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
     const s = slots.get(slot);
     if (s === undefined) slots.set(slot, { slot, ...sumsOf(r) });
     else addCounts(s, r);
-
-    if (r.billable !== 0n) {
-      const week = isoWeekOf(day);
-      let w = weeks.get(week);
-      if (w === undefined) weeks.set(week, (w = { period: week, gpt: 0n, claude: 0n, other: 0n }));
-      addFamily(w, r.model, r.billable);
-      const month = utcMonthOf(r.hourStart);
-      let m = months.get(month);
-      if (m === undefined) months.set(month, (m = { period: month, gpt: 0n, claude: 0n, other: 0n }));
-      addFamily(m, r.model, r.billable);
-      addFamily(total, r.model, r.billable);
-    }
   }
 
-  const familyMoves = (f: FamilyDelta) => f.gpt !== 0n || f.claude !== 0n || f.other !== 0n;
   return {
     daily: [...daily.values()].filter((d) => !isZeroCounts(d)),
     days: [...days].flatMap(([day, slots]) => {
       const moved = [...slots.values()].filter((s) => !isZeroCounts(s));
       return moved.length > 0 ? [{ day, slots: moved }] : [];
     }),
-    weeks: [...weeks.values()].filter(familyMoves),
-    months: [...months.values()].filter(familyMoves),
-    total: familyMoves(total) ? total : null,
   };
 }
 
-/** A `usage_daily` row's new absolute counts and cost after a delta. */
+/** A `usage_daily` row's absolute counts and cost (stored, or after a delta). */
 export interface DailyRow extends TokenCounts {
   readonly costMicros: bigint;
 }

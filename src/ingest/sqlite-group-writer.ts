@@ -55,7 +55,8 @@ import {
   storedBuckets,
   type StoredDays,
 } from './device-days.js';
-import { BlockSums, deriveReadModelDeltas, nextDailyRow, type FamilyDelta } from './read-model-deltas.js';
+import { PeriodDeltaSum, type FamilyDelta } from '../domain/leaderboard-periods.js';
+import { BlockSums, deriveReadModelDeltas, nextDailyRow } from './read-model-deltas.js';
 import { costerOf, type RateTable } from './day-rates.js';
 import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
 
@@ -239,11 +240,13 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     }
     const derived = deriveReadModelDeltas(user.rollup);
     const blocks = new BlockSums();
+    const periods = new PeriodDeltaSum();
     for (const d of derived.daily) {
       const row = st.selectDaily.get(userId, d.day, d.source, d.model);
       const stored: TokenCounts | undefined = row && countsOf(row);
       const next = nextDailyRow(stored, d, costOf);
       blocks.add(d, row ? BigInt(row.cost_micros) : 0n, next);
+      periods.add(d.day, d.model, d.billable, next.costMicros - (row ? BigInt(row.cost_micros) : 0n));
       st.putDaily.run(
         userId,
         d.day,
@@ -276,10 +279,11 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
       );
     }
     for (const d of derived.days) st.putDay.run(userId, d.day, addToDay(st.selectDay.get(userId, d.day), d.slots));
-    const families = (f: FamilyDelta): [bigint, bigint, bigint] => [f.gpt, f.claude, f.other];
-    for (const w of derived.weeks) checked(st.addWeek.get(userId, w.period, ...families(w)));
-    for (const m of derived.months) checked(st.addMonth.get(userId, m.period, ...families(m)));
-    if (derived.total) checked(st.addTotal.get(userId, ...families(derived.total)));
+    const families = (f: FamilyDelta) => [f.gpt, f.claude, f.other, f.gptCost, f.claudeCost, f.otherCost] as const;
+    const { weeks, months, total } = periods.deltas();
+    for (const w of weeks) checked(st.addWeek.get(userId, w.period, ...families(w)));
+    for (const m of months) checked(st.addMonth.get(userId, m.period, ...families(m)));
+    if (total) checked(st.addTotal.get(userId, ...families(total)));
   };
 
   // Runs inside the transaction begun below: a plain function, not a nested transaction, since a

@@ -12,6 +12,10 @@ const Metric = Type.Union([Type.Literal('all'), Type.Literal('gpt'), Type.Litera
 });
 const Day = Type.String({ format: 'date' });
 const Tokens = Type.String({ pattern: '^[0-9]+$', description: 'Billable tokens, decimal.' });
+const Usd = Type.String({
+  pattern: '^[0-9]+\\.[0-9]{6}$',
+  description: "Stored cost of the usage in the period, USD with 6 places (the family's, or all for total).",
+});
 /**
  * Nullable scalars as `type: [T, 'null']` rather than `anyOf`: the response serializer writes these
  * directly, where an `anyOf` makes it validate each value to pick a branch (20 entries a page).
@@ -50,6 +54,10 @@ export const LeaderboardEntry = Type.Object(
     gpt_tokens: Tokens,
     claude_tokens: Tokens,
     other_tokens: Tokens,
+    total_cost_usd: Usd,
+    gpt_cost_usd: Usd,
+    claude_cost_usd: Usd,
+    other_cost_usd: Usd,
     is_public: Type.Boolean(),
   },
   { additionalProperties: true },

@@ -34,20 +34,19 @@ import {
   listEntryPage,
   type EntryRow,
   type GenerationRow,
-  type PublicIdentity,
 } from '../db/queries/leaderboard-reads.js';
 import { inTransaction, type Tx } from '../db/transaction.js';
 import { Busy, Forbidden } from '../domain/errors.js';
 import { countsOf, PERIODS, periodWindow, rankUsers, type Metric, type Period } from '../domain/leaderboard-ranking.js';
 import type {
-  LeaderboardEntry,
   LeaderboardProfileResponse,
   LeaderboardResponse,
   RefreshLeaderboardResponse,
 } from '../schemas/leaderboard.js';
 import { BoundedCache } from './bounded-cache.js';
 import { PublicIdentities } from './public-identities.js';
-import { publicAvatarUrl, publicDisplayName } from './public-profile.js';
+import { publicDisplayName } from './public-profile.js';
+import { wireEntry, ZERO, type LeaderboardEntryWire } from './leaderboard-wire.js';
 
 export type RefreshResult = RefreshLeaderboardResponse;
 
@@ -77,7 +76,7 @@ export interface PublicStanding {
 /** Weeks in a card's strip. */
 export const STRIP_WEEKS = 12;
 
-export type LeaderboardEntryWire = LeaderboardEntry;
+export type { LeaderboardEntryWire };
 
 interface Job {
   periods: ReadonlySet<Period>;
@@ -86,23 +85,6 @@ interface Job {
 
 export const CURRENT_TTL_MS = 1000;
 const MAX_CACHED = 20_000;
-
-function wireEntry(e: EntryRow, identity: PublicIdentity | undefined): LeaderboardEntryWire {
-  const pub = identity?.isPublic ?? false;
-  return {
-    rank: e.rank,
-    user_id: pub ? e.userId : null,
-    display_name: pub ? publicDisplayName(identity?.displayName) : null,
-    avatar_url: pub ? publicAvatarUrl(identity?.avatarUrl) : null,
-    total_tokens: e.total.toString(),
-    gpt_tokens: e.gpt.toString(),
-    claude_tokens: e.claude.toString(),
-    other_tokens: e.other.toString(),
-    is_public: pub,
-  };
-}
-
-const ZERO = { rank: null, total: 0n, gpt: 0n, claude: 0n, other: 0n };
 
 export class LeaderboardService {
   private readonly jobs: Job[] = [];

@@ -32,8 +32,11 @@ import type {
   TeamUsageResponse,
   TeamUsageRow,
 } from '../schemas/teams.js';
+import { costsWire } from './leaderboard-wire.js';
 import type { CostPrices } from './price-book.js';
 import type { TeamService } from './teams.js';
+
+const NO_COSTS = { totalCost: 0n, gptCost: 0n, claudeCost: 0n, otherCost: 0n };
 
 /** Project rows answered at most. */
 const PROJECT_ROWS = 100;
@@ -286,6 +289,7 @@ export class TeamUsageService {
           gpt_tokens: (r?.gpt ?? 0n).toString(),
           claude_tokens: (r?.claude ?? 0n).toString(),
           other_tokens: (r?.other ?? 0n).toString(),
+          ...costsWire(r ?? NO_COSTS),
           is_public: false,
           role: m.role as TeamRole,
         };

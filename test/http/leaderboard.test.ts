@@ -16,6 +16,14 @@ interface Board {
   me: Entry | null;
 }
 
+/** Buckets of total tokens only cost nothing (test/http/leaderboard-costs.property.test.ts checks costs). */
+const NO_COST = {
+  total_cost_usd: '0.000000',
+  gpt_cost_usd: '0.000000',
+  claude_cost_usd: '0.000000',
+  other_cost_usd: '0.000000',
+};
+
 const b = (hour_start: string, model: string, total_tokens: number): BucketInput => ({
   hour_start,
   source: 'test',
@@ -141,6 +149,7 @@ describe(`leaderboard (${engine})`, () => {
         gpt_tokens: '0',
         claude_tokens: '0',
         other_tokens: '50',
+        ...NO_COST,
         is_public: false,
       },
     ]);
@@ -182,6 +191,7 @@ describe(`leaderboard (${engine})`, () => {
       gpt_tokens: '300',
       claude_tokens: '0',
       other_tokens: '0',
+      ...NO_COST,
       is_public: true,
     });
     await setVisible(ada, false); // no refresh: hidden at once
@@ -206,6 +216,7 @@ describe(`leaderboard (${engine})`, () => {
       gpt_tokens: '100',
       claude_tokens: '200',
       other_tokens: '0',
+      ...NO_COST,
       is_public: false,
     });
     expect((await board('period=month', cy.accessToken)).me).toMatchObject({ rank: null, total_tokens: '0' });
@@ -222,6 +233,7 @@ describe(`leaderboard (${engine})`, () => {
       gpt_tokens: '0',
       claude_tokens: '0',
       other_tokens: '0',
+      ...NO_COST,
       is_public: false,
     });
     expect((await board('period=week&metric=gpt', ada.accessToken)).me).toMatchObject({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_DAYS } from '../../src/domain/calendar.js';
+import { BLOCK_DAYS, monthIndexOfEpochDay } from '../../src/domain/calendar.js';
+import { isoWeekOf, PeriodDeltaSum } from '../../src/domain/leaderboard-periods.js';
 import { zeroCounts } from '../../src/domain/token-counts.js';
-import { BlockSums, deriveReadModelDeltas, isoWeekOf, utcMonthOf } from '../../src/ingest/read-model-deltas.js';
+import { BlockSums, deriveReadModelDeltas } from '../../src/ingest/read-model-deltas.js';
 import type { RollupDelta } from '../../src/ingest/plan.js';
 
 const delta = (iso: string, model: string, n: bigint, source = 'codex'): RollupDelta => ({
@@ -21,8 +22,8 @@ describe('deriveReadModelDeltas', () => {
     const monday = Date.UTC(2026, 10, 23) / 86_400_000;
     expect(isoWeekOf(monday)).toBe(isoWeekOf(monday + 6));
     expect(isoWeekOf(monday - 1)).toBe(isoWeekOf(monday) - 1);
-    expect(utcMonthOf(Date.parse('2026-11-30T23:30:00Z'))).toBe(2026 * 12 + 10);
-    expect(utcMonthOf(Date.parse('2026-12-01T00:00:00Z'))).toBe(2026 * 12 + 11);
+    expect(monthIndexOfEpochDay(Date.UTC(2026, 10, 30) / 86_400_000)).toBe(2026 * 12 + 10);
+    expect(monthIndexOfEpochDay(Date.UTC(2026, 11, 1) / 86_400_000)).toBe(2026 * 12 + 11);
   });
 
   it('aggregates an upload into one delta per derived row and drops what cancels out', () => {
@@ -55,9 +56,24 @@ describe('deriveReadModelDeltas', () => {
         ],
       ],
     ]);
-    expect(d.months.map((m) => [m.period, m.gpt, m.claude, m.other])).toEqual([[2026 * 12 + 10, 12n, 3n, 0n]]);
+  });
+
+  it("sums a user's daily changes of tokens and cost into week, month and all-time rows per family", () => {
+    const sum = new PeriodDeltaSum();
+    const day = Date.UTC(2026, 10, 30) / 86_400_000; // a Monday, the last of November
+    sum.add(day, 'gpt-5', 12n, 900n);
+    sum.add(day, 'claude-opus-4-1', 3n, 40n);
+    sum.add(day + 1, 'gemini-2.5-pro', 0n, 7n); // a cost without billable tokens still moves the rows
+    sum.add(day + 1, 'gpt-5', 5n, -5n); // a repriced row's cost may fall
+    sum.add(day + 2, 'gpt-5', 0n, 0n); // nothing
+    const d = sum.deltas();
+    expect(d.months.map((m) => [m.period, m.gpt, m.claude, m.other, m.gptCost, m.claudeCost, m.otherCost])).toEqual([
+      [2026 * 12 + 10, 12n, 3n, 0n, 900n, 40n, 0n],
+      [2026 * 12 + 11, 5n, 0n, 0n, -5n, 0n, 7n],
+    ]);
     expect(d.weeks).toHaveLength(1);
-    expect(d.total).toEqual({ gpt: 12n, claude: 3n, other: 0n });
+    expect(d.total).toEqual({ gpt: 17n, claude: 3n, other: 0n, gptCost: 895n, claudeCost: 40n, otherCost: 7n });
+    expect(new PeriodDeltaSum().deltas()).toEqual({ weeks: [], months: [], total: null });
   });
 });
 

@@ -238,6 +238,9 @@ describe(`dashboard in a browser (${engine})`, () => {
     const mine = page.getByTestId('my-row').first();
     await mine.waitFor();
     expect(await mine.textContent()).toContain('Anonymous');
+    // Cost beside tokens: the uploads' stored cost, in the pinned row and the table's column.
+    expect(await mine.textContent()).toMatch(/\$\d[\d,.]*\d/);
+    await page.getByRole('columnheader', { name: 'Cost' }).waitFor();
     await shoot('leaderboard');
     await page.goto('/settings');
     await page.getByTestId('badge-not-public').waitFor(); // no previews while sharing is off

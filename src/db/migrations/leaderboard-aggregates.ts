@@ -30,8 +30,8 @@ function isFamily(dialect: DialectName, model: string, prefixes: readonly string
   return `(${parts.join(' or ')})`;
 }
 
-/** The three family amounts of a row: `gpt, claude, other` expressions. */
-function familyAmounts(dialect: DialectName, model: string, amount: string): [string, string, string] {
+/** The three family amounts of a row: `gpt, claude, other` expressions (also migration 0028's, for costs). */
+export function familyAmounts(dialect: DialectName, model: string, amount: string): [string, string, string] {
   const g = isFamily(dialect, model, GPT);
   const c = isFamily(dialect, model, CLAUDE);
   return [

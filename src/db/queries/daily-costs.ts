@@ -9,6 +9,9 @@
  * takes too; on PostgreSQL it holds {@link COSTS_LOCK_KEY} exclusively, which every upload holds
  * shared before it reads the fingerprint (ingest/writer-postgres.ts). So an upload always prices
  * its rows with the data the stored costs are priced by when it commits.
+ *
+ * The swap moves the leaderboard's per-period family costs by each changed row's difference, in the
+ * same transaction (leaderboard-costs.ts): they stay the sums of the stored costs.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
@@ -17,6 +20,7 @@ import type { PricedCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { advisoryXactLock, COSTS_LOCK_KEY, REPRICING_LOCK_KEY } from '../dialect.js';
 import { inSqliteTransaction, inTransaction, type Tx } from '../transaction.js';
+import { addPeriodCosts, addPeriodCostsSync, PeriodCostChanges } from './leaderboard-costs.js';
 
 /** The `read_model_state` row recording which price data priced the stored costs. */
 export const COSTS_STATE = 'usage_daily.cost_micros';
@@ -139,6 +143,10 @@ const SAME_COUNTS =
 const STALE_SQL = `SELECT ${DAILY_COLUMNS.map((c) => `d.${c}`).join(', ')}
   FROM usage_daily d LEFT JOIN usage_daily_repriced r ON ${SAME_ROW}
  WHERE r.user_id IS NULL OR NOT (${SAME_COUNTS})`;
+/** What the swap's bulk update changes: each row's (user, day, model) and its cost's difference, read before it. */
+const SWAP_CHANGES_SQL = `SELECT d.user_id, d.day, d.model, r.cost_micros - d.cost_micros AS delta
+  FROM usage_daily d JOIN usage_daily_repriced r ON ${SAME_ROW} AND ${SAME_COUNTS}
+ WHERE d.cost_micros <> r.cost_micros`;
 const SQLITE_SWAP_SQL = `UPDATE usage_daily AS d SET cost_micros = r.cost_micros FROM usage_daily_repriced AS r
  WHERE ${SAME_ROW} AND ${SAME_COUNTS} AND d.cost_micros <> r.cost_micros`;
 
@@ -185,6 +193,9 @@ export async function swapRepricedCosts(
         .get();
       if (state?.target !== q.target || state.holder !== q.holder) return undefined;
       const previous = readCostsFingerprintSync(s) ?? q.target;
+      const periods = new PeriodCostChanges();
+      const changes = s.prepare<[], [string, bigint, string, bigint]>(SWAP_CHANGES_SQL).raw(true);
+      for (const [userId, day, model, delta] of changes.iterate()) periods.add(userId, Number(day), model, delta);
       let changed = s.prepare(SQLITE_SWAP_SQL).run().changes;
       const stale = (s.prepare(STALE_SQL).all() as DailyRecord[]).map(dailyRow);
       const update = s.prepare(
@@ -192,9 +203,12 @@ export async function swapRepricedCosts(
       );
       for (const row of stale) {
         const cost = q.price(row);
-        if (cost !== row.costMicros) changed += update.run(cost, row.userId, row.source, row.model, row.day).changes;
+        if (cost === row.costMicros) continue;
+        changed += update.run(cost, row.userId, row.source, row.model, row.day).changes;
+        periods.add(row.userId, row.day, row.model, cost - row.costMicros);
       }
       s.prepare(BLOCK_COSTS_SQL).run();
+      addPeriodCostsSync(s, periods);
       s.prepare(
         'INSERT INTO read_model_state (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
       ).run(COSTS_STATE, q.target, q.nowMs);
@@ -213,13 +227,22 @@ export async function swapRepricedCosts(
     const previous =
       (await tx.selectFrom('read_model_state').select('value').where('name', '=', COSTS_STATE).executeTakeFirst())
         ?.value ?? q.target;
+    const periods = new PeriodCostChanges();
+    const changes = await sql<{
+      user_id: string;
+      day: bigint;
+      model: string;
+      delta: bigint;
+    }>`${sql.raw(SWAP_CHANGES_SQL)}`.execute(tx);
+    for (const c of changes.rows) periods.add(c.user_id, Number(c.day), c.model, BigInt(c.delta));
     const swapped = await sql`UPDATE usage_daily d SET cost_micros = r.cost_micros FROM usage_daily_repriced r
                                WHERE ${sql.raw(SAME_ROW)} AND ${sql.raw(SAME_COUNTS)} AND d.cost_micros <> r.cost_micros`.execute(
       tx,
     );
     const stale = (await sql<DailyRecord>`${sql.raw(STALE_SQL)}`.execute(tx)).rows.map(dailyRow);
-    const changed = await updateCosts(tx, stale, q.price);
+    const changed = await updateCosts(tx, stale, q.price, periods);
     await sql`${sql.raw(BLOCK_COSTS_SQL)}`.execute(tx);
+    await addPeriodCosts(tx, periods);
     await tx
       .insertInto('read_model_state')
       .values({ name: COSTS_STATE, value: q.target, updated_at: q.nowMs })
@@ -232,13 +255,15 @@ export async function swapRepricedCosts(
   });
 }
 
-/** PostgreSQL: sets the new cost of the rows whose cost changes; returns how many. */
+/** PostgreSQL: sets the new cost of the rows whose cost changes (their differences added to `periods`); returns how many. */
 async function updateCosts(
   tx: Tx,
   rows: readonly DailyCostRow[],
   price: (row: DailyCostRow) => bigint,
+  periods: PeriodCostChanges,
 ): Promise<number> {
   const changed = rows.map((row) => ({ row, cost: price(row) })).filter((c) => c.cost !== c.row.costMicros);
+  for (const c of changed) periods.add(c.row.userId, c.row.day, c.row.model, c.cost - c.row.costMicros);
   if (changed.length === 0) return 0;
   await sql`UPDATE usage_daily d SET cost_micros = v.cost
               FROM unnest(${changed.map((c) => c.row.userId)}::text[], ${changed.map((c) => c.row.day)}::int8[], ${changed.map((c) => c.row.source)}::text[],

@@ -43,7 +43,8 @@ export function beginLockingUsers(
  * (and, holding the user's lock, the group sees no device go meanwhile); the packed raw buckets of
  * every (device, UTC day) the uploads touch (`kind` 'b', `owner` = device, the text in `packed`;
  * migration 0014); the `usage_daily` rows of the (user, day, source, model) keys they fall in
- * (`kind` 'd', `owner` = user, with the stored cost, whose change goes to `usage_blocks`); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
+ * (`kind` 'd', `owner` = user, with the stored cost, whose change goes to `usage_blocks` and the
+ * leaderboard's period costs); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
  * the text in `packed`); and the count of stored raw buckets of each user with buckets in the group
  * (`kind` 'u', the count in `day`; migration 0017; a user without a row has none).
  *
@@ -152,10 +153,15 @@ export const PUT_DAYS = `
   SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
   ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
 
-const addFamilies = (table: string, key: string | null) => `
-  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other)
-  SELECT * FROM unnest($1::text[], ${key ? '$2::int8[], $3::int8[], $4::int8[], $5::int8[]' : '$2::int8[], $3::int8[], $4::int8[]'})
-  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other`;
+/** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
+const addFamilies = (table: string, key: string | null) => {
+  const arrays = Array.from({ length: key ? 7 : 6 }, (_, i) => `$${i + 2}::int8[]`).join(', ');
+  return `
+  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other, gpt_cost, claude_cost, other_cost)
+  SELECT * FROM unnest($1::text[], ${arrays})
+  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other,
+    gpt_cost = t.gpt_cost + excluded.gpt_cost, claude_cost = t.claude_cost + excluded.claude_cost, other_cost = t.other_cost + excluded.other_cost`;
+};
 export const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
 export const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
 export const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);

@@ -72,12 +72,14 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const putDay = s.prepare(
     `INSERT INTO usage_days (user_id, day, counts) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`,
   );
+  // Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts).
   const addFamilies = (table: string, key: string) =>
     s
       .prepare(
-        `INSERT INTO ${table} (user_id${key ? `, ${key}` : ''}, gpt, claude, other) VALUES (?${key ? ', ?' : ''}, ?, ?, ?)
-       ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = gpt + excluded.gpt, claude = claude + excluded.claude, other = other + excluded.other
-       RETURNING typeof(gpt + claude + other)`,
+        `INSERT INTO ${table} (user_id${key ? `, ${key}` : ''}, gpt, claude, other, gpt_cost, claude_cost, other_cost) VALUES (?${key ? ', ?' : ''}, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = gpt + excluded.gpt, claude = claude + excluded.claude, other = other + excluded.other,
+         gpt_cost = gpt_cost + excluded.gpt_cost, claude_cost = claude_cost + excluded.claude_cost, other_cost = other_cost + excluded.other_cost
+       RETURNING typeof(gpt + claude + other + gpt_cost + claude_cost + other_cost)`,
       )
       .pluck(true);
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');

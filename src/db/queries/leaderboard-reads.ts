@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../connect.js';
 
-import type { Metric, Period } from '../../domain/leaderboard-ranking.js';
+import type { FamilyCosts, Metric, Period } from '../../domain/leaderboard-ranking.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
 
@@ -42,13 +42,14 @@ export async function findCurrentGeneration(db: Queryable, period: Period): Prom
 }
 
 /** A snapshot row: immutable once written, so callers may cache it per generation. */
-export interface EntryRow {
+export interface EntryRow extends FamilyCosts {
   userId: string;
   rank: number | null;
   total: bigint;
   gpt: bigint;
   claude: bigint;
   other: bigint;
+  totalCost: bigint;
 }
 
 /** A user's current public identity, joined at read time (never stored in a snapshot). */
@@ -56,6 +57,10 @@ export interface PublicIdentity {
   displayName: string | null;
   avatarUrl: string | null;
   isPublic: boolean;
+}
+
+function costsOf(r: { total_cost: bigint; gpt_cost: bigint; claude_cost: bigint; other_cost: bigint }) {
+  return { totalCost: r.total_cost, gptCost: r.gpt_cost, claudeCost: r.claude_cost, otherCost: r.other_cost };
 }
 
 /** Places offset+1 … offset+limit of a metric in a generation: a range read on the primary key. */
@@ -71,7 +76,18 @@ export async function listEntryPage(
     .innerJoin('leaderboard_members as m', (join) =>
       join.onRef('m.generation', '=', 'e.generation').onRef('m.user_id', '=', 'e.user_id'),
     )
-    .select(['e.user_id', 'e.rank', 'm.total', 'm.gpt', 'm.claude', 'm.other'])
+    .select([
+      'e.user_id',
+      'e.rank',
+      'm.total',
+      'm.gpt',
+      'm.claude',
+      'm.other',
+      'm.total_cost',
+      'm.gpt_cost',
+      'm.claude_cost',
+      'm.other_cost',
+    ])
     .where('e.generation', '=', BigInt(generation))
     .where('e.metric', '=', metric)
     .where('e.pos', '>', BigInt(offset))
@@ -85,6 +101,7 @@ export async function listEntryPage(
     gpt: r.gpt,
     claude: r.claude,
     other: r.other,
+    ...costsOf(r),
   }));
 }
 
@@ -97,7 +114,18 @@ export async function findEntry(
 ): Promise<EntryRow | undefined> {
   const row = await db
     .selectFrom('leaderboard_members')
-    .select(['user_id', `rank_${metric} as rank` as 'rank_all as rank', 'total', 'gpt', 'claude', 'other'])
+    .select([
+      'user_id',
+      `rank_${metric} as rank` as 'rank_all as rank',
+      'total',
+      'gpt',
+      'claude',
+      'other',
+      'total_cost',
+      'gpt_cost',
+      'claude_cost',
+      'other_cost',
+    ])
     .where('generation', '=', BigInt(generation))
     .where('user_id', '=', userId)
     .executeTakeFirst();
@@ -109,6 +137,7 @@ export async function findEntry(
     gpt: row.gpt,
     claude: row.claude,
     other: row.other,
+    ...costsOf(row),
   };
 }
 

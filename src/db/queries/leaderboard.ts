@@ -17,9 +17,33 @@ import {
 import type { Db } from '../connect.js';
 import { whenUnlocked } from '../sqlite-busy.js';
 
+const FAMILY_COLUMNS = ['user_id', 'gpt', 'claude', 'other', 'gpt_cost', 'claude_cost', 'other_cost'] as const;
+
+/** A family row as a snapshot ranks it (see {@link saneFamilyTotal}). */
+export function userTotalsOf(r: {
+  user_id: string;
+  gpt: unknown;
+  claude: unknown;
+  other: unknown;
+  gpt_cost: unknown;
+  claude_cost: unknown;
+  other_cost: unknown;
+}): UserTotals {
+  return {
+    userId: r.user_id,
+    gpt: saneFamilyTotal(r.gpt),
+    claude: saneFamilyTotal(r.claude),
+    other: saneFamilyTotal(r.other),
+    gptCost: saneFamilyTotal(r.gpt_cost),
+    claudeCost: saneFamilyTotal(r.claude_cost),
+    otherCost: saneFamilyTotal(r.other_cost),
+  };
+}
+
 /**
- * Billable tokens per user and family in a period, from the aggregates the ingest writers keep (one
- * row per user): `week` and `month` are the keys of the window (see the aggregates migration).
+ * Billable tokens and stored costs per user and family in a period, from the aggregates the ingest
+ * writers keep (one row per user): `week` and `month` are the keys of the window (see the
+ * aggregates migration).
  */
 export async function listFamilyTotals(
   db: Queryable,
@@ -30,27 +54,22 @@ export async function listFamilyTotals(
     period === 'week'
       ? await db
           .selectFrom('leaderboard_user_weeks')
-          .select(['user_id', 'gpt', 'claude', 'other'])
+          .select(FAMILY_COLUMNS)
           .where('week', '=', BigInt(key.week))
           .execute()
       : period === 'month'
         ? await db
             .selectFrom('leaderboard_user_months')
-            .select(['user_id', 'gpt', 'claude', 'other'])
+            .select(FAMILY_COLUMNS)
             .where('month', '=', BigInt(key.month))
             .execute()
-        : await db.selectFrom('leaderboard_user_totals').select(['user_id', 'gpt', 'claude', 'other']).execute();
-  return rows.map((r) => ({
-    userId: r.user_id,
-    gpt: saneFamilyTotal(r.gpt),
-    claude: saneFamilyTotal(r.claude),
-    other: saneFamilyTotal(r.other),
-  }));
+        : await db.selectFrom('leaderboard_user_totals').select(FAMILY_COLUMNS).execute();
+  return rows.map(userTotalsOf);
 }
 
 /**
- * The most one family total may count in a snapshot: the sum of a user's three families must still
- * fit the snapshot's 64-bit columns.
+ * The most one family total (tokens or micro-dollars) may count in a snapshot: the sum of a user's
+ * three families must still fit the snapshot's 64-bit columns.
  */
 export const FAMILY_TOTAL_CAP = (2n ** 63n - 1n) / 3n;
 
@@ -109,12 +128,31 @@ const MEMBER_COLUMNS = [
   'rank_gpt',
   'rank_claude',
   'rank_other',
+  'total_cost',
+  'gpt_cost',
+  'claude_cost',
+  'other_cost',
 ] as const;
 const ENTRY_COLUMNS = ['generation', 'metric', 'pos', 'user_id', 'rank'] as const;
 type Value = string | number | bigint | null;
 
 function memberValues(generation: number, r: RankedRow): Value[] {
-  return [generation, r.userId, r.total, r.gpt, r.claude, r.other, r.rank.all, r.rank.gpt, r.rank.claude, r.rank.other];
+  return [
+    generation,
+    r.userId,
+    r.total,
+    r.gpt,
+    r.claude,
+    r.other,
+    r.rank.all,
+    r.rank.gpt,
+    r.rank.claude,
+    r.rank.other,
+    r.totalCost,
+    r.gptCost,
+    r.claudeCost,
+    r.otherCost,
+  ];
 }
 
 /**

@@ -14,7 +14,7 @@ import { rawRows } from '../raw-rows.js';
 
 import { countsAt } from '../token-columns.js';
 import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
-import { saneFamilyTotal } from './leaderboard.js';
+import { userTotalsOf } from './leaderboard.js';
 
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
 const MEMBERS = {
@@ -219,7 +219,7 @@ export async function listTeamProjects(
   }));
 }
 
-/** Billable tokens per member and model family in a leaderboard period (the aggregates the ingest writers keep). */
+/** Billable tokens and stored costs per member and model family in a leaderboard period (the aggregates the ingest writers keep). */
 export async function listTeamFamilyTotals(
   db: Queryable,
   teamId: string,
@@ -227,7 +227,7 @@ export async function listTeamFamilyTotals(
   key: { week: number; month: number },
 ): Promise<UserTotals[]> {
   const members = db.selectFrom('team_members as m').where('m.team_id', '=', teamId);
-  const cols = ['f.user_id', 'f.gpt', 'f.claude', 'f.other'] as const;
+  const cols = ['f.user_id', 'f.gpt', 'f.claude', 'f.other', 'f.gpt_cost', 'f.claude_cost', 'f.other_cost'] as const;
   const rows =
     period === 'week'
       ? await members
@@ -242,10 +242,5 @@ export async function listTeamFamilyTotals(
             .where('f.month', '=', BigInt(key.month))
             .execute()
         : await members.innerJoin('leaderboard_user_totals as f', 'f.user_id', 'm.user_id').select(cols).execute();
-  return rows.map((r) => ({
-    userId: r.user_id,
-    gpt: saneFamilyTotal(r.gpt),
-    claude: saneFamilyTotal(r.claude),
-    other: saneFamilyTotal(r.other),
-  }));
+  return rows.map(userTotalsOf);
 }

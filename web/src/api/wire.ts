@@ -3415,16 +3415,24 @@ export interface operations {
             entries: ({
               /** Format: uri */
               avatar_url: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              claude_cost_usd: string;
               /** @description Billable tokens, decimal. */
               claude_tokens: string;
               display_name: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              gpt_cost_usd: string;
               /** @description Billable tokens, decimal. */
               gpt_tokens: string;
               is_public: boolean;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              other_cost_usd: string;
               /** @description Billable tokens, decimal. */
               other_tokens: string;
               /** @description Dense rank in the metric; null without usage in it. */
               rank: number | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              total_cost_usd: string;
               /** @description Billable tokens, decimal. */
               total_tokens: string;
               /**
@@ -3445,16 +3453,24 @@ export interface operations {
               | ({
                   /** Format: uri */
                   avatar_url: string | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  claude_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   claude_tokens: string;
                   display_name: string | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  gpt_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   gpt_tokens: string;
                   is_public: boolean;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  other_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   other_tokens: string;
                   /** @description Dense rank in the metric; null without usage in it. */
                   rank: number | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  total_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   total_tokens: string;
                   /**
@@ -3531,16 +3547,24 @@ export interface operations {
             entry: {
               /** Format: uri */
               avatar_url: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              claude_cost_usd: string;
               /** @description Billable tokens, decimal. */
               claude_tokens: string;
               display_name: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              gpt_cost_usd: string;
               /** @description Billable tokens, decimal. */
               gpt_tokens: string;
               is_public: boolean;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              other_cost_usd: string;
               /** @description Billable tokens, decimal. */
               other_tokens: string;
               /** @description Dense rank in the metric; null without usage in it. */
               rank: number | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              total_cost_usd: string;
               /** @description Billable tokens, decimal. */
               total_tokens: string;
               /**
@@ -5005,16 +5029,24 @@ export interface operations {
             entries: ({
               /** Format: uri */
               avatar_url: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              claude_cost_usd: string;
               /** @description Billable tokens, decimal. */
               claude_tokens: string;
               display_name: string | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              gpt_cost_usd: string;
               /** @description Billable tokens, decimal. */
               gpt_tokens: string;
               is_public: boolean;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              other_cost_usd: string;
               /** @description Billable tokens, decimal. */
               other_tokens: string;
               /** @description Dense rank in the metric; null without usage in it. */
               rank: number | null;
+              /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+              total_cost_usd: string;
               /** @description Billable tokens, decimal. */
               total_tokens: string;
               /**
@@ -5035,16 +5067,24 @@ export interface operations {
               | ({
                   /** Format: uri */
                   avatar_url: string | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  claude_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   claude_tokens: string;
                   display_name: string | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  gpt_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   gpt_tokens: string;
                   is_public: boolean;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  other_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   other_tokens: string;
                   /** @description Dense rank in the metric; null without usage in it. */
                   rank: number | null;
+                  /** @description Stored cost of the usage in the period, USD with 6 places (the family's, or all for total). */
+                  total_cost_usd: string;
                   /** @description Billable tokens, decimal. */
                   total_tokens: string;
                   /**

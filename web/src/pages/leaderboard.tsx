@@ -1,8 +1,8 @@
-/** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted. */
+/** @fileoverview The leaderboard: period and metric tabs, pages, the caller's row pinned and highlighted; tokens and their cost. */
 import { useEffect } from 'react';
 import { call, type Answer } from '../api.js';
 import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
-import { exactCount, humanCount, humanDate } from '../lib/format.js';
+import { exactCount, exactUsd, humanCount, humanDate, humanUsd } from '../lib/format.js';
 import { Link, setQuery, useLocation } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { useSession } from '../auth.js';
@@ -16,11 +16,12 @@ export const PERIODS = [
   ['month', 'This month'],
   ['total', 'All time'],
 ] as const;
+/** Each metric: its value, label, and the entry's tokens and cost in it. */
 export const METRICS = [
-  ['all', 'All', 'total_tokens'],
-  ['gpt', 'GPT', 'gpt_tokens'],
-  ['claude', 'Claude', 'claude_tokens'],
-  ['other', 'Other', 'other_tokens'],
+  ['all', 'All', 'total_tokens', 'total_cost_usd'],
+  ['gpt', 'GPT', 'gpt_tokens', 'gpt_cost_usd'],
+  ['claude', 'Claude', 'claude_tokens', 'claude_cost_usd'],
+  ['other', 'Other', 'other_tokens', 'other_cost_usd'],
 ] as const;
 const LIMIT = 20;
 
@@ -51,7 +52,17 @@ function Tabs({
   );
 }
 
-function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: boolean }) {
+function Row({
+  entry,
+  field,
+  costField,
+  mine,
+}: {
+  entry: Entry;
+  field: keyof Entry;
+  costField: keyof Entry;
+  mine: boolean;
+}) {
   const name = entry.display_name ?? (entry.is_public ? 'Unnamed' : 'Anonymous');
   return (
     <tr className={mine ? 'me' : ''} data-testid={mine ? 'my-row' : undefined}>
@@ -69,6 +80,9 @@ function Row({ entry, field, mine }: { entry: Entry; field: keyof Entry; mine: b
       </th>
       <td className="num" title={exactCount(String(entry[field]))}>
         {humanCount(String(entry[field]))}
+      </td>
+      <td className="num" title={exactUsd(String(entry[costField]))}>
+        {humanUsd(String(entry[costField]))}
       </td>
     </tr>
   );
@@ -89,6 +103,7 @@ export function Leaderboard() {
     }),
   );
   const field = metric[2] as keyof Entry;
+  const costField = metric[3] as keyof Entry;
   const me = board.data?.me ?? null;
   const meOnPage =
     me !== null &&
@@ -112,7 +127,7 @@ export function Leaderboard() {
         <div>
           <h1>Leaderboard</h1>
           <p className="muted">
-            Billable tokens, in UTC.{' '}
+            Billable tokens and their cost, in UTC.{' '}
             {board.data &&
               `${humanDate(board.data.from)} – ${board.data.to.startsWith('9999') ? 'now' : humanDate(board.data.to)}`}
           </p>
@@ -140,11 +155,13 @@ export function Leaderboard() {
               </button>
             )}
           </div>
-          <table className="board">
-            <tbody>
-              <Row entry={me} field={field} mine />
-            </tbody>
-          </table>
+          <div className="table-wrap">
+            <table className="board">
+              <tbody>
+                <Row entry={me} field={field} costField={costField} mine />
+              </tbody>
+            </table>
+          </div>
           {!me.is_public && (
             <p className="muted small">
               Others see you as “Anonymous”. Turn on sharing in <Link href="/settings">Settings</Link> to show your
@@ -163,10 +180,17 @@ export function Leaderboard() {
               <caption className="sr-only">Leaderboard, page {page}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Rank</th>
+                  <th scope="col">
+                    {/* "#" keeps the column narrow on a phone; screen readers hear "Rank". */}
+                    <span aria-hidden="true">#</span>
+                    <span className="sr-only">Rank</span>
+                  </th>
                   <th scope="col">Who</th>
                   <th scope="col" className="num">
                     Tokens
+                  </th>
+                  <th scope="col" className="num">
+                    Cost
                   </th>
                 </tr>
               </thead>
@@ -176,6 +200,7 @@ export function Leaderboard() {
                     key={`${e.rank}-${e.user_id ?? i}`}
                     entry={e}
                     field={field}
+                    costField={costField}
                     mine={Boolean(
                       meOnPage &&
                       me &&

@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { todayIn } from '../lib/dates.js';
-import { exactCount, humanCount, humanUsd } from '../lib/format.js';
+import { exactCount, exactUsd, humanCount, humanUsd } from '../lib/format.js';
 import { isPreset, resolveRange, type Preset } from '../lib/ranges.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { navigate, setQuery, useLocation, useViewTime } from '../router.js';
@@ -225,7 +225,10 @@ export function Teams() {
                   {board.data.entries.map((e) => (
                     <li key={e.user_id}>
                       <span className="rank">{e.rank ?? '–'}</span> <span>{e.display_name ?? 'A member'}</span>{' '}
-                      <span className="num">{humanCount(e.total_tokens)}</span>
+                      <span className="num">{humanCount(e.total_tokens)}</span>{' '}
+                      <span className="muted" title={exactUsd(e.total_cost_usd)}>
+                        {humanUsd(e.total_cost_usd)}
+                      </span>
                     </li>
                   ))}
                 </ol>
