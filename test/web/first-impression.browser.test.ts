@@ -131,8 +131,7 @@ describe(`the dashboard's first impression (${engine})`, () => {
       if (options.phone) expect(await scrollsSideways(q), `${name} scrolls sideways at 390 px`).toBe(false);
       else expect(await axeViolations(q), `axe on ${name} (dark)`).toEqual([]);
       await q.screenshot({ path: `${SHOTS}/${name}-${label}.png`, fullPage: true });
-      if (DOCS && (options.phone ? !options.dark : true))
-        await q.screenshot({ path: `${DOCS}/dashboard-${name}-${label}.png`, fullPage: !options.phone });
+      if (DOCS) await q.screenshot({ path: `${DOCS}/dashboard-${name}-${label}.png`, fullPage: !options.phone });
       await other.close();
     }
   };

@@ -2,8 +2,11 @@
  * The team pages in Debian's chromium: a team is created from /teams, its overview renders (totals,
  * the trend stacked by model, source and member, shares, members table, leaderboard, management), an invite link is made, and a second user
  * sees on /join what joining shares before joining, then lands on the team. Accessibility (axe),
- * no sideways scroll at 390 px and no table cell cut off there (the team tables stack their rows); screenshots (light; phone light and dark) go to test-results/screenshots.
+ * no sideways scroll at 390 px and no table cell cut off there (the team tables stack their rows); screenshots
+ * (light, dark, phone light and dark, the invite page) go to test-results/screenshots, and with
+ * DOCS_IMAGES=1 to docs/img/ for docs/teams.md.
  */
+import { copyFileSync, mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ingest, issueDevice, signIn, type BucketInput } from '../helpers/actors.js';
@@ -24,6 +27,9 @@ import {
 vi.setConfig({ testTimeout: 120_000 });
 
 const LEAD_EMAIL = `lead-${Date.now()}@example.com`;
+/** DOCS_IMAGES=1: the screenshots docs/teams.md shows are copied to docs/img/. */
+const DOCS = process.env['DOCS_IMAGES'] === '1' ? 'docs/img' : null;
+if (DOCS) mkdirSync(DOCS, { recursive: true });
 /** Usage on the last six days, over two sources and three models, so the trend stacks. */
 const BUCKETS: BucketInput[] = Array.from({ length: 6 }, (_, d) => [
   { source: 'codex', model: 'gpt-5', input_tokens: 300_000 + d * 40_000, output_tokens: 20_000 },
@@ -77,11 +83,17 @@ describe(`team pages in a browser (${engine})`, () => {
     expect(token).toMatch(/^tt_team_/);
     expect(await axeViolations(page)).toEqual([]);
     await fullPageShot(page, `${SHOTS}/teams-light.png`);
-    for (const options of VISUAL_CHECKS ? [{ phone: true }, { phone: true, dark: true }] : []) {
+    for (const options of VISUAL_CHECKS ? [{ dark: true }, { phone: true }, { phone: true, dark: true }] : []) {
       const other = await sameSession(env, ctx, options);
       const p = await other.newPage();
       await p.goto('/teams');
       await p.getByRole('region', { name: 'Members', exact: true }).getByText('Team Lead').waitFor();
+      if (!options.phone) {
+        expect(await axeViolations(p), 'axe on teams (dark)').toEqual([]);
+        await fullPageShot(p, `${SHOTS}/teams-dark.png`);
+        await other.close();
+        continue;
+      }
       expect(await scrollsSideways(p), 'teams scrolls sideways at 390 px').toBe(false);
       // The shares and members tables stack their rows: no cell is cut off at its box's edge.
       const cutOff = (await p.evaluate(`[...document.querySelectorAll(
@@ -110,6 +122,10 @@ describe(`team pages in a browser (${engine})`, () => {
       .waitFor();
     expect(await axeViolations(joiner)).toEqual([]);
     await fullPageShot(joiner, `${SHOTS}/teams-join-light.png`);
+    if (DOCS)
+      for (const view of ['light', 'dark', 'phone-light', 'phone-dark', 'join-light'])
+        if (VISUAL_CHECKS || view === 'light' || view === 'join-light')
+          copyFileSync(`${SHOTS}/teams-${view}.png`, `${DOCS}/teams-${view}.png`);
     await joiner.getByRole('button', { name: 'Join the team' }).click();
     await joiner.getByRole('heading', { name: 'Design', level: 1 }).waitFor();
     await joiner.getByText('You are a member.', { exact: false }).waitFor();
