@@ -15,7 +15,14 @@ import { DAY_MS, EARLIEST_HOUR_START, HALF_HOUR_MS } from '../domain/calendar.js
 import { Busy, DomainError } from '../domain/errors.js';
 import type { IngestWriter } from '../ingest/types.js';
 import { qwenCounterColumns, type Columns } from '../otlp/agents.js';
-import { Extracted, extractLogs, extractMetrics, extractTraces } from '../otlp/extract.js';
+import {
+  Extracted,
+  extractLogs,
+  extractMetrics,
+  extractTraces,
+  type CounterPoint,
+  type RequestUsage,
+} from '../otlp/extract.js';
 import type { Signal } from '../otlp/proto.js';
 import type { ChannelService } from './channels.js';
 import { OtlpState } from './otlp-state.js';
@@ -42,6 +49,14 @@ export interface OtlpDeps {
   onUsageChanged?: ((userId: string) => void) | undefined;
   /** This process is the only writer of the database (SQLite, one server process): the state is remembered. */
   soleWriter: boolean;
+}
+
+/** What an export counts, once admitted: its device's per-request usage and counter points. */
+interface Counted {
+  device: { userId: string; deviceId: string };
+  requests: RequestUsage[];
+  points: CounterPoint[];
+  now: number;
 }
 
 interface Item {
@@ -83,7 +98,7 @@ export class OtlpService {
         points.splice(0, points.length, ...keep(points));
       }
       if (requests.length + points.length > 0)
-        await this.serially(device.deviceId, () => this.applyAgain(device, requests, points, found, now));
+        await this.serially(device.deviceId, () => this.applyAgain({ device, requests, points, now }, found));
     }
     this.pruneNowAndThen(now);
     let rejected = 0;
@@ -131,18 +146,12 @@ export class OtlpService {
    * Applies an export, counted again while another process moved the device's state between the
    * read and the write (only when several processes write the database; docs/otlp.md).
    */
-  private async applyAgain(
-    device: { userId: string; deviceId: string },
-    requests: ReturnType<Extracted['requests']['slice']>,
-    points: ReturnType<Extracted['points']['slice']>,
-    found: Extracted,
-    now: number,
-  ): Promise<void> {
+  private async applyAgain(counted: Counted, found: Extracted): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       // What an attempt ignores is taken in only from the attempt that counts.
       const tally = new Extracted();
       try {
-        await this.apply(device, requests, points, tally, now);
+        await this.apply(counted, tally);
       } catch (error) {
         if (!isOtlpStateMoved(error)) throw error;
         if (attempt < MAX_ATTEMPTS) continue;
@@ -153,13 +162,7 @@ export class OtlpService {
     }
   }
 
-  private async apply(
-    device: { userId: string; deviceId: string },
-    requests: ReturnType<Extracted['requests']['slice']>,
-    points: ReturnType<Extracted['points']['slice']>,
-    found: Extracted,
-    now: number,
-  ): Promise<void> {
+  private async apply({ device, requests, points, now }: Counted, found: Extracted): Promise<void> {
     // Read first: the write is refused if another process wrote the state after this read.
     const version = await this.state.version(device.deviceId);
     const deltas = new Map<string, SumRow>();
