@@ -7,7 +7,6 @@
  * are repriced to other price data, with uploads made while the repricing ran (rows priced again in
  * its swap) and after it. The seed is fixed and printed in the test's name.
  */
-import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -18,6 +17,7 @@ import { formatMicros } from '../../src/pricing/index.js';
 import { BUNDLED_PRICES_EFFECTIVE_FROM, createPriceService, priceDataReady } from '../../src/pricing/price-service.js';
 import type { LeaderboardEntryWire } from '../../src/services/leaderboard.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
+import { dearerData } from '../helpers/price-data.js';
 import { capturingLogger, createTestApp, engine, TEST_SECRETS, type TestApp } from '../helpers/app.js';
 
 const SEED = 0x1eadc057;
@@ -43,19 +43,6 @@ function random(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** A copy of the bundled data with gpt-5 and Claude Opus 4.1 dearer (as test/http/repricing.test.ts). */
-async function dearerData(): Promise<Provider[]> {
-  const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Provider[];
-  const set = (provider: string, model: string, prices: Record<string, number>) => {
-    const m = data.find((p) => p.id === provider)?.models.find((x) => x.id === model);
-    if (!m || Array.isArray(m.prices)) throw new Error(`fixture model ${model} missing`);
-    m.prices = { ...m.prices, ...prices };
-  };
-  set('openai', 'gpt-5', { input_mtok: 2.5, output_mtok: 20 });
-  set('anthropic', 'claude-opus-4-1', { output_mtok: 150 });
-  return data;
 }
 
 const own = createPriceService();

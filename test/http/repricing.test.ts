@@ -7,7 +7,6 @@
  * stopped without a word mid-repricing end the same. The repricing is held between its steps by a
  * hook, so each moment is reached deterministically.
  */
-import { waitForUpdate, type Provider } from '@pydantic/genai-prices';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type TokentallyApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -28,6 +27,7 @@ import { PriceBook, snapshotOf } from '../../src/services/price-book.js';
 import type { RepricingHooks } from '../../src/services/repricing.js';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
 import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } from '../helpers/app.js';
+import { dearerData } from '../helpers/price-data.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 import { blocksAndTheirDays } from '../helpers/stored-usage.js';
 
@@ -167,20 +167,7 @@ class Gate {
 
 /** The process's own price data: the bundled data, or the dearer data below. */
 const own = createPriceService();
-let dearer: Provider[];
-
-/** A copy of the bundled data with gpt-5 and Claude Opus 4.1 dearer (other models unchanged). */
-async function dearerData(): Promise<Provider[]> {
-  const data = JSON.parse(JSON.stringify(await waitForUpdate())) as Provider[];
-  const set = (provider: string, model: string, prices: Record<string, number>) => {
-    const m = data.find((p) => p.id === provider)?.models.find((x) => x.id === model);
-    if (!m || Array.isArray(m.prices)) throw new Error(`fixture model ${model} missing`);
-    m.prices = { ...m.prices, ...prices };
-  };
-  set('openai', 'gpt-5', { input_mtok: 2.5, output_mtok: 20 });
-  set('anthropic', 'claude-opus-4-1', { output_mtok: 150 });
-  return data;
-}
+let dearer: Awaited<ReturnType<typeof dearerData>>;
 
 const useDearerPrices = () => own.replaceData(dearer, { effectiveFrom: '2026-11-01' });
 const useBundledPrices = () =>
