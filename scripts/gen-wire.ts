@@ -5,7 +5,7 @@
  * source: not tracked, written by `npm run build` (so by `npm ci`) and before every
  * `npm run typecheck`; `npm run gen:wire` writes it alone.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -52,6 +52,8 @@ async function serverDocument(): Promise<unknown> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Its folder holds nothing tracked, so a fresh clone does not have it.
+  await mkdir(path.dirname(WIRE_FILE), { recursive: true });
   await writeFile(WIRE_FILE, await wireText(await serverDocument()));
   console.log(`wrote ${path.relative(process.cwd(), WIRE_FILE)}`);
 }
