@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findNotify, parseTomlStringArray } from '../../src/cli/hooks/codex.js';
-import { run, tempHomeEach } from './helpers.js';
+import { stripColour } from '../../src/cli/style.js';
+import { run, tempHomeEach, ttySink } from './helpers.js';
 
 const h = tempHomeEach();
 
@@ -131,11 +132,11 @@ describe('doctor', () => {
   it('reports missing config and where it looked for logs', async () => {
     const r = await run(h.env, ['doctor']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('FAIL  no config');
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('2 problems need attention:');
-    expect(lines[1]).toMatch(/^FAIL {2}no config/);
-    expect(lines[2]).toBe('FAIL  not linked to a server');
+    // One problem, said once: no config means not linked.
+    expect(lines[0]).toBe('1 problem needs attention:');
+    expect(lines[1]).toMatch(/^FAIL {2}not linked \(no config at .*config\.json\): run `tokentally link`$/);
+    expect(lines[2]).toBe('');
     expect(lines.filter((l) => l.includes('no logs'))).toEqual([
       expect.stringMatching(
         /^-- {4}no logs: codex, every-code, claude, gemini, .*, crush \(`tokentally doctor --verbose` shows where it looked\)$/,
@@ -143,5 +144,21 @@ describe('doctor', () => {
     ]);
     const verbose = await run(h.env, ['doctor', '--verbose']);
     expect(verbose.stdout).toContain(`codex: ${path.join(h.env['CODEX_HOME'] as string, 'sessions')}`);
+  });
+
+  it('says "not linked" once when the config names no server', async () => {
+    const dir = path.join(h.env['XDG_CONFIG_HOME'] ?? path.join(h.env['HOME'] as string, '.config'), 'tokentally');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'config.json'), '{}\n', { mode: 0o600 });
+    const r = await run(h.env, ['doctor']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('1 problem needs attention:');
+    expect(lines[1]).toMatch(/^FAIL {2}not linked to a server \(.*config\.json names none\): run `tokentally link`$/);
+    expect(r.stdout).toMatch(/^ok {4}config .*config\.json \(mode 600\)$/m);
+    // On a terminal the same lines, coloured.
+    const tty = await run(h.env, ['doctor'], { stdout: ttySink() });
+    expect(tty.stdout).toContain('\u001b[31mFAIL');
+    expect(stripColour(tty.stdout)).toBe(r.stdout);
   });
 });

@@ -43,7 +43,8 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
   const note = (msg: string): void => void details.push(`--    ${msg}`);
 
   const mode = configMode(paths.configFile);
-  if (mode === undefined) bad(`no config at ${paths.configFile}: run \`tokentally link\``);
+  // A missing config and a missing server are one problem for the user: the machine is not linked.
+  if (mode === undefined) bad(`not linked (no config at ${paths.configFile}): run \`tokentally link\``);
   else if ((mode & 0o077) !== 0)
     bad(`${paths.configFile} is readable by others (mode ${mode.toString(8)}); run chmod 600 on it`);
   else ok(`config ${paths.configFile} (mode 600)`);
@@ -85,7 +86,8 @@ export async function doctorCommand(argv: string[], ctx: CliContext): Promise<nu
         else bad(`could not check the device token: ${(err as Error).message}`);
       }
     }
-  } else bad('not linked to a server');
+  } else if (mode !== undefined)
+    bad(`not linked to a server (${paths.configFile} names none): run \`tokentally link\``);
 
   const queued = new UploadQueue(paths.stateDir).size();
   note(`${counted(queued, 'bucket')} waiting in the upload queue`);
