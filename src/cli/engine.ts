@@ -9,7 +9,7 @@ import { bucketKey, withSession } from './buckets.js';
 import type { AgentRoots } from './paths.js';
 import type { AgentParser, LogFile, ParseStart, RecordSink } from './parsers/types.js';
 import { ProjectResolver } from './project.js';
-import { readFile, replay } from './read-events.js';
+import { parseInto, replay, type ReadEnd } from './read-events.js';
 import { startParallelReads, type ParallelOptions, type ParallelReads } from './read-pool.js';
 import type { Cursor, LocalState } from './state.js';
 import { addInto, halfHourStart, isAcceptedInstant, packCounts, unpackCounts, type UsageRecord } from './usage.js';
@@ -163,6 +163,9 @@ function readPlan(
   for (let i = 0; i < plan.length; i += 1) {
     const p = plan[i] as Planned;
     const summary = agents[p.parser.agent] as AgentSummary;
+    // What the parser reports is applied only once the whole pass succeeded, so a file that
+    // fails half way (vanished, unreadable) changes nothing and is simply read again next time.
+    const pending: (() => void)[] = [];
     const keyOf = (rec: UsageRecord): string | undefined => {
       if (!isAcceptedInstant(rec.ts, now)) return undefined;
       const hourStart = halfHourStart(rec.ts);
@@ -177,9 +180,14 @@ function readPlan(
       )
         return last.key;
       const project = resolver.resolve(rec.cwd);
-      if (project?.ref !== undefined && state.projectRefs[project.key] !== project.ref) {
-        state.projectRefs[project.key] = project.ref;
-        state.dirty = true;
+      const ref = project?.ref;
+      if (project !== undefined && ref !== undefined && state.projectRefs[project.key] !== ref) {
+        // like everything else a file reports, kept only once its whole pass succeeded
+        pending.push(() => {
+          if (state.projectRefs[project.key] === ref) return;
+          state.projectRefs[project.key] = ref;
+          state.dirty = true;
+        });
       }
       const key = withSession(
         bucketKey({ hourStart, source: rec.source, model: rec.model, project: project?.key ?? '' }),
@@ -190,9 +198,6 @@ function readPlan(
     };
     const { resume, start } = p;
     const contrib: Record<string, number[]> = resume ? { ...(p.cursor?.contrib ?? {}) } : {};
-    // What the parser reports is applied only once the whole pass succeeded, so a file that
-    // fails half way (vanished, unreadable) changes nothing and is simply read again next time.
-    const pending: (() => void)[] = [];
     let malformed = 0;
     let skipped = 0;
     const sink: RecordSink = {
@@ -229,8 +234,17 @@ function readPlan(
         skipped += n;
       },
     };
-    const read = parallel.read(i) ?? readFile(p.parser, p.file, start, { now, files: p.files });
+    // a worker's read is replayed; a read on this thread reports straight to the sink (no
+    // recorded calls to build and replay), which applies nothing unless the pass succeeds
+    const recorded = parallel.read(i);
+    let read: ReadEnd;
+    if (recorded === undefined) read = parseInto(p.parser, p.file, start, { now, files: p.files }, sink);
+    else {
+      if (recorded.ok) replay(recorded.events, sink);
+      read = recorded;
+    }
     if (!read.ok) {
+      last = undefined; // it may describe a record of this failed pass, whose project was not kept
       if (read.unavailable) (summary.unavailable ??= []).push(read.message);
       else {
         summary.malformed += 1;
@@ -238,7 +252,6 @@ function readPlan(
       }
       continue;
     }
-    replay(read.events, sink);
     const result = { offset: read.offset, state: read.state };
     summary.malformed += malformed;
     if (malformed > 0) opts.onMalformed?.(p.parser.agent, p.file.path, malformed);

@@ -40,6 +40,34 @@ export type FileRead =
   | { ok: true; events: ReadEvent[]; offset: number; state: unknown }
   | { ok: false; unavailable: boolean; message: string };
 
+/** How a parser pass ended: where to resume and the parser's state, or the failure. */
+export type ReadEnd =
+  { ok: true; offset: number; state: unknown } | { ok: false; unavailable: boolean; message: string };
+
+/**
+ * Run `parser` over `file` from `start`, handing what it reports straight to `sink`. Never
+ * throws: a failure is returned, and the sink may then have seen part of the file (the engine
+ * applies a file's calls only once its pass succeeded).
+ */
+export function parseInto(
+  parser: AgentParser,
+  file: LogFile,
+  start: ParseStart,
+  ctx: ParseContext,
+  sink: RecordSink,
+): ReadEnd {
+  try {
+    const result = parser.parse(file, start, sink, ctx);
+    return { ok: true, offset: result.offset, state: result.state };
+  } catch (err) {
+    return {
+      ok: false,
+      unavailable: err instanceof SourceUnavailableError,
+      message: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
 /** Run `parser` over `file` from `start`, recording what it reports. Never throws. */
 export function readFile(parser: AgentParser, file: LogFile, start: ParseStart, ctx: ParseContext): FileRead {
   const events: ReadEvent[] = [];
@@ -86,16 +114,8 @@ export function readFile(parser: AgentParser, file: LogFile, start: ParseStart, 
       events.push([3, n]);
     },
   };
-  try {
-    const result = parser.parse(file, start, sink, ctx);
-    return { ok: true, events, offset: result.offset, state: result.state };
-  } catch (err) {
-    return {
-      ok: false,
-      unavailable: err instanceof SourceUnavailableError,
-      message: err instanceof Error ? err.message : String(err),
-    };
-  }
+  const end = parseInto(parser, file, start, ctx, sink);
+  return end.ok ? { ok: true, events, offset: end.offset, state: end.state } : end;
 }
 
 /** Hand recorded calls to `sink`, in the order the parser made them. */

@@ -38,6 +38,51 @@ describe('engine', () => {
     expect(readBuckets(h.env)).toEqual({ '2026-11-01T10:00|codex|m': counts(10, 0, 1, 0, 11) });
   });
 
+  it('keeps a project link only from a pass that succeeds', () => {
+    const repo = path.join(h.root, 'work', 'app');
+    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.git', 'config'), '[remote "origin"]\n\turl = git@github.com:acme/app.git\n');
+    const file = path.join(h.root, 'log.jsonl');
+    fs.writeFileSync(file, 'x\n');
+    let fails = 1;
+    const parser: AgentParser = {
+      agent: 'claude',
+      roots: () => [],
+      discover: () => [{ path: file, key: 'k', format: 'jsonl' }],
+      parse(_f, _s, sink) {
+        sink.upsert('id1', {
+          ts: Date.UTC(2026, 10, 1, 10),
+          source: 'claude',
+          model: 'm',
+          counts: counts(1, 2, 3, 0, 6),
+          cwd: repo,
+        });
+        if (fails > 0) {
+          fails -= 1;
+          throw new Error('vanished');
+        }
+        return { offset: 2, state: null };
+      },
+    };
+    const projects = (): unknown => {
+      const raw = fs.readFileSync(path.join(ownPaths(h.env).stateDir, 'state.json'), 'utf8');
+      return (JSON.parse(raw) as { projects?: unknown }).projects;
+    };
+    const state = new LocalState(ownPaths(h.env).stateDir);
+    // the failed pass and a successful one of the same record in one scan: the second still
+    // keeps the project link the first found and dropped
+    scan({ roots: agentRoots(h.env), state, parsers: [parser, { ...parser, agent: 'claude-copy' }], now: NOW });
+    state.commit();
+    expect(projects()).toEqual({ 'acme/app': 'https://github.com/acme/app' });
+    expect(Object.values(readBuckets(h.env))).toEqual([counts(1, 2, 3, 0, 6)]);
+
+    fails = 1;
+    const other = new LocalState(path.join(h.root, 'other-state'));
+    scan({ roots: agentRoots(h.env), state: other, parsers: [parser], now: NOW });
+    other.commit();
+    expect(fs.existsSync(path.join(h.root, 'other-state', 'state.json'))).toBe(false); // nothing kept
+  });
+
   it('keeps the previous generation when a commit is interrupted before state.json', () => {
     const file = path.join(h.root, 'log.jsonl');
     fs.writeFileSync(file, 'x\n');
