@@ -71,7 +71,7 @@ describe('engine', () => {
     const state = new LocalState(ownPaths(h.env).stateDir);
     // the failed pass and a successful one of the same record in one scan: the second still
     // keeps the project link the first found and dropped
-    scan({ roots: agentRoots(h.env), state, parsers: [parser, { ...parser, agent: 'claude-copy' }], now: NOW });
+    scan({ roots: agentRoots(h.env), state, parsers: [parser, { ...parser, agent: 'qwen' }], now: NOW });
     state.commit();
     expect(projects()).toEqual({ 'acme/app': 'https://github.com/acme/app' });
     expect(Object.values(readBuckets(h.env))).toEqual([counts(1, 2, 3, 0, 6)]);
