@@ -1,11 +1,12 @@
 /**
  * @fileoverview bench:cli's side-by-side part: the first read of the tree's Claude Code logs by
- * tokentally (`report --refresh --json` from a fresh state, on worker threads, on one thread, and
- * on one thread parsing every line) and by the fastest available peer (`ccusage daily --json
- * --offline`: `ccusage` on the PATH, or the command in BENCH_PEER), runs alternating, medians of
- * wall and CPU time (GNU time) compared; and the exactness check: the
- * whole tree read on one thread gives the same report as the parallel read, and so does a read
- * that parses every line (`TOKENTALLY_FULL_PARSE=1`: the key scan off), timed beside it.
+ * tokentally (`report --refresh --json` from a fresh state as the machine's defaults read it, with
+ * one worker thread, and on one thread parsing every line) and by the fastest available peer
+ * (`ccusage daily --json --offline`: `ccusage` on the PATH, or the command in BENCH_PEER), runs
+ * alternating, medians of wall and CPU time (GNU time) compared; and the exactness check: the
+ * whole tree read on one thread and with a worker thread gives the same report as the first
+ * sync, and so does a read that parses every line (`TOKENTALLY_FULL_PARSE=1`: the key scan off),
+ * timed beside it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -92,24 +93,36 @@ function rows(stdout: string): string {
 }
 
 /**
- * Prints the Claude-only first read (parallel, one thread, the peer) and checks that a one-thread
- * read of the whole tree equals `parallelReport` (the parallel read's `report --json`).
- * Returns false when the counts differ.
+ * Prints the Claude-only first read (defaults, one worker thread, every line parsed, the peer)
+ * and checks that reads of the whole tree on one thread, with a worker thread and parsing every
+ * line equal `firstReport` (the first sync's `report --json`). Returns false when counts differ.
  */
 export async function comparePeers(
   root: string,
   env: NodeJS.ProcessEnv,
-  parallelReport: string,
+  firstReport: string,
   main: string,
 ): Promise<boolean> {
-  // exactness: the whole tree again, on one thread, into its own state
-  const oneEnv = { ...env, XDG_STATE_HOME: path.join(root, 'xdg-state-one'), TOKENTALLY_READ_THREADS: '0' };
+  // exactness: the whole tree again, on one thread and with a worker thread (whichever the
+  // default read used), each into its own state
   const timesFile = path.join(root, 'times.txt');
-  const one = await measure(process.execPath, [main, 'report', '--refresh', '--json'], oneEnv, timesFile);
-  const exact = rows(one.stdout) === rows(parallelReport);
-  console.log(
-    `one-thread read: ${(one.ms / 1000).toFixed(2)} s wall, ${(one.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the parallel read's: ${exact ? 'ok' : 'MISMATCH'} (${load()})`,
-  );
+  let exact = true;
+  for (const [label, threads] of [
+    ['one-thread read', '0'],
+    ['read with one worker thread', '1'],
+  ] as const) {
+    const e = {
+      ...env,
+      XDG_STATE_HOME: path.join(root, `xdg-state-threads-${threads}`),
+      TOKENTALLY_READ_THREADS: threads,
+    };
+    const r = await measure(process.execPath, [main, 'report', '--refresh', '--json'], e, timesFile);
+    const same = rows(r.stdout) === rows(firstReport);
+    exact &&= same;
+    console.log(
+      `${label}: ${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the first sync's: ${same ? 'ok' : 'MISMATCH'} (${load()})`,
+    );
+  }
   // the key scan (lines without the keys a parser needs are never parsed) is exact: every line parsed gives the same report
   const fullEnv = {
     ...env,
@@ -118,7 +131,7 @@ export async function comparePeers(
     TOKENTALLY_FULL_PARSE: '1',
   };
   const full = await measure(process.execPath, [main, 'report', '--refresh', '--json'], fullEnv, timesFile);
-  const scanExact = rows(full.stdout) === rows(parallelReport);
+  const scanExact = rows(full.stdout) === rows(firstReport);
   console.log(
     `one-thread read, every line parsed (key scan off): ${(full.ms / 1000).toFixed(2)} s wall, ${(full.cpuMs / 1000).toFixed(2)} s CPU for the whole tree; report equals the key-scan read's: ${scanExact ? 'ok' : 'MISMATCH'} (${load()})`,
   );
@@ -133,7 +146,7 @@ export async function comparePeers(
   const peer = findPeer();
   const sides: { label: string; runs: Measured[]; env?: Record<string, string> }[] = [
     { label: 'tokentally report --refresh', runs: [] },
-    { label: 'the same on one thread', runs: [], env: { TOKENTALLY_READ_THREADS: '0' } },
+    { label: 'the same with one worker thread', runs: [], env: { TOKENTALLY_READ_THREADS: '1' } },
     {
       label: 'one thread, every line parsed',
       runs: [],
@@ -183,9 +196,9 @@ export async function comparePeers(
     console.log(`  ${`${path.basename(peer)} daily --json --offline`.padEnd(38)} ${fmt(theirs)}`);
     const ratio = (runs: readonly Measured[], f: (r: Measured) => number): string =>
       (median(runs.map(f)) / median(theirs.map(f))).toFixed(2);
-    const [par, one] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const [def, worker] = sides as [(typeof sides)[0], (typeof sides)[0]];
     console.log(
-      `  ratio tokentally / peer (target <= 1.0): wall ${ratio(par.runs, (r) => r.ms)} (one thread ${ratio(one.runs, (r) => r.ms)}), CPU ${ratio(par.runs, (r) => r.cpuMs)} (one thread ${ratio(one.runs, (r) => r.cpuMs)}) (${load()})`,
+      `  ratio tokentally / peer (target <= 1.0): wall ${ratio(def.runs, (r) => r.ms)} (one worker ${ratio(worker.runs, (r) => r.ms)}), CPU ${ratio(def.runs, (r) => r.cpuMs)} (one worker ${ratio(worker.runs, (r) => r.cpuMs)}) (${load()})`,
     );
   }
   return exact && scanExact;

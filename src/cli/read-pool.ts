@@ -28,7 +28,8 @@ export interface ParallelOptions {
   minBytes?: number;
   /**
    * Worker threads (0: none). Default: one fewer than the machine's available parallelism, at
-   * most 8, since the calling thread is busy too, folding what the workers read.
+   * most 8, since the calling thread is busy too, folding what the workers read; none on one or
+   * two cores, where a worker costs more than it reads (see {@link defaultThreads}).
    */
   threads?: number;
   /** The worker module (default `read-worker.js` beside this module, as built and shipped). */
@@ -46,9 +47,21 @@ function envNumber(name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
+/**
+ * Worker threads for a machine with `cores` available: one fewer (the calling thread folds what
+ * they read), at most 8, and none on two cores or fewer. There one worker beside the calling
+ * thread bought no wall time, as its own costs (booting a thread, a second heap and JIT, packing
+ * and unpacking the records) and the calling thread's folding of every record ate the gain: on a
+ * 2-vCPU machine the first read of 140 MB of Claude Code logs took 0.41–0.63 s on one thread and
+ * 0.44–0.63 s with the worker, at 40 % more CPU (docs/cli.md, "Performance").
+ */
+export function defaultThreads(cores: number): number {
+  return cores <= 2 ? 0 : Math.min(8, cores - 1);
+}
+
 /** Options from the caller, else `TOKENTALLY_READ_THREADS` / `TOKENTALLY_PARALLEL_MIN_BYTES`, else defaults. */
 export function resolveParallel(opts: ParallelOptions | undefined): Required<ParallelOptions> {
-  const threads = opts?.threads ?? envNumber('TOKENTALLY_READ_THREADS') ?? Math.min(8, os.availableParallelism() - 1);
+  const threads = opts?.threads ?? envNumber('TOKENTALLY_READ_THREADS') ?? defaultThreads(os.availableParallelism());
   return {
     minBytes: opts?.minBytes ?? envNumber('TOKENTALLY_PARALLEL_MIN_BYTES') ?? DEFAULT_MIN_BYTES,
     threads: Math.floor(threads),

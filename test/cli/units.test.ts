@@ -6,6 +6,7 @@ import { acquireLock, isLocked } from '../../src/cli/lock.js';
 import { counted, createOutput, formatBytes } from '../../src/cli/output.js';
 import { agentRoots, ownPaths } from '../../src/cli/paths.js';
 import { projectFromRemote, remoteUrlFromConfig } from '../../src/cli/project.js';
+import { defaultThreads } from '../../src/cli/read-pool.js';
 import { UploadQueue } from '../../src/cli/queue.js';
 import { packBatches } from '../../src/cli/upload.js';
 import { halfHourStart, parseInstant } from '../../src/cli/usage.js';
@@ -45,6 +46,10 @@ describe('project names from git remotes', () => {
 });
 
 describe('small helpers', () => {
+  it('reads on worker threads by default only from three cores on', () => {
+    expect([1, 2, 3, 4, 8, 9, 64].map(defaultThreads)).toEqual([0, 0, 2, 3, 7, 8, 8]);
+  });
+
   it('parses Retry-After as seconds or an HTTP date', () => {
     expect(parseRetryAfter('7')).toBe(7000);
     expect(parseRetryAfter('Sun, 22 Nov 2026 06:00:10 GMT', Date.UTC(2026, 10, 22, 6, 0, 0))).toBe(10_000);
