@@ -10,9 +10,9 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { TeamRole } from '../db/schema.js';
 import { findTeamRole, listMembers, type TeamMember } from '../db/queries/teams.js';
+import { listTeamLocalDayPieces } from '../db/queries/team-day-pieces.js';
 import {
   listTeamFamilyTotals,
-  listTeamLocalDayPieces,
   listTeamProjects,
   listTeamWindowUsage,
   type TeamWindowUsage,
