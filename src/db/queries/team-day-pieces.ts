@@ -11,7 +11,7 @@
  * of the rows grouped, so the fewer the better); both tables are written in the same transactions
  * and read in one statement, so a day and its side are one snapshot and the difference is exact.
  */
-import { DAY_MS } from '../../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
@@ -20,28 +20,37 @@ import { countsAt } from '../token-columns.js';
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
 const MEMBERS = {
   sqlite:
-    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = @p1 and (@p2 is null or m.user_id = @p2)',
+    'team_members m join {T} {A} on {A}.user_id = m.user_id where m.team_id = @p1 and (@p2 is null or m.user_id = @p2)',
   postgres:
-    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = $1 and ($2::text is null or m.user_id = $2)',
+    'team_members m join {T} {A} on {A}.user_id = m.user_id where m.team_id = $1 and ($2::text is null or m.user_id = $2)',
 };
 
-const statement = (make: (from: (table: string) => string, p: (n: number) => string) => string) => ({
+const statement = (
+  make: (d: 'sqlite' | 'postgres', from: (table: string, alias?: string) => string, p: (n: number) => string) => string,
+) => ({
+  planEachCall: true,
   sqlite: make(
-    (t) => MEMBERS.sqlite.replace('{T}', t),
+    'sqlite',
+    (t, alias = 'r') => MEMBERS.sqlite.replace('{T}', t).replaceAll('{A}', alias),
     (n) => `@p${n}`,
   ),
   postgres: make(
-    (t) => MEMBERS.postgres.replace('{T}', t),
+    'postgres',
+    (t, alias = 'r') => MEMBERS.postgres.replace('{T}', t).replaceAll('{A}', alias),
     (n) => `$${n}`,
   ),
 });
 
 /**
  * Kind 0: local-day pieces of the half-hours in [@p3, @p4) and [@p5, @p6) (offset @p7). Kind 1:
- * whole UTC days [@p8, @p9) from `usage_daily`. Kind 2: per UTC day, its half-hours in
+ * whole UTC days [@p8, @p9) from `usage_daily`; on SQLite by its key, per member and each (source,
+ * model) of the member's `usage_blocks` over those days (blocks @p14 to @p15; every daily row is in
+ * its block), which reads the days' rows in place where `usage_daily_user_day` would look each one
+ * up in the table (a third less CPU for a year; PostgreSQL's bitmap scan of that index does better
+ * than the key's). Kind 2: per UTC day, its half-hours in
  * [@p10, @p11) whose time of day is in [@p12, @p13) — one side of the cut.
  */
-const PIECES_SQL = statement((from, p) => {
+const PIECES_SQL = statement((d, from, p) => {
   const half = (lo: number, hi: number) =>
     `select 0, (r.hour_start + ${p(7)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
        from ${from('usage_rollup')} and r.hour_start >= ${p(lo)} and r.hour_start < ${p(hi)}
@@ -51,7 +60,13 @@ const PIECES_SQL = statement((from, p) => {
   ${half(5, 6)}
   union all
   select 1, r.day, r.day, r.source, r.model, ${SUMS}
-    from ${from('usage_daily')} and r.day >= ${p(8)} and r.day < ${p(9)}
+    from ${
+      d === 'postgres'
+        ? from('usage_daily')
+        : `(select distinct b.user_id, b.source, b.model from ${from('usage_blocks', 'b')}
+               and b.block >= ${p(14)} and b.block <= ${p(15)}) c
+           join usage_daily r on r.user_id = c.user_id and r.source = c.source and r.model = c.model where true`
+    } and r.day >= ${p(8)} and r.day < ${p(9)}
    group by r.day, r.source, r.model
   union all
   select 2, r.hour_start / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
@@ -104,6 +119,9 @@ export async function listTeamLocalDayPieces(
     BigInt(cut === 0 ? a : b),
     BigInt(lo),
     BigInt(hi),
+    ...(db.dialect === 'sqlite'
+      ? [BigInt(Math.floor(firstFull / BLOCK_DAYS)), BigInt(Math.floor((endFull - 1) / BLOCK_DAYS))]
+      : []),
   ]);
   const pieces: LocalDayPiece[] = [];
   const whole = new Map<string, { utcDay: number; source: string; model: string; counts: TokenCounts }>();
