@@ -6,7 +6,10 @@
  * then PostgreSQL if reachable. Target: p99 ≤ 50 ms at 1 connection. Beside the latencies: the CPU
  * milliseconds a request cost the server (and PostgreSQL's backends), which other work on the
  * machine does not inflate, and the load average.
- * BENCH_ENGINES (default `sqlite,postgres`), BENCH_SECONDS, BENCH_MEMBERS.
+ * BENCH_ENGINES (default `sqlite,postgres`), BENCH_SECONDS, BENCH_MEMBERS, BENCH_GROUPS (default every
+ * group_by, comma-separated), BENCH_SPANS (default `30d,1y`). Paired runs: BENCH_BASELINE (another build's
+ * dist/src/server.js, measured alternately with this one on the same data after checking that both
+ * answer the same bytes) and BENCH_ROUNDS (runs of each, default 1).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,7 +22,15 @@ import { createIngestWriter } from '../src/ingest/store.js';
 import { createPriceService } from '../src/pricing/price-service.js';
 import { benchBucket } from './lib/buckets.js';
 import { backendsCpu, backendsCpuSince, BENCH_PG_URL, freshPgDatabase, pgReachable } from './lib/postgres.js';
-import { benchServerEnv, cpuSeconds, ROOT, startServer, stopProcess } from './lib/processes.js';
+import {
+  benchServerEnv,
+  cpuSeconds,
+  ROOT,
+  startNode,
+  startServer,
+  stopProcess,
+  type Started,
+} from './lib/processes.js';
 import { benchAccessToken, storeBenchSession } from './lib/session.js';
 import { ensureWrk, runWrk } from './lib/wrk.js';
 
@@ -27,6 +38,11 @@ const LUA = path.join(ROOT, 'bench/analytics.lua');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',');
+const GROUPS = (process.env.BENCH_GROUPS ?? 'day,member,model,source,project').split(',');
+const SPANS = (process.env.BENCH_SPANS ?? '30d,1y').split(',');
+const BASELINE = process.env.BENCH_BASELINE;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 const DAY_MS = 86_400_000;
 const HALF_HOUR_MS = 1_800_000;
 const TARGET_P99_MS = 50;
@@ -107,36 +123,48 @@ async function benchEngine(label: string, env: NodeJS.ProcessEnv, open: () => Pr
   }
   console.log(`\n${label}: seeded ${MEMBERS} members × 366 days in ${seeded.seconds.toFixed(1)} s`);
   const token = await benchAccessToken(seeded.owner, sessionId, now);
-  const server = await startServer(env);
-  const base = `http://127.0.0.1:${server.port}`;
+  // Paired runs: this build's server and BENCH_BASELINE's, on the same data, alternating.
+  const servers: { name: string; started: Started }[] = [];
   let missed = 0;
   try {
+    servers.push({ name: BASELINE ? 'this' : '', started: await startServer(env) });
+    if (BASELINE) servers.push({ name: 'base', started: await startNode(BASELINE, env, LISTENING) });
     for (const [span, from] of [
-      ['30 days', ''],
-      ['one year', `&from=${isoDay(now - 364 * DAY_MS)}`],
-    ] as const) {
-      for (const group of ['day', 'member', 'model', 'source', 'project']) {
+      ['30 days', '', '30d'],
+      ['one year', `&from=${isoDay(now - 364 * DAY_MS)}`, '1y'],
+    ].filter((s) => SPANS.includes(s[2] as string))) {
+      for (const group of GROUPS) {
         const url = `/functions/svc-team-usage?team_id=${seeded.teamId}&group_by=${group}&tz=America%2FNew_York&to=${isoDay(now)}${from}`;
-        const res = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
-        if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-        const wrkEnv = { TOKEN: token, REQ_PATH: url };
-        runWrk({ url: base, script: LUA, connections: 1, seconds: 1, env: wrkEnv }); // warm-up
-        const cpuBefore = cpuSeconds(server.child.pid);
-        const dbBefore = await backendsCpu(env);
-        const one = runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv });
-        // CPU per request (server, and PostgreSQL's backends): what the answer costs, whatever else runs.
-        const cpuMs = ((cpuSeconds(server.child.pid) - cpuBefore) * 1000) / Math.max(1, one.requests);
-        const dbMs = (backendsCpuSince(dbBefore, await backendsCpu(env)) * 1000) / Math.max(1, one.requests);
-        const ok = one.requests > 0 && one.p99Ms <= TARGET_P99_MS && one.non2xx === 0;
-        if (!ok) missed++;
-        console.log(
-          `  ${`${group} (${span})`.padEnd(22)} c1 p50 ${one.p50Ms.toFixed(2).padStart(7)} ms  p99 ${one.p99Ms.toFixed(2).padStart(7)} ms  ${one.requests} req  cpu ${cpuMs.toFixed(1)}${env.DATABASE_URL ? ` + db ${dbMs.toFixed(1)}` : ''} ms/req  ${ok ? 'ok' : 'MISSED'}`,
-        );
+        const bodies = new Set<string>();
+        for (const { started } of servers) {
+          const res = await fetch(`http://127.0.0.1:${started.port}${url}`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          if (!res.ok) throw new Error(`${url} → ${res.status} ${await res.text()}`);
+          bodies.add(await res.text());
+        }
+        if (bodies.size > 1) throw new Error(`${group} (${span}): the two builds answer differently`);
+        for (let round = 0; round < ROUNDS; round++)
+          for (const { name, started } of servers) {
+            const base = `http://127.0.0.1:${started.port}`;
+            const wrkEnv = { TOKEN: token, REQ_PATH: url };
+            runWrk({ url: base, script: LUA, connections: 1, seconds: 1, env: wrkEnv }); // warm-up
+            const cpuBefore = cpuSeconds(started.child.pid);
+            const dbBefore = await backendsCpu(env);
+            const one = runWrk({ url: base, script: LUA, connections: 1, seconds: SECONDS, env: wrkEnv });
+            // CPU per request (server, and PostgreSQL's backends): what the answer costs, whatever else runs.
+            const cpuMs = ((cpuSeconds(started.child.pid) - cpuBefore) * 1000) / Math.max(1, one.requests);
+            const dbMs = (backendsCpuSince(dbBefore, await backendsCpu(env)) * 1000) / Math.max(1, one.requests);
+            const ok = one.requests > 0 && one.p99Ms <= TARGET_P99_MS && one.non2xx === 0;
+            if (!ok && name !== 'base') missed++;
+            console.log(
+              `  ${`${group} (${span})${name ? ` ${name}` : ''}`.padEnd(27)} c1 p50 ${one.p50Ms.toFixed(2).padStart(7)} ms  p99 ${one.p99Ms.toFixed(2).padStart(7)} ms  ${one.requests} req  cpu ${cpuMs.toFixed(1)}${env.DATABASE_URL ? ` + db ${dbMs.toFixed(1)}` : ''} ms/req  load ${os.loadavg()[0]?.toFixed(1)}  ${ok ? 'ok' : 'MISSED'}`,
+            );
+          }
       }
     }
   } finally {
-    await stopProcess(server.child);
+    for (const { started } of servers) await stopProcess(started.child);
   }
   return missed;
 }

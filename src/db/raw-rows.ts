@@ -16,6 +16,13 @@ export type Param = string | number | bigint | null | string[];
 export interface RawStatement {
   readonly sqlite: string;
   readonly postgres: string;
+  /**
+   * PostgreSQL plans it for each call's values (an unnamed statement) instead of reusing a generic
+   * plan: for long reads whose best plan depends on the values (how many members a team has, how
+   * long a window is), where a generic plan's guesses (a few rows, so sort and group) cost far
+   * more than planning does.
+   */
+  readonly planEachCall?: boolean;
 }
 
 const sqliteStatements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
@@ -36,7 +43,7 @@ export async function rawRows(db: Db, text: RawStatement, params: Param[]): Prom
     return stmt.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))) as unknown[][];
   }
   const res = await db.pool.query<unknown[]>({
-    name: preparedName(text.postgres),
+    ...(text.planEachCall ? {} : { name: preparedName(text.postgres) }),
     text: text.postgres,
     values: params,
     rowMode: 'array',

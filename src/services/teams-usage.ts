@@ -10,11 +10,12 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import type { TeamRole } from '../db/schema.js';
 import { findTeamRole, listMembers, type TeamMember } from '../db/queries/teams.js';
+import { listTeamLocalDayPieces, type LocalDayPiece } from '../db/queries/team-day-pieces.js';
 import {
   listTeamFamilyTotals,
-  listTeamLocalDayPieces,
   listTeamProjects,
   listTeamWindowUsage,
+  type ProjectSums,
   type TeamWindowUsage,
 } from '../db/queries/teams-usage.js';
 import { DAY_MS, epochDayOf, formatEpochDay } from '../domain/calendar.js';
@@ -121,14 +122,100 @@ const byBillable = (a: TeamUsageRow, b: TeamUsageRow): number => {
   return x === y ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : x > y ? -1 : 1;
 };
 
+/** What a group reads besides the window's usage. */
+interface OwnRead {
+  pieces?: LocalDayPiece[][];
+  projects?: ProjectSums[];
+  members?: TeamMember[];
+}
+
+function rowsOf(
+  group: NonNullable<TeamUsageQuery['group_by']>,
+  range: ResolvedDateRange,
+  usage: TeamWindowUsage,
+  prices: PriceService,
+  own: OwnRead,
+  keep: Keep,
+): { rows: TeamUsageRow[]; totals?: TeamUsageResponse['totals'] } {
+  if (group === 'project') {
+    const rows = (own.projects ?? []).map((p) => {
+      const { total_cost_usd: _cost, ...counts } = totalsWithCost(p.counts, 0n);
+      return { key: p.projectKey, ...(p.projectRef ? { label: p.projectRef } : {}), totals: counts };
+    });
+    return { rows };
+  }
+  if (group === 'day') return { rows: dayRows(own.pieces ?? [], range, prices, keep) };
+  // Member, model and source groups partition the (member, source, model) usage: their costs add up to the total.
+  const identities = new Map<string, { key: string; label: string }>();
+  const groups = groupUsage(usage, (userId, source, model) => {
+    if (group === 'member') return { key: userId };
+    if (group === 'source') return { key: source };
+    let id = identities.get(model);
+    if (id === undefined) {
+      const found = prices.identify(model);
+      identities.set(model, (id = { key: found.model_id, label: found.model }));
+    }
+    return id;
+  });
+  const all = zeroCounts();
+  let allMicros = 0n;
+  const priced = new Map<string, { group: Group; micros: bigint }>();
+  for (const [key, g] of groups) {
+    const micros = groupMicros(g, prices);
+    priced.set(key, { group: g, micros });
+    addCounts(all, g.counts);
+    allMicros += micros;
+  }
+  const wire = (key: string, label: string | undefined, p: { group: Group; micros: bigint } | undefined) => ({
+    key,
+    ...(label !== undefined ? { label } : {}),
+    totals: totalsWithCost(p?.group.counts ?? zeroCounts(), p?.micros ?? 0n),
+  });
+  const rows =
+    group === 'member'
+      ? (own.members ?? []).map((m) => ({
+          ...wire(m.userId, memberLabel(m), priced.get(m.userId)),
+          last_upload_at: iso(m.lastSyncAt),
+        }))
+      : [...priced].map(([key, p]) => wire(key, p.group.label, p));
+  return { rows: rows.sort(byBillable), totals: totalsWithCost(all, allMicros) };
+}
+
+/** One row per local day of the range (zero-filled), each priced per (source, model, UTC day) within it. */
+function dayRows(
+  pieces: LocalDayPiece[][],
+  range: ResolvedDateRange,
+  prices: PriceService,
+  keep: Keep,
+): TeamUsageRow[] {
+  const first = epochDayOf(range.from);
+  const days = Array.from({ length: range.days }, () => ({
+    counts: zeroCounts(),
+    acc: createCostAccumulator(prices),
+  }));
+  for (const piece of pieces.flat()) {
+    const day = days[piece.localDay - first];
+    if (day === undefined || !keep(piece)) continue;
+    addCounts(day.counts, piece.counts);
+    day.acc.add({ hourStart: piece.utcDay * DAY_MS, source: piece.source, model: piece.model, ...piece.counts });
+  }
+  return days.map((d, i) => ({
+    key: formatEpochDay(first + i),
+    totals: totalsWithCost(d.counts, d.acc.totalMicros()),
+  }));
+}
+
 export class TeamUsageService {
   constructor(private readonly deps: { db: Db; clock: Clock; prices: CostPrices; teams: TeamService }) {}
 
   async usage(userId: string, q: TeamUsageQuery): Promise<TeamUsageResponse> {
     const { db, teams } = this.deps;
-    const role = await teams.require(q.team_id, userId, 'member');
-    const group = q.group_by ?? 'day';
     const memberId = q.user_id ?? null;
+    const [role, memberRole] = await Promise.all([
+      teams.require(q.team_id, userId, 'member'),
+      memberId === null ? null : findTeamRole(db.kysely, q.team_id, memberId),
+    ]);
+    const group = q.group_by ?? 'day';
     if ((group === 'member' || memberId !== null) && role === 'member')
       throw new Forbidden("Each member's usage is for the team's owners and admins.");
     if (group === 'project' && (q.source !== undefined || q.model !== undefined))
@@ -136,11 +223,19 @@ export class TeamUsageService {
         { in: 'querystring', field: q.source !== undefined ? 'source' : 'model' },
         'Project rows are all-time and not split by source or model.',
       );
-    if (memberId !== null && (await findTeamRole(db.kysely, q.team_id, memberId)) === null)
-      throw new NotFound('No member with this id in the team.');
+    if (memberId !== null && memberRole === null) throw new NotFound('No member with this id in the team.');
     const zone = resolveZone({ tz: q.tz, tz_offset_minutes: q.tz_offset_minutes });
     const range = resolveDateRange(q, zone, this.deps.clock.now());
-    const members = group === 'member' ? await listMembers(db.kysely, q.team_id) : [];
+    // The group's own read does not depend on the prices: on PostgreSQL it runs beside the window's.
+    const own: Promise<OwnRead> =
+      group === 'day'
+        ? this.readDayPieces(q.team_id, memberId, range, zone).then((pieces) => ({ pieces }))
+        : group === 'project'
+          ? listTeamProjects(db.kysely, q.team_id, memberId, PROJECT_ROWS).then((projects) => ({ projects }))
+          : group === 'member'
+            ? listMembers(db.kysely, q.team_id).then((members) => ({ members }))
+            : Promise.resolve({});
+    own.catch(() => undefined); // awaited below; a failed window read must not leave it unhandled
     let prices = this.deps.prices.serving();
     for (let attempt = 1; ; attempt++) {
       const read = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
@@ -148,7 +243,7 @@ export class TeamUsageService {
         const keep = filterOf(q, prices);
         const usage = { ...read, priced: read.priced.filter(keep), edges: read.edges.filter(keep) };
         const head = { team_id: q.team_id, from: range.from, to: range.to, tz: zone.id, group_by: group };
-        const rows = await this.rows(group, q.team_id, memberId, range, zone, usage, prices, members, keep);
+        const rows = rowsOf(group, range, usage, prices, await own, keep);
         return {
           ...head,
           ...(memberId !== null ? { user_id: memberId } : {}),
@@ -163,106 +258,22 @@ export class TeamUsageService {
     }
   }
 
-  private async rows(
-    group: NonNullable<TeamUsageQuery['group_by']>,
+  /** The team's local-day pieces over the range, one read per stretch of constant UTC offset (concurrent on PostgreSQL). */
+  private async readDayPieces(
     teamId: string,
     memberId: string | null,
     range: ResolvedDateRange,
     zone: ReturnType<typeof resolveZone>,
-    usage: TeamWindowUsage,
-    prices: PriceService,
-    members: TeamMember[],
-    keep: Keep,
-  ): Promise<{ rows: TeamUsageRow[]; totals?: TeamUsageResponse['totals'] }> {
-    if (group === 'project') {
-      const projects = await listTeamProjects(this.deps.db.kysely, teamId, memberId, PROJECT_ROWS);
-      const rows = projects.map((p) => {
-        const { total_cost_usd: _cost, ...counts } = totalsWithCost(p.counts, 0n);
-        return { key: p.projectKey, ...(p.projectRef ? { label: p.projectRef } : {}), totals: counts };
-      });
-      return { rows };
-    }
-    if (group === 'day') return { rows: await this.dayRows(teamId, memberId, range, zone, prices, keep) };
-    // Member, model and source groups partition the (member, source, model) usage: their costs add up to the total.
-    const identities = new Map<string, { key: string; label: string }>();
-    const groups = groupUsage(usage, (userId, source, model) => {
-      if (group === 'member') return { key: userId };
-      if (group === 'source') return { key: source };
-      let id = identities.get(model);
-      if (id === undefined) {
-        const found = prices.identify(model);
-        identities.set(model, (id = { key: found.model_id, label: found.model }));
-      }
-      return id;
-    });
-    const all = zeroCounts();
-    let allMicros = 0n;
-    const priced = new Map<string, { group: Group; micros: bigint }>();
-    for (const [key, g] of groups) {
-      const micros = groupMicros(g, prices);
-      priced.set(key, { group: g, micros });
-      addCounts(all, g.counts);
-      allMicros += micros;
-    }
-    const wire = (key: string, label: string | undefined, p: { group: Group; micros: bigint } | undefined) => ({
-      key,
-      ...(label !== undefined ? { label } : {}),
-      totals: totalsWithCost(p?.group.counts ?? zeroCounts(), p?.micros ?? 0n),
-    });
-    const rows =
-      group === 'member'
-        ? members.map((m) => ({
-            ...wire(m.userId, memberLabel(m), priced.get(m.userId)),
-            last_upload_at: iso(m.lastSyncAt),
-          }))
-        : [...priced].map(([key, p]) => wire(key, p.group.label, p));
-    return { rows: rows.sort(byBillable), totals: totalsWithCost(all, allMicros) };
-  }
-
-  /** One row per local day of the range (zero-filled), each priced per (source, model, UTC day) within it. */
-  private async dayRows(
-    teamId: string,
-    memberId: string | null,
-    range: ResolvedDateRange,
-    zone: ReturnType<typeof resolveZone>,
-    prices: PriceService,
-    keep: Keep,
-  ): Promise<TeamUsageRow[]> {
-    const first = epochDayOf(range.from);
-    const days = Array.from({ length: range.days }, () => ({
-      counts: zeroCounts(),
-      acc: createCostAccumulator(prices),
-    }));
-    const timeline = offsetTimeline(zone, range.startMs, range.endMs);
-    const { segmentStarts, segmentOffsets } = timeline;
-    const reads: Promise<void>[] = [];
+  ): Promise<LocalDayPiece[][]> {
+    const { segmentStarts, segmentOffsets } = offsetTimeline(zone, range.startMs, range.endMs);
+    const reads: Promise<LocalDayPiece[]>[] = [];
     for (let i = 0; i < segmentStarts.length; i++) {
       const start = Math.max(range.startMs, segmentStarts[i] as number);
       const end = Math.min(range.endMs, segmentStarts[i + 1] ?? Number.POSITIVE_INFINITY);
-      if (end <= start) continue;
-      reads.push(
-        listTeamLocalDayPieces(this.deps.db, teamId, memberId, start, end, segmentOffsets[i] as number).then(
-          (pieces) => {
-            for (const piece of pieces) {
-              const day = days[piece.localDay - first];
-              if (day === undefined || !keep(piece)) continue;
-              addCounts(day.counts, piece.counts);
-              day.acc.add({
-                hourStart: piece.utcDay * DAY_MS,
-                source: piece.source,
-                model: piece.model,
-                ...piece.counts,
-              });
-            }
-          },
-        ),
-      );
+      if (end > start)
+        reads.push(listTeamLocalDayPieces(this.deps.db, teamId, memberId, start, end, segmentOffsets[i] as number));
     }
-    await Promise.all(reads);
-    return days.map((d, i) => ({
-      key: formatEpochDay(first + i),
-      totals: totalsWithCost(d.counts, d.acc.totalMicros()),
-    }));
+    return Promise.all(reads);
   }
 
   async leaderboard(userId: string, q: TeamLeaderboardQuery): Promise<TeamLeaderboardResponse> {

@@ -54,13 +54,6 @@ const ROLLUP_SQL = statement(
   ) => `select r.user_id, r.hour_start, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
             from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 3)} and r.hour_start < ${p(d, 4)}`,
 );
-/** Team sums per (local day, UTC day, source, raw model) over a window of one constant offset. */
-const LOCAL_DAYS_SQL = statement(
-  (d) => `select (r.hour_start + ${p(d, 5)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
-            from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 3)} and r.hour_start < ${p(d, 4)}
-           group by 1, 2, 3, 4`,
-);
-
 /** A member's usage of whole UTC days, per source and raw model, with its stored cost. */
 export interface MemberPriced {
   readonly userId: string;
@@ -139,34 +132,6 @@ export async function listTeamWindowUsage(
     };
   });
   return { priced, edges: [...head, ...tail], pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };
-}
-
-/** Team sums of one (local epoch day, UTC epoch day, source, raw model). */
-export interface LocalDayPiece {
-  readonly localDay: number;
-  readonly utcDay: number;
-  readonly source: string;
-  readonly model: string;
-  readonly counts: TokenCounts;
-}
-
-/** The team's sums per local day over `[startMs, endMs)`, where the zone's offset is `offsetMs` throughout. */
-export async function listTeamLocalDayPieces(
-  db: Db,
-  teamId: string,
-  userId: string | null,
-  startMs: number,
-  endMs: number,
-  offsetMs: number,
-): Promise<LocalDayPiece[]> {
-  const rows = await rawRows(db, LOCAL_DAYS_SQL, [teamId, userId, BigInt(startMs), BigInt(endMs), BigInt(offsetMs)]);
-  return rows.map((r) => ({
-    localDay: Number(r[0]),
-    utcDay: Number(r[1]),
-    source: r[2] as string,
-    model: r[3] as string,
-    counts: countsAt(r, 4),
-  }));
 }
 
 export interface ProjectSums {
