@@ -1,7 +1,8 @@
 /** @fileoverview What the overview reads: every answer for one range, zone and grouping, in parallel. */
-import { call, type Answer } from '../api.js';
-import { addDays, type IsoDate } from '../lib/dates.js';
-import { previousPeriod, type DateRange, type WeekStart } from '../lib/ranges.js';
+import { call, type Answer, type OpName, type Params } from '../api.js';
+import { addDays, todayIn, type IsoDate } from '../lib/dates.js';
+import { isPreset, previousPeriod, resolveRange, type DateRange, type Preset, type WeekStart } from '../lib/ranges.js';
+import { browserZone, type Prefs } from '../prefs.js';
 import { layersWithRest, type Layer, type TokenRow, type Totals } from '../lib/series.js';
 import { groupModels, keyColour, modelName, sourceName } from '../../../src/domain/model-names.js';
 
@@ -83,6 +84,35 @@ function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
 const sumRows = (parts: number[][]): number[] =>
   (parts[0] ?? []).map((_, i) => parts.reduce((s, p) => s + (p[i] ?? 0), 0));
 
+/** What the address, the preferences and the view's time choose (the range before "all time" knows its first day). */
+export function overviewView(query: URLSearchParams, prefs: Prefs, nowMs: number) {
+  const browser = browserZone();
+  const zone = query.get('tz') ?? prefs.zone ?? browser;
+  const today = todayIn(zone, nowMs);
+  const rawPreset = query.get('range');
+  const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
+  const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
+  return { browser, zone, today, rawPreset, preset, device: query.get('device'), resolved };
+}
+
+type Read = [OpName, Params];
+
+/** The reads of the first round (loadOverview; prefetched by overview-prefetch.ts with the script). */
+export function firstReads(
+  range: DateRange,
+  zone: string,
+  device: string | null,
+): { daily: Read; previousDaily: Read; breakdown: Read; hourly: Read | undefined } {
+  const tz = { tz: zone, device_id: device };
+  const prev = previousPeriod(range);
+  return {
+    daily: ['svc-usage-daily', { from: range.from, to: range.to, ...tz }],
+    previousDaily: ['svc-usage-daily', { from: prev.from, to: prev.to, ...tz }],
+    breakdown: ['svc-usage-model-breakdown', { from: range.from, to: range.to, ...tz }],
+    hourly: range.days === 1 ? ['svc-usage-hourly', { day: range.from, ...tz }] : undefined,
+  };
+}
+
 /**
  * Every answer of the range in one parallel round; the trend starts as one layer (all tokens) so the
  * first chart draws at once, and `loadStackedTrend` splits it by source or model next. The totals
@@ -95,15 +125,13 @@ export async function loadOverview(
   device: string | null,
   signal: AbortSignal,
 ): Promise<OverviewData> {
-  const tz = { tz: zone, device_id: device };
-  const prev = previousPeriod(range);
+  const reads = firstReads(range, zone, device);
+  const read = <T>([op, params]: Read) => call<T>(op, { params, signal });
   const [daily, previousDaily, breakdown, hourly] = await Promise.all([
-    call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    call<Daily>('svc-usage-daily', { params: { from: prev.from, to: prev.to, ...tz }, signal }),
-    call<Breakdown>('svc-usage-model-breakdown', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    range.days === 1
-      ? call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz }, signal })
-      : Promise.resolve(undefined),
+    read<Daily>(reads.daily),
+    read<Daily>(reads.previousDaily),
+    read<Breakdown>(reads.breakdown),
+    reads.hourly ? read<Hourly>(reads.hourly) : Promise.resolve(undefined),
   ]);
   const summary: Summary = { totals: daily.summary.totals };
   const previous: Summary = { totals: previousDaily.summary.totals };

@@ -4,11 +4,11 @@ import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
-import { addDays, daysBetween, todayIn } from '../lib/dates.js';
+import { addDays, daysBetween } from '../lib/dates.js';
 import { humanDate } from '../lib/format.js';
-import { isPreset, PRESET_LABELS, resolveRange, type DateRange, type Preset } from '../lib/ranges.js';
+import { PRESET_LABELS, type DateRange, type Preset } from '../lib/ranges.js';
 import type { SortKey } from '../lib/series.js';
-import { browserZone, usePrefs } from '../prefs.js';
+import { usePrefs } from '../prefs.js';
 import { setQuery, useLocation, useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { GetStarted } from './get-started.js';
@@ -19,6 +19,7 @@ import {
   loadOverview,
   loadProjects,
   loadStackedTrend,
+  overviewView,
   usageSpan,
   type StackBy,
 } from './overview-data.js';
@@ -40,19 +41,13 @@ const SORT_KEYS: Array<SortKey | 'cost'> = [
 export function Overview() {
   const { query } = useLocation();
   const prefs = usePrefs();
-  const browser = browserZone();
-  const zone = query.get('tz') ?? prefs.zone ?? browser;
   const nowMs = useViewTime();
-  const today = todayIn(zone, nowMs);
-  const rawPreset = query.get('range');
-  const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
-  const device = query.get('device');
+  const { browser, zone, today, rawPreset, preset, device, resolved } = overviewView(query, prefs, nowMs);
   const heat = useLoad(`${zone}|${prefs.weekStart}|${today}|${device}`, (signal) =>
     loadHeatmap(zone, prefs.weekStart, today, device, signal),
   );
   const monthly = useLoad(`${zone}|${today}|${device}`, (signal) => loadMonthly(zone, today, device, signal));
   const span = heat.loading || monthly.loading ? undefined : usageSpan(heat.data, monthly.data);
-  const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
   // "All time" starts at the first usage (once the heatmap and the months say when that was).
   const allFrom = span && span.first > resolved.from ? span.first : resolved.from;
   const range: DateRange =
