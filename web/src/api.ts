@@ -40,7 +40,8 @@ function url(op: string, params: Params = {}): string {
 
 /**
  * Reads started before the app rendered (`prefetch`), by address: the first call for the same
- * address with the same bearer, within a few seconds, takes the answer instead of asking again.
+ * address with the same bearer, within a few seconds, takes the answer as its first attempt's
+ * (a 429 waits, a 401 refreshes, as for its own) instead of asking again.
  */
 const early = new Map<string, { bearer: string; at: number; response: Promise<Response | undefined> }>();
 const EARLY_FOR_MS = 15_000;
@@ -56,14 +57,16 @@ export function prefetch(op: OpName, params: Params, bearer: string): void {
   early.set(address, { bearer, at: Date.now(), response });
 }
 
-/** The prefetched answer to this address for this bearer, taken once; only a success counts. */
+/**
+ * The prefetched answer to this address for this bearer, taken once; undefined when there is none
+ * or it could not be fetched. Any status counts: the caller treats it as its own first answer.
+ */
 async function takeEarly(address: string, bearer: string | undefined): Promise<Response | undefined> {
   const entry = early.get(address);
   if (entry === undefined) return undefined;
   early.delete(address);
   if (entry.bearer !== bearer || Date.now() - entry.at > EARLY_FOR_MS) return undefined;
-  const res = await entry.response;
-  return res?.ok ? res : undefined;
+  return entry.response;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -91,16 +94,15 @@ async function request(op: string, options: CallOptions): Promise<Response> {
   let refreshed = false;
   for (let attempt = 0; ; attempt++) {
     const token = options.bearer === undefined ? await accessToken() : options.bearer;
-    if (attempt === 0 && options.bearer === undefined && (options.method ?? 'GET') === 'GET') {
-      const ready = await takeEarly(url(op, options.params), token ?? undefined);
-      if (ready) return ready;
-    }
     const headers: Record<string, string> = {};
     if (token) headers['authorization'] = `Bearer ${token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
+    let res =
+      attempt === 0 && options.bearer === undefined && (options.method ?? 'GET') === 'GET'
+        ? await takeEarly(url(op, options.params), token ?? undefined)
+        : undefined;
     try {
-      res = await fetch(url(op, options.params), {
+      res ??= await fetch(url(op, options.params), {
         method: options.method ?? 'GET',
         headers,
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
