@@ -1,5 +1,5 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { call } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
@@ -74,7 +74,12 @@ export function Overview() {
   const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
     call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
   );
-  const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
+  const stackedTrend = stacked.data && !stacked.loading ? stacked.data : undefined;
+  // One object per answer (not per render): the panels below are memoised on it.
+  const trendData = useMemo(
+    () => (main.data && stackedTrend ? { ...main.data, trend: stackedTrend } : main.data),
+    [main.data, stackedTrend],
+  );
   // The days table (a row per day: hundreds for a year) renders after the cards and the chart, at a
   // lower priority, so it does not hold back their first paint.
   const tableData = useDeferredValue(trendData, undefined);
@@ -83,7 +88,6 @@ export function Overview() {
     call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
   );
 
-  const openDay = (day: string) => setQuery({ range: 'custom', from: day, to: day }, true);
   const emptyRange = main.data !== undefined && !main.loading && main.data.summary.totals.total_tokens === '0';
   const noUsage = emptyRange && heat.data !== undefined && monthly.data !== undefined && span === null;
   // The first view opens on a range that has data: 30 days or all time when the last 7 are empty.
@@ -94,6 +98,10 @@ export function Overview() {
   useEffect(() => {
     if (autoOpen !== null) setQuery({ range: autoOpen });
   }, [autoOpen]);
+  const onSort = useCallback(
+    (k: SortKey | 'cost') => setQuery({ sort: k === sort ? (descending ? k : `-${k}`) : `-${k}` }),
+    [sort, descending],
+  );
   const showEmptyNote = emptyRange && span && !(opened && preset === opened);
 
   return (
@@ -225,9 +233,9 @@ export function Overview() {
                 descending={descending}
                 showEmpty={showEmpty}
                 unit={unit}
-                onSort={(k) => setQuery({ sort: k === sort ? (descending ? k : `-${k}`) : `-${k}` })}
+                onSort={onSort}
                 onOpen={openDay}
-                onShowEmpty={(show) => setQuery({ empty: show ? '1' : null })}
+                onShowEmpty={showEmptyDays}
               />
             ) : (
               <Skeleton height={200} />
@@ -238,6 +246,9 @@ export function Overview() {
     </div>
   );
 }
+
+const openDay = (day: string) => setQuery({ range: 'custom', from: day, to: day }, true);
+const showEmptyDays = (show: boolean) => setQuery({ empty: show ? '1' : null });
 
 function Segmented<T extends string>({
   label,
