@@ -50,11 +50,13 @@ const EARLY_FOR_MS = 15_000;
  * Starts a GET with `bearer` now, for a call the app will make once it has rendered (the overview's
  * first reads start with the script, not after the session restore and the first render).
  */
-export function prefetch(op: OpName, params: Params, bearer: string): void {
+export function prefetch(op: OpName, params: Params, bearer: string): Promise<Response | undefined> {
   const address = url(op, params);
-  if (early.has(address)) return;
+  const known = early.get(address);
+  if (known) return known.response;
   const response = fetch(address, { headers: { authorization: `Bearer ${bearer}` } }).catch(() => undefined);
   early.set(address, { bearer, at: Date.now(), response });
+  return response;
 }
 
 /**

@@ -55,10 +55,13 @@ interface StackKey {
   totals: Totals;
 }
 
-/** The top keys to stack by (at most 5; the rest is "other"); dated model ids count with their undated sibling. */
-function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
+/**
+ * The top keys to stack by (at most 5; the rest is "other"); dated model ids count with their
+ * undated sibling. `complete`: the keys are all there is (no "other").
+ */
+function stackKeys(breakdown: Breakdown, by: StackBy): { keys: StackKey[]; complete: boolean } {
   if (by === 'source') {
-    return [...breakdown.sources]
+    const keys = [...breakdown.sources]
       .sort((a, b) => billable(b.totals) - billable(a.totals))
       .slice(0, 5)
       .map((s) => ({
@@ -68,16 +71,17 @@ function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
         params: [{ source: s.source }],
         totals: s.totals,
       }));
+    return { keys, complete: breakdown.sources.length <= 5 };
   }
-  return groupModels(breakdown.sources.flatMap((s) => s.models))
-    .slice(0, 5)
-    .map((g) => ({
-      key: g.base,
-      label: modelName(g.base),
-      colour: keyColour(g.base, 'model'),
-      params: [...new Set(g.variants.map((v) => v.model_id))].map((model) => ({ model })),
-      totals: g.totals,
-    }));
+  const groups = groupModels(breakdown.sources.flatMap((s) => s.models));
+  const keys = groups.slice(0, 5).map((g) => ({
+    key: g.base,
+    label: modelName(g.base),
+    colour: keyColour(g.base, 'model'),
+    params: [...new Set(g.variants.map((v) => v.model_id))].map((model) => ({ model })),
+    totals: g.totals,
+  }));
+  return { keys, complete: groups.length <= 5 };
 }
 
 /** Sums per-slot values of several answers (a grouped model's ids). */
@@ -143,6 +147,33 @@ export async function loadOverview(
   return { summary, previous, daily, previousDaily, breakdown, trend };
 }
 
+/**
+ * The reads that split the trend by source or model: per stacked key (top five), one per model id
+ * grouped under it (a source is one); a one-day range reads half-hours. When the keys are all there
+ * is, the largest (the dearest read) is not read: it is the total less the others (`derived`).
+ */
+export function layerReads(
+  breakdown: Breakdown,
+  range: DateRange,
+  zone: string,
+  by: StackBy,
+  device: string | null,
+): { keys: StackKey[]; reads: Read[][]; derived: number | undefined } {
+  const { keys, complete } = stackKeys(breakdown, by);
+  const tz = { tz: zone, device_id: device };
+  const derived = complete && keys.length > 1 ? 0 : undefined;
+  const reads = keys.map((k, i) =>
+    i === derived
+      ? []
+      : k.params.map((param): Read =>
+          range.days === 1
+            ? ['svc-usage-hourly', { day: range.from, ...tz, ...param }]
+            : ['svc-usage-daily', { from: range.from, to: range.to, ...tz, ...param }],
+        ),
+  );
+  return { keys, reads, derived };
+}
+
 /** The trend split into layers by source or model (top five and "other"). */
 export async function loadStackedTrend(
   base: OverviewData,
@@ -152,18 +183,18 @@ export async function loadStackedTrend(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Trend> {
-  const keys = stackKeys(base.breakdown, by);
+  const { keys, reads, derived } = layerReads(base.breakdown, range, zone, by, device);
   const total = base.trend.layers[0]?.values ?? [];
-  const tz = { tz: zone, device_id: device };
-  const one = async (param: Record<string, string>): Promise<number[]> =>
-    base.trend.kind === 'hourly'
-      ? (await call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...param }, signal })).data.map(
-          billable,
-        )
-      : (
-          await call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...param }, signal })
-        ).data.map(billable);
-  const parts = await Promise.all(keys.map(async (k) => sumRows(await Promise.all(k.params.map(one)))));
+  const one = async ([op, params]: Read): Promise<number[]> =>
+    (await call<Daily | Hourly>(op, { params, signal })).data.map(billable);
+  const parts = await Promise.all(reads.map(async (r) => sumRows(await Promise.all(r.map(one)))));
+  if (derived !== undefined)
+    parts[derived] = total.map((t, i) =>
+      Math.max(
+        0,
+        parts.reduce((rest, p) => rest - (p[i] ?? 0), t),
+      ),
+    );
   const layers = layersWithRest(
     total,
     keys.map((k, i) => ({ key: k.key, label: k.label, colour: k.colour, values: parts[i] ?? [] })),
