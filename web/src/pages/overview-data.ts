@@ -99,7 +99,7 @@ export function overviewView(query: URLSearchParams, prefs: Prefs, nowMs: number
   return { browser, zone, today, rawPreset, preset, device: query.get('device'), resolved };
 }
 
-type Read = [OpName, Params];
+export type Read = [OpName, Params];
 
 /** The reads of the first round (loadOverview; prefetched by overview-prefetch.ts with the script). */
 export function firstReads(
@@ -214,6 +214,19 @@ function rateOf(layers: Layer[], keys: StackKey[], total: Totals): number[] {
   });
 }
 
+/** The reads of the cards that do not follow the range (prefetched by overview-prefetch.ts too). */
+export const heatmapRead = (zone: string, weekStart: WeekStart, today: IsoDate, device: string | null): Read => [
+  'svc-usage-heatmap',
+  { weeks: 52, to: today, week_starts_on: weekStart, tz: zone, device_id: device },
+];
+export const monthlyRead = (zone: string, today: IsoDate, device: string | null): Read => [
+  'svc-usage-monthly',
+  { months: 24, to: today, tz: zone, device_id: device },
+];
+export const PROJECTS_READ: Read = ['svc-project-usage-summary', { limit: 10, cost: 1 }];
+export const DEVICES_READ: Read = ['svc-devices', { include_revoked: 1 }];
+export const STATUS_READ: Read = ['svc-user-status', {}];
+
 export function loadHeatmap(
   zone: string,
   weekStart: WeekStart,
@@ -221,10 +234,8 @@ export function loadHeatmap(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Heatmap> {
-  return call<Heatmap>('svc-usage-heatmap', {
-    params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone, device_id: device },
-    signal,
-  });
+  const [op, params] = heatmapRead(zone, weekStart, today, device);
+  return call<Heatmap>(op, { params, signal });
 }
 
 export function loadMonthly(
@@ -233,11 +244,12 @@ export function loadMonthly(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Monthly> {
-  return call<Monthly>('svc-usage-monthly', { params: { months: 24, to: today, tz: zone, device_id: device }, signal });
+  const [op, params] = monthlyRead(zone, today, device);
+  return call<Monthly>(op, { params, signal });
 }
 
 export function loadProjects(signal: AbortSignal): Promise<Projects> {
-  return call<Projects>('svc-project-usage-summary', { params: { limit: 10, cost: 1 }, signal });
+  return call<Projects>(PROJECTS_READ[0], { params: PROJECTS_READ[1], signal });
 }
 
 /** The first and the latest day with usage that the heatmap (52 weeks) and the months (24) know of. */

@@ -14,12 +14,14 @@ import { useLoad } from '../use-api.js';
 import { GetStarted } from './get-started.js';
 import { BudgetOverview } from './budgets-panel.js';
 import {
+  DEVICES_READ,
   loadHeatmap,
   loadMonthly,
   loadOverview,
   loadProjects,
   loadStackedTrend,
   overviewView,
+  STATUS_READ,
   usageSpan,
   type StackBy,
 } from './overview-data.js';
@@ -72,7 +74,7 @@ export function Overview() {
   const [firstRoundDone, setFirstRoundDone] = useState(false);
   if (!firstRoundDone && (main.data !== undefined || main.error !== undefined)) setFirstRoundDone(true);
   const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
-    call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
+    call<{ devices: DeviceChoice[] }>(DEVICES_READ[0], { params: DEVICES_READ[1], signal }),
   );
   const stackedTrend = stacked.data && !stacked.loading ? stacked.data : undefined;
   // One object per answer (not per render): the panels below are memoised on it.
@@ -85,7 +87,7 @@ export function Overview() {
   const tableData = useDeferredValue(trendData, undefined);
   const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
-    call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
+    call<{ install?: { active_devices?: number } }>(STATUS_READ[0], { params: STATUS_READ[1], signal }),
   );
 
   const emptyRange = main.data !== undefined && !main.loading && main.data.summary.totals.total_tokens === '0';
