@@ -1,8 +1,8 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
-import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
+import { DevicePicker } from '../components/device-picker.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
 import { addDays, daysBetween } from '../lib/dates.js';
 import { humanDate } from '../lib/format.js';
@@ -74,7 +74,7 @@ export function Overview() {
   const [firstRoundDone, setFirstRoundDone] = useState(false);
   if (!firstRoundDone && (main.data !== undefined || main.error !== undefined)) setFirstRoundDone(true);
   const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
-    call<{ devices: DeviceChoice[] }>(DEVICES_READ[0], { params: DEVICES_READ[1], signal }),
+    call<Answer<'svc-devices'>>(DEVICES_READ[0], { params: DEVICES_READ[1], signal }),
   );
   const stackedTrend = stacked.data && !stacked.loading ? stacked.data : undefined;
   // One object per answer (not per render): the panels below are memoised on it.
@@ -87,7 +87,7 @@ export function Overview() {
   const tableData = useDeferredValue(trendData, undefined);
   const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
-    call<{ install?: { active_devices?: number } }>(STATUS_READ[0], { params: STATUS_READ[1], signal }),
+    call<Answer<'svc-user-status'>>(STATUS_READ[0], { params: STATUS_READ[1], signal }),
   );
 
   const emptyRange = main.data !== undefined && !main.loading && main.data.summary.totals.total_tokens === '0';
