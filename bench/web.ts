@@ -4,7 +4,9 @@
  * endpoint), in Debian's chromium: time
  * from navigation to the first chart (the trend drawn and the totals shown) on the signed-in
  * overview of "This year", and the JavaScript transferred, with a cold cache per run; the load
- * average is printed beside each run (the machine may be shared).
+ * average is printed beside each run (the machine may be shared). Beside it, the same moment by the
+ * page's own clock (the driver runs in this process with the server, so it sees the chart only once
+ * the server is free between answers).
  * BENCH_RUNS (default 5). The dashboard must be built (npm run build:web; the script does it).
  */
 import fs from 'node:fs';
@@ -113,10 +115,21 @@ const storageState = await signIn.storageState();
 await signIn.close();
 
 const times: number[] = [];
+const inPage: number[] = [];
 const loads: number[] = [];
+// The page's own clock: when the chart and the totals were first both in the document, from the
+// navigation's start. The driver shares this process with the server, so its figure (the one the
+// target is about) also waits for the server's other answers; this one does not.
+const MARK = `new MutationObserver((_, o) => {
+  if (document.querySelector('.trend-chart canvas') && document.querySelector('[data-testid=stat-tokens]')?.textContent) {
+    window.__firstChart = performance.now();
+    o.disconnect();
+  }
+}).observe(document, { childList: true, subtree: true, characterData: true });`;
 let jsBytes = 0;
 for (let run = 0; run < RUNS; run++) {
   const ctx = await browser.newContext({ baseURL: base, storageState, viewport: { width: 1280, height: 900 } });
+  await ctx.addInitScript(MARK);
   const page = await ctx.newPage();
   const scripts: Array<Promise<number>> = [];
   page.on('response', (response) => {
@@ -134,6 +147,7 @@ for (let run = 0; run < RUNS; run++) {
   await page.waitForFunction("document.querySelector('[data-testid=stat-tokens]')?.textContent?.length > 0");
   times.push(performance.now() - started);
   loads.push(os.loadavg()[0] ?? 0);
+  inPage.push(Number(await page.evaluate('window.__firstChart')));
   if (process.env.BENCH_DEBUG) {
     const entries = (await page.evaluate(
       "performance.getEntriesByType('resource').map(e => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.duration)])",
@@ -149,9 +163,13 @@ await built.close();
 fs.rmSync(dir, { recursive: true, force: true });
 
 const sorted = [...times].sort((a, b) => a - b);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 process.stdout.write(
   `overview "This year", cold cache, ${RUNS} runs: time to first chart ${times.map((t, i) => `${t.toFixed(0)} ms (load ${(loads[i] ?? 0).toFixed(2)})`).join(', ')}\n`,
 );
 process.stdout.write(
   `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(0)} ms (target: usable within 1000 ms); JavaScript transferred ${(jsBytes / 1024).toFixed(1)} KB\n`,
+);
+process.stdout.write(
+  `in the page (its own clock): chart and totals in ${inPage.map((t) => t.toFixed(0)).join(', ')} ms, median ${median(inPage).toFixed(0)} ms\n`,
 );

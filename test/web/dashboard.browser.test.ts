@@ -190,6 +190,41 @@ describe(`dashboard in a browser (${engine})`, () => {
     await shoot('overview');
   });
 
+  it("asks for each of the overview's reads once, the range's first and no summary", async () => {
+    const asked: string[] = [];
+    const listen = (request: { url: () => string }) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/functions/')) asked.push(url.pathname.slice('/functions/'.length) + url.search);
+    };
+    page.on('request', listen);
+    try {
+      await page.goto('/?range=7d');
+      await expect.poll(() => page.getByTestId('stat-tokens').textContent()).toBe(humanCount(980_000));
+      await page.getByTestId('daily-table').waitFor();
+      await page.waitForLoadState('networkidle');
+    } finally {
+      page.off('request', listen);
+    }
+    // The range's days, the period before and the breakdown start with the script (prefetched with
+    // the stored session), ahead of the other cards; the days carry the totals, so no summary.
+    expect(asked.slice(0, 3).map((a) => a.split('?')[0])).toEqual([
+      'svc-usage-daily',
+      'svc-usage-daily',
+      'svc-usage-model-breakdown',
+    ]);
+    expect(asked.filter((a) => a.startsWith('svc-usage-summary'))).toEqual([]);
+    expect(asked.filter((a, i) => asked.indexOf(a) !== i)).toEqual([]);
+    for (const op of ['svc-usage-heatmap', 'svc-usage-monthly', 'svc-devices', 'svc-project-usage-summary'])
+      expect(
+        asked.some((a) => a.startsWith(op)),
+        op,
+      ).toBe(true);
+    expect(
+      asked.some((a) => a.startsWith('svc-usage-daily') && a.includes('source=')),
+      'a layer by source',
+    ).toBe(true);
+  });
+
   it('opens a day from the heatmap, and a DST day has 46 half-hours', async () => {
     await page.goto('/?range=7d');
     await page.locator(`rect[data-day="${day(1)}"]`).click();

@@ -23,9 +23,11 @@ export const linkNotice: string | undefined = fragment.has('error_code')
   : undefined;
 if (linkNotice) history.replaceState(history.state, '', location.pathname + location.search);
 
+const STORAGE_KEY = 'tokentally.auth';
+
 export const auth = new GoTrueClient({
   url: `${location.origin}/auth/v1`,
-  storageKey: 'tokentally.auth',
+  storageKey: STORAGE_KEY,
   autoRefreshToken: true,
   persistSession: true,
   // Single sign-on returns with ?code= (PKCE): the client exchanges it for the session on load,
@@ -44,6 +46,28 @@ if (recovering) {
   void auth.setSession({ access_token, refresh_token }).then(({ error }) => {
     if (error) recovering = false;
   });
+}
+
+/**
+ * The access token the client kept from the last visit, read straight from storage while the
+ * client is still starting, for the first page's reads (prefetch.ts); none when it expires within
+ * two minutes (the client refreshes it first), during a recovery link or a sign-on's return.
+ */
+export function storedAccessToken(): string | undefined {
+  if (recovering || linkNotice || new URLSearchParams(location.search).has('code')) return undefined;
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as {
+      access_token?: unknown;
+      expires_at?: unknown;
+    } | null;
+    const token = stored?.access_token;
+    const expires = stored?.expires_at;
+    return typeof token === 'string' && typeof expires === 'number' && expires * 1000 > Date.now() + 120_000
+      ? token
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type SessionState =

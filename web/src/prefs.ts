@@ -33,6 +33,9 @@ export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/** The preferences outside a component. */
+export const currentPrefs = (): Prefs => current;
+
 export function usePrefs(): Prefs {
   return useSyncExternalStore(
     (l) => {

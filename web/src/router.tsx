@@ -24,6 +24,9 @@ export function useLocation(): { path: string; query: URLSearchParams; hash: str
   return { path: url.pathname, query: url.searchParams, hash: url.hash.slice(1) };
 }
 
+/** The "now" of the view outside a component (the first page's reads, started before it renders). */
+export const viewTime = (): number => changedAt;
+
 /**
  * The "now" of the view: when the location last changed, in epoch milliseconds. A page that asks
  * for "today" gets a new one with every change of view and the same one across its re-renders.

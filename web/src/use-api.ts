@@ -1,5 +1,5 @@
 /** @fileoverview Loads one answer for a component: data, error in words, and a retry. */
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { ApiError } from './api.js';
 
 export interface Loaded<T> {
@@ -36,10 +36,9 @@ export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Pr
     setTick((t) => t + 1);
   }, []);
   const current = state.key === key;
-  return {
-    data: state.data,
-    error: current ? state.error : undefined,
-    loading: !current || (state.data === undefined && state.error === undefined),
-    retry,
-  };
+  const data = state.data;
+  const error = current ? state.error : undefined;
+  const loading = !current || (state.data === undefined && state.error === undefined);
+  // The same object while nothing changed, so a memoised panel given it does not draw again.
+  return useMemo(() => ({ data, error, loading, retry }), [data, error, loading, retry]);
 }

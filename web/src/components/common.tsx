@@ -90,7 +90,8 @@ export function Skeleton({ height = 120 }: { height?: number }) {
 }
 
 /** A chart with its accessible table alternative one click away. */
-export function ChartOrTable({ chart, table, label }: { chart: ReactNode; table: ReactNode; label: string }) {
+/** A chart with a switch to its table; `table` is drawn only when shown (a year of rows costs a render). */
+export function ChartOrTable({ chart, table, label }: { chart: ReactNode; table: () => ReactNode; label: string }) {
   const [asTable, setAsTable] = useState(false);
   return (
     <div>
@@ -101,7 +102,7 @@ export function ChartOrTable({ chart, table, label }: { chart: ReactNode; table:
       </div>
       {asTable ? (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={`${label} table`}>
-          {table}
+          {table()}
         </div>
       ) : (
         chart

@@ -1,11 +1,8 @@
 /** @fileoverview The overview's device filter: all devices, or one (its usage only); shown when there are two or more. */
 import { useId } from 'react';
+import type { Answer } from '../api.js';
 
-export interface DeviceChoice {
-  device_id: string;
-  name: string;
-  revoked_at: string | null;
-}
+export type DeviceChoice = Pick<Answer<'svc-devices'>['devices'][number], 'device_id' | 'name' | 'revoked_at'>;
 
 export function DevicePicker({
   devices,

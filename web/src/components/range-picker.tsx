@@ -87,10 +87,10 @@ export function ZonePicker({
 }) {
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(zone);
-  const zones = [...new Set([browser, zone, ...COMMON_ZONES])];
-  const all =
-    (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? zones;
   if (editing) {
+    const all = (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.(
+      'timeZone',
+    ) ?? [...new Set([browser, zone, ...COMMON_ZONES])];
     return (
       <form
         className="zone-form"

@@ -1,30 +1,22 @@
 /** @fileoverview The Admin page's invites (create, copy the link, revoke) and sign-up settings. */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant } from '../lib/format.js';
 import { useLoad } from '../use-api.js';
 
-interface Invite {
-  id: string;
-  email: string | null;
-  max_uses: number;
-  uses: number;
-  expires_at: string;
-  status: 'live' | 'expired' | 'spent' | 'revoked';
-}
-
-type Mode = 'open' | 'invite' | 'closed';
+type SignupSettings = Answer<'svc-admin-settings'>;
+type Mode = SignupSettings['signup_mode'];
 
 export function Invites({ zone }: { zone: string }) {
   const [version, setVersion] = useState(0);
   const list = useLoad(`admin-invites-${version}`, (signal) =>
-    call<{ invites: Invite[] }>('svc-admin-invites', { signal }),
+    call<Answer<'svc-admin-invites'>>('svc-admin-invites', { signal }),
   );
   const [hours, setHours] = useState('168');
   const [uses, setUses] = useState('1');
   const [email, setEmail] = useState('');
-  const [created, setCreated] = useState<{ url: string; expires_at: string }>();
+  const [created, setCreated] = useState<Answer<'svc-admin-invite-create', 'post'>>();
   const [error, setError] = useState<string>();
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -35,7 +27,9 @@ export function Invites({ zone }: { zone: string }) {
         max_uses: Number(uses),
         ...(email.trim() ? { email: email.trim() } : {}),
       };
-      setCreated(await call('svc-admin-invite-create', { method: 'POST', body }));
+      setCreated(
+        await call<Answer<'svc-admin-invite-create', 'post'>>('svc-admin-invite-create', { method: 'POST', body }),
+      );
       setVersion((v) => v + 1);
     } catch (failed) {
       setError((failed as Error).message);
@@ -122,9 +116,7 @@ export function Invites({ zone }: { zone: string }) {
 }
 
 export function SignupSettings() {
-  const loaded = useLoad('admin-settings', (signal) =>
-    call<{ signup_mode: Mode; signup_email_domains: string[] }>('svc-admin-settings', { signal }),
-  );
+  const loaded = useLoad('admin-settings', (signal) => call<SignupSettings>('svc-admin-settings', { signal }));
   const [mode, setMode] = useState<Mode>('open');
   const [domains, setDomains] = useState('');
   const [saved, setSaved] = useState(false);
@@ -147,7 +139,7 @@ export function SignupSettings() {
         .split(/[\s,]+/)
         .map((d) => d.trim())
         .filter((d) => d !== '');
-      const answer = await call<{ signup_mode: Mode; signup_email_domains: string[] }>('svc-admin-settings', {
+      const answer = await call<Answer<'svc-admin-settings', 'post'>>('svc-admin-settings', {
         method: 'POST',
         body: { signup_mode: mode, signup_email_domains: list },
       });

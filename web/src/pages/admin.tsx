@@ -5,25 +5,14 @@
  * sign-up settings (admin-invites.tsx).
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { Invites, SignupSettings } from './admin-invites.js';
 
-export interface AdminUser {
-  id: string;
-  email: string | null;
-  display_name: string | null;
-  created_at: string;
-  last_upload_at: string | null;
-  devices: number;
-  tokens_this_month: string;
-  cost_this_month_usd: string;
-  admin: boolean;
-  disabled: boolean;
-}
+export type AdminUser = Answer<'svc-admin-users'>['users'][number];
 
 const PAGE = 50;
 
@@ -31,13 +20,13 @@ function UserRow({ user, zone, onChanged }: { user: AdminUser; zone: string; onC
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const [resetLink, setResetLink] = useState<{ url: string; expires_at: string }>();
+  const [resetLink, setResetLink] = useState<Answer<'svc-admin-reset-link', 'post'>>();
   const makeResetLink = async () => {
     setBusy(true);
     setError(undefined);
     try {
       setResetLink(
-        await call<{ url: string; expires_at: string }>('svc-admin-reset-link', {
+        await call<Answer<'svc-admin-reset-link', 'post'>>('svc-admin-reset-link', {
           method: 'POST',
           body: { user_id: user.id },
         }),
@@ -152,7 +141,7 @@ function Users({ zone }: { zone: string }) {
   const [offset, setOffset] = useState(0);
   const [version, setVersion] = useState(0);
   const list = useLoad(`admin-users-${q}-${offset}-${version}`, (signal) =>
-    call<{ users: AdminUser[]; total: number }>('svc-admin-users', { params: { q, limit: PAGE, offset }, signal }),
+    call<Answer<'svc-admin-users'>>('svc-admin-users', { params: { q, limit: PAGE, offset }, signal }),
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -4,42 +4,15 @@
  * that sets and deletes the personal weekly and monthly budgets.
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
 import { exactCount, exactUsd, humanCount, humanUsd } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 
-export interface Budget {
-  id: string;
-  scope: 'user' | 'team';
-  team_id: string | null;
-  period: 'week' | 'month';
-  limit_usd: string | null;
-  limit_tokens: string | null;
-  thresholds: number[];
-  period_start: string;
-  period_end: string;
-  spend_usd: string;
-  spend_tokens: string;
-  share: number;
-  state: 'ok' | 'warning' | 'exceeded';
-}
-
-interface Alert {
-  id: string;
-  budget_id: string;
-  period: string;
-  period_start: string;
-  threshold_percent: number;
-  spend: string;
-  unit: 'usd' | 'tokens';
-  scope: string;
-}
-interface Alerts {
-  alerts: Alert[];
-  disabled_webhooks: { id: string; url: string; disabled_at: string }[];
-}
+export type Budget = Answer<'svc-budgets'>['budgets'][number];
+type Alerts = Answer<'svc-budget-alerts'>;
+type Alert = Alerts['alerts'][number];
 
 function BudgetProgress({ budget }: { budget: Budget }) {
   const usd = budget.limit_usd !== null;
@@ -87,7 +60,7 @@ function bannersOf(alerts: Alert[]): { top: Alert; ids: string[] }[] {
 /** The overview's banner and budget progress; nothing when there are no budgets or alerts. */
 export function BudgetOverview() {
   const [version, setVersion] = useState(0);
-  const budgets = useLoad(`budgets-${version}`, (signal) => call<{ budgets: Budget[] }>('svc-budgets', { signal }));
+  const budgets = useLoad(`budgets-${version}`, (signal) => call<Answer<'svc-budgets'>>('svc-budgets', { signal }));
   const alerts = useLoad(`budget-alerts-${version}`, (signal) => call<Alerts>('svc-budget-alerts', { signal }));
   const dismiss = async (ids: string[]) => {
     for (const id of ids) await call('svc-budget-alert-dismiss', { method: 'POST', body: { id } });
@@ -194,7 +167,7 @@ function BudgetForm({ onSaved }: { onSaved: () => void }) {
 export function BudgetsPanel() {
   const [version, setVersion] = useState(0);
   const list = useLoad(`budgets-settings-${version}`, (signal) =>
-    call<{ budgets: Budget[] }>('svc-budgets', { signal }),
+    call<Answer<'svc-budgets'>>('svc-budgets', { signal }),
   );
   const refresh = () => setVersion((v) => v + 1);
   const remove = async (id: string) => {

@@ -1,19 +1,18 @@
 /** @fileoverview One device's last 30 days on the Devices page: tokens and cost (the analytics reads' `device_id` filter). */
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { addDays, todayIn } from '../lib/dates.js';
 import { exactCount, exactUsd, humanCount, humanUsd } from '../lib/format.js';
 import { useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 
-interface DeviceSummary {
-  totals: { total_tokens: string; total_cost_usd: string };
-}
-
 export function DeviceUsage({ deviceId, zone, version }: { deviceId: string; zone: string; version: number }) {
   const to = todayIn(zone, useViewTime());
   const from = addDays(to, -29);
   const usage = useLoad(`device-usage|${deviceId}|${zone}|${to}|${version}`, (signal) =>
-    call<DeviceSummary>('svc-usage-summary', { params: { from, to, tz: zone, device_id: deviceId }, signal }),
+    call<Answer<'svc-usage-summary'>>('svc-usage-summary', {
+      params: { from, to, tz: zone, device_id: deviceId },
+      signal,
+    }),
   );
   const totals = usage.data?.totals;
   return (

@@ -1,6 +1,6 @@
 /** @fileoverview Devices: link a new machine (live code, copyable commands, notices the first upload), list, rename, revoke. */
 import { useEffect, useEffectEvent, useState } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, CodeBlock, ErrorNote, Skeleton } from '../components/common.js';
 import { countdown, humanInstant, relativeTime, storageShare } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
@@ -10,27 +10,18 @@ import { DeviceUsage } from './device-usage.js';
 import { installCommands } from './get-started.js';
 import { TelemetrySetupPanel } from './telemetry-setup.js';
 
-export interface Device {
-  device_id: string;
-  name: string;
-  platform: string;
-  linked_at: string;
-  last_sync_at: string | null;
-  last_upload_at: string | null;
-  revoked_at: string | null;
-  /** Which channel each source arrives through: `cli` or `otlp` (agent telemetry). */
-  channels?: Array<{ source: string; channel: string }>;
-}
+/** A device as listDevices gives it; `channels`: which channel each source arrives through, `cli` or `otlp`. */
+export type Device = Answer<'svc-devices'>['devices'][number];
 
 function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | undefined; onLinked: () => void }) {
-  const [code, setCode] = useState<{ link_code: string; expires_at: string } | null>(null);
+  const [code, setCode] = useState<Answer<'svc-link-code-init', 'post'> | null>(null);
   const [error, setError] = useState<string>();
   const [baseline, setBaseline] = useState<Map<string, string | null>>();
   const now = useNow(1000);
   const create = async () => {
     setError(undefined);
     try {
-      setCode(await call('svc-link-code-init', { method: 'POST' }));
+      setCode(await call<Answer<'svc-link-code-init', 'post'>>('svc-link-code-init', { method: 'POST' }));
       setBaseline(new Map((knownDevices ?? []).map((d) => [d.device_id, d.last_upload_at])));
     } catch (e) {
       setError((e as Error).message);
@@ -51,7 +42,7 @@ function LinkCodePanel({ knownDevices, onLinked }: { knownDevices: Device[] | un
     if ((!code && !linked) || !baseline || arrived) return;
     const id = setInterval(async () => {
       try {
-        const { devices } = await call<{ devices: Device[] }>('svc-devices');
+        const { devices } = await call<Answer<'svc-devices'>>('svc-devices');
         const fresh = devices.find((d) => !baseline.has(d.device_id));
         if (fresh && !linked) {
           setLinked(fresh);
@@ -265,14 +256,11 @@ function DeviceRow({
   );
 }
 
-/** What getUserStatus says of the account's stored buckets (absent from an older server). */
-interface StorageStatus {
-  storage?: { stored_buckets: number; max_stored_buckets: number };
-}
-
 /** The share of the account's stored-bucket bound in use, and what to do when it is nearly full. */
 function StorageNote({ version }: { version: number }) {
-  const status = useLoad(`storage-${version}`, (signal) => call<StorageStatus>('svc-user-status', { signal }));
+  const status = useLoad(`storage-${version}`, (signal) =>
+    call<Answer<'svc-user-status'>>('svc-user-status', { signal }),
+  );
   const storage = status.data?.storage;
   if (!storage) return null;
   const full = storage.stored_buckets >= storage.max_stored_buckets * 0.9;
@@ -289,7 +277,7 @@ export function Devices() {
   const prefs = usePrefs();
   const zone = prefs.zone ?? browserZone();
   const [version, setVersion] = useState(0);
-  const list = useLoad(`devices-${version}`, (signal) => call<{ devices: Device[] }>('svc-devices', { signal }));
+  const list = useLoad(`devices-${version}`, (signal) => call<Answer<'svc-devices'>>('svc-devices', { signal }));
   const now = useNow(30_000);
   const refresh = () => setVersion((v) => v + 1);
   return (

@@ -6,7 +6,7 @@
  * ada@example.com?"), so a user signed in to another account than they meant sees it before approving.
  */
 import { useState } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { useSession } from '../auth.js';
 import { Card, ErrorNote } from '../components/common.js';
 import { useLocation } from '../router.js';
@@ -50,7 +50,7 @@ export function LinkPage() {
     setPhase('sending');
     setError(undefined);
     try {
-      const { link_code } = await call<{ link_code: string }>('svc-link-code-init', { method: 'POST' });
+      const { link_code } = await call<Answer<'svc-link-code-init', 'post'>>('svc-link-code-init', { method: 'POST' });
       const target = new URL(callback);
       target.searchParams.set('code', link_code);
       target.searchParams.set('state', state);

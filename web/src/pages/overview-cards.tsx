@@ -1,4 +1,5 @@
 /** @fileoverview The overview's cards that do not follow the range: activity heatmap, last 24 months, top projects. */
+import { memo } from 'react';
 import { Card, ChartOrTable, ErrorNote, Skeleton } from '../components/common.js';
 import { HeatLegend, Heatmap } from '../components/heatmap.js';
 import { MonthlyBars } from '../components/bars.js';
@@ -6,34 +7,41 @@ import { exactCount, humanCount, humanDate, humanMonth, humanUsd } from '../lib/
 import type { Loaded } from '../use-api.js';
 import type { Heatmap as HeatmapData, Monthly, Projects } from './overview-data.js';
 
-export function ActivityCard({ heat, onOpen }: { heat: Loaded<HeatmapData>; onOpen: (day: string) => void }) {
+export const ActivityCard = memo(function ActivityCard({
+  heat,
+  onOpen,
+}: {
+  heat: Loaded<HeatmapData>;
+  onOpen: (day: string) => void;
+}) {
+  const data = heat.data;
   return (
     <Card
       id="heatmap"
       title="Activity"
       actions={
-        heat.data && (
+        data && (
           <span className="muted small">
-            {heat.data.active_days} active days · streak {heat.data.streak_days}
+            {data.active_days} active days · streak {data.streak_days}
           </span>
         )
       }
     >
       {heat.error && <ErrorNote message={heat.error} retry={heat.retry} />}
-      {heat.data ? (
+      {data ? (
         <ChartOrTable
           label="activity"
           chart={
             <>
               <Heatmap
-                weeks={heat.data.weeks}
-                weekStartsOn={heat.data.week_starts_on === 'mon' ? 'mon' : 'sun'}
+                weeks={data.weeks}
+                weekStartsOn={data.week_starts_on === 'mon' ? 'mon' : 'sun'}
                 onOpen={onOpen}
               />
               <HeatLegend />
             </>
           }
-          table={
+          table={() => (
             <table className="data-table">
               <caption className="sr-only">Active days of the last 52 weeks</caption>
               <thead>
@@ -45,7 +53,7 @@ export function ActivityCard({ heat, onOpen }: { heat: Loaded<HeatmapData>; onOp
                 </tr>
               </thead>
               <tbody>
-                {heat.data.weeks
+                {data.weeks
                   .flat()
                   .filter((c) => c !== null && c.value !== '0')
                   .map((c) => (
@@ -60,32 +68,33 @@ export function ActivityCard({ heat, onOpen }: { heat: Loaded<HeatmapData>; onOp
                   ))}
               </tbody>
             </table>
-          }
+          )}
         />
       ) : (
         !heat.error && <Skeleton height={130} />
       )}
     </Card>
   );
-}
+});
 
-export function MonthsCard({ monthly }: { monthly: Loaded<Monthly> }) {
+export const MonthsCard = memo(function MonthsCard({ monthly }: { monthly: Loaded<Monthly> }) {
+  const data = monthly.data;
   return (
     <Card id="monthly" title="Last 24 months">
       {monthly.error && <ErrorNote message={monthly.error} retry={monthly.retry} />}
-      {monthly.data ? (
+      {data ? (
         <ChartOrTable
           label="months"
           chart={
             <MonthlyBars
-              rows={monthly.data.data.map((m) => ({
+              rows={data.data.map((m) => ({
                 month: m.month,
                 value: Number(m.billable_total_tokens),
                 exact: m.billable_total_tokens,
               }))}
             />
           }
-          table={
+          table={() => (
             <table className="data-table">
               <caption className="sr-only">Billable tokens per month</caption>
               <thead>
@@ -97,7 +106,7 @@ export function MonthsCard({ monthly }: { monthly: Loaded<Monthly> }) {
                 </tr>
               </thead>
               <tbody>
-                {monthly.data.data.map((m) => (
+                {data.data.map((m) => (
                   <tr key={m.month}>
                     <th scope="row">{humanMonth(m.month)}</th>
                     <td className="num">{exactCount(m.billable_total_tokens)}</td>
@@ -105,17 +114,23 @@ export function MonthsCard({ monthly }: { monthly: Loaded<Monthly> }) {
                 ))}
               </tbody>
             </table>
-          }
+          )}
         />
       ) : (
         !monthly.error && <Skeleton height={160} />
       )}
     </Card>
   );
-}
+});
 
 /** The top projects, all time; `allDevices` says so when the rest of the page shows one device (projects keep no device). */
-export function ProjectsCard({ projects, allDevices = false }: { projects: Loaded<Projects>; allDevices?: boolean }) {
+export const ProjectsCard = memo(function ProjectsCard({
+  projects,
+  allDevices = false,
+}: {
+  projects: Loaded<Projects>;
+  allDevices?: boolean;
+}) {
   const entries = projects.data?.entries ?? [];
   const max = Number(entries[0]?.billable_total_tokens ?? 1) || 1;
   return (
@@ -156,4 +171,4 @@ export function ProjectsCard({ projects, allDevices = false }: { projects: Loade
       )}
     </Card>
   );
-}
+});

@@ -1,7 +1,8 @@
 /** @fileoverview What the overview reads: every answer for one range, zone and grouping, in parallel. */
-import { call, type Answer } from '../api.js';
-import { addDays, type IsoDate } from '../lib/dates.js';
-import { previousPeriod, type DateRange, type WeekStart } from '../lib/ranges.js';
+import { call, type Answer, type OpName, type Params } from '../api.js';
+import { addDays, todayIn, type IsoDate } from '../lib/dates.js';
+import { isPreset, previousPeriod, resolveRange, type DateRange, type Preset, type WeekStart } from '../lib/ranges.js';
+import { browserZone, type Prefs } from '../prefs.js';
 import { layersWithRest, type Layer, type TokenRow, type Totals } from '../lib/series.js';
 import { groupModels, keyColour, modelName, sourceName } from '../../../src/domain/model-names.js';
 
@@ -54,10 +55,13 @@ interface StackKey {
   totals: Totals;
 }
 
-/** The top keys to stack by (at most 5; the rest is "other"); dated model ids count with their undated sibling. */
-function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
+/**
+ * The top keys to stack by (at most 5; the rest is "other"); dated model ids count with their
+ * undated sibling. `complete`: the keys are all there is (no "other").
+ */
+function stackKeys(breakdown: Breakdown, by: StackBy): { keys: StackKey[]; complete: boolean } {
   if (by === 'source') {
-    return [...breakdown.sources]
+    const keys = [...breakdown.sources]
       .sort((a, b) => billable(b.totals) - billable(a.totals))
       .slice(0, 5)
       .map((s) => ({
@@ -67,21 +71,51 @@ function stackKeys(breakdown: Breakdown, by: StackBy): StackKey[] {
         params: [{ source: s.source }],
         totals: s.totals,
       }));
+    return { keys, complete: breakdown.sources.length <= 5 };
   }
-  return groupModels(breakdown.sources.flatMap((s) => s.models))
-    .slice(0, 5)
-    .map((g) => ({
-      key: g.base,
-      label: modelName(g.base),
-      colour: keyColour(g.base, 'model'),
-      params: [...new Set(g.variants.map((v) => v.model_id))].map((model) => ({ model })),
-      totals: g.totals,
-    }));
+  const groups = groupModels(breakdown.sources.flatMap((s) => s.models));
+  const keys = groups.slice(0, 5).map((g) => ({
+    key: g.base,
+    label: modelName(g.base),
+    colour: keyColour(g.base, 'model'),
+    params: [...new Set(g.variants.map((v) => v.model_id))].map((model) => ({ model })),
+    totals: g.totals,
+  }));
+  return { keys, complete: groups.length <= 5 };
 }
 
 /** Sums per-slot values of several answers (a grouped model's ids). */
 const sumRows = (parts: number[][]): number[] =>
   (parts[0] ?? []).map((_, i) => parts.reduce((s, p) => s + (p[i] ?? 0), 0));
+
+/** What the address, the preferences and the view's time choose (the range before "all time" knows its first day). */
+export function overviewView(query: URLSearchParams, prefs: Prefs, nowMs: number) {
+  const browser = browserZone();
+  const zone = query.get('tz') ?? prefs.zone ?? browser;
+  const today = todayIn(zone, nowMs);
+  const rawPreset = query.get('range');
+  const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
+  const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
+  return { browser, zone, today, rawPreset, preset, device: query.get('device'), resolved };
+}
+
+export type Read = [OpName, Params];
+
+/** The reads of the first round (loadOverview; prefetched by overview-prefetch.ts with the script). */
+export function firstReads(
+  range: DateRange,
+  zone: string,
+  device: string | null,
+): { daily: Read; previousDaily: Read; breakdown: Read; hourly: Read | undefined } {
+  const tz = { tz: zone, device_id: device };
+  const prev = previousPeriod(range);
+  return {
+    daily: ['svc-usage-daily', { from: range.from, to: range.to, ...tz }],
+    previousDaily: ['svc-usage-daily', { from: prev.from, to: prev.to, ...tz }],
+    breakdown: ['svc-usage-model-breakdown', { from: range.from, to: range.to, ...tz }],
+    hourly: range.days === 1 ? ['svc-usage-hourly', { day: range.from, ...tz }] : undefined,
+  };
+}
 
 /**
  * Every answer of the range in one parallel round; the trend starts as one layer (all tokens) so the
@@ -95,15 +129,13 @@ export async function loadOverview(
   device: string | null,
   signal: AbortSignal,
 ): Promise<OverviewData> {
-  const tz = { tz: zone, device_id: device };
-  const prev = previousPeriod(range);
+  const reads = firstReads(range, zone, device);
+  const read = <T>([op, params]: Read) => call<T>(op, { params, signal });
   const [daily, previousDaily, breakdown, hourly] = await Promise.all([
-    call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    call<Daily>('svc-usage-daily', { params: { from: prev.from, to: prev.to, ...tz }, signal }),
-    call<Breakdown>('svc-usage-model-breakdown', { params: { from: range.from, to: range.to, ...tz }, signal }),
-    range.days === 1
-      ? call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz }, signal })
-      : Promise.resolve(undefined),
+    read<Daily>(reads.daily),
+    read<Daily>(reads.previousDaily),
+    read<Breakdown>(reads.breakdown),
+    reads.hourly ? read<Hourly>(reads.hourly) : Promise.resolve(undefined),
   ]);
   const summary: Summary = { totals: daily.summary.totals };
   const previous: Summary = { totals: previousDaily.summary.totals };
@@ -115,6 +147,33 @@ export async function loadOverview(
   return { summary, previous, daily, previousDaily, breakdown, trend };
 }
 
+/**
+ * The reads that split the trend by source or model: per stacked key (top five), one per model id
+ * grouped under it (a source is one); a one-day range reads half-hours. When the keys are all there
+ * is, the largest (the dearest read) is not read: it is the total less the others (`derived`).
+ */
+export function layerReads(
+  breakdown: Breakdown,
+  range: DateRange,
+  zone: string,
+  by: StackBy,
+  device: string | null,
+): { keys: StackKey[]; reads: Read[][]; derived: number | undefined } {
+  const { keys, complete } = stackKeys(breakdown, by);
+  const tz = { tz: zone, device_id: device };
+  const derived = complete && keys.length > 1 ? 0 : undefined;
+  const reads = keys.map((k, i) =>
+    i === derived
+      ? []
+      : k.params.map((param): Read =>
+          range.days === 1
+            ? ['svc-usage-hourly', { day: range.from, ...tz, ...param }]
+            : ['svc-usage-daily', { from: range.from, to: range.to, ...tz, ...param }],
+        ),
+  );
+  return { keys, reads, derived };
+}
+
 /** The trend split into layers by source or model (top five and "other"). */
 export async function loadStackedTrend(
   base: OverviewData,
@@ -124,18 +183,18 @@ export async function loadStackedTrend(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Trend> {
-  const keys = stackKeys(base.breakdown, by);
+  const { keys, reads, derived } = layerReads(base.breakdown, range, zone, by, device);
   const total = base.trend.layers[0]?.values ?? [];
-  const tz = { tz: zone, device_id: device };
-  const one = async (param: Record<string, string>): Promise<number[]> =>
-    base.trend.kind === 'hourly'
-      ? (await call<Hourly>('svc-usage-hourly', { params: { day: range.from, ...tz, ...param }, signal })).data.map(
-          billable,
-        )
-      : (
-          await call<Daily>('svc-usage-daily', { params: { from: range.from, to: range.to, ...tz, ...param }, signal })
-        ).data.map(billable);
-  const parts = await Promise.all(keys.map(async (k) => sumRows(await Promise.all(k.params.map(one)))));
+  const one = async ([op, params]: Read): Promise<number[]> =>
+    (await call<Daily | Hourly>(op, { params, signal })).data.map(billable);
+  const parts = await Promise.all(reads.map(async (r) => sumRows(await Promise.all(r.map(one)))));
+  if (derived !== undefined)
+    parts[derived] = total.map((t, i) =>
+      Math.max(
+        0,
+        parts.reduce((rest, p) => rest - (p[i] ?? 0), t),
+      ),
+    );
   const layers = layersWithRest(
     total,
     keys.map((k, i) => ({ key: k.key, label: k.label, colour: k.colour, values: parts[i] ?? [] })),
@@ -155,6 +214,19 @@ function rateOf(layers: Layer[], keys: StackKey[], total: Totals): number[] {
   });
 }
 
+/** The reads of the cards that do not follow the range (prefetched by overview-prefetch.ts too). */
+export const heatmapRead = (zone: string, weekStart: WeekStart, today: IsoDate, device: string | null): Read => [
+  'svc-usage-heatmap',
+  { weeks: 52, to: today, week_starts_on: weekStart, tz: zone, device_id: device },
+];
+export const monthlyRead = (zone: string, today: IsoDate, device: string | null): Read => [
+  'svc-usage-monthly',
+  { months: 24, to: today, tz: zone, device_id: device },
+];
+export const PROJECTS_READ: Read = ['svc-project-usage-summary', { limit: 10, cost: 1 }];
+export const DEVICES_READ: Read = ['svc-devices', { include_revoked: 1 }];
+export const STATUS_READ: Read = ['svc-user-status', {}];
+
 export function loadHeatmap(
   zone: string,
   weekStart: WeekStart,
@@ -162,10 +234,8 @@ export function loadHeatmap(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Heatmap> {
-  return call<Heatmap>('svc-usage-heatmap', {
-    params: { weeks: 52, to: today, week_starts_on: weekStart, tz: zone, device_id: device },
-    signal,
-  });
+  const [op, params] = heatmapRead(zone, weekStart, today, device);
+  return call<Heatmap>(op, { params, signal });
 }
 
 export function loadMonthly(
@@ -174,11 +244,12 @@ export function loadMonthly(
   device: string | null,
   signal: AbortSignal,
 ): Promise<Monthly> {
-  return call<Monthly>('svc-usage-monthly', { params: { months: 24, to: today, tz: zone, device_id: device }, signal });
+  const [op, params] = monthlyRead(zone, today, device);
+  return call<Monthly>(op, { params, signal });
 }
 
 export function loadProjects(signal: AbortSignal): Promise<Projects> {
-  return call<Projects>('svc-project-usage-summary', { params: { limit: 10, cost: 1 }, signal });
+  return call<Projects>(PROJECTS_READ[0], { params: PROJECTS_READ[1], signal });
 }
 
 /** The first and the latest day with usage that the heatmap (52 weeks) and the months (24) know of. */

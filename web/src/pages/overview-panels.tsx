@@ -1,5 +1,5 @@
 /** @fileoverview The overview's panels: the totals cards and the trend (days, weeks or months; half-hours for one day). */
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { ChartOrTable } from '../components/common.js';
 import { TrendChart } from '../components/trend-chart.js';
 import {
@@ -35,7 +35,13 @@ interface Stat {
   note?: string;
 }
 
-export function TotalsPanel({ data, streak }: { data: OverviewData; streak: number | undefined }) {
+export const TotalsPanel = memo(function TotalsPanel({
+  data,
+  streak,
+}: {
+  data: OverviewData;
+  streak: number | undefined;
+}) {
   const t = data.summary.totals;
   const p = data.previous.totals;
   const days = activeDays(data.daily);
@@ -132,7 +138,7 @@ export function TotalsPanel({ data, streak }: { data: OverviewData; streak: numb
       )}
     </div>
   );
-}
+});
 
 /** Axis and legend labels of a slot: half-hours, days, weeks ("week of …") or months; years when the range spans several. */
 function slotLabels(xs: readonly string[], kind: 'hourly' | Grain): { short: string[]; long: string[] } {
@@ -145,7 +151,7 @@ function slotLabels(xs: readonly string[], kind: 'hourly' | Grain): { short: str
   return { short, long };
 }
 
-export function TrendPanel({
+export const TrendPanel = memo(function TrendPanel({
   data,
   by,
   unit,
@@ -183,7 +189,7 @@ export function TrendPanel({
     return <p className="muted empty-chart">No usage in this range.</p>;
   }
   const slotName = hourly ? 'Half-hour' : grain === 'day' ? 'Day' : grain === 'week' ? 'Week' : 'Month';
-  const table = (
+  const table = () => (
     <table className="data-table">
       <caption className="sr-only">{`${unit === 'cost' ? 'Estimated cost' : 'Billable tokens'} per ${slotName.toLowerCase()} and ${by}`}</caption>
       <thead>
@@ -233,4 +239,4 @@ export function TrendPanel({
       />
     </>
   );
-}
+});

@@ -1,5 +1,5 @@
 /** @fileoverview The overview's tables: models by source (grouped names, cost, share) and the days (cost per day, empty runs folded). */
-import { Fragment, useMemo } from 'react';
+import { Fragment, memo, useMemo } from 'react';
 import { groupModels, keyColour, sourceName } from '../../../src/domain/model-names.js';
 import { toCsv } from '../lib/csv.js';
 import { exactCount, exactUsd, humanCount, humanDate, humanPercent, humanUsd } from '../lib/format.js';
@@ -16,7 +16,7 @@ export function Swatch({ colour }: { colour: string }) {
   return <span className="swatch" style={{ background: colour }} aria-hidden="true" />;
 }
 
-export function ModelBreakdown({ sources, unit }: { sources: SourceRow[]; unit: Unit }) {
+export const ModelBreakdown = memo(function ModelBreakdown({ sources, unit }: { sources: SourceRow[]; unit: Unit }) {
   const sorted = useMemo(
     () =>
       [...sources]
@@ -102,7 +102,7 @@ export function ModelBreakdown({ sources, unit }: { sources: SourceRow[]; unit: 
       </table>
     </div>
   );
-}
+});
 
 type DayKey = SortKey | 'cost';
 const COLUMNS: Array<{ key: DayKey; label: string }> = [
@@ -116,7 +116,7 @@ const COLUMNS: Array<{ key: DayKey; label: string }> = [
   { key: 'reasoning_output_tokens', label: 'Reasoning' },
 ];
 
-export function DailyTable({
+export const DailyTable = memo(function DailyTable({
   data,
   sort,
   descending,
@@ -259,4 +259,4 @@ export function DailyTable({
       </p>
     </>
   );
-}
+});

@@ -1,24 +1,27 @@
 /** @fileoverview The overview: one range drives every panel; range, zone, grouping, unit and sort live in the URL. */
-import { useDeferredValue, useEffect, useState } from 'react';
-import { call } from '../api.js';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { call, type Answer } from '../api.js';
 import { Card, ErrorNote, Skeleton } from '../components/common.js';
-import { DevicePicker, type DeviceChoice } from '../components/device-picker.js';
+import { DevicePicker } from '../components/device-picker.js';
 import { RangePicker, ZonePicker } from '../components/range-picker.js';
-import { addDays, daysBetween, todayIn } from '../lib/dates.js';
+import { addDays, daysBetween } from '../lib/dates.js';
 import { humanDate } from '../lib/format.js';
-import { isPreset, PRESET_LABELS, resolveRange, type DateRange, type Preset } from '../lib/ranges.js';
+import { PRESET_LABELS, type DateRange, type Preset } from '../lib/ranges.js';
 import type { SortKey } from '../lib/series.js';
-import { browserZone, usePrefs } from '../prefs.js';
+import { usePrefs } from '../prefs.js';
 import { setQuery, useLocation, useViewTime } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { GetStarted } from './get-started.js';
 import { BudgetOverview } from './budgets-panel.js';
 import {
+  DEVICES_READ,
   loadHeatmap,
   loadMonthly,
   loadOverview,
   loadProjects,
   loadStackedTrend,
+  overviewView,
+  STATUS_READ,
   usageSpan,
   type StackBy,
 } from './overview-data.js';
@@ -40,19 +43,13 @@ const SORT_KEYS: Array<SortKey | 'cost'> = [
 export function Overview() {
   const { query } = useLocation();
   const prefs = usePrefs();
-  const browser = browserZone();
-  const zone = query.get('tz') ?? prefs.zone ?? browser;
   const nowMs = useViewTime();
-  const today = todayIn(zone, nowMs);
-  const rawPreset = query.get('range');
-  const preset: Preset = isPreset(rawPreset) ? rawPreset : '7d';
-  const device = query.get('device');
+  const { browser, zone, today, rawPreset, preset, device, resolved } = overviewView(query, prefs, nowMs);
   const heat = useLoad(`${zone}|${prefs.weekStart}|${today}|${device}`, (signal) =>
     loadHeatmap(zone, prefs.weekStart, today, device, signal),
   );
   const monthly = useLoad(`${zone}|${today}|${device}`, (signal) => loadMonthly(zone, today, device, signal));
   const span = heat.loading || monthly.loading ? undefined : usageSpan(heat.data, monthly.data);
-  const resolved = resolveRange(preset, today, prefs.weekStart, { from: query.get('from'), to: query.get('to') });
   // "All time" starts at the first usage (once the heatmap and the months say when that was).
   const allFrom = span && span.first > resolved.from ? span.first : resolved.from;
   const range: DateRange =
@@ -77,18 +74,22 @@ export function Overview() {
   const [firstRoundDone, setFirstRoundDone] = useState(false);
   if (!firstRoundDone && (main.data !== undefined || main.error !== undefined)) setFirstRoundDone(true);
   const devices = useLoad(firstRoundDone ? 'devices' : null, (signal) =>
-    call<{ devices: DeviceChoice[] }>('svc-devices', { params: { include_revoked: 1 }, signal }),
+    call<Answer<'svc-devices'>>(DEVICES_READ[0], { params: DEVICES_READ[1], signal }),
   );
-  const trendData = main.data && stacked.data && !stacked.loading ? { ...main.data, trend: stacked.data } : main.data;
+  const stackedTrend = stacked.data && !stacked.loading ? stacked.data : undefined;
+  // One object per answer (not per render): the panels below are memoised on it.
+  const trendData = useMemo(
+    () => (main.data && stackedTrend ? { ...main.data, trend: stackedTrend } : main.data),
+    [main.data, stackedTrend],
+  );
   // The days table (a row per day: hundreds for a year) renders after the cards and the chart, at a
   // lower priority, so it does not hold back their first paint.
   const tableData = useDeferredValue(trendData, undefined);
   const projects = useLoad(firstRoundDone ? 'projects' : null, (signal) => loadProjects(signal));
   const status = useLoad('status', (signal) =>
-    call<{ install?: { active_devices?: number } }>('svc-user-status', { signal }),
+    call<Answer<'svc-user-status'>>(STATUS_READ[0], { params: STATUS_READ[1], signal }),
   );
 
-  const openDay = (day: string) => setQuery({ range: 'custom', from: day, to: day }, true);
   const emptyRange = main.data !== undefined && !main.loading && main.data.summary.totals.total_tokens === '0';
   const noUsage = emptyRange && heat.data !== undefined && monthly.data !== undefined && span === null;
   // The first view opens on a range that has data: 30 days or all time when the last 7 are empty.
@@ -99,6 +100,10 @@ export function Overview() {
   useEffect(() => {
     if (autoOpen !== null) setQuery({ range: autoOpen });
   }, [autoOpen]);
+  const onSort = useCallback(
+    (k: SortKey | 'cost') => setQuery({ sort: k === sort ? (descending ? k : `-${k}`) : `-${k}` }),
+    [sort, descending],
+  );
   const showEmptyNote = emptyRange && span && !(opened && preset === opened);
 
   return (
@@ -230,9 +235,9 @@ export function Overview() {
                 descending={descending}
                 showEmpty={showEmpty}
                 unit={unit}
-                onSort={(k) => setQuery({ sort: k === sort ? (descending ? k : `-${k}`) : `-${k}` })}
+                onSort={onSort}
                 onOpen={openDay}
-                onShowEmpty={(show) => setQuery({ empty: show ? '1' : null })}
+                onShowEmpty={showEmptyDays}
               />
             ) : (
               <Skeleton height={200} />
@@ -243,6 +248,9 @@ export function Overview() {
     </div>
   );
 }
+
+const openDay = (day: string) => setQuery({ range: 'custom', from: day, to: day }, true);
+const showEmptyDays = (show: boolean) => setQuery({ empty: show ? '1' : null });
 
 function Segmented<T extends string>({
   label,

@@ -3,33 +3,20 @@
  * what the owner made public (getPublicProfilePage answers nothing else): a year's heatmap,
  * totals with cost, streaks, ranks, top models and tools.
  */
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Avatar, Card, ErrorNote, Skeleton } from '../components/common.js';
-import { HeatLegend, Heatmap, type HeatCell } from '../components/heatmap.js';
+import { HeatLegend, Heatmap } from '../components/heatmap.js';
 import { exactCount, exactUsd, humanCount, humanDate, humanUsd } from '../lib/format.js';
 import { Link, useLocation } from '../router.js';
 import { useLoad } from '../use-api.js';
 import { useSession } from '../auth.js';
 
+export type ProfilePage = Answer<'svc-public-profile'>;
+
+/** A row of the top lists (a model or a source of the profile). */
 interface Usage {
   total_tokens: string;
   total_cost_usd?: string;
-}
-
-export interface ProfilePage {
-  user_id: string;
-  handle: string | null;
-  display_name: string | null;
-  avatar_url: string | null;
-  is_public: boolean;
-  from: string;
-  to: string;
-  heatmap?: { week_starts_on: string; active_days: number; weeks: Array<Array<HeatCell | null>> };
-  streaks?: { current_days: number; longest_days: number };
-  totals?: { total_tokens?: string; billable_total_tokens?: string; total_cost_usd?: string };
-  models?: Array<Usage & { model: string }>;
-  sources?: Array<Usage & { source: string }>;
-  ranks?: Array<{ period: string; rank: number | null }>;
 }
 
 const RANK_WORDS: Record<string, string> = { week: 'This week', month: 'This month', total: 'All time' };
@@ -189,7 +176,7 @@ export function SharePage() {
   const { hash } = useLocation();
   const token = decodeURIComponent(hash);
   const shared = useLoad(token ? `share|${token}` : null, (signal) =>
-    call<{ display_name: string | null; avatar_url: string | null; user_id: string }>('svc-public-view-profile', {
+    call<Answer<'svc-public-view-profile'>>('svc-public-view-profile', {
       bearer: token,
       signal,
     }),

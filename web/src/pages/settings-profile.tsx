@@ -3,7 +3,7 @@
  * fields anyone may see (getProfileSettings, setProfileSettings).
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { CopyButton, ErrorNote } from '../components/common.js';
 import { Link } from '../router.js';
 import { useLoad } from '../use-api.js';
@@ -19,11 +19,7 @@ const FIELDS = [
 ] as const;
 type Field = (typeof FIELDS)[number][0];
 
-interface ProfileSettings {
-  handle: string | null;
-  fields: Record<Field, boolean>;
-  profile_path: string;
-}
+type ProfileSettings = Answer<'svc-profile-settings'>;
 
 export function ProfileSettingsPanel({ isPublic }: { isPublic: boolean }) {
   const [version, setVersion] = useState(0);

@@ -1,6 +1,6 @@
 /** @fileoverview Settings: live previews of the public badge and card, with Markdown and HTML to paste. */
 import { useEffect, useState } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { CodeBlock } from '../components/common.js';
 
 type Period = 'week' | 'month' | 'total';
@@ -81,7 +81,7 @@ export function BadgePreview({ userId, isPublic }: { userId: string; isPublic: b
     void (async () => {
       for (const p of ['week', 'month', 'total'] as const) {
         try {
-          const { entry } = await call<{ entry: { total_tokens?: string } }>('svc-leaderboard-profile', {
+          const { entry } = await call<Answer<'svc-leaderboard-profile'>>('svc-leaderboard-profile', {
             params: { user_id: userId, period: p },
             signal: abort.signal,
           });

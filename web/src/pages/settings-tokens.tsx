@@ -4,26 +4,15 @@
  * revokes one after a confirmation.
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, CopyButton, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant, relativeTime } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
 import { useLoad } from '../use-api.js';
 import { useNow } from '../use-now.js';
 
-export interface ApiToken {
-  id: string;
-  name: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
-interface CreatedToken {
-  id: string;
-  token: string;
-  name: string;
-}
+export type ApiToken = Answer<'svc-api-tokens'>['tokens'][number];
+type CreatedToken = Answer<'svc-api-token-create', 'post'>;
 
 const EXPIRIES: Array<[string, string]> = [
   ['', 'Never'],
@@ -178,7 +167,9 @@ export function ApiTokensPanel() {
   const prefs = usePrefs();
   const zone = prefs.zone ?? browserZone();
   const [version, setVersion] = useState(0);
-  const list = useLoad(`api-tokens-${version}`, (signal) => call<{ tokens: ApiToken[] }>('svc-api-tokens', { signal }));
+  const list = useLoad(`api-tokens-${version}`, (signal) =>
+    call<Answer<'svc-api-tokens'>>('svc-api-tokens', { signal }),
+  );
   const [created, setCreated] = useState<CreatedToken>();
   const now = useNow(30_000);
   const refresh = () => setVersion((v) => v + 1);

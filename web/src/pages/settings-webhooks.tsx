@@ -4,7 +4,7 @@
  * the recent delivery attempts, deletes one.
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, CopyButton, ErrorNote, Skeleton } from '../components/common.js';
 import { humanInstant } from '../lib/format.js';
 import { browserZone, usePrefs } from '../prefs.js';
@@ -19,24 +19,7 @@ const EVENTS = [
   'team.member_left',
 ] as const;
 
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  created_at: string;
-  failing_since: string | null;
-  disabled_at: string | null;
-}
-
-interface Attempt {
-  message_id: string;
-  event: string;
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-}
+type Webhook = Answer<'svc-webhooks'>['webhooks'][number];
 
 function CreateWebhookForm({ onCreated }: { onCreated: (secret: string) => void }) {
   const prefs = usePrefs();
@@ -55,7 +38,7 @@ function CreateWebhookForm({ onCreated }: { onCreated: (secret: string) => void 
         tz: prefs.zone ?? browserZone(),
         ...(description.trim() ? { description: description.trim() } : {}),
       };
-      const created = await call<{ secret: string }>('svc-webhook-create', { method: 'POST', body });
+      const created = await call<Answer<'svc-webhook-create', 'post'>>('svc-webhook-create', { method: 'POST', body });
       setUrl('');
       setDescription('');
       onCreated(created.secret);
@@ -106,7 +89,7 @@ function CreateWebhookForm({ onCreated }: { onCreated: (secret: string) => void 
 
 function Deliveries({ id, zone }: { id: string; zone: string }) {
   const list = useLoad(`webhook-deliveries-${id}`, (signal) =>
-    call<{ deliveries: Attempt[] }>('svc-webhook-deliveries', { params: { id }, signal }),
+    call<Answer<'svc-webhook-deliveries'>>('svc-webhook-deliveries', { params: { id }, signal }),
   );
   if (list.error) return <ErrorNote message={list.error} retry={list.retry} />;
   if (!list.data) return <Skeleton height={40} />;
@@ -144,7 +127,7 @@ function WebhookRow({ hook, zone, onChanged }: { hook: Webhook; zone: string; on
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState<string>();
   const test = async () => {
-    const r = await call<{ delivered: boolean; status_code: number | null; error: string | null }>('svc-webhook-test', {
+    const r = await call<Answer<'svc-webhook-test', 'post'>>('svc-webhook-test', {
       method: 'POST',
       body: { id: hook.id },
     });
@@ -204,7 +187,7 @@ export function WebhooksPanel() {
   const prefs = usePrefs();
   const zone = prefs.zone ?? browserZone();
   const [version, setVersion] = useState(0);
-  const list = useLoad(`webhooks-${version}`, (signal) => call<{ webhooks: Webhook[] }>('svc-webhooks', { signal }));
+  const list = useLoad(`webhooks-${version}`, (signal) => call<Answer<'svc-webhooks'>>('svc-webhooks', { signal }));
   const [secret, setSecret] = useState<string>();
   const refresh = () => setVersion((v) => v + 1);
   return (

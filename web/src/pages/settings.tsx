@@ -3,7 +3,7 @@
  * card, API tokens, budgets, webhooks, zone, week start, theme, the data export and account deletion.
  */
 import { useState, type FormEvent } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { auth, useSession } from '../auth.js';
 import { Card, CopyButton, ErrorNote } from '../components/common.js';
 import { isValidZone } from '../lib/dates.js';
@@ -17,10 +17,7 @@ import { ApiTokensPanel } from './settings-tokens.js';
 import { WebhooksPanel } from './settings-webhooks.js';
 import { BudgetsPanel } from './budgets-panel.js';
 
-interface Visibility {
-  enabled: boolean;
-  share_token?: string;
-}
+type Visibility = Answer<'svc-public-visibility'>;
 
 function ProfileForm() {
   const session = useSession();

@@ -3,7 +3,7 @@
  * OpenTelemetry export and shows, per agent, the settings that send it here (docs/otlp.md).
  */
 import { useState } from 'react';
-import { call } from '../api.js';
+import { call, type Answer } from '../api.js';
 import { Card, CodeBlock, ErrorNote } from '../components/common.js';
 import { otlpSettings } from '../lib/otlp-settings.js';
 
@@ -14,7 +14,7 @@ export function TelemetrySetupPanel({ onCreated }: { onCreated: () => void }) {
   const create = async () => {
     setError(undefined);
     try {
-      const issued = await call<{ token: string }>('svc-device-token-issue', {
+      const issued = await call<Answer<'svc-device-token-issue', 'post'>>('svc-device-token-issue', {
         method: 'POST',
         body: { device_name: name, platform: 'otlp' },
       });
