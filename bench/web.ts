@@ -5,17 +5,15 @@
  * from navigation to the first chart (the trend drawn and the totals shown) on the signed-in
  * overview of "This year", and the JavaScript transferred, with a cold cache per run; the load
  * average is printed beside each run (the machine may be shared). Beside it, the same moment by the
- * page's own clock (the driver runs in this process with the server, so it sees the chart only once
- * the server is free between answers).
+ * page's own clock. The server is the compiled one in its own process (BENCH_SERVER: another
+ * build's dist/src/server.js, which serves that build's dashboard, for paired runs).
  * BENCH_RUNS (default 5). The dashboard must be built (npm run build:web; the script does it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openSqlite } from '../src/db/connect.js';
+import { startServer, stopProcess } from './lib/processes.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const DAY_MS = 86_400_000;
@@ -31,18 +29,20 @@ const MODELS: Array<[string, string]> = [
 ];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tt-bench-web-'));
-const config = loadConfig({
+// The server runs in its own process, as deployed (BENCH_SERVER: another build's, for paired runs):
+// sharing this process with the browser driver would delay what the driver sees of the page.
+const server = await startServer({
   DATA_DIR: dir,
+  DATABASE_URL: '',
+  PORT: '0',
+  HOST: '127.0.0.1',
   JOBS_ENABLED: 'false',
-  LOG_LEVEL: 'warn',
   PASSWORD_SCRYPT_COST: '32768', // the lowest the server accepts
   INGEST_RATE_PER_MINUTE: '100000',
   INGEST_BURST: '100000',
   RATE_LIMIT_AUTH_PER_MINUTE: '100000',
 });
-const built = await createApp({ config, db: openSqlite(path.join(dir, 'bench.sqlite')) });
-await built.app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(built.app.server.address() as { port: number }).port}`;
+const base = `http://127.0.0.1:${server.port}`;
 
 async function post(url: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${base}${url}`, {
@@ -118,8 +118,8 @@ const times: number[] = [];
 const inPage: number[] = [];
 const loads: number[] = [];
 // The page's own clock: when the chart and the totals were first both in the document, from the
-// navigation's start. The driver shares this process with the server, so its figure (the one the
-// target is about) also waits for the server's other answers; this one does not.
+// navigation's start. The driver's figure (the one the target is about) adds the round trips that
+// tell the driver so.
 const MARK = `new MutationObserver((_, o) => {
   if (document.querySelector('.trend-chart canvas') && document.querySelector('[data-testid=stat-tokens]')?.textContent) {
     window.__firstChart = performance.now();
@@ -159,7 +159,7 @@ for (let run = 0; run < RUNS; run++) {
   await ctx.close();
 }
 await browser.close();
-await built.close();
+await stopProcess(server.child);
 fs.rmSync(dir, { recursive: true, force: true });
 
 const sorted = [...times].sort((a, b) => a - b);
