@@ -10,6 +10,34 @@ import descriptor from './otlp-descriptor.json' with { type: 'json' };
 
 const root = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
 
+/**
+ * The same schema for binary decoding, with each oneof's virtual field (`value` of AnyValue and of
+ * a number data point) a plain property that the generated decoder sets to the member it read
+ * last. protobufjs's own accessor deletes every other member on each set (seven `delete`s per
+ * attribute value, which also leave the object in slow dictionary mode) and lists the object's keys
+ * on each read: ~45 % of a metrics export's decoding. The JSON path keeps the accessor, since
+ * `fromObject` sets the members only.
+ */
+const binaryRoot = protobuf.Root.fromJSON(descriptor as protobuf.INamespace);
+plainOneofs(binaryRoot);
+
+function plainOneofs(namespace: protobuf.NamespaceBase): void {
+  for (const nested of namespace.nestedArray) {
+    if (nested instanceof protobuf.Type && nested.oneofsArray.length > 0) {
+      // The accessors are not configurable: the constructor gets a copy of its prototype without them.
+      const ctor = nested.ctor as { prototype: object };
+      const names = new Set<PropertyKey>(nested.oneofsArray.map((o) => o.name));
+      const prototype = Object.create(Object.getPrototypeOf(ctor.prototype) as object | null) as object;
+      for (const key of Reflect.ownKeys(ctor.prototype))
+        if (!names.has(key))
+          Object.defineProperty(prototype, key, Object.getOwnPropertyDescriptor(ctor.prototype, key) ?? {});
+      for (const name of names) Object.defineProperty(prototype, name, { value: undefined, writable: true });
+      ctor.prototype = prototype;
+    }
+    if (nested instanceof protobuf.Namespace) plainOneofs(nested);
+  }
+}
+
 /** google.rpc.Status, the body of an OTLP/HTTP error answer (not in the OTLP files; three fields). */
 const status = protobuf.Root.fromJSON({
   nested: {
@@ -30,11 +58,13 @@ const PACKAGE: Record<Signal, string> = {
   traces: 'opentelemetry.proto.collector.trace.v1.ExportTraceService',
 };
 
-const requests = {
-  metrics: root.lookupType(`${PACKAGE.metrics}Request`),
-  logs: root.lookupType(`${PACKAGE.logs}Request`),
-  traces: root.lookupType(`${PACKAGE.traces}Request`),
-};
+const requestsOf = (of: protobuf.Root) => ({
+  metrics: of.lookupType(`${PACKAGE.metrics}Request`),
+  logs: of.lookupType(`${PACKAGE.logs}Request`),
+  traces: of.lookupType(`${PACKAGE.traces}Request`),
+});
+const requests = requestsOf(root);
+const binaryRequests = requestsOf(binaryRoot);
 const responses = {
   metrics: root.lookupType(`${PACKAGE.metrics}Response`),
   logs: root.lookupType(`${PACKAGE.logs}Response`),
@@ -72,13 +102,12 @@ export function int64BigInt(value: Int64): bigint {
 
 /** The decoded export request (protobufjs message objects, camelCase fields), or an Error saying why not. */
 export function decodeRequest(signal: Signal, encoding: Encoding, body: Buffer): unknown {
-  const type = requests[signal];
   try {
-    if (encoding === 'protobuf') return type.decode(body);
+    if (encoding === 'protobuf') return binaryRequests[signal].decode(body);
     const parsed: unknown = JSON.parse(body.toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return new Error('The body is not a JSON object.');
-    return type.fromObject(parsed as Record<string, unknown>);
+    return requests[signal].fromObject(parsed as Record<string, unknown>);
   } catch (error) {
     return new Error(`The body is not an OTLP ${signal} export request: ${(error as Error).message}`.slice(0, 300));
   }
