@@ -74,14 +74,39 @@ const responses = {
 export type Encoding = 'protobuf' | 'json';
 
 /** A 64-bit integer as protobufjs gives it (a Long with the `long` package, else a number or a JSON string). */
-export type Int64 = number | string | { toString(): string; toNumber(): number } | null | undefined;
+export type Int64 =
+  | number
+  | string
+  | { low: number; high: number; unsigned: boolean; toString(): string; toNumber(): number }
+  | null
+  | undefined;
 
-/** An int64 as a number (exact below 2^53; times in nanoseconds lose a few hundred ns, not milliseconds). */
-export function int64Number(value: Int64): number {
+const NANOS_PER_MS = 1_000_000;
+/** 2^32 = 4294 · 10^6 + 967296: a word pair's milliseconds without rounding. */
+const HIGH_MS = 4294;
+const HIGH_REST = 967_296;
+
+/** ⌊n / 10^6⌋ of a safe integer n ≥ 0, exact (a float division may round 999,999 up to the next ms). */
+const millisOf = (n: number) => (n - (n % NANOS_PER_MS)) / NANOS_PER_MS;
+
+/**
+ * A time in nanoseconds as whole milliseconds, rounded down exactly: times since 1970 are past
+ * 2^53 ns, where a double is 256 ns coarse, so a time 1 ns before a half-hour would round into the
+ * next one. A Long is read from its two 32-bit words, a decimal text by dropping its last six
+ * digits. Negative or malformed: a value ≤ 0.
+ */
+export function int64Millis(value: Int64): number {
   if (value === null || value === undefined) return 0;
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') return Number(value);
-  return value.toNumber();
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value > 0 ? millisOf(value) : Math.floor(value / NANOS_PER_MS) || 0;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!/^\d{1,20}$/.test(text)) return Math.floor(Number(text) / NANOS_PER_MS) || 0;
+    return text.length <= 6 ? 0 : Number(text.slice(0, -6));
+  }
+  if (!value.unsigned && value.high < 0) return -1;
+  const high = value.high >>> 0;
+  return high * HIGH_MS + millisOf(high * HIGH_REST + (value.low >>> 0));
 }
 
 /** An int64 as an exact bigint (0 when absent or malformed). */
