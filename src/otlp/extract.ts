@@ -8,7 +8,8 @@ import { agentOf, claudeRequest, codexResponse, copilotChat, geminiResponse, typ
 import {
   Attributes,
   canonical,
-  countOf,
+  doubleCount,
+  intCount,
   type AnyValue,
   type KeyValue,
   type Resource,
@@ -220,11 +221,7 @@ export function extractMetrics(request: MetricsRequest, into: Extracted): void {
         const cumulative = metric.sum.aggregationTemporality === CUMULATIVE;
         for (const point of metric.sum.dataPoints ?? []) {
           const attrs = Attributes.of(point.attributes);
-          const value = countOf(
-            point.value === 'asInt'
-              ? { value: 'intValue', intValue: point.asInt }
-              : { value: 'doubleValue', doubleValue: point.asDouble },
-          );
+          const value = point.value === 'asInt' ? intCount(point.asInt) : doubleCount(point.asDouble);
           if (value === null) {
             into.ignore('the point value is not a whole count from 0 to 10^12');
             continue;
