@@ -145,8 +145,12 @@ const REJECTED: Record<Signal, string> = {
   traces: 'rejectedSpans',
 };
 
+/** An Export*ServiceResponse with no field set: no bytes in protobuf, whatever the signal. */
+const EMPTY = Buffer.alloc(0);
+
 /** An Export*ServiceResponse in the request's encoding; partial_success only when something was rejected. */
 export function encodeResponse(signal: Signal, encoding: Encoding, rejected: number, message: string): Buffer | string {
+  if (rejected === 0 && message === '') return encoding === 'json' ? '{}' : EMPTY;
   const partial = rejected > 0 || message !== '' ? { [REJECTED[signal]]: rejected, errorMessage: message } : undefined;
   const value = partial ? { partialSuccess: partial } : {};
   if (encoding === 'json') return JSON.stringify(value);

@@ -31,11 +31,12 @@ export function addTo(sums: Map<string, SumRow>, hourStart: number, source: stri
     sums.set(key, { hourStart, source, model, ...c });
     return;
   }
-  sum.input += c.input;
-  sum.cached += c.cached;
-  sum.output += c.output;
-  sum.reasoning += c.reasoning;
-  sum.total += c.total;
+  // A counter point moves two columns of five: adding 0n would still make a new bigint.
+  if (c.input !== 0n) sum.input += c.input;
+  if (c.cached !== 0n) sum.cached += c.cached;
+  if (c.output !== 0n) sum.output += c.output;
+  if (c.reasoning !== 0n) sum.reasoning += c.reasoning;
+  if (c.total !== 0n) sum.total += c.total;
 }
 
 /** The bucket stored for a running sum: never negative; `total` covers every channel as for the CLI's sources. */
