@@ -125,17 +125,16 @@ export function copilotChat(attrs: Attributes): Mapped {
  * columns (the prompt count includes cached tokens, so a cache increment moves input to cached).
  */
 export function qwenCounterColumns(type: string | undefined, increment: bigint): Columns | string {
-  const zero: Columns = { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n };
   switch (type) {
     case 'input':
     case 'tool':
-      return { ...zero, input: increment, total: increment };
+      return { input: increment, cached: 0n, output: 0n, reasoning: 0n, total: increment };
     case 'cache':
-      return { ...zero, input: -increment, cached: increment };
+      return { input: -increment, cached: increment, output: 0n, reasoning: 0n, total: 0n };
     case 'output':
-      return { ...zero, output: increment, total: increment };
+      return { input: 0n, cached: 0n, output: increment, reasoning: 0n, total: increment };
     case 'thought':
-      return { ...zero, reasoning: increment, total: increment };
+      return { input: 0n, cached: 0n, output: 0n, reasoning: increment, total: increment };
     default:
       return 'the qwen-code.token.usage point has no known type attribute';
   }

@@ -8,13 +8,14 @@ import { agentOf, claudeRequest, codexResponse, copilotChat, geminiResponse, typ
 import {
   Attributes,
   canonical,
-  countOf,
+  doubleCount,
+  intCount,
   type AnyValue,
   type KeyValue,
   type Resource,
   type Scope,
 } from './attributes.js';
-import { int64BigInt, int64Number, type Int64 } from './proto.js';
+import { int64BigInt, int64Millis, type Int64 } from './proto.js';
 
 /** One counted request: its source, model as reported, dedupe id, instant (ms) and columns. */
 export interface RequestUsage {
@@ -47,20 +48,16 @@ export class Extracted {
   }
 }
 
-const NANOS_PER_MS = 1_000_000;
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
 
 function serviceName(resource: Resource | null | undefined): string | undefined {
   return Attributes.of(resource?.attributes).text('service.name');
 }
 
-/** An instant in ms from a record's nanosecond times (the first one set). */
-function instant(...nanos: Int64[]): number {
-  for (const n of nanos) {
-    const value = int64Number(n);
-    if (value > 0) return Math.floor(value / NANOS_PER_MS);
-  }
-  return 0;
+/** An instant in ms from a record's nanosecond times (the first one set), exact (int64Millis). */
+function instant(nanos: Int64, otherwise: Int64 = 0): number {
+  const at = int64Millis(nanos);
+  return at > 0 ? at : Math.max(int64Millis(otherwise), 0);
 }
 
 interface LogRecord {
@@ -224,11 +221,7 @@ export function extractMetrics(request: MetricsRequest, into: Extracted): void {
         const cumulative = metric.sum.aggregationTemporality === CUMULATIVE;
         for (const point of metric.sum.dataPoints ?? []) {
           const attrs = Attributes.of(point.attributes);
-          const value = countOf(
-            point.value === 'asInt'
-              ? { value: 'intValue', intValue: point.asInt }
-              : { value: 'doubleValue', doubleValue: point.asDouble },
-          );
+          const value = point.value === 'asInt' ? intCount(point.asInt) : doubleCount(point.asDouble);
           if (value === null) {
             into.ignore('the point value is not a whole count from 0 to 10^12');
             continue;

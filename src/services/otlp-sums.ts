@@ -20,6 +20,44 @@ export function increment(
   return { increment: point.value - last.lastValue, state };
 }
 
+/** A counter's increments in one (source, half-hour, model, type), and how many points brought them. */
+export interface IncrementGroup {
+  source: string;
+  hourStart: number;
+  model: string;
+  type: string | undefined;
+  increment: bigint;
+  points: number;
+}
+
+/**
+ * Counter increments summed per (source, half-hour, model, type) before they become columns (an
+ * increment's columns are linear in it): one addition per point, through nested maps rather than a
+ * key text made per point.
+ */
+export class IncrementSums {
+  private readonly groups = new Map<string, Map<number, Map<string, Map<string | undefined, IncrementGroup>>>>();
+  readonly list: IncrementGroup[] = [];
+
+  add(source: string, hourStart: number, model: string, type: string | undefined, increment: bigint): void {
+    let byHour = this.groups.get(source);
+    if (byHour === undefined) this.groups.set(source, (byHour = new Map()));
+    let byModel = byHour.get(hourStart);
+    if (byModel === undefined) byHour.set(hourStart, (byModel = new Map()));
+    let byType = byModel.get(model);
+    if (byType === undefined) byModel.set(model, (byType = new Map()));
+    const group = byType.get(type);
+    if (group === undefined) {
+      const created = { source, hourStart, model, type, increment, points: 1 };
+      byType.set(type, created);
+      this.list.push(created);
+      return;
+    }
+    group.points += 1;
+    if (increment !== 0n) group.increment += increment;
+  }
+}
+
 export const groupKey = (hourStart: number, source: string, model: string) =>
   `${hourStart}\u0000${source}\u0000${model}`;
 
@@ -31,11 +69,12 @@ export function addTo(sums: Map<string, SumRow>, hourStart: number, source: stri
     sums.set(key, { hourStart, source, model, ...c });
     return;
   }
-  sum.input += c.input;
-  sum.cached += c.cached;
-  sum.output += c.output;
-  sum.reasoning += c.reasoning;
-  sum.total += c.total;
+  // A counter point moves two columns of five: adding 0n would still make a new bigint.
+  if (c.input !== 0n) sum.input += c.input;
+  if (c.cached !== 0n) sum.cached += c.cached;
+  if (c.output !== 0n) sum.output += c.output;
+  if (c.reasoning !== 0n) sum.reasoning += c.reasoning;
+  if (c.total !== 0n) sum.total += c.total;
 }
 
 /** The bucket stored for a running sum: never negative; `total` covers every channel as for the CLI's sources. */

@@ -26,7 +26,7 @@ import {
 import type { Signal } from '../otlp/proto.js';
 import type { ChannelService } from './channels.js';
 import { OtlpState } from './otlp-state.js';
-import { addTo, bucketOf, groupKey, increment } from './otlp-sums.js';
+import { addTo, bucketOf, groupKey, increment, IncrementSums } from './otlp-sums.js';
 
 /** How long counted ids and idle cumulative series are kept. */
 export const OTLP_RETENTION_MS = 14 * DAY_MS;
@@ -180,16 +180,19 @@ export class OtlpService {
       ...new Set(points.filter((p) => p.cumulative).map((p) => p.seriesKey)),
     ]);
     const changedSeries = new Map<string, SeriesRow>();
+    const increments = new IncrementSums();
     for (const p of [...points].sort((a, b) => a.at - b.at)) {
-      const step = increment(p, changedSeries.get(p.seriesKey) ?? series.get(p.seriesKey));
+      const last = p.cumulative ? (changedSeries.get(p.seriesKey) ?? series.get(p.seriesKey)) : undefined;
+      const step = increment(p, last);
       if (step.state) changedSeries.set(p.seriesKey, step.state);
-      const columns: Columns | string = qwenCounterColumns(p.type, step.increment);
-      if (typeof columns === 'string') {
-        found.ignore(columns);
-        continue;
-      }
       const { hourStart, model } = p as typeof p & Item;
-      if (step.increment > 0n) addTo(deltas, hourStart, p.source, model, columns);
+      increments.add(p.source, hourStart, model, p.type, step.increment);
+    }
+    // Increments are never negative: a group adds to the sums when one of its points brought any.
+    for (const g of increments.list) {
+      const columns: Columns | string = qwenCounterColumns(g.type, g.increment);
+      if (typeof columns === 'string') found.ignore(columns, g.points);
+      else if (g.increment > 0n) addTo(deltas, g.hourStart, g.source, g.model, columns);
     }
     const seriesChanged = [...changedSeries.values()];
     if (deltas.size === 0) {

@@ -170,6 +170,57 @@ describe('agents, counted as their CLI parsers count', () => {
     expect(await stored(to.deviceId, 'qwen')).toEqual({ ...expected, models: ['qwen3-coder-plus'] });
   });
 
+  it('Qwen Code: delta points of one export summed per half-hour, model and type; unknown types tallied per point', async () => {
+    const to = await target();
+    const point = (type: string, model: string, value: number, at = AT) => ({
+      attributes: [kv('type', type), kv('model', model)],
+      startTimeUnixNano: nanos(at - 60_000),
+      timeUnixNano: nanos(at),
+      asInt: String(value),
+    });
+    const body = {
+      resourceMetrics: [
+        {
+          resource: { attributes: [kv('service.name', 'qwen-code')] },
+          scopeMetrics: [
+            {
+              metrics: [
+                {
+                  name: 'qwen-code.token.usage',
+                  sum: {
+                    aggregationTemporality: 1,
+                    isMonotonic: true,
+                    dataPoints: [
+                      point('input', 'qwen-a', 100),
+                      point('weird', 'qwen-a', 5),
+                      point('input', 'qwen-a', 50),
+                      point('output', 'qwen-a', 7),
+                      point('cache', 'qwen-a', 30),
+                      point('input', 'qwen-b', 0),
+                      point('weird', 'qwen-a', 5),
+                      point('input', 'qwen-a', 9, AT - 30 * 60_000),
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const res = await post(to.token, '/v1/metrics', JSON.stringify(body));
+    expect(res.json()).toEqual({
+      partialSuccess: {
+        rejectedDataPoints: 2,
+        errorMessage: '2 ignored: the qwen-code.token.usage point has no known type attribute',
+      },
+    });
+    const expected = geminiFamilyCounts({ input: 159, cached: 30, output: 7, thoughts: 0, tool: 0, total: 0 });
+    expect(await stored(to.deviceId, 'qwen')).toEqual({ ...expected, models: ['qwen-a'] });
+    const rows = (await listDeviceBuckets(t.db.kysely, to.deviceId)).filter((b) => b.source === 'qwen');
+    expect(rows.length).toBe(2);
+  });
+
   it('Copilot CLI: chat spans, one per gen_ai.response.id', async () => {
     const to = await target();
     const span = (id: string, prompt: number, read: number, out: number) => ({
