@@ -6,7 +6,7 @@ import type { Bucket } from '../domain/bucket.js';
 import { Unauthenticated } from '../domain/errors.js';
 import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
 import type { PricedCounts } from '../domain/token-counts.js';
-import type { NormalizedSubscription } from './subscriptions.js';
+import type { NormalizedSubscription } from './core/subscriptions.js';
 
 export interface IngestBatch {
   userId: string;

@@ -6,7 +6,7 @@
 import type { Bucket } from '../../src/domain/bucket.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packBatches, unpackBatches } from '../../src/ingest/sqlite-thread-packing.js';
+import { packBatches, unpackBatches } from '../../src/ingest/sqlite/thread/packing.js';
 import type { IngestBatch } from '../../src/ingest/types.js';
 
 const SEED = 20261125;

@@ -1,5 +1,5 @@
 /**
- * @fileoverview The PostgreSQL ingest writer's statements (src/ingest/postgres-group-write.ts): set-
+ * @fileoverview The PostgreSQL ingest writer's statements (src/ingest/postgres/group-write.ts): set-
  * based statements over `unnest` arrays, each one shape whatever the group's size, so a named
  * prepared statement is planned once per connection (docs/architecture.md, "SQL").
  */

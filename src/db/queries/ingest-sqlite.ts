@@ -1,5 +1,5 @@
 /**
- * @fileoverview The SQLite ingest writer's statements (src/ingest/sqlite-group-writer.ts), prepared
+ * @fileoverview The SQLite ingest writer's statements (src/ingest/sqlite/group-write.ts), prepared
  * once per connection on better-sqlite3: the hot path of every upload, so no query builder
  * (docs/architecture.md, "SQL").
  */
@@ -57,7 +57,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
        input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
        reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`,
   );
-  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (sqlite-group-writer.ts, `checked`).
+  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (sqlite/group-write.ts, `checked`).
   const addBlock = s
     .prepare(
       `INSERT INTO usage_blocks (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)

@@ -10,11 +10,11 @@
  * which hold every count the interface accepts (at most 10^12 each); a group holding one beyond
  * them (never through the interface) crosses as it is.
  */
-import type { Bucket } from '../domain/bucket.js';
-import { COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
-import type { NormalizedSubscription } from './subscriptions.js';
-import type { IngestBatch } from './types.js';
-import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
+import type { Bucket } from '../../../domain/bucket.js';
+import { COUNT_FIELDS, type TokenCounts } from '../../../domain/token-counts.js';
+import type { NormalizedSubscription } from '../../core/subscriptions.js';
+import type { IngestBatch } from '../../types.js';
+import type { OtlpStateChanges } from '../../../db/queries/otlp-writes.js';
 
 /** Counts per bucket, in COUNT_FIELDS order. */
 const COUNTS = COUNT_FIELDS.length;

@@ -1,12 +1,12 @@
 /**
  * @fileoverview Where the SQLite ingest writer's groups are written: on the writer thread's own
- * connection for a database file (sqlite-thread.ts), on the app's connection for an in-memory
+ * connection for a database file (sqlite/thread/thread.ts), on the app's connection for an in-memory
  * database (which no other connection can open).
  *
  * Either way the groups hold the app's write lock (`db.writeLock`) while they are written, so the
  * app's own write transactions take turns with them instead of meeting a busy database. On the
  * app's connection a group is written at once and holds the lock alone. The thread is sent groups
- * while it writes others (it joins those waiting: sqlite-thread-join.ts), so they hold the lock
+ * while it writes others (it joins those waiting: sqlite/thread/join.ts), so they hold the lock
  * together (db/shared-hold.ts): from the first sent until the last is answered, and an app write
  * that asks for it meanwhile stops new groups from being sent until it has had its turn.
  *
@@ -14,15 +14,15 @@
  * (db/sqlite-checkpoints.ts); both start at the first upload and end with the runner.
  */
 import { Worker } from 'node:worker_threads';
-import type { SqliteDb } from '../db/connect.js';
-import { SharedHold } from '../db/shared-hold.js';
-import type { IngestBounds } from './bounds.js';
+import type { SqliteDb } from '../../db/connect.js';
+import { SharedHold } from '../../db/shared-hold.js';
+import type { IngestBounds } from '../core/bounds.js';
 import {
   DEFAULT_CHECKPOINT_POLICY,
   leaveCheckpointsToThread,
   type CheckpointPolicy,
-} from '../db/sqlite-checkpoints.js';
-import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
+} from '../../db/sqlite-checkpoints.js';
+import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './group-write.js';
 import {
   fromWireError,
   fromWireOutcome,
@@ -34,7 +34,7 @@ import {
   type CheckpointThreadData,
   type ThreadData,
   type ToThread,
-} from './sqlite-thread-wire.js';
+} from './thread/wire.js';
 
 export interface GroupRunner {
   /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
@@ -148,7 +148,7 @@ class ThreadRunner implements GroupRunner {
 
   /** Started at the first upload, so a process that never takes one (tests, the admin tool) has no thread. */
   private start(): Worker {
-    const thread = startThread('sqlite-thread', this.data);
+    const thread = startThread('thread', this.data);
     thread.on('message', (reply: FromThread) => {
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
@@ -178,7 +178,7 @@ class ThreadRunner implements GroupRunner {
   private startCheckpointer(): Worker {
     const { file, checkpoints } = this.data;
     leaveCheckpointsToThread(this.db.sqlite, checkpoints);
-    const thread = startThread('sqlite-checkpoint-thread', {
+    const thread = startThread('checkpoint-thread', {
       file,
       everyMs: checkpoints.everyMs,
     } satisfies CheckpointThreadData);
@@ -205,12 +205,9 @@ function stopCheckpointer(thread: Worker): Promise<void> {
  * A thread's module sits beside this one: JavaScript in a build, TypeScript when the app runs
  * from its sources (tests, `npm run dev`), where the thread loads tsx before importing it.
  */
-function startThread(
-  module: 'sqlite-thread' | 'sqlite-checkpoint-thread',
-  data: ThreadData | CheckpointThreadData,
-): Worker {
+function startThread(module: 'thread' | 'checkpoint-thread', data: ThreadData | CheckpointThreadData): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./${module}.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  const entry = new URL(`./thread/${module}.${fromSources ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSources) return new Worker(entry, { workerData: data });
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true, workerData: data });

@@ -18,10 +18,10 @@
  *   device frees its device slot but keeps its buckets. Past it the upload is a conflict (409): the
  *   upload is well formed, the account is full.
  */
-import { addCounts, COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
-import { Conflict, InvalidInput, type FieldRef } from '../domain/errors.js';
+import { addCounts, COUNT_FIELDS, type TokenCounts } from '../../domain/token-counts.js';
+import { Conflict, InvalidInput, type FieldRef } from '../../domain/errors.js';
 import type { RollupDelta } from './plan.js';
-import { DAY_MS } from '../domain/calendar.js';
+import { DAY_MS } from '../../domain/calendar.js';
 
 export interface IngestBounds {
   readonly maxTokensPerUserDay: bigint;

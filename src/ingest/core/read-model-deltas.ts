@@ -13,10 +13,10 @@
  * The writers of both engines apply exactly these deltas inside the ingest transaction
  * (docs/architecture.md): one code path decides what changes, the engines only store it.
  */
-import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../domain/token-counts.js';
-import type { SlotDelta } from '../domain/day-slots.js';
+import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../../domain/token-counts.js';
+import type { SlotDelta } from '../../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
-import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
 export interface DailyDelta extends TokenCounts {
   readonly day: number;

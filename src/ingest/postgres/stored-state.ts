@@ -5,17 +5,17 @@
  * devices, the users' counts of stored raw buckets, and the OTLP state versions to check.
  */
 import type { PoolClient } from 'pg';
-import { arrayColumns } from '../db/pg-arrays.js';
-import { countsOf } from '../db/token-columns.js';
-import { SELECT_STORED, type StoredStateRow } from '../db/queries/ingest-postgres.js';
-import { preparedName } from '../db/prepared-name.js';
-import { DAY_MS } from '../domain/calendar.js';
-import { dayTotalsOf } from '../domain/day-slots.js';
-import type { TokenCounts } from '../domain/token-counts.js';
-import type { DailyRow } from './read-model-deltas.js';
-import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from './device-days.js';
-import { groupsOf } from './plan.js';
-import type { IngestBatch } from './types.js';
+import { arrayColumns } from '../../db/pg-arrays.js';
+import { countsOf } from '../../db/token-columns.js';
+import { SELECT_STORED, type StoredStateRow } from '../../db/queries/ingest-postgres.js';
+import { preparedName } from '../../db/prepared-name.js';
+import { DAY_MS } from '../../domain/calendar.js';
+import { dayTotalsOf } from '../../domain/day-slots.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import type { DailyRow } from '../core/read-model-deltas.js';
+import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from '../core/device-days.js';
+import { groupsOf } from '../core/plan.js';
+import type { IngestBatch } from '../types.js';
 
 export const dailyKey = (userId: string, day: number, source: string, model: string) =>
   `${userId}\u0000${day}\u0000${source}\u0000${model}`;

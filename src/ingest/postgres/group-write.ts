@@ -2,7 +2,7 @@
  * @fileoverview The PostgreSQL group write: several uploads (of distinct devices) in one
  * transaction of set-based statements over `unnest` arrays, each statement one shape whatever the
  * group's size (a named prepared statement, planned once per connection). The writer reads what is
- * stored (postgres-stored-state.ts) right behind BEGIN and the users' locks; this module plans the
+ * stored (postgres/stored-state.ts) right behind BEGIN and the users' locks; this module plans the
  * uploads against it and sends every write joined into one statement (db/queries/ingest-postgres.ts
  * has the statements), and the writer's COMMIT follows right behind, unanswered: two round trips a
  * group on a pipelined connection (db/connect.ts).
@@ -13,10 +13,10 @@
  * deletion takes them), so no other upload or deletion of those users interleaves.
  */
 import type { PoolClient } from 'pg';
-import { preparedName } from '../db/prepared-name.js';
-import { addToDay } from '../domain/day-slots.js';
-import type { TokenCounts } from '../domain/token-counts.js';
-import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
+import { preparedName } from '../../db/prepared-name.js';
+import { addToDay } from '../../domain/day-slots.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import { mergeUploadDeltas, type UploadDeltas } from '../core/group-deltas.js';
 import {
   addPending,
   checkDayBound,
@@ -24,12 +24,12 @@ import {
   checkStoredBound,
   dayChanges,
   type IngestBounds,
-} from './bounds.js';
-import { planIngest, type IngestPlan } from './plan.js';
-import { daysAfter, bucketsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from './device-days.js';
-import { PeriodDeltaSum, type FamilyDelta, type PeriodDelta } from '../domain/leaderboard-periods.js';
-import { BlockSums, deriveReadModelDeltas, nextDailyRow, type BlockDelta } from './read-model-deltas.js';
-import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
+} from '../core/bounds.js';
+import { planIngest, type IngestPlan } from '../core/plan.js';
+import { daysAfter, bucketsInHalfHour, storedBuckets, type StoredDay, type StoredDays } from '../core/device-days.js';
+import { PeriodDeltaSum, type FamilyDelta, type PeriodDelta } from '../../domain/leaderboard-periods.js';
+import { BlockSums, deriveReadModelDeltas, nextDailyRow, type BlockDelta } from '../core/read-model-deltas.js';
+import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from '../types.js';
 import {
   ADD_BLOCKS,
   ADD_MONTHS,
@@ -47,10 +47,10 @@ import {
   PUT_DEVICE_DAYS,
   TOUCH_DEVICES,
   type Fragment,
-} from '../db/queries/ingest-postgres.js';
-import { arrayColumns } from '../db/pg-arrays.js';
-import { checkOtlpVersion, otlpStateFragments } from '../db/queries/otlp-writes.js';
-import { dailyKey, ownerKey, type StoredState } from './postgres-stored-state.js';
+} from '../../db/queries/ingest-postgres.js';
+import { arrayColumns } from '../../db/pg-arrays.js';
+import { checkOtlpVersion, otlpStateFragments } from '../../db/queries/otlp-writes.js';
+import { dailyKey, ownerKey, type StoredState } from './stored-state.js';
 
 /** Plans an upload against the stored state and checks its bounds (bounds.ts); throws a 400 or 409 past one. */
 function planChecked(

@@ -11,14 +11,14 @@
  * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
  * by rolling back and writing the group again.
  */
-import type { Bucket } from '../domain/bucket.js';
-import { DAY_MS } from '../domain/calendar.js';
-import { costWithRates } from '../pricing/cost.js';
-import type { TokenRates } from '../pricing/rates.js';
-import type { RatesOf } from '../pricing/write-prices.js';
-import type { RowCoster } from './types.js';
+import type { Bucket } from '../../domain/bucket.js';
+import { DAY_MS } from '../../domain/calendar.js';
+import { costWithRates } from '../../pricing/cost.js';
+import type { TokenRates } from '../../pricing/rates.js';
+import type { RatesOf } from '../../pricing/write-prices.js';
+import type { RowCoster } from '../types.js';
 
-export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../pricing/write-prices.js';
+export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../../pricing/write-prices.js';
 
 /** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */
 export type RateTable = Map<string, Map<number, TokenRates>>;

@@ -1,17 +1,17 @@
 /**
- * @fileoverview The messages between the SQLite ingest writer (writer-sqlite.ts) and its thread
- * (sqlite-thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
+ * @fileoverview The messages between the SQLite ingest writer (sqlite/writer.ts) and its thread
+ * (sqlite/thread/thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
  * Maps and plain objects but not an error's class: an upload's error crosses as data and is made
  * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) or a
  * `Conflict` (a 409, the account's stored buckets) there. A
- * group's uploads cross packed (sqlite-thread-packing.ts).
+ * group's uploads cross packed (sqlite/thread/packing.ts).
  */
-import { Conflict, InvalidInput, Unauthenticated, type FieldFault } from '../domain/errors.js';
-import type { IngestBounds } from './bounds.js';
-import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
-import type { GroupReply, GroupWork } from './sqlite-group-writer.js';
-import { packBatches, unpackBatches, type PackedBatches } from './sqlite-thread-packing.js';
-import type { IngestBatch, IngestResult, Outcome } from './types.js';
+import { Conflict, InvalidInput, Unauthenticated, type FieldFault } from '../../../domain/errors.js';
+import type { IngestBounds } from '../../core/bounds.js';
+import type { CheckpointPolicy } from '../../../db/sqlite-checkpoints.js';
+import type { GroupReply, GroupWork } from '../group-write.js';
+import { packBatches, unpackBatches, type PackedBatches } from './packing.js';
+import type { IngestBatch, IngestResult, Outcome } from '../../types.js';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -37,7 +37,7 @@ export function threadSignal(): Int32Array {
   return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 }
 
-/** What the checkpoint thread (sqlite-checkpoint-thread.ts) is started with. */
+/** What the checkpoint thread (sqlite/thread/checkpoint-thread.ts) is started with. */
 export interface CheckpointThreadData {
   readonly file: string;
   readonly everyMs: number;

@@ -25,17 +25,17 @@
  * data's fingerprint, nothing written, and the caller resolves the rates again.
  *
  * It runs on whatever thread owns the connection: the ingest writer thread for a database file
- * (sqlite-thread.ts), the app's own thread for an in-memory database (writer-sqlite.ts).
+ * (sqlite/thread/thread.ts), the app's own thread for an in-memory database (sqlite/writer.ts).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { readCostsFingerprintSync } from '../db/queries/daily-costs.js';
-import { prepareIngestStatements } from '../db/queries/ingest-sqlite.js';
-import { checkOtlpVersion, prepareOtlpStateWrites } from '../db/queries/otlp-writes.js';
-import { isBusy } from '../db/sqlite-busy.js';
-import { countsOf } from '../db/token-columns.js';
-import { addToDay, dayTotalsOf } from '../domain/day-slots.js';
-import type { TokenCounts } from '../domain/token-counts.js';
-import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from './group-deltas.js';
+import { readCostsFingerprintSync } from '../../db/queries/daily-costs.js';
+import { prepareIngestStatements } from '../../db/queries/ingest-sqlite.js';
+import { checkOtlpVersion, prepareOtlpStateWrites } from '../../db/queries/otlp-writes.js';
+import { isBusy } from '../../db/sqlite-busy.js';
+import { countsOf } from '../../db/token-columns.js';
+import { addToDay, dayTotalsOf } from '../../domain/day-slots.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import { mergeUploadDeltas, type UploadDeltas, type UserDeltas } from '../core/group-deltas.js';
 import {
   checkDayBound,
   checkBucketBound,
@@ -44,8 +44,8 @@ import {
   sumOf,
   sumsOutOfRange,
   type IngestBounds,
-} from './bounds.js';
-import { planIngest, type IngestPlan } from './plan.js';
+} from '../core/bounds.js';
+import { planIngest, type IngestPlan } from '../core/plan.js';
 import {
   daysAfter,
   daysOf,
@@ -54,11 +54,11 @@ import {
   bucketsInHalfHour,
   storedBuckets,
   type StoredDays,
-} from './device-days.js';
-import { PeriodDeltaSum, type FamilyDelta } from '../domain/leaderboard-periods.js';
-import { BlockSums, deriveReadModelDeltas, nextDailyRow } from './read-model-deltas.js';
-import { costerOf, type RateTable } from './day-rates.js';
-import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from './types.js';
+} from '../core/device-days.js';
+import { PeriodDeltaSum, type FamilyDelta } from '../../domain/leaderboard-periods.js';
+import { BlockSums, deriveReadModelDeltas, nextDailyRow } from '../core/read-model-deltas.js';
+import { costerOf, type RateTable } from '../core/day-rates.js';
+import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type RowCoster } from '../types.js';
 
 /**
  * Checked sums: SQLite turns an integer `+` that overflows 64 bits into a float without a word.
@@ -67,7 +67,7 @@ import { deviceGone, type IngestBatch, type IngestResult, type Outcome, type Row
  * days (leaderboard weeks, months and totals, all-time project totals) can still meet rows stored
  * before that bound existed, so their upserts return the type of the row's sum and anything but an
  * integer fails the write. (A RETURNING costs ~2 µs a statement, so the per-day rows go without.)
- * A failed group is written again upload by upload (writer-sqlite.ts).
+ * A failed group is written again upload by upload (sqlite/writer.ts).
  */
 function checked(type: unknown): void {
   if (type !== 'integer') throw sumsOutOfRange();
