@@ -1,10 +1,18 @@
 /**
  * @fileoverview The SQLite ingest writer's statements (src/ingest/sqlite/group-write.ts), prepared
  * once per connection on better-sqlite3: the hot path of every upload, so no query builder
- * (docs/architecture.md, "SQL").
+ * (docs/architecture.md, "SQL"). Each write takes row objects (ingest-rows.ts): a statement and
+ * the order of its parameters live here only.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { CountColumns } from '../token-columns.js';
+import { countsOf, type CountColumns } from '../token-columns.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import type { DeviceDayRow, PeriodRow, ReadModelRows, SubscriptionRow, TotalRow, UploadRow } from './ingest-rows.js';
+
+/** A stored `usage_daily` row: its counts and cost. */
+export interface StoredDaily extends TokenCounts {
+  readonly costMicros: bigint;
+}
 
 /** The prepared statements of one connection's ingest writer. */
 export function prepareIngestStatements(s: BetterSqlite3.Database) {
@@ -57,7 +65,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
        input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
        reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`,
   );
-  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (sqlite/group-write.ts, `checked`).
+  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (`writeReadModels`).
   const addBlock = s
     .prepare(
       `INSERT INTO usage_blocks (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
@@ -102,28 +110,128 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const begin = s.prepare('BEGIN IMMEDIATE');
   const commit = s.prepare('COMMIT');
   const rollback = s.prepare('ROLLBACK');
+  /** The sums that add over many days come back typed: anything but an integer left the 64-bit range. */
+  const integer = (type: unknown): boolean => type === 'integer';
+  const families = (f: TotalRow) => [f.gpt, f.claude, f.other, f.gptCost, f.claudeCost, f.otherCost] as const;
+  const addPeriods = (statement: typeof addWeek, rows: readonly PeriodRow[]): boolean => {
+    let inRange = true;
+    for (const r of rows) inRange = integer(statement.get(r.userId, r.period, ...families(r))) && inRange;
+    return inRange;
+  };
   return {
-    selectDeviceDay,
-    selectDay,
-    putDeviceDay,
-    selectStored,
-    addStored,
-    addRollup,
-    addProject,
-    selectDaily,
-    putDaily,
-    addBlock,
-    putDay,
-    addWeek,
-    addMonth,
-    addTotal,
-    touchDevice,
-    clearSubscriptions,
-    insertSubscription,
-    insertEvent,
-    begin,
-    commit,
-    rollback,
+    /** A device's packed raw buckets of one UTC day, if any. */
+    deviceDay: (deviceNum: bigint, day: number): string | undefined => selectDeviceDay.get(deviceNum, day),
+    /** A user's packed `usage_days` row of one UTC day, if any. */
+    day: (userId: string, day: number): string | undefined => selectDay.get(userId, day),
+    /** A user's count of stored raw buckets (none stored: 0). */
+    storedBuckets: (userId: string): number => Number(selectStored.get(userId) ?? 0n),
+    daily(userId: string, day: number, source: string, model: string): StoredDaily | undefined {
+      const row = selectDaily.get(userId, day, source, model);
+      return row && { ...countsOf(row), costMicros: BigInt(row.cost_micros) };
+    },
+    /** Marks the device as synced; answers its number, or undefined when it no longer exists. */
+    touchDevice: (deviceId: string, now: number): bigint | undefined => touchDevice.get(now, now, now, deviceId),
+    putDeviceDays(rows: readonly DeviceDayRow[]): void {
+      for (const r of rows) putDeviceDay.run(r.deviceNum, r.day, r.packed, r.now);
+    },
+    /** Replaces a device's subscriptions with `rows` (its whole list, in order). */
+    replaceSubscriptions(deviceId: string, rows: readonly SubscriptionRow[]): void {
+      clearSubscriptions.run(deviceId);
+      for (const r of rows) {
+        insertSubscription.run(
+          r.deviceId,
+          r.position,
+          r.userId,
+          r.tool,
+          r.provider,
+          r.product,
+          r.planType,
+          r.rateLimitTier,
+          r.details,
+          r.now,
+        );
+      }
+    },
+    insertEvent(r: UploadRow): void {
+      insertEvent.run(r.deviceId, r.userId, r.bucketCount, r.inserted, r.skipped, r.now);
+    },
+    /**
+     * Writes a group's read-model rows; answers false when a sum over many days (a project's, a
+     * block's, a leaderboard period's) left the 64-bit range: SQLite turns such a sum into a float
+     * without a word, so those upserts return their sum's type (the caller fails the group).
+     */
+    writeReadModels(rows: ReadModelRows): boolean {
+      let inRange = true;
+      for (const r of rows.stored) addStored.run(r.userId, r.rows);
+      for (const r of rows.rollup)
+        addRollup.run(
+          r.userId,
+          r.hourStart,
+          r.source,
+          r.model,
+          r.input,
+          r.cached,
+          r.output,
+          r.reasoning,
+          r.total,
+          r.billable,
+        );
+      for (const p of rows.projects) {
+        const type = addProject.get(
+          p.userId,
+          p.projectKey,
+          p.source,
+          p.projectRef,
+          p.input,
+          p.cached,
+          p.output,
+          p.reasoning,
+          p.total,
+          p.billable,
+          p.updatedAt,
+        );
+        inRange = integer(type) && inRange;
+      }
+      for (const d of rows.daily) {
+        putDaily.run(
+          d.userId,
+          d.day,
+          d.source,
+          d.model,
+          d.input,
+          d.cached,
+          d.output,
+          d.reasoning,
+          d.total,
+          d.billable,
+          d.costMicros,
+        );
+      }
+      for (const b of rows.blocks) {
+        const type = addBlock.get(
+          b.userId,
+          b.block,
+          b.source,
+          b.model,
+          b.input,
+          b.cached,
+          b.output,
+          b.reasoning,
+          b.total,
+          b.billable,
+          b.costMicros,
+        );
+        inRange = integer(type) && inRange;
+      }
+      for (const d of rows.days) putDay.run(d.userId, d.day, d.packed);
+      inRange = addPeriods(addWeek, rows.weeks) && inRange;
+      inRange = addPeriods(addMonth, rows.months) && inRange;
+      for (const t of rows.totals) inRange = integer(addTotal.get(t.userId, ...families(t))) && inRange;
+      return inRange;
+    },
+    begin: (): void => void begin.run(),
+    commit: (): void => void commit.run(),
+    rollback: (): void => void rollback.run(),
   };
 }
 

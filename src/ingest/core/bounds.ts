@@ -105,13 +105,6 @@ export function checkStoredBound(stored: number, growth: number, bound: number):
   }
 }
 
-/** Adds `change` into the sums kept under `key` (pending changes of a group's earlier uploads). */
-export function addPending<K>(into: Map<K, TokenCounts>, key: K, change: TokenCounts): void {
-  const d = into.get(key);
-  if (d === undefined) into.set(key, { ...change });
-  else addCounts(d, change);
-}
-
 /** `a + b` (either may be absent). */
 export function sumOf(a: TokenCounts | undefined, b: TokenCounts | undefined): TokenCounts | undefined {
   if (a === undefined) return b;
