@@ -5,7 +5,9 @@
  *
  * Either way the groups hold the app's write lock (`db.writeLock`) while they are written, so the
  * app's own write transactions take turns with them instead of meeting a busy database. On the
- * app's connection a group is written at once and holds the lock alone. The thread is sent groups
+ * app's connection a group is written at once and holds the lock alone, through the thread's own
+ * steps (packed, cloned, joined, answered as data: `writeAsThread`), so the tests' in-memory
+ * databases run the code a database file does. The thread is sent groups
  * while it writes others (it joins those waiting: sqlite/thread/join.ts), so they hold the lock
  * together (db/shared-hold.ts): from the first sent until the last is answered, and an app write
  * that asks for it meanwhile stops new groups from being sent until it has had its turn.
@@ -35,6 +37,7 @@ import {
   type ThreadData,
   type ToThread,
 } from './thread/wire.js';
+import { takeJoined, writeJoined } from './thread/join.js';
 
 export interface GroupRunner {
   /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
@@ -73,12 +76,28 @@ class LocalRunner implements GroupRunner {
 
   run(work: GroupWork): Promise<GroupReply> {
     const lock = this.db.writeLock;
-    if (!lock.isFree) return lock.run(() => this.write(work));
+    if (!lock.isFree) return lock.run(() => this.writeAsThread(work));
     try {
-      return Promise.resolve(this.write(work)); // synchronous: nothing can interleave
+      return Promise.resolve(this.writeAsThread(work)); // synchronous: nothing can interleave
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * Writes the group through the thread's own steps, so the tests' in-memory databases run the
+   * code a database file runs: the group packed and cloned as it would cross (thread/wire.ts,
+   * thread/packing.ts), taken and written as the thread takes it (thread/join.ts), and its answer
+   * cloned back, errors as data. Only the worker itself, the shared word and the shared hold are
+   * the file's alone.
+   */
+  private writeAsThread(work: GroupWork): GroupReply {
+    const sent: ToThread = structuredClone({ id: 0, work: toWireWork(work) });
+    const joined = takeJoined([sent]);
+    if (joined === undefined) throw new Error('a group to write is always taken');
+    const [reply] = writeJoined(joined, this.write);
+    if (reply === undefined) throw new Error('a group written alone has one answer');
+    return fromThreadReply(structuredClone(reply));
   }
 
   async close(): Promise<void> {}
@@ -116,17 +135,7 @@ class ThreadRunner implements GroupRunner {
     } finally {
       this.hold.leave();
     }
-    switch (reply.kind) {
-      case 'written':
-        return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
-      case 'failed':
-        throw fromWireError(reply.error);
-      case 'busy':
-      case 'stale':
-        return reply;
-      case 'closed':
-        throw new Error('the ingest writer thread closed');
-    }
+    return fromThreadReply(reply);
   }
 
   async close(): Promise<void> {
@@ -189,6 +198,21 @@ class ThreadRunner implements GroupRunner {
     thread.on('exit', forget);
     thread.unref(); // never what keeps the process alive
     return thread;
+  }
+}
+
+/** How a group ended, from the thread's answer; throws when it failed as a whole. */
+function fromThreadReply(reply: FromThread): GroupReply {
+  switch (reply.kind) {
+    case 'written':
+      return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
+    case 'failed':
+      throw fromWireError(reply.error);
+    case 'busy':
+    case 'stale':
+      return reply;
+    case 'closed':
+      throw new Error('the ingest writer thread closed');
   }
 }
 
