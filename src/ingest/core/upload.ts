@@ -22,7 +22,8 @@ import type {
 import { addToDay } from '../../domain/day-slots.js';
 import { PeriodDeltaSum } from '../../domain/leaderboard-periods.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
-import type { IngestBatch, IngestResult, Outcome, RowCoster } from '../types.js';
+import type { IngestBatch, IngestResult, Outcome } from '../types.js';
+import { costerOf, type RateTable } from './day-rates.js';
 import { checkBucketBound, checkDayBound, checkStoredBound, dayChanges, sumOf, type IngestBounds } from './bounds.js';
 import { bucketsInHalfHour, daysAfter, storedBuckets, type StoredDays } from './device-days.js';
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
@@ -137,10 +138,11 @@ export class GroupPlan {
 
   /**
    * Every read-model row the stored uploads change, each user's deltas merged so each row is
-   * written once a group; `usage_daily` rows repriced whole with `costOf`. Reads what is stored
+   * written once a group; `usage_daily` rows repriced whole with the group's `rates`. Reads what is stored
    * (`StoredSums.daily`, `packedDay`): call it before any of these rows is written.
    */
-  readModels(costOf: RowCoster): ReadModelRows {
+  readModels(rates: RateTable): ReadModelRows {
+    const costOf = costerOf(rates);
     const rows: ReadModelRows = {
       stored: [],
       rollup: [],

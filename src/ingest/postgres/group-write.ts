@@ -17,9 +17,10 @@ import type { PoolClient } from 'pg';
 import { sendIngestWrites } from '../../db/queries/ingest-postgres-writes.js';
 import { checkOtlpVersion } from '../../db/queries/otlp-writes.js';
 import type { IngestBounds } from '../core/bounds.js';
+import type { RateTable } from '../core/day-rates.js';
 import type { StoredDay } from '../core/device-days.js';
 import { GroupPlan, subscriptionRows } from '../core/upload.js';
-import { deviceGone, type IngestBatch, type Outcome, type RowCoster } from '../types.js';
+import { deviceGone, type IngestBatch, type Outcome } from '../types.js';
 import { storedSums, type StoredState } from './stored-state.js';
 
 /**
@@ -34,7 +35,7 @@ export function writeGroup(
   client: PoolClient,
   batches: readonly IngestBatch[],
   stored: StoredState,
-  costOf: RowCoster,
+  rates: RateTable,
   bounds: IngestBounds,
 ): { outcomes: Outcome[]; written: Promise<void> } {
   const group = new GroupPlan(storedSums(stored), bounds);
@@ -49,7 +50,7 @@ export function writeGroup(
   const mentioning = uploads.filter((u) => u.batch.subscriptions !== undefined);
   const written = sendIngestWrites(client, {
     deviceDays: uploads.flatMap((u) => u.deviceDays),
-    readModels: group.readModels(costOf),
+    readModels: group.readModels(rates),
     uploads: uploads.map((u) => u.event),
     otlp: uploads.flatMap(({ batch }) =>
       batch.otlp ? [{ deviceId: batch.deviceId, now: batch.now, otlp: batch.otlp }] : [],

@@ -15,7 +15,7 @@
  */
 import type { PostgresDb } from '../../db/connect.js';
 import { beginLockingUsers } from '../../db/queries/ingest-postgres.js';
-import { costerOf, resolveRates, type RateTable, type WritePrices } from '../core/day-rates.js';
+import { resolveRates, type RateTable, type WritePrices } from '../core/day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from '../core/bounds.js';
 import { writeGroup } from './group-write.js';
 import { loadStored } from './stored-state.js';
@@ -173,7 +173,7 @@ export class PostgresIngestWriter implements IngestWriter {
       const [inForce, stored] = await Promise.all([begun, loadStored(client, batches)]);
       const table =
         inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
-      const { outcomes, written } = writeGroup(client, batches, stored, costerOf(table), this.bounds);
+      const { outcomes, written } = writeGroup(client, batches, stored, table, this.bounds);
       // COMMIT goes behind the writes unanswered: after a failed write it ends the aborted
       // transaction as a rollback, and the write's error is the one thrown.
       await Promise.all([written, client.query('COMMIT')]);

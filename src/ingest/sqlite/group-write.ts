@@ -36,9 +36,9 @@ import { prepareIngestStatements } from '../../db/queries/ingest-sqlite.js';
 import { checkOtlpVersion, prepareOtlpStateWrites } from '../../db/queries/otlp-writes.js';
 import { isBusy } from '../../db/sqlite-busy.js';
 import { sumsOutOfRange, type IngestBounds } from '../core/bounds.js';
-import { costerOf, type RateTable } from '../core/day-rates.js';
+import type { RateTable } from '../core/day-rates.js';
 import { GroupPlan, subscriptionRows, type PlannedUpload } from '../core/upload.js';
-import { deviceGone, type IngestBatch, type Outcome, type RowCoster } from '../types.js';
+import { deviceGone, type IngestBatch, type Outcome } from '../types.js';
 import { storedDays, storedSums } from './stored-state.js';
 
 /** What a group writes: its uploads and their rates, resolved with the price data named by `fingerprint`. */
@@ -82,11 +82,11 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
   // Runs inside the transaction begun below: a plain function, not a nested transaction, since a
   // savepoint around the whole group would copy every page the read models change into SQLite's
   // sub-journal (docs/decisions.md, "Ingest on SQLite").
-  const writeGroup = (batches: readonly IngestBatch[], costOf: RowCoster): Outcome[] => {
+  const writeGroup = (batches: readonly IngestBatch[], rates: RateTable): Outcome[] => {
     const group = new GroupPlan(sums, bounds);
     const outcomes = group.each(batches, (batch) => storeUpload(batch, group));
     // Phase 2: the stored uploads' read models, each user's merged (see the file overview).
-    if (!st.writeReadModels(group.readModels(costOf))) throw sumsOutOfRange();
+    if (!st.writeReadModels(group.readModels(rates))) throw sumsOutOfRange();
     return outcomes;
   };
 
@@ -103,7 +103,7 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
         st.rollback();
         return { kind: 'stale', fingerprint: recorded };
       }
-      const outcomes = batches.length > 0 ? writeGroup(batches, costerOf(rates)) : [];
+      const outcomes = batches.length > 0 ? writeGroup(batches, rates) : [];
       st.commit();
       return { kind: 'written', outcomes };
     } catch (error) {
