@@ -9,7 +9,7 @@ import type { PoolClient } from 'pg';
 import { arrayColumns } from '../pg-arrays.js';
 import { preparedName } from '../prepared-name.js';
 import { combineWrites, type Fragment } from './ingest-postgres.js';
-import type { DeviceDayRow, PeriodRow, ReadModelRows, SubscriptionRow, TotalRow, UploadRow } from './ingest-rows.js';
+import type { DeviceDayRow, PeriodRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
 import { otlpStateFragments, type OtlpStateChanges } from './otlp-writes.js';
 
 /** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
@@ -92,7 +92,7 @@ const INSERT_SUBSCRIPTIONS = `
 /** Everything a group writes; `uploads` are the stored ones, in order. */
 export interface IngestWrites {
   readonly deviceDays: readonly DeviceDayRow[];
-  readonly readModels: ReadModelRows;
+  readonly readModels: readonly UserReadModels[];
   readonly uploads: readonly UploadRow[];
   /** The OTLP state of each stored export that carries one. */
   readonly otlp: ReadonlyArray<{ deviceId: string; now: number; otlp: OtlpStateChanges }>;
@@ -100,126 +100,162 @@ export interface IngestWrites {
   readonly subscriptions: { readonly deviceIds: readonly string[]; readonly rows: readonly SubscriptionRow[] };
 }
 
-const families = (rows: readonly TotalRow[]): string[] =>
+/** A user's row: the user id is a column of its own in every read-model statement. */
+interface Owned<T> {
+  readonly userId: string;
+  readonly row: T;
+}
+
+/** Each user's rows of one table, with their user. */
+function owned<T>(users: readonly UserReadModels[], rowsOf: (u: UserReadModels) => readonly T[]): Owned<T>[] {
+  const out: Owned<T>[] = [];
+  for (const u of users) for (const row of rowsOf(u)) out.push({ userId: u.userId, row });
+  return out;
+}
+
+const periods = (rows: readonly Owned<PeriodRow>[], withPeriod: boolean): string[] =>
   arrayColumns(
     rows,
-    (x) => x.gpt,
-    (x) => x.claude,
-    (x) => x.other,
-    (x) => x.gptCost,
-    (x) => x.claudeCost,
-    (x) => x.otherCost,
-  );
-
-const periods = (rows: readonly PeriodRow[]): string[] => [
-  ...arrayColumns(
-    rows,
     (x) => x.userId,
-    (x) => x.period,
-  ),
-  ...families(rows),
-];
+    ...(withPeriod ? [(x: Owned<PeriodRow>) => x.row.period] : []),
+    (x) => x.row.gpt,
+    (x) => x.row.claude,
+    (x) => x.row.other,
+    (x) => x.row.gptCost,
+    (x) => x.row.claudeCost,
+    (x) => x.row.otherCost,
+  );
 
 /** The writes of a group's rows, in the order they join (any order would do: they touch different rows). */
 function fragmentsOf(w: IngestWrites): Fragment[] {
-  const m = w.readModels;
+  const users = w.readModels;
   const fragments: Fragment[] = [];
-  const add = (rows: readonly unknown[], sql: string, params: () => unknown[]): void => {
-    if (rows.length > 0) fragments.push({ sql, params: params() });
+  const add = <T>(rows: readonly T[], sql: string, params: (rows: readonly T[]) => unknown[]): void => {
+    if (rows.length > 0) fragments.push({ sql, params: params(rows) });
   };
-  add(w.deviceDays, PUT_DEVICE_DAYS, () =>
+  add(w.deviceDays, PUT_DEVICE_DAYS, (rows) =>
     arrayColumns(
-      w.deviceDays,
+      rows,
       (d) => d.deviceNum,
       (d) => d.day,
       (d) => d.packed,
       (d) => d.now,
     ),
   );
-  add(m.stored, ADD_STORED, () =>
-    arrayColumns(
-      m.stored,
-      (x) => x.userId,
-      (x) => x.rows,
-    ),
+  add(
+    users.filter((u) => u.storedRows !== 0),
+    ADD_STORED,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.storedRows,
+      ),
   );
-  add(m.rollup, ADD_ROLLUP, () =>
-    arrayColumns(
-      m.rollup,
-      (x) => x.userId,
-      (x) => x.hourStart,
-      (x) => x.source,
-      (x) => x.model,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-    ),
+  add(
+    owned(users, (u) => u.rollup),
+    ADD_ROLLUP,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.row.hourStart,
+        (x) => x.row.source,
+        (x) => x.row.model,
+        (x) => x.row.input,
+        (x) => x.row.cached,
+        (x) => x.row.output,
+        (x) => x.row.reasoning,
+        (x) => x.row.total,
+        (x) => x.row.billable,
+      ),
   );
-  add(m.projects, ADD_PROJECTS, () =>
-    arrayColumns(
-      m.projects,
-      (x) => x.userId,
-      (x) => x.updatedAt,
-      (x) => x.projectKey,
-      (x) => x.source,
-      (x) => x.projectRef,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-    ),
+  add(
+    owned(users, (u) => u.projects),
+    ADD_PROJECTS,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.row.updatedAt,
+        (x) => x.row.projectKey,
+        (x) => x.row.source,
+        (x) => x.row.projectRef,
+        (x) => x.row.input,
+        (x) => x.row.cached,
+        (x) => x.row.output,
+        (x) => x.row.reasoning,
+        (x) => x.row.total,
+        (x) => x.row.billable,
+      ),
   );
-  add(m.daily, PUT_DAILY, () =>
-    arrayColumns(
-      m.daily,
-      (x) => x.userId,
-      (x) => x.day,
-      (x) => x.source,
-      (x) => x.model,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-      (x) => x.costMicros,
-    ),
+  add(
+    owned(users, (u) => u.daily),
+    PUT_DAILY,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.row.day,
+        (x) => x.row.source,
+        (x) => x.row.model,
+        (x) => x.row.input,
+        (x) => x.row.cached,
+        (x) => x.row.output,
+        (x) => x.row.reasoning,
+        (x) => x.row.total,
+        (x) => x.row.billable,
+        (x) => x.row.costMicros,
+      ),
   );
-  add(m.blocks, ADD_BLOCKS, () =>
-    arrayColumns(
-      m.blocks,
-      (x) => x.userId,
-      (x) => x.block,
-      (x) => x.source,
-      (x) => x.model,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-      (x) => x.costMicros,
-    ),
+  add(
+    owned(users, (u) => u.blocks),
+    ADD_BLOCKS,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.row.block,
+        (x) => x.row.source,
+        (x) => x.row.model,
+        (x) => x.row.input,
+        (x) => x.row.cached,
+        (x) => x.row.output,
+        (x) => x.row.reasoning,
+        (x) => x.row.total,
+        (x) => x.row.billable,
+        (x) => x.row.costMicros,
+      ),
   );
-  add(m.days, PUT_DAYS, () =>
-    arrayColumns(
-      m.days,
-      (x) => x.userId,
-      (x) => x.day,
-      (x) => x.packed,
-    ),
+  add(
+    owned(users, (u) => u.days),
+    PUT_DAYS,
+    (rows) =>
+      arrayColumns(
+        rows,
+        (x) => x.userId,
+        (x) => x.row.day,
+        (x) => x.row.packed,
+      ),
   );
-  add(m.weeks, ADD_WEEKS, () => periods(m.weeks));
-  add(m.months, ADD_MONTHS, () => periods(m.months));
-  add(m.totals, ADD_TOTALS, () => [...arrayColumns(m.totals, (x) => x.userId), ...families(m.totals)]);
-  add(w.uploads, TOUCH_DEVICES, () =>
+  add(
+    owned(users, (u) => u.weeks),
+    ADD_WEEKS,
+    (rows) => periods(rows, true),
+  );
+  add(
+    owned(users, (u) => u.months),
+    ADD_MONTHS,
+    (rows) => periods(rows, true),
+  );
+  add(
+    owned(users, (u) => (u.total ? [{ period: 0, ...u.total }] : [])),
+    ADD_TOTALS,
+    (rows) => periods(rows, false),
+  );
+  add(w.uploads, TOUCH_DEVICES, (rows) =>
     arrayColumns(
-      w.uploads,
+      rows,
       (x) => x.deviceId,
       (x) => x.now,
     ),

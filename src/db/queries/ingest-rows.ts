@@ -15,15 +15,13 @@ export interface DeviceDayRow {
   readonly now: number;
 }
 
-/** A user's change to their count of stored raw buckets (`user_storage`, migration 0017). */
-export interface StoredCountRow {
-  readonly userId: string;
-  readonly rows: number;
-}
+/*
+ * The read-model rows come per user ({@link UserReadModels}): the rows themselves carry no user id,
+ * so the engine-free deltas are the rows as they are, nothing copied on the writer's hot path.
+ */
 
 /** A change added to a `usage_rollup` row. */
 export interface RollupRow extends TokenCounts {
-  readonly userId: string;
   readonly hourStart: number;
   readonly source: string;
   readonly model: string;
@@ -31,7 +29,6 @@ export interface RollupRow extends TokenCounts {
 
 /** A change added to a `project_usage` row (a null ref keeps the stored one). */
 export interface ProjectRow extends TokenCounts {
-  readonly userId: string;
   readonly projectKey: string;
   readonly source: string;
   readonly projectRef: string | null;
@@ -40,7 +37,6 @@ export interface ProjectRow extends TokenCounts {
 
 /** A `usage_daily` row as it is after the upload, counts and cost (written whole). */
 export interface DailyRow extends TokenCounts {
-  readonly userId: string;
   readonly day: number;
   readonly source: string;
   readonly model: string;
@@ -49,42 +45,37 @@ export interface DailyRow extends TokenCounts {
 
 /** A change of counts and stored cost added to a `usage_blocks` row (16 days, migration 0027). */
 export interface BlockRow extends TokenCounts {
-  readonly userId: string;
   readonly block: number;
   readonly source: string;
   readonly model: string;
   readonly costMicros: bigint;
 }
 
-/** A user's packed `usage_days` row as it is after the upload (written whole, domain/day-slots.ts). */
+/** A packed `usage_days` row as it is after the upload (written whole, domain/day-slots.ts). */
 export interface DayRow {
-  readonly userId: string;
   readonly day: number;
   readonly packed: string;
 }
 
 /** A change of billable tokens and stored cost per family added to a leaderboard week or month row. */
 export interface PeriodRow extends FamilyDelta {
-  readonly userId: string;
   readonly period: number;
 }
 
-/** A change added to a user's all-time leaderboard row. */
-export interface TotalRow extends FamilyDelta {
+/** Every read-model row of one user a group changes, its uploads' deltas merged (written once a group). */
+export interface UserReadModels {
   readonly userId: string;
-}
-
-/** Every read-model row a group changes, its users' deltas merged (written once a group). */
-export interface ReadModelRows {
-  readonly stored: StoredCountRow[];
-  readonly rollup: RollupRow[];
-  readonly projects: ProjectRow[];
-  readonly daily: DailyRow[];
-  readonly blocks: BlockRow[];
-  readonly days: DayRow[];
-  readonly weeks: PeriodRow[];
-  readonly months: PeriodRow[];
-  readonly totals: TotalRow[];
+  /** The change to the user's count of stored raw buckets (`user_storage`, migration 0017); 0: none. */
+  readonly storedRows: number;
+  readonly rollup: readonly RollupRow[];
+  readonly projects: readonly ProjectRow[];
+  readonly daily: readonly DailyRow[];
+  readonly blocks: readonly BlockRow[];
+  readonly days: readonly DayRow[];
+  readonly weeks: readonly PeriodRow[];
+  readonly months: readonly PeriodRow[];
+  /** The change to the all-time leaderboard row, or null when nothing moves. */
+  readonly total: FamilyDelta | null;
 }
 
 /** One stored upload: its `ingest_events` record, and its device's sync time (`devices`). */

@@ -5,9 +5,10 @@
  * the order of its parameters live here only.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { countsOf, type CountColumns } from '../token-columns.js';
+import type { CountColumns } from '../token-columns.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
-import type { DeviceDayRow, PeriodRow, ReadModelRows, SubscriptionRow, TotalRow, UploadRow } from './ingest-rows.js';
+import type { FamilyDelta } from '../../domain/leaderboard-periods.js';
+import type { DeviceDayRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
 
 /** A stored `usage_daily` row: its counts and cost. */
 export interface StoredDaily extends TokenCounts {
@@ -112,12 +113,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const rollback = s.prepare('ROLLBACK');
   /** The sums that add over many days come back typed: anything but an integer left the 64-bit range. */
   const integer = (type: unknown): boolean => type === 'integer';
-  const families = (f: TotalRow) => [f.gpt, f.claude, f.other, f.gptCost, f.claudeCost, f.otherCost] as const;
-  const addPeriods = (statement: typeof addWeek, rows: readonly PeriodRow[]): boolean => {
-    let inRange = true;
-    for (const r of rows) inRange = integer(statement.get(r.userId, r.period, ...families(r))) && inRange;
-    return inRange;
-  };
+  const families = (f: FamilyDelta) => [f.gpt, f.claude, f.other, f.gptCost, f.claudeCost, f.otherCost] as const;
   return {
     /** A device's packed raw buckets of one UTC day, if any. */
     deviceDay: (deviceNum: bigint, day: number): string | undefined => selectDeviceDay.get(deviceNum, day),
@@ -127,7 +123,16 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
     storedBuckets: (userId: string): number => Number(selectStored.get(userId) ?? 0n),
     daily(userId: string, day: number, source: string, model: string): StoredDaily | undefined {
       const row = selectDaily.get(userId, day, source, model);
-      return row && { ...countsOf(row), costMicros: BigInt(row.cost_micros) };
+      if (row === undefined) return undefined;
+      return {
+        input: row.input,
+        cached: row.cached_input,
+        output: row.output,
+        reasoning: row.reasoning,
+        total: row.total,
+        billable: row.billable,
+        costMicros: BigInt(row.cost_micros),
+      };
     },
     /** Marks the device as synced; answers its number, or undefined when it no longer exists. */
     touchDevice: (deviceId: string, now: number): bigint | undefined => touchDevice.get(now, now, now, deviceId),
@@ -160,73 +165,76 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
      * block's, a leaderboard period's) left the 64-bit range: SQLite turns such a sum into a float
      * without a word, so those upserts return their sum's type (the caller fails the group).
      */
-    writeReadModels(rows: ReadModelRows): boolean {
+    writeReadModels(users: readonly UserReadModels[]): boolean {
       let inRange = true;
-      for (const r of rows.stored) addStored.run(r.userId, r.rows);
-      for (const r of rows.rollup)
-        addRollup.run(
-          r.userId,
-          r.hourStart,
-          r.source,
-          r.model,
-          r.input,
-          r.cached,
-          r.output,
-          r.reasoning,
-          r.total,
-          r.billable,
-        );
-      for (const p of rows.projects) {
-        const type = addProject.get(
-          p.userId,
-          p.projectKey,
-          p.source,
-          p.projectRef,
-          p.input,
-          p.cached,
-          p.output,
-          p.reasoning,
-          p.total,
-          p.billable,
-          p.updatedAt,
-        );
-        inRange = integer(type) && inRange;
+      for (const u of users) {
+        const { userId } = u;
+        if (u.storedRows !== 0) addStored.run(userId, u.storedRows);
+        for (const r of u.rollup)
+          addRollup.run(
+            userId,
+            r.hourStart,
+            r.source,
+            r.model,
+            r.input,
+            r.cached,
+            r.output,
+            r.reasoning,
+            r.total,
+            r.billable,
+          );
+        for (const p of u.projects) {
+          const type = addProject.get(
+            userId,
+            p.projectKey,
+            p.source,
+            p.projectRef,
+            p.input,
+            p.cached,
+            p.output,
+            p.reasoning,
+            p.total,
+            p.billable,
+            p.updatedAt,
+          );
+          inRange = integer(type) && inRange;
+        }
+        for (const d of u.daily) {
+          putDaily.run(
+            userId,
+            d.day,
+            d.source,
+            d.model,
+            d.input,
+            d.cached,
+            d.output,
+            d.reasoning,
+            d.total,
+            d.billable,
+            d.costMicros,
+          );
+        }
+        for (const b of u.blocks) {
+          const type = addBlock.get(
+            userId,
+            b.block,
+            b.source,
+            b.model,
+            b.input,
+            b.cached,
+            b.output,
+            b.reasoning,
+            b.total,
+            b.billable,
+            b.costMicros,
+          );
+          inRange = integer(type) && inRange;
+        }
+        for (const d of u.days) putDay.run(userId, d.day, d.packed);
+        for (const w of u.weeks) inRange = integer(addWeek.get(userId, w.period, ...families(w))) && inRange;
+        for (const m of u.months) inRange = integer(addMonth.get(userId, m.period, ...families(m))) && inRange;
+        if (u.total) inRange = integer(addTotal.get(userId, ...families(u.total))) && inRange;
       }
-      for (const d of rows.daily) {
-        putDaily.run(
-          d.userId,
-          d.day,
-          d.source,
-          d.model,
-          d.input,
-          d.cached,
-          d.output,
-          d.reasoning,
-          d.total,
-          d.billable,
-          d.costMicros,
-        );
-      }
-      for (const b of rows.blocks) {
-        const type = addBlock.get(
-          b.userId,
-          b.block,
-          b.source,
-          b.model,
-          b.input,
-          b.cached,
-          b.output,
-          b.reasoning,
-          b.total,
-          b.billable,
-          b.costMicros,
-        );
-        inRange = integer(type) && inRange;
-      }
-      for (const d of rows.days) putDay.run(d.userId, d.day, d.packed);
-      inRange = addPeriods(addWeek, rows.weeks) && inRange;
-      inRange = addPeriods(addMonth, rows.months) && inRange;
-      for (const t of rows.totals) inRange = integer(addTotal.get(t.userId, ...families(t))) && inRange;
       return inRange;
     },
     begin: (): void => void begin.run(),

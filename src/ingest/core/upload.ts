@@ -12,13 +12,7 @@
  * reads it as it goes inside its transaction and writes each upload in a savepoint; PostgreSQL reads
  * it first, in one round trip, and writes the whole group in one statement.
  */
-import type {
-  DeviceDayRow,
-  ReadModelRows,
-  StoredCountRow,
-  SubscriptionRow,
-  UploadRow,
-} from '../../db/queries/ingest-rows.js';
+import type { DeviceDayRow, SubscriptionRow, UploadRow, UserReadModels } from '../../db/queries/ingest-rows.js';
 import { addToDay } from '../../domain/day-slots.js';
 import { PeriodDeltaSum } from '../../domain/leaderboard-periods.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
@@ -141,44 +135,39 @@ export class GroupPlan {
    * written once a group; `usage_daily` rows repriced whole with the group's `rates`. Reads what is stored
    * (`StoredSums.daily`, `packedDay`): call it before any of these rows is written.
    */
-  readModels(rates: RateTable): ReadModelRows {
+  readModels(rates: RateTable): UserReadModels[] {
     const costOf = costerOf(rates);
-    const rows: ReadModelRows = {
-      stored: [],
-      rollup: [],
-      projects: [],
-      daily: [],
-      blocks: [],
-      days: [],
-      weeks: [],
-      months: [],
-      totals: [],
-    };
-    for (const user of mergeUploadDeltas(this.storedUploads.map((u) => u.deltas))) {
+    return mergeUploadDeltas(this.storedUploads.map((u) => u.deltas)).map((user): UserReadModels => {
       const { userId } = user;
-      if (user.rows !== 0) rows.stored.push({ userId, rows: user.rows } satisfies StoredCountRow);
-      for (const r of user.rollup) rows.rollup.push({ userId, ...r });
-      for (const p of user.projects) rows.projects.push({ userId, ...p });
       const derived = deriveReadModelDeltas(user.rollup);
       const blocks = new BlockSums();
       const periods = new PeriodDeltaSum();
-      for (const d of derived.daily) {
+      const daily = derived.daily.map((d) => {
         const before = this.read.daily(userId, d.day, d.source, d.model);
         const next = nextDailyRow(before, d, costOf);
         const storedCost = before?.costMicros ?? 0n;
         blocks.add(d, storedCost, next);
         periods.add(d.day, d.model, d.billable, next.costMicros - storedCost);
-        rows.daily.push({ userId, day: d.day, source: d.source, model: d.model, ...next });
-      }
-      for (const b of blocks.values()) rows.blocks.push({ userId, ...b });
-      for (const d of derived.days)
-        rows.days.push({ userId, day: d.day, packed: addToDay(this.read.packedDay(userId, d.day), d.slots) });
+        return next;
+      });
+      const days = derived.days.map((d) => ({
+        day: d.day,
+        packed: addToDay(this.read.packedDay(userId, d.day), d.slots),
+      }));
       const moved = periods.deltas();
-      for (const p of moved.weeks) rows.weeks.push({ userId, ...p });
-      for (const p of moved.months) rows.months.push({ userId, ...p });
-      if (moved.total) rows.totals.push({ userId, ...moved.total });
-    }
-    return rows;
+      return {
+        userId,
+        storedRows: user.rows,
+        rollup: user.rollup,
+        projects: user.projects,
+        daily,
+        blocks: blocks.values(),
+        days,
+        weeks: moved.weeks,
+        months: moved.months,
+        total: moved.total,
+      };
+    });
   }
 
   private storedBuckets(userId: string): number {
