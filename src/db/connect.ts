@@ -87,7 +87,7 @@ export function openSqlite(file: string, busyTimeoutMs = DEFAULT_SQLITE_BUSY_TIM
 
 /**
  * One better-sqlite3 connection to `file` as every connection of the server opens it: the app's own
- * and the ingest writer thread's (src/ingest/sqlite-thread.ts).
+ * and the ingest writer thread's (src/ingest/sqlite/thread/thread.ts).
  */
 export function openSqliteHandle(file: string): BetterSqlite3.Database {
   if (file !== ':memory:') createPrivately(file);

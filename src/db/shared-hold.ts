@@ -4,7 +4,7 @@
  * until the current ones have left and the waiter has had its turn, then enter together.
  *
  * The SQLite ingest writer holds the app's write lock this way while groups of uploads are at its
- * thread (src/ingest/sqlite-group-runner.ts): groups sent while another is written overlap, and
+ * thread (src/ingest/sqlite/group-runner.ts): groups sent while another is written overlap, and
  * the app's own write transactions still get their turn between two of them.
  */
 import type { Mutex } from './mutex.js';

@@ -1,6 +1,6 @@
 /**
  * @fileoverview WAL checkpoints of a database file that takes uploads: done by a thread of their
- * own (src/ingest/sqlite-checkpoint-thread.ts) beside the ingest writer thread, instead of inside
+ * own (src/ingest/sqlite/thread/checkpoint-thread.ts) beside the ingest writer thread, instead of inside
  * the writer's COMMIT (docs/decisions.md, "Checkpoints beside the writer").
  *
  * A checkpoint copies the WAL's new pages into the database file and waits for the fsync of both

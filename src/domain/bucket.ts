@@ -1,8 +1,8 @@
 /**
  * @fileoverview The bucket, the unit of stored usage (docs/architecture.md, "Glossary"): one
  * device's counts for one (half-hour, source, model, project key). An upload's buckets after
- * `normalize` (ingest/normalize.ts), the buckets stored in a device's packed day
- * (device-day-buckets.ts) and what a plan compares them with (ingest/plan.ts) are this one shape.
+ * `normalize` (ingest/core/normalize.ts), the buckets stored in a device's packed day
+ * (device-day-buckets.ts) and what a plan compares them with (ingest/core/plan.ts) are this one shape.
  */
 import type { TokenCounts } from './token-counts.js';
 

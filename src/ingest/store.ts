@@ -6,12 +6,12 @@
  * pure plan and the pure derived deltas.
  */
 import type { Db } from '../db/connect.js';
-import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './bounds.js';
-import { fixedPrices, type RatesOf, type WritePrices } from './day-rates.js';
+import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './core/bounds.js';
+import { fixedPrices, type RatesOf, type WritePrices } from './core/day-rates.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
-import { PostgresIngestWriter } from './writer-postgres.js';
+import { PostgresIngestWriter } from './postgres/writer.js';
 import type { IngestWriter } from './types.js';
-import { SqliteIngestWriter } from './writer-sqlite.js';
+import { SqliteIngestWriter } from './sqlite/writer.js';
 
 /**
  * The writer for the database's engine; `prices` prices the rows it writes (fixed day rates, or the

@@ -5,8 +5,7 @@
 import type { Bucket } from '../domain/bucket.js';
 import { Unauthenticated } from '../domain/errors.js';
 import type { OtlpStateChanges } from '../db/queries/otlp-writes.js';
-import type { PricedCounts } from '../domain/token-counts.js';
-import type { NormalizedSubscription } from './subscriptions.js';
+import type { NormalizedSubscription } from './core/subscriptions.js';
 
 export interface IngestBatch {
   userId: string;
@@ -34,9 +33,6 @@ export interface IngestWriter {
   /** Releases what the writer holds beyond the database (the SQLite writer thread); called once no upload is in flight. */
   close(): Promise<void>;
 }
-
-/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
-export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint;
 
 /**
  * What both writers answer for an upload whose device no longer exists (its account deleted since

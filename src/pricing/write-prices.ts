@@ -1,5 +1,5 @@
 /**
- * @fileoverview Where the ingest writers get their prices (ingest/day-rates.ts resolves them per
+ * @fileoverview Where the ingest writers get their prices (ingest/core/day-rates.ts resolves them per
  * upload): the rates of one price data set, named by its fingerprint, and the source that answers
  * the data this process last saw or the data of a given fingerprint. Defined here, below both the
  * writers (ingest/) and the service that serves them (services/price-book.ts).

@@ -28,6 +28,15 @@ export const T0 = Date.UTC(2026, 10, 1, 12, 0, 0);
 
 /** The PostgreSQL the tests run on; unset or empty (as `.ci/run`'s SQLite pass sets it): SQLite. */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
+
+/**
+ * TEST_SQLITE_FILE=1: every SQLite test database a file, so every upload is written on the ingest
+ * writer thread, as in production. Without it a test database is in memory unless the test asks
+ * for a file; an in-memory database writes its groups on the app's thread through the thread's
+ * own steps (packed, cloned, joined, answered as data: src/ingest/sqlite/group-runner.ts), so the
+ * worker itself is what only the file tests run.
+ */
+const sqliteFiles = process.env.TEST_SQLITE_FILE === '1';
 export const engine = testDatabaseUrl ? 'postgres' : 'sqlite';
 
 export interface TestApp extends TokentallyApp {
@@ -54,7 +63,7 @@ export interface TestAppOptions {
 export async function openTestDb(
   options: { sqliteFile?: boolean } = {},
 ): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (!testDatabaseUrl && options.sqliteFile) return openSqliteFileDb();
+  if (!testDatabaseUrl && (options.sqliteFile ?? sqliteFiles)) return openSqliteFileDb();
   if (!testDatabaseUrl) return { db: openSqlite(':memory:'), drop: async () => undefined };
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await openPostgres(testDatabaseUrl, 5, schema);
@@ -144,7 +153,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = testConfig(options.env);
   const clock = options.clock ?? new ManualClock(T0);
   const logs: string[] = [];
-  const { db, drop } = await openTestDb({ sqliteFile: options.sqliteFile === true });
+  const { db, drop } = await openTestDb(options.sqliteFile === undefined ? {} : { sqliteFile: options.sqliteFile });
   const built = await createApp({
     config,
     db,

@@ -16,8 +16,8 @@ import {
   bucketsInHalfHour,
   storedBuckets,
   type StoredDays,
-} from '../../src/ingest/device-days.js';
-import { planIngest } from '../../src/ingest/plan.js';
+} from '../../src/ingest/core/device-days.js';
+import { planIngest } from '../../src/ingest/core/plan.js';
 
 const SEED = 20_261_128;
 console.info(`device-days: fast-check seed ${SEED}`);

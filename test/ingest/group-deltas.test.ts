@@ -1,7 +1,7 @@
 /** Merging a group's read-model deltas per user: the same end state as applying the uploads one by one. */
 import { describe, expect, it } from 'vitest';
-import { mergeUploadDeltas, type UploadDeltas } from '../../src/ingest/group-deltas.js';
-import type { ProjectDelta, RollupDelta } from '../../src/ingest/plan.js';
+import { mergeUploadDeltas, type UploadDeltas } from '../../src/ingest/core/group-deltas.js';
+import type { ProjectDelta, RollupDelta } from '../../src/ingest/core/plan.js';
 
 const H = Date.UTC(2026, 10, 1, 10);
 const sums = (n: bigint) => ({ input: n, cached: 0n, output: 0n, reasoning: 0n, total: n, billable: n });

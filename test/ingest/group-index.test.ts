@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GroupIndex } from '../../src/ingest/group-index.js';
+import { GroupIndex } from '../../src/ingest/core/group-index.js';
 
 const g = (hourStart: number, source: string, model: string) => ({ hourStart, source, model });
 

@@ -1,7 +1,12 @@
 /** Normalisation of uploaded buckets: the fast parser of canonical UTC instants agrees with the general ISO 8601 parser; duplicates collapse to the last. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeBuckets, parseAnyZoned, parseCanonicalUtc, parseZonedInstant } from '../../src/ingest/normalize.js';
+import {
+  normalizeBuckets,
+  parseAnyZoned,
+  parseCanonicalUtc,
+  parseZonedInstant,
+} from '../../src/ingest/core/normalize.js';
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bucket } from '../../src/domain/bucket.js';
-import { parseZonedInstant } from '../../src/ingest/normalize.js';
-import { planIngest } from '../../src/ingest/plan.js';
+import { parseZonedInstant } from '../../src/ingest/core/normalize.js';
+import { planIngest } from '../../src/ingest/core/plan.js';
 
 function bucket(partial: Partial<Bucket>): Bucket {
   return {

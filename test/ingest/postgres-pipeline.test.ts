@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL writer pipelines each group into two round trips (writer-postgres.ts): the group's
+ * The PostgreSQL writer pipelines each group into two round trips (postgres/writer.ts): the group's
  * read is sent right behind BEGIN and the users' locks, and COMMIT right behind the writes. These
  * tests hold it to that count, and to what makes it safe: the read's snapshot is taken after the
  * locks are held (so two processes writing one user never lose each other's read-model changes),

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BLOCK_DAYS, monthIndexOfEpochDay } from '../../src/domain/calendar.js';
 import { isoWeekOf, PeriodDeltaSum } from '../../src/domain/leaderboard-periods.js';
 import { zeroCounts } from '../../src/domain/token-counts.js';
-import { BlockSums, deriveReadModelDeltas } from '../../src/ingest/read-model-deltas.js';
-import type { RollupDelta } from '../../src/ingest/plan.js';
+import { BlockSums, deriveReadModelDeltas } from '../../src/ingest/core/read-model-deltas.js';
+import type { RollupDelta } from '../../src/ingest/core/plan.js';
 
 const delta = (iso: string, model: string, n: bigint, source = 'codex'): RollupDelta => ({
   hourStart: Date.parse(iso),

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InvalidInput } from '../../src/domain/errors.js';
 import { problemOf } from '../../src/http/domain-errors.js';
-import { checkDayBound, checkBucketBound, sumsOutOfRange } from '../../src/ingest/bounds.js';
-import { normalizeBuckets } from '../../src/ingest/normalize.js';
+import { checkDayBound, checkBucketBound, sumsOutOfRange } from '../../src/ingest/core/bounds.js';
+import { normalizeBuckets } from '../../src/ingest/core/normalize.js';
 import type { IngestRequest } from '../../src/schemas/ingest.js';
 
 const NOW = Date.UTC(2026, 10, 1, 12);

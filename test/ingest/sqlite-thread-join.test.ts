@@ -1,15 +1,15 @@
 /**
- * How the SQLite writer thread joins the groups waiting for it (src/ingest/sqlite-thread-join.ts):
+ * How the SQLite writer thread joins the groups waiting for it (src/ingest/sqlite/thread/join.ts):
  * consecutive groups priced with the same data, up to the most uploads a transaction takes; each
  * sender answered with its own uploads' outcomes, and a joined group that fails as a whole written
  * again group by group. No thread, no database: the group write is a function that answers what
  * the test says (test/ingest/writer-thread-overlap.test.ts runs the thread on a database file).
  */
 import { describe, expect, it } from 'vitest';
-import type { RateTable } from '../../src/ingest/day-rates.js';
-import type { GroupReply, GroupWork } from '../../src/ingest/sqlite-group-writer.js';
-import { takeJoined, writeJoined } from '../../src/ingest/sqlite-thread-join.js';
-import { toWireWork, type ToThread } from '../../src/ingest/sqlite-thread-wire.js';
+import type { RateTable } from '../../src/ingest/core/day-rates.js';
+import type { GroupReply, GroupWork } from '../../src/ingest/sqlite/group-write.js';
+import { takeJoined, writeJoined } from '../../src/ingest/sqlite/thread/join.js';
+import type { ToThread } from '../../src/ingest/sqlite/thread/wire.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { seedBucket } from '../helpers/seed.js';
 
@@ -40,7 +40,7 @@ function work(device: string, uploads: number, fingerprint: string | null, model
   };
 }
 
-const sent = (id: number, w: GroupWork): ToThread => ({ id, work: toWireWork(w) });
+const sent = (id: number, w: GroupWork): ToThread => ({ id, work: w });
 const devicesOf = (w: GroupWork) => w.batches.map((b) => b.deviceId);
 
 describe('joining the groups that wait for the SQLite writer thread', () => {

@@ -1,7 +1,7 @@
 /**
  * The SQLite writer thread ending (terminated, or ended by a fault of its own) does not take ingest
  * down with it: a group waiting on the thread fails as a whole or was written whole, never in part,
- * and the next group is written by a new thread (src/ingest/sqlite-group-runner.ts). Runs on a
+ * and the next group is written by a new thread (src/ingest/sqlite/group-runner.ts). Runs on a
  * database file, the only kind with a writer thread, in both passes.
  */
 import fs from 'node:fs';
@@ -12,10 +12,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { DAY_MS, HALF_HOUR_MS } from '../../src/domain/calendar.js';
-import { DEFAULT_INGEST_BOUNDS } from '../../src/ingest/bounds.js';
-import { resolveRates, type RateTable } from '../../src/ingest/day-rates.js';
-import type { GroupWork } from '../../src/ingest/sqlite-group-writer.js';
-import { createGroupRunner, type GroupRunner } from '../../src/ingest/sqlite-group-runner.js';
+import { DEFAULT_INGEST_BOUNDS } from '../../src/ingest/core/bounds.js';
+import { resolveRates, type RateTable } from '../../src/ingest/core/day-rates.js';
+import type { GroupWork } from '../../src/ingest/sqlite/group-write.js';
+import { createGroupRunner, type GroupRunner } from '../../src/ingest/sqlite/group-runner.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 import { storedBuckets } from '../helpers/stored-buckets.js';
 

@@ -1,6 +1,6 @@
 /**
- * The SQLite writer thread is sent groups while it writes others (src/ingest/sqlite-thread.ts,
- * sqlite-thread-join.ts): each sender is answered with its own uploads' outcomes whether or not
+ * The SQLite writer thread is sent groups while it writes others (src/ingest/sqlite/thread/thread.ts,
+ * sqlite/thread/join.ts): each sender is answered with its own uploads' outcomes whether or not
  * its group was joined with others, the thread says when it has nothing left to write, and a joined
  * group that fails as a whole still fails only the upload at fault once written again one by one.
  * Runs on a database file, the only kind with a writer thread, in both passes.
@@ -14,10 +14,10 @@ import { openSqlite, type SqliteDb } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { DAY_MS } from '../../src/domain/calendar.js';
 import { Unauthenticated } from '../../src/domain/errors.js';
-import { DEFAULT_INGEST_BOUNDS } from '../../src/ingest/bounds.js';
-import { resolveRates, type RateTable } from '../../src/ingest/day-rates.js';
-import type { GroupReply, GroupWork } from '../../src/ingest/sqlite-group-writer.js';
-import { createGroupRunner, type GroupRunner } from '../../src/ingest/sqlite-group-runner.js';
+import { DEFAULT_INGEST_BOUNDS } from '../../src/ingest/core/bounds.js';
+import { resolveRates, type RateTable } from '../../src/ingest/core/day-rates.js';
+import type { GroupReply, GroupWork } from '../../src/ingest/sqlite/group-write.js';
+import { createGroupRunner, type GroupRunner } from '../../src/ingest/sqlite/group-runner.js';
 import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestBatch, IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';

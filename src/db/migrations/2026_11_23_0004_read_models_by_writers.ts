@@ -1,7 +1,7 @@
 /**
  * @fileoverview Migration 0004: the derived read models (`usage_daily`, `usage_day_prefix`, the
  * leaderboard's per-period family totals) are kept by the ingest writers from per-upload
- * aggregated deltas (src/ingest/read-model-deltas.ts) instead of row/statement triggers on
+ * aggregated deltas (src/ingest/core/read-model-deltas.ts) instead of row/statement triggers on
  * `usage_rollup`, and `usage_daily` stores each row's cost.
  *
  * Why: the triggers ran once per changed rollup row — up to 13 prefix rows, one daily row and three

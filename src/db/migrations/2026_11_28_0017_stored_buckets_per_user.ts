@@ -2,7 +2,7 @@
  * @fileoverview Migration 0017: `user_storage`, each account's count of stored raw buckets (the
  * buckets packed in its devices' `usage_device_days` rows, revoked devices' too), which the ingest
  * writers keep inside the upload's transaction and check against MAX_STORED_BUCKETS_PER_USER
- * (src/ingest/bounds.ts). A user without a row has none stored.
+ * (src/ingest/core/bounds.ts). A user without a row has none stored.
  *
  * Filled from the packed days: each day's text is a JSON array of its buckets
  * (src/domain/device-day-buckets.ts), so a day holds `json_array_length` of them.

@@ -7,7 +7,7 @@
  * Which data priced the stored costs changes only in the swap. On SQLite the swap is one
  * synchronous transaction on the connection, under the database's write lock that every upload
  * takes too; on PostgreSQL it holds {@link COSTS_LOCK_KEY} exclusively, which every upload holds
- * shared before it reads the fingerprint (ingest/writer-postgres.ts). So an upload always prices
+ * shared before it reads the fingerprint (ingest/postgres/writer.ts). So an upload always prices
  * its rows with the data the stored costs are priced by when it commits.
  *
  * The swap moves the leaderboard's per-period family costs by each changed row's difference, in the

@@ -1,7 +1,9 @@
 /**
- * @fileoverview The PostgreSQL ingest writer's statements (src/ingest/postgres-group-write.ts): set-
- * based statements over `unnest` arrays, each one shape whatever the group's size, so a named
- * prepared statement is planned once per connection (docs/architecture.md, "SQL").
+ * @fileoverview The PostgreSQL ingest writer's BEGIN and read (src/ingest/postgres/writer.ts,
+ * stored-state.ts), and how its writes join into one statement (the writes themselves, taking row
+ * objects, in ingest-postgres-writes.ts): set-based statements over `unnest` arrays, each one
+ * shape whatever the group's size, so a named prepared statement is planned once per connection
+ * (docs/architecture.md, "SQL").
  */
 import pg, { type PoolClient } from 'pg';
 import { userIngestLockKey } from '../dialect.js';
@@ -101,83 +103,6 @@ export interface StoredStateRow extends CountColumns {
   packed: string | null;
   cost_micros: bigint;
 }
-
-/** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
-export const PUT_DEVICE_DAYS = `
-  INSERT INTO usage_device_days (device_num, day, buckets, updated_at)
-  SELECT * FROM unnest($1::int8[], $2::int8[], $3::text[], $4::int8[])
-  ON CONFLICT (device_num, day) DO UPDATE SET buckets = excluded.buckets, updated_at = excluded.updated_at`;
-
-/** Each user's change to their count of stored raw buckets (migration 0017). */
-export const ADD_STORED = `
-  INSERT INTO user_storage AS s (user_id, stored_buckets)
-  SELECT * FROM unnest($1::text[], $2::int8[])
-  ON CONFLICT (user_id) DO UPDATE SET stored_buckets = s.stored_buckets + excluded.stored_buckets`;
-
-export const ADD_ROLLUP = `
-  INSERT INTO usage_rollup AS r (user_id, hour_start, source, model, input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-  ON CONFLICT (user_id, hour_start, source, model) DO UPDATE SET
-    input = r.input + excluded.input, cached_input = r.cached_input + excluded.cached_input,
-    output = r.output + excluded.output, reasoning = r.reasoning + excluded.reasoning,
-    total = r.total + excluded.total, billable = r.billable + excluded.billable`;
-
-export const ADD_PROJECTS = `
-  INSERT INTO project_usage AS p (user_id, updated_at, project_key, source, project_ref, input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
-  ON CONFLICT (user_id, project_key, source) DO UPDATE SET
-    project_ref = coalesce(excluded.project_ref, p.project_ref),
-    input = p.input + excluded.input, cached_input = p.cached_input + excluded.cached_input,
-    output = p.output + excluded.output, reasoning = p.reasoning + excluded.reasoning,
-    total = p.total + excluded.total, billable = p.billable + excluded.billable, updated_at = excluded.updated_at`;
-
-export const PUT_DAILY = `
-  INSERT INTO usage_daily (user_id, day, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
-  ON CONFLICT (user_id, day, source, model) DO UPDATE SET
-    input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
-    reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`;
-
-/** Each changed (user, block, source, model)'s change of counts and stored cost (migration 0027). */
-export const ADD_BLOCKS = `
-  INSERT INTO usage_blocks AS b (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[])
-  ON CONFLICT (user_id, block, source, model) DO UPDATE SET
-    input = b.input + excluded.input, cached_input = b.cached_input + excluded.cached_input,
-    output = b.output + excluded.output, reasoning = b.reasoning + excluded.reasoning,
-    total = b.total + excluded.total, billable = b.billable + excluded.billable,
-    cost_micros = b.cost_micros + excluded.cost_micros`;
-
-export const PUT_DAYS = `
-  INSERT INTO usage_days (user_id, day, counts)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
-  ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
-
-/** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
-const addFamilies = (table: string, key: string | null) => {
-  const arrays = Array.from({ length: key ? 7 : 6 }, (_, i) => `$${i + 2}::int8[]`).join(', ');
-  return `
-  INSERT INTO ${table} AS t (user_id, ${key ? `${key}, ` : ''}gpt, claude, other, gpt_cost, claude_cost, other_cost)
-  SELECT * FROM unnest($1::text[], ${arrays})
-  ON CONFLICT (user_id${key ? `, ${key}` : ''}) DO UPDATE SET gpt = t.gpt + excluded.gpt, claude = t.claude + excluded.claude, other = t.other + excluded.other,
-    gpt_cost = t.gpt_cost + excluded.gpt_cost, claude_cost = t.claude_cost + excluded.claude_cost, other_cost = t.other_cost + excluded.other_cost`;
-};
-export const ADD_WEEKS = addFamilies('leaderboard_user_weeks', 'week');
-export const ADD_MONTHS = addFamilies('leaderboard_user_months', 'month');
-export const ADD_TOTALS = addFamilies('leaderboard_user_totals', null);
-
-export const TOUCH_DEVICES = `
-  UPDATE devices d SET last_seen_at = u.now, last_sync_at = u.now, last_upload_at = u.now
-    FROM unnest($1::text[], $2::int8[]) AS u(id, now) WHERE d.id = u.id`;
-
-export const INSERT_EVENTS = `
-  INSERT INTO ingest_events (device_id, user_id, bucket_count, inserted, skipped, created_at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::int8[], $6::int8[])`;
-
-export const CLEAR_SUBSCRIPTIONS = 'DELETE FROM device_subscriptions WHERE device_id = ANY($1::text[])';
-export const INSERT_SUBSCRIPTIONS = `
-  INSERT INTO device_subscriptions (device_id, user_id, updated_at, position, tool, provider, product, plan_type, rate_limit_tier, details)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`;
 
 /** A fragment of SQL and its parameters (its placeholders numbered from $1): one write of a joined statement. */
 export interface Fragment {

@@ -1,10 +1,19 @@
 /**
- * @fileoverview The SQLite ingest writer's statements (src/ingest/sqlite-group-writer.ts), prepared
+ * @fileoverview The SQLite ingest writer's statements (src/ingest/sqlite/group-write.ts), prepared
  * once per connection on better-sqlite3: the hot path of every upload, so no query builder
- * (docs/architecture.md, "SQL").
+ * (docs/architecture.md, "SQL"). Each write takes row objects (ingest-rows.ts): a statement and
+ * the order of its parameters live here only.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CountColumns } from '../token-columns.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import type { FamilyDelta } from '../../domain/leaderboard-periods.js';
+import type { DeviceDayRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
+
+/** A stored `usage_daily` row: its counts and cost. */
+export interface StoredDaily extends TokenCounts {
+  readonly costMicros: bigint;
+}
 
 /** The prepared statements of one connection's ingest writer. */
 export function prepareIngestStatements(s: BetterSqlite3.Database) {
@@ -57,7 +66,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
        input = excluded.input, cached_input = excluded.cached_input, output = excluded.output,
        reasoning = excluded.reasoning, total = excluded.total, billable = excluded.billable, cost_micros = excluded.cost_micros`,
   );
-  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (sqlite-group-writer.ts, `checked`).
+  // A block sums 16 days: like the leaderboard's weeks, its sum is checked (`writeReadModels`).
   const addBlock = s
     .prepare(
       `INSERT INTO usage_blocks (user_id, block, source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
@@ -102,28 +111,135 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const begin = s.prepare('BEGIN IMMEDIATE');
   const commit = s.prepare('COMMIT');
   const rollback = s.prepare('ROLLBACK');
+  /** The sums that add over many days come back typed: anything but an integer left the 64-bit range. */
+  const integer = (type: unknown): boolean => type === 'integer';
+  const families = (f: FamilyDelta) => [f.gpt, f.claude, f.other, f.gptCost, f.claudeCost, f.otherCost] as const;
   return {
-    selectDeviceDay,
-    selectDay,
-    putDeviceDay,
-    selectStored,
-    addStored,
-    addRollup,
-    addProject,
-    selectDaily,
-    putDaily,
-    addBlock,
-    putDay,
-    addWeek,
-    addMonth,
-    addTotal,
-    touchDevice,
-    clearSubscriptions,
-    insertSubscription,
-    insertEvent,
-    begin,
-    commit,
-    rollback,
+    /** A device's packed raw buckets of one UTC day, if any. */
+    deviceDay: (deviceNum: bigint, day: number): string | undefined => selectDeviceDay.get(deviceNum, day),
+    /** A user's packed `usage_days` row of one UTC day, if any. */
+    day: (userId: string, day: number): string | undefined => selectDay.get(userId, day),
+    /** A user's count of stored raw buckets (none stored: 0). */
+    storedBuckets: (userId: string): number => Number(selectStored.get(userId) ?? 0n),
+    daily(userId: string, day: number, source: string, model: string): StoredDaily | undefined {
+      const row = selectDaily.get(userId, day, source, model);
+      if (row === undefined) return undefined;
+      return {
+        input: row.input,
+        cached: row.cached_input,
+        output: row.output,
+        reasoning: row.reasoning,
+        total: row.total,
+        billable: row.billable,
+        costMicros: BigInt(row.cost_micros),
+      };
+    },
+    /** Marks the device as synced; answers its number, or undefined when it no longer exists. */
+    touchDevice: (deviceId: string, now: number): bigint | undefined => touchDevice.get(now, now, now, deviceId),
+    putDeviceDays(rows: readonly DeviceDayRow[]): void {
+      for (const r of rows) putDeviceDay.run(r.deviceNum, r.day, r.packed, r.now);
+    },
+    /** Replaces a device's subscriptions with `rows` (its whole list, in order). */
+    replaceSubscriptions(deviceId: string, rows: readonly SubscriptionRow[]): void {
+      clearSubscriptions.run(deviceId);
+      for (const r of rows) {
+        insertSubscription.run(
+          r.deviceId,
+          r.position,
+          r.userId,
+          r.tool,
+          r.provider,
+          r.product,
+          r.planType,
+          r.rateLimitTier,
+          r.details,
+          r.now,
+        );
+      }
+    },
+    insertEvent(r: UploadRow): void {
+      insertEvent.run(r.deviceId, r.userId, r.bucketCount, r.inserted, r.skipped, r.now);
+    },
+    /**
+     * Writes a group's read-model rows; answers false when a sum over many days (a project's, a
+     * block's, a leaderboard period's) left the 64-bit range: SQLite turns such a sum into a float
+     * without a word, so those upserts return their sum's type (the caller fails the group).
+     */
+    writeReadModels(users: readonly UserReadModels[]): boolean {
+      let inRange = true;
+      for (const u of users) {
+        const { userId } = u;
+        if (u.storedRows !== 0) addStored.run(userId, u.storedRows);
+        for (const r of u.rollup)
+          addRollup.run(
+            userId,
+            r.hourStart,
+            r.source,
+            r.model,
+            r.input,
+            r.cached,
+            r.output,
+            r.reasoning,
+            r.total,
+            r.billable,
+          );
+        for (const p of u.projects) {
+          const type = addProject.get(
+            userId,
+            p.projectKey,
+            p.source,
+            p.projectRef,
+            p.input,
+            p.cached,
+            p.output,
+            p.reasoning,
+            p.total,
+            p.billable,
+            p.updatedAt,
+          );
+          inRange = integer(type) && inRange;
+        }
+        for (const d of u.daily) {
+          putDaily.run(
+            userId,
+            d.day,
+            d.source,
+            d.model,
+            d.input,
+            d.cached,
+            d.output,
+            d.reasoning,
+            d.total,
+            d.billable,
+            d.costMicros,
+          );
+        }
+        for (const b of u.blocks) {
+          const type = addBlock.get(
+            userId,
+            b.block,
+            b.source,
+            b.model,
+            b.input,
+            b.cached,
+            b.output,
+            b.reasoning,
+            b.total,
+            b.billable,
+            b.costMicros,
+          );
+          inRange = integer(type) && inRange;
+        }
+        for (const d of u.days) putDay.run(userId, d.day, d.packed);
+        for (const w of u.weeks) inRange = integer(addWeek.get(userId, w.period, ...families(w))) && inRange;
+        for (const m of u.months) inRange = integer(addMonth.get(userId, m.period, ...families(m))) && inRange;
+        if (u.total) inRange = integer(addTotal.get(userId, ...families(u.total))) && inRange;
+      }
+      return inRange;
+    },
+    begin: (): void => void begin.run(),
+    commit: (): void => void commit.run(),
+    rollback: (): void => void rollback.run(),
   };
 }
 

@@ -4,7 +4,7 @@
  * priced fails alone), and answering each caller with how its upload ended.
  */
 import { resolveRates, type RateTable, type RatesOf } from './day-rates.js';
-import type { IngestBatch, IngestResult, Outcome } from './types.js';
+import type { IngestBatch, IngestResult, Outcome } from '../types.js';
 
 /** Most uploads one group (one transaction) takes, on either engine. */
 export const MAX_GROUP_UPLOADS = 64;

@@ -1,6 +1,6 @@
 /**
  * @fileoverview Pure: the read-model deltas of a group of uploads, merged per user. A group commit
- * (writer-sqlite.ts) stores each upload's own rows first, then moves every user's additive read
+ * (sqlite/writer.ts) stores each upload's own rows first, then moves every user's additive read
  * models once for all of that user's uploads in the group instead of once per upload: with several
  * devices of one user uploading the same half-hours, most of an upload's writes are these shared rows.
  *
@@ -10,7 +10,7 @@
  * `updated_at` the last contributing upload's time, as if the uploads had been applied one by one.
  * The user's count of stored raw buckets (`user_storage`) is additive too: the uploads' row changes summed.
  */
-import { addCounts } from '../domain/token-counts.js';
+import { addCounts } from '../../domain/token-counts.js';
 import { GroupIndex } from './group-index.js';
 import type { ProjectDelta, RollupDelta } from './plan.js';
 

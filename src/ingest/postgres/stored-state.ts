@@ -5,35 +5,36 @@
  * devices, the users' counts of stored raw buckets, and the OTLP state versions to check.
  */
 import type { PoolClient } from 'pg';
-import { arrayColumns } from '../db/pg-arrays.js';
-import { countsOf } from '../db/token-columns.js';
-import { SELECT_STORED, type StoredStateRow } from '../db/queries/ingest-postgres.js';
-import { preparedName } from '../db/prepared-name.js';
-import { DAY_MS } from '../domain/calendar.js';
-import { dayTotalsOf } from '../domain/day-slots.js';
-import type { TokenCounts } from '../domain/token-counts.js';
-import type { DailyRow } from './read-model-deltas.js';
-import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from './device-days.js';
-import { groupsOf } from './plan.js';
-import type { IngestBatch } from './types.js';
+import { arrayColumns } from '../../db/pg-arrays.js';
+import { countsOf } from '../../db/token-columns.js';
+import { SELECT_STORED, type StoredStateRow } from '../../db/queries/ingest-postgres.js';
+import { preparedName } from '../../db/prepared-name.js';
+import { DAY_MS } from '../../domain/calendar.js';
+import { dayTotalsOf } from '../../domain/day-slots.js';
+import type { TokenCounts } from '../../domain/token-counts.js';
+import type { DailyRow } from '../core/read-model-deltas.js';
+import type { StoredSums } from '../core/upload.js';
+import { daysOf, mentionedGroups, readDay, type MentionedGroups, type StoredDays } from '../core/device-days.js';
+import { groupsOf } from '../core/plan.js';
+import type { IngestBatch } from '../types.js';
 
-export const dailyKey = (userId: string, day: number, source: string, model: string) =>
+const dailyKey = (userId: string, day: number, source: string, model: string) =>
   `${userId}\u0000${day}\u0000${source}\u0000${model}`;
 
-export const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
+const ownerKey = (owner: string, n: number) => `${owner}\u0000${n}`;
 
 export interface StoredState {
   /** Each device's stored buckets of the days its upload touches (a day with none stored is empty). */
   deviceDays: Map<string, StoredDays>;
   /** Stored `usage_daily` counts and cost by {@link dailyKey}. */
   daily: Map<string, DailyRow>;
-  /** Each (user, day)'s sums ({@link ownerKey}); the group's stored uploads add theirs as it goes. */
+  /** Each (user, day)'s sums ({@link ownerKey}), as stored. */
   days: Map<string, TokenCounts>;
   /** Each (user, day)'s packed `usage_days` row as stored ({@link ownerKey}). */
   packed: Map<string, string>;
   /** Each of the uploads' devices' number (raw buckets are keyed by it); a device without one is gone. */
   nums: Map<string, bigint>;
-  /** Each user's stored raw buckets (absent: none); the group's stored uploads add theirs as it goes. */
+  /** Each user's stored raw buckets (absent: none), as stored. */
   storedBuckets: Map<string, number>;
   /** The OTLP state version of each upload's device that carries one to check (`checkOtlpVersion`, db/queries/otlp-writes.ts). */
   otlpVersions: Map<string, bigint>;
@@ -112,4 +113,14 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
     }
   }
   return state;
+}
+
+/** The stored sums a group plans against (core/upload.ts), from what {@link loadStored} read. */
+export function storedSums(state: StoredState): StoredSums {
+  return {
+    storedBuckets: (userId) => state.storedBuckets.get(userId) ?? 0,
+    packedDay: (userId, day) => state.packed.get(ownerKey(userId, day)),
+    daySums: (userId, day) => state.days.get(ownerKey(userId, day)),
+    daily: (userId, day, source, model) => state.daily.get(dailyKey(userId, day, source, model)),
+  };
 }

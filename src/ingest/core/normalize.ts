@@ -3,16 +3,16 @@
  * default missing counts, compute billable tokens, and drop earlier duplicates (the last wins).
  * Pure: time comes in as `now`.
  */
-import type { Bucket } from '../domain/bucket.js';
-import { EARLIEST_HOUR_START } from '../domain/calendar.js';
-import { billableTokens } from '../domain/billable.js';
-import { fieldName, InvalidInput, type FieldFault } from '../domain/errors.js';
+import type { Bucket } from '../../domain/bucket.js';
+import { EARLIEST_HOUR_START } from '../../domain/calendar.js';
+import { billableTokens } from '../../domain/billable.js';
+import { fieldName, InvalidInput, type FieldFault } from '../../domain/errors.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex } from './group-index.js';
-import type { IngestRequest, UsageBucket } from '../schemas/ingest.js';
-import { DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
+import type { IngestRequest, UsageBucket } from '../../schemas/ingest.js';
+import { DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
-export { EARLIEST_HOUR_START } from '../domain/calendar.js';
+export { EARLIEST_HOUR_START } from '../../domain/calendar.js';
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 

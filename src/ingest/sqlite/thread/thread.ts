@@ -1,8 +1,8 @@
 /**
  * @fileoverview The SQLite ingest writer thread: a connection of its own to the database file, on
- * which it writes the groups the app's thread sends it (sqlite-group-writer.ts). Groups that arrive
+ * which it writes the groups the app's thread sends it (sqlite/group-write.ts). Groups that arrive
  * while it writes wait in its port; when it is done it takes every one waiting and writes them
- * together (sqlite-thread-join.ts), then goes back to its event loop only when none is left.
+ * together (sqlite/thread/join.ts), then goes back to its event loop only when none is left.
  *
  * Why a thread (docs/decisions.md, "Ingest on SQLite"): better-sqlite3 is synchronous, so on the
  * app's thread a group's statements, its COMMIT and the WAL checkpoints that land in it stop every
@@ -11,14 +11,14 @@
  * copies the pages (db/sqlite-checkpoints.ts).
  */
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { openSqliteHandle } from '../db/connect.js';
-import { leaveCheckpointsToThread } from '../db/sqlite-checkpoints.js';
-import { createSqliteGroupWrite } from './sqlite-group-writer.js';
-import { takeJoined, writeJoined } from './sqlite-thread-join.js';
-import { THREAD_WAITING, type FromThread, type ThreadData, type ToThread } from './sqlite-thread-wire.js';
+import { openSqliteHandle } from '../../../db/connect.js';
+import { leaveCheckpointsToThread } from '../../../db/sqlite-checkpoints.js';
+import { createSqliteGroupWrite } from '../group-write.js';
+import { takeJoined, writeJoined } from './join.js';
+import { THREAD_WAITING, type FromThread, type ThreadData, type ToThread } from './wire.js';
 
 const port = parentPort;
-if (port === null) throw new Error('sqlite-thread.ts runs as a worker thread');
+if (port === null) throw new Error('sqlite/thread/thread.ts runs as a worker thread');
 const { file, bounds, checkpoints, signal } = workerData as ThreadData;
 const sqlite = openSqliteHandle(file);
 leaveCheckpointsToThread(sqlite, checkpoints); // the runner runs the checkpoint thread beside this one

@@ -1,13 +1,13 @@
 /**
  * @fileoverview The SQLite ingest writer: group commit. Uploads wait in a queue and are written
- * together as groups (sqlite-group-writer.ts): one transaction, each upload all-or-nothing in its
+ * together as groups (sqlite/group-write.ts): one transaction, each upload all-or-nothing in its
  * own savepoint, every caller answered after the shared COMMIT. The same hot pages (a user's rollup,
  * daily and leaderboard rows) go to the WAL once per group instead of once per upload, and each
  * user's read models are moved once per group.
  *
- * For a database file the groups are written on the writer thread (sqlite-group-runner.ts), which
+ * For a database file the groups are written on the writer thread (sqlite/group-runner.ts), which
  * is sent the uploads ready at the end of every event-loop turn, even while it writes: those that
- * wait for it are joined into its next group (sqlite-thread-join.ts). When the thread has nothing
+ * wait for it are joined into its next group (sqlite/thread/join.ts). When the thread has nothing
  * left to write, an upload is sent the moment it is ready instead, so the thread does not wait for
  * the end of a turn that may be answering and parsing a burst of requests. An in-memory database is
  * written on this thread, one group at a time, each the uploads of a turn.
@@ -24,14 +24,14 @@
  * only the one at fault fails. Uploads in flight together have no order between them, as with
  * concurrent requests: a group put back may be written after one sent later.
  */
-import type { SqliteDb } from '../db/connect.js';
-import { busyError } from '../db/sqlite-busy.js';
-import type { IngestBounds } from './bounds.js';
-import type { RateTable, WritePrices } from './day-rates.js';
-import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from './pending.js';
-import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
-import { createGroupRunner, type GroupRunner } from './sqlite-group-runner.js';
-import type { IngestBatch, IngestResult, IngestWriter } from './types.js';
+import type { SqliteDb } from '../../db/connect.js';
+import { busyError } from '../../db/sqlite-busy.js';
+import type { IngestBounds } from '../core/bounds.js';
+import type { RateTable, WritePrices } from '../core/day-rates.js';
+import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from '../core/pending.js';
+import type { CheckpointPolicy } from '../../db/sqlite-checkpoints.js';
+import { createGroupRunner, type GroupRunner } from './group-runner.js';
+import type { IngestBatch, IngestResult, IngestWriter } from '../types.js';
 
 /** A busy write lock is tried again on every event-loop turn this long, then every millisecond. */
 const SPIN_MS = 2;

@@ -13,10 +13,10 @@
  * The writers of both engines apply exactly these deltas inside the ingest transaction
  * (docs/architecture.md): one code path decides what changes, the engines only store it.
  */
-import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../domain/token-counts.js';
-import type { SlotDelta } from '../domain/day-slots.js';
+import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../../domain/token-counts.js';
+import type { SlotDelta } from '../../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
-import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
 
 export interface DailyDelta extends TokenCounts {
   readonly day: number;
@@ -75,6 +75,13 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
   };
 }
 
+/** A `usage_daily` row's key. */
+export interface DailyKey {
+  readonly day: number;
+  readonly source: string;
+  readonly model: string;
+}
+
 /** A `usage_daily` row's absolute counts and cost (stored, or after a delta). */
 export interface DailyRow extends TokenCounts {
   readonly costMicros: bigint;
@@ -88,7 +95,7 @@ export function nextDailyRow(
   stored: TokenCounts | undefined,
   delta: DailyDelta,
   costOf: (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint,
-): DailyRow {
+): DailyRow & DailyKey {
   const sums: TokenCounts = stored ? { ...stored } : zeroCounts();
   addCounts(sums, delta);
   const costMicros = costOf(delta.source, delta.model, delta.day, {
@@ -97,7 +104,7 @@ export function nextDailyRow(
     output: sums.output,
     reasoning: sums.reasoning,
   });
-  return { ...sums, costMicros };
+  return { day: delta.day, source: delta.source, model: delta.model, ...sums, costMicros };
 }
 
 /** The change to one `usage_blocks` row: its days' changes of counts and stored cost. */

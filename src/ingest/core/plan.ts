@@ -7,8 +7,8 @@
  * project variants: variants missing from the upload are removed, so switching project attribution
  * on or off never double counts.
  */
-import type { Bucket } from '../domain/bucket.js';
-import { addCounts as add, isZeroCounts as isZero, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
+import type { Bucket } from '../../domain/bucket.js';
+import { addCounts as add, isZeroCounts as isZero, zeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import { ByProject } from './by-project.js';
 import { GroupIndex, type GroupKey } from './group-index.js';
 

@@ -10,7 +10,7 @@
  * upload of one half-hour into a full day costs little more than the day's `JSON.parse` and
  * `JSON.stringify` (docs/decisions.md, "Raw buckets by device and day").
  */
-import type { Bucket } from '../domain/bucket.js';
+import type { Bucket } from '../../domain/bucket.js';
 import {
   bucketOf,
   dayOfHalfHour,
@@ -20,7 +20,7 @@ import {
   slotInDay,
   stringifyDay,
   type PackedBucket,
-} from '../domain/device-day-buckets.js';
+} from '../../domain/device-day-buckets.js';
 import type { IngestPlan } from './plan.js';
 
 /** One stored day as read for an upload. */

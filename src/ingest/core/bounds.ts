@@ -18,10 +18,10 @@
  *   device frees its device slot but keeps its buckets. Past it the upload is a conflict (409): the
  *   upload is well formed, the account is full.
  */
-import { addCounts, COUNT_FIELDS, type TokenCounts } from '../domain/token-counts.js';
-import { Conflict, InvalidInput, type FieldRef } from '../domain/errors.js';
+import { addCounts, COUNT_FIELDS, type TokenCounts } from '../../domain/token-counts.js';
+import { Conflict, InvalidInput, type FieldRef } from '../../domain/errors.js';
 import type { RollupDelta } from './plan.js';
-import { DAY_MS } from '../domain/calendar.js';
+import { DAY_MS } from '../../domain/calendar.js';
 
 export interface IngestBounds {
   readonly maxTokensPerUserDay: bigint;
@@ -103,13 +103,6 @@ export function checkStoredBound(stored: number, growth: number, bound: number):
         `MAX_STORED_BUCKETS_PER_USER or to remove old data.`,
     );
   }
-}
-
-/** Adds `change` into the sums kept under `key` (pending changes of a group's earlier uploads). */
-export function addPending<K>(into: Map<K, TokenCounts>, key: K, change: TokenCounts): void {
-  const d = into.get(key);
-  if (d === undefined) into.set(key, { ...change });
-  else addCounts(d, change);
 }
 
 /** `a + b` (either may be absent). */

@@ -11,16 +11,19 @@
  * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
  * by rolling back and writing the group again.
  */
-import type { Bucket } from '../domain/bucket.js';
-import { DAY_MS } from '../domain/calendar.js';
-import { costWithRates } from '../pricing/cost.js';
-import type { TokenRates } from '../pricing/rates.js';
-import type { RatesOf } from '../pricing/write-prices.js';
-import type { RowCoster } from './types.js';
+import type { Bucket } from '../../domain/bucket.js';
+import { DAY_MS } from '../../domain/calendar.js';
+import { costWithRates } from '../../pricing/cost.js';
+import type { TokenRates } from '../../pricing/rates.js';
+import type { RatesOf } from '../../pricing/write-prices.js';
+import type { PricedCounts } from '../../domain/token-counts.js';
 
-export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../pricing/write-prices.js';
+export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../../pricing/write-prices.js';
 
-/** Rates by model, then UTC epoch day (no key string built per bucket: this runs for every bucket). */
+/**
+ * A group's rates: by model, then UTC epoch day (no key string built per bucket: this runs for
+ * every bucket). What the writers hand the group write; its rows are priced over it ({@link costerOf}).
+ */
 export type RateTable = Map<string, Map<number, TokenRates>>;
 
 /** Adds the rates of every (model, UTC day) of `buckets` to `into`; throws what `ratesOf` throws. */
@@ -32,6 +35,9 @@ export function resolveRates(buckets: readonly Bucket[], ratesOf: RatesOf, into:
     if (!byDay.has(day)) byDay.set(day, ratesOf(b.model, day));
   }
 }
+
+/** The cost in micro-dollars of one `usage_daily` row's counts (source, raw model, UTC epoch day). */
+export type RowCoster = (source: string, model: string, utcEpochDay: number, counts: Readonly<PricedCounts>) => bigint;
 
 /** A row coster over resolved rates; a (model, day) missing from the table is a bug and throws. */
 export function costerOf(table: RateTable): RowCoster {

@@ -13,14 +13,14 @@
  * other reason, its uploads are written again one by one, so one bad upload fails alone and the
  * others are stored. A deadlock or serialization victim is run again (up to three attempts).
  */
-import type { PostgresDb } from '../db/connect.js';
-import { beginLockingUsers } from '../db/queries/ingest-postgres.js';
-import { costerOf, resolveRates, type RateTable, type WritePrices } from './day-rates.js';
-import { sumsOutOfRange, type IngestBounds } from './bounds.js';
-import { writeGroup } from './postgres-group-write.js';
-import { loadStored } from './postgres-stored-state.js';
-import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from './pending.js';
-import type { IngestBatch, IngestResult, IngestWriter, Outcome } from './types.js';
+import type { PostgresDb } from '../../db/connect.js';
+import { beginLockingUsers } from '../../db/queries/ingest-postgres.js';
+import { resolveRates, type RateTable, type WritePrices } from '../core/day-rates.js';
+import { sumsOutOfRange, type IngestBounds } from '../core/bounds.js';
+import { writeGroup } from './group-write.js';
+import { loadStored } from './stored-state.js';
+import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from '../core/pending.js';
+import type { IngestBatch, IngestResult, IngestWriter, Outcome } from '../types.js';
 
 /** Groups written at once: one committing while the next is read and planned. */
 const MAX_GROUPS_IN_FLIGHT = 2;
@@ -173,7 +173,7 @@ export class PostgresIngestWriter implements IngestWriter {
       const [inForce, stored] = await Promise.all([begun, loadStored(client, batches)]);
       const table =
         inForce !== null && inForce !== rates.fingerprint ? await this.ratesWith(inForce, batches) : rates.table;
-      const { outcomes, written } = writeGroup(client, batches, stored, costerOf(table), this.bounds);
+      const { outcomes, written } = writeGroup(client, batches, stored, table, this.bounds);
       // COMMIT goes behind the writes unanswered: after a failed write it ends the aborted
       // transaction as a rollback, and the write's error is the one thrown.
       await Promise.all([written, client.query('COMMIT')]);

@@ -1,12 +1,14 @@
 /**
  * @fileoverview Where the SQLite ingest writer's groups are written: on the writer thread's own
- * connection for a database file (sqlite-thread.ts), on the app's connection for an in-memory
+ * connection for a database file (sqlite/thread/thread.ts), on the app's connection for an in-memory
  * database (which no other connection can open).
  *
  * Either way the groups hold the app's write lock (`db.writeLock`) while they are written, so the
  * app's own write transactions take turns with them instead of meeting a busy database. On the
- * app's connection a group is written at once and holds the lock alone. The thread is sent groups
- * while it writes others (it joins those waiting: sqlite-thread-join.ts), so they hold the lock
+ * app's connection a group is written at once and holds the lock alone, through the thread's own
+ * steps (cloned, joined, answered as data: `writeAsThread`), so the tests' in-memory
+ * databases run the code a database file does. The thread is sent groups
+ * while it writes others (it joins those waiting: sqlite/thread/join.ts), so they hold the lock
  * together (db/shared-hold.ts): from the first sent until the last is answered, and an app write
  * that asks for it meanwhile stops new groups from being sent until it has had its turn.
  *
@@ -14,27 +16,27 @@
  * (db/sqlite-checkpoints.ts); both start at the first upload and end with the runner.
  */
 import { Worker } from 'node:worker_threads';
-import type { SqliteDb } from '../db/connect.js';
-import { SharedHold } from '../db/shared-hold.js';
-import type { IngestBounds } from './bounds.js';
+import type { SqliteDb } from '../../db/connect.js';
+import { SharedHold } from '../../db/shared-hold.js';
+import type { IngestBounds } from '../core/bounds.js';
 import {
   DEFAULT_CHECKPOINT_POLICY,
   leaveCheckpointsToThread,
   type CheckpointPolicy,
-} from '../db/sqlite-checkpoints.js';
-import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './sqlite-group-writer.js';
+} from '../../db/sqlite-checkpoints.js';
+import { createSqliteGroupWrite, type GroupReply, type GroupWork } from './group-write.js';
 import {
   fromWireError,
   fromWireOutcome,
   THREAD_WAITING,
   THREAD_WRITING,
   threadSignal,
-  toWireWork,
   type FromThread,
   type CheckpointThreadData,
   type ThreadData,
   type ToThread,
-} from './sqlite-thread-wire.js';
+} from './thread/wire.js';
+import { takeJoined, writeJoined } from './thread/join.js';
 
 export interface GroupRunner {
   /** Writes a group; rejects when it failed as a whole (nothing of it stored). */
@@ -73,12 +75,28 @@ class LocalRunner implements GroupRunner {
 
   run(work: GroupWork): Promise<GroupReply> {
     const lock = this.db.writeLock;
-    if (!lock.isFree) return lock.run(() => this.write(work));
+    if (!lock.isFree) return lock.run(() => this.writeAsThread(work));
     try {
-      return Promise.resolve(this.write(work)); // synchronous: nothing can interleave
+      return Promise.resolve(this.writeAsThread(work)); // synchronous: nothing can interleave
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * Writes the group through the thread's own steps, so the tests' in-memory databases run the
+   * code a database file runs: the group cloned as it would cross (thread/wire.ts), taken and
+   * written as the thread takes it (thread/join.ts), and its answer
+   * cloned back, errors as data. Only the worker itself, the shared word and the shared hold are
+   * the file's alone.
+   */
+  private writeAsThread(work: GroupWork): GroupReply {
+    const sent: ToThread = structuredClone({ id: 0, work });
+    const joined = takeJoined([sent]);
+    if (joined === undefined) throw new Error('a group to write is always taken');
+    const [reply] = writeJoined(joined, this.write);
+    if (reply === undefined) throw new Error('a group written alone has one answer');
+    return fromThreadReply(structuredClone(reply));
   }
 
   async close(): Promise<void> {}
@@ -112,21 +130,11 @@ class ThreadRunner implements GroupRunner {
     await this.hold.enter();
     let reply: FromThread;
     try {
-      reply = await this.send((id) => ({ id, work: toWireWork(work) }));
+      reply = await this.send((id) => ({ id, work }));
     } finally {
       this.hold.leave();
     }
-    switch (reply.kind) {
-      case 'written':
-        return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
-      case 'failed':
-        throw fromWireError(reply.error);
-      case 'busy':
-      case 'stale':
-        return reply;
-      case 'closed':
-        throw new Error('the ingest writer thread closed');
-    }
+    return fromThreadReply(reply);
   }
 
   async close(): Promise<void> {
@@ -148,7 +156,7 @@ class ThreadRunner implements GroupRunner {
 
   /** Started at the first upload, so a process that never takes one (tests, the admin tool) has no thread. */
   private start(): Worker {
-    const thread = startThread('sqlite-thread', this.data);
+    const thread = startThread('thread', this.data);
     thread.on('message', (reply: FromThread) => {
       const waiting = this.waiting.get(reply.id);
       this.waiting.delete(reply.id);
@@ -178,7 +186,7 @@ class ThreadRunner implements GroupRunner {
   private startCheckpointer(): Worker {
     const { file, checkpoints } = this.data;
     leaveCheckpointsToThread(this.db.sqlite, checkpoints);
-    const thread = startThread('sqlite-checkpoint-thread', {
+    const thread = startThread('checkpoint-thread', {
       file,
       everyMs: checkpoints.everyMs,
     } satisfies CheckpointThreadData);
@@ -189,6 +197,21 @@ class ThreadRunner implements GroupRunner {
     thread.on('exit', forget);
     thread.unref(); // never what keeps the process alive
     return thread;
+  }
+}
+
+/** How a group ended, from the thread's answer; throws when it failed as a whole. */
+function fromThreadReply(reply: FromThread): GroupReply {
+  switch (reply.kind) {
+    case 'written':
+      return { kind: 'written', outcomes: reply.outcomes.map(fromWireOutcome) };
+    case 'failed':
+      throw fromWireError(reply.error);
+    case 'busy':
+    case 'stale':
+      return reply;
+    case 'closed':
+      throw new Error('the ingest writer thread closed');
   }
 }
 
@@ -205,12 +228,9 @@ function stopCheckpointer(thread: Worker): Promise<void> {
  * A thread's module sits beside this one: JavaScript in a build, TypeScript when the app runs
  * from its sources (tests, `npm run dev`), where the thread loads tsx before importing it.
  */
-function startThread(
-  module: 'sqlite-thread' | 'sqlite-checkpoint-thread',
-  data: ThreadData | CheckpointThreadData,
-): Worker {
+function startThread(module: 'thread' | 'checkpoint-thread', data: ThreadData | CheckpointThreadData): Worker {
   const fromSources = import.meta.url.endsWith('.ts');
-  const entry = new URL(`./${module}.${fromSources ? 'ts' : 'js'}`, import.meta.url);
+  const entry = new URL(`./thread/${module}.${fromSources ? 'ts' : 'js'}`, import.meta.url);
   if (!fromSources) return new Worker(entry, { workerData: data });
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(bootstrap, { eval: true, workerData: data });

@@ -2,7 +2,7 @@
  * @fileoverview How the SQLite writer thread joins the groups waiting for it into one transaction.
  *
  * The app's thread sends the uploads it has ready on every event-loop turn, without waiting for the
- * group being written (writer-sqlite.ts); those that reach the thread while it writes wait in its
+ * group being written (sqlite/writer.ts); those that reach the thread while it writes wait in its
  * port. When it is done it takes all of them at once and writes them as one group: the thread
  * never waits for the app's thread to notice that it is done (which took ~2.5 ms a group under
  * load, the app's thread being busy with a burst of requests: docs/decisions.md, "Ingest on
@@ -14,17 +14,10 @@
  * joined group that fails as a whole (nothing of it stored) is written again group by group, so a
  * group is failed only by its own uploads.
  */
-import type { RateTable } from './day-rates.js';
-import { MAX_GROUP_UPLOADS } from './pending.js';
-import type { GroupReply, GroupWork, GroupWrite } from './sqlite-group-writer.js';
-import {
-  fromWireWork,
-  toWireError,
-  toWireOutcome,
-  uploadsIn,
-  type FromThread,
-  type ToThread,
-} from './sqlite-thread-wire.js';
+import type { RateTable } from '../../core/day-rates.js';
+import { MAX_GROUP_UPLOADS } from '../../core/pending.js';
+import type { GroupReply, GroupWork, GroupWrite } from '../group-write.js';
+import { toWireError, toWireOutcome, type FromThread, type ToThread } from './wire.js';
 
 /** A group as its sender sent it. */
 interface Part {
@@ -46,13 +39,13 @@ export function takeJoined(waiting: ToThread[], max = MAX_GROUP_UPLOADS): Joined
   const head = waiting[0];
   if (head === undefined || !('work' in head)) return undefined;
   waiting.shift();
-  const parts: Part[] = [{ id: head.id, work: fromWireWork(head.work) }];
-  let uploads = uploadsIn(head.work);
+  const parts: Part[] = [{ id: head.id, work: head.work }];
+  let uploads = head.work.batches.length;
   for (let next = waiting[0]; next !== undefined && 'work' in next; next = waiting[0]) {
-    const count = uploadsIn(next.work);
+    const count = next.work.batches.length;
     if (next.work.fingerprint !== head.work.fingerprint || uploads + count > max) break;
     waiting.shift();
-    parts.push({ id: next.id, work: fromWireWork(next.work) });
+    parts.push({ id: next.id, work: next.work });
     uploads += count;
   }
   return { parts, work: parts.length === 1 ? (parts[0] as Part).work : joinWorks(parts.map((p) => p.work)) };

@@ -5,12 +5,12 @@
  * fsync inside its COMMIT (db/sqlite-checkpoints.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqliteHandle } from '../db/connect.js';
-import { IDLE_CHECKPOINT_MS, prepareCheckpoint } from '../db/sqlite-checkpoints.js';
-import type { CheckpointThreadData } from './sqlite-thread-wire.js';
+import { openSqliteHandle } from '../../../db/connect.js';
+import { IDLE_CHECKPOINT_MS, prepareCheckpoint } from '../../../db/sqlite-checkpoints.js';
+import type { CheckpointThreadData } from './wire.js';
 
 const port = parentPort;
-if (port === null) throw new Error('sqlite-checkpoint-thread.ts runs as a worker thread');
+if (port === null) throw new Error('sqlite/thread/checkpoint-thread.ts runs as a worker thread');
 const { file, everyMs } = workerData as CheckpointThreadData;
 const sqlite = openSqliteHandle(file);
 const checkpoint = prepareCheckpoint(sqlite);

@@ -1,5 +1,5 @@
 /** @fileoverview Normalises uploaded device_subscriptions (camelCase or snake_case fields). */
-import type { DeviceSubscription } from '../schemas/ingest.js';
+import type { DeviceSubscription } from '../../schemas/ingest.js';
 
 export interface NormalizedSubscription {
   tool: string | null;
