@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { RateTable } from '../../src/ingest/core/day-rates.js';
 import type { GroupReply, GroupWork } from '../../src/ingest/sqlite/group-write.js';
 import { takeJoined, writeJoined } from '../../src/ingest/sqlite/thread/join.js';
-import type { ToThread } from '../../src/ingest/sqlite/thread/wire.js';
+import { toWireWork, type ToThread } from '../../src/ingest/sqlite/thread/wire.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { seedBucket } from '../helpers/seed.js';
 
@@ -40,7 +40,7 @@ function work(device: string, uploads: number, fingerprint: string | null, model
   };
 }
 
-const sent = (id: number, w: GroupWork): ToThread => ({ id, work: w });
+const sent = (id: number, w: GroupWork): ToThread => ({ id, work: toWireWork(w) });
 const devicesOf = (w: GroupWork) => w.batches.map((b) => b.deviceId);
 
 describe('joining the groups that wait for the SQLite writer thread', () => {

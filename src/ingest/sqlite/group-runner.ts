@@ -6,7 +6,7 @@
  * Either way the groups hold the app's write lock (`db.writeLock`) while they are written, so the
  * app's own write transactions take turns with them instead of meeting a busy database. On the
  * app's connection a group is written at once and holds the lock alone, through the thread's own
- * steps (cloned, joined, answered as data: `writeAsThread`), so the tests' in-memory
+ * steps (packed, cloned, joined, answered as data: `writeAsThread`), so the tests' in-memory
  * databases run the code a database file does. The thread is sent groups
  * while it writes others (it joins those waiting: sqlite/thread/join.ts), so they hold the lock
  * together (db/shared-hold.ts): from the first sent until the last is answered, and an app write
@@ -31,6 +31,7 @@ import {
   THREAD_WAITING,
   THREAD_WRITING,
   threadSignal,
+  toWireWork,
   type FromThread,
   type CheckpointThreadData,
   type ThreadData,
@@ -85,13 +86,13 @@ class LocalRunner implements GroupRunner {
 
   /**
    * Writes the group through the thread's own steps, so the tests' in-memory databases run the
-   * code a database file runs: the group cloned as it would cross (thread/wire.ts), taken and
-   * written as the thread takes it (thread/join.ts), and its answer
+   * code a database file runs: the group packed and cloned as it would cross (thread/wire.ts,
+   * thread/packing.ts), taken and written as the thread takes it (thread/join.ts), and its answer
    * cloned back, errors as data. Only the worker itself, the shared word and the shared hold are
    * the file's alone.
    */
   private writeAsThread(work: GroupWork): GroupReply {
-    const sent: ToThread = structuredClone({ id: 0, work });
+    const sent: ToThread = structuredClone({ id: 0, work: toWireWork(work) });
     const joined = takeJoined([sent]);
     if (joined === undefined) throw new Error('a group to write is always taken');
     const [reply] = writeJoined(joined, this.write);
@@ -130,7 +131,7 @@ class ThreadRunner implements GroupRunner {
     await this.hold.enter();
     let reply: FromThread;
     try {
-      reply = await this.send((id) => ({ id, work }));
+      reply = await this.send((id) => ({ id, work: toWireWork(work) }));
     } finally {
       this.hold.leave();
     }

@@ -17,7 +17,7 @@
 import type { RateTable } from '../../core/day-rates.js';
 import { MAX_GROUP_UPLOADS } from '../../core/pending.js';
 import type { GroupReply, GroupWork, GroupWrite } from '../group-write.js';
-import { toWireError, toWireOutcome, type FromThread, type ToThread } from './wire.js';
+import { fromWireWork, toWireError, toWireOutcome, uploadsIn, type FromThread, type ToThread } from './wire.js';
 
 /** A group as its sender sent it. */
 interface Part {
@@ -39,13 +39,13 @@ export function takeJoined(waiting: ToThread[], max = MAX_GROUP_UPLOADS): Joined
   const head = waiting[0];
   if (head === undefined || !('work' in head)) return undefined;
   waiting.shift();
-  const parts: Part[] = [{ id: head.id, work: head.work }];
-  let uploads = head.work.batches.length;
+  const parts: Part[] = [{ id: head.id, work: fromWireWork(head.work) }];
+  let uploads = uploadsIn(head.work);
   for (let next = waiting[0]; next !== undefined && 'work' in next; next = waiting[0]) {
-    const count = next.work.batches.length;
+    const count = uploadsIn(next.work);
     if (next.work.fingerprint !== head.work.fingerprint || uploads + count > max) break;
     waiting.shift();
-    parts.push({ id: next.id, work: next.work });
+    parts.push({ id: next.id, work: fromWireWork(next.work) });
     uploads += count;
   }
   return { parts, work: parts.length === 1 ? (parts[0] as Part).work : joinWorks(parts.map((p) => p.work)) };

@@ -3,15 +3,15 @@
  * (sqlite/thread/thread.ts). Messages are copied by the structured clone algorithm, which keeps bigints,
  * Maps and plain objects but not an error's class: an upload's error crosses as data and is made
  * again on the other side, so an upload past a bound is still an `InvalidInput` (a 400) or a
- * `Conflict` (a 409, the account's stored buckets) there. A group's uploads cross as they are
- * (packing them into typed arrays saved clone time but nothing measurable end to end:
- * docs/decisions.md, "Measured and not used").
+ * `Conflict` (a 409, the account's stored buckets) there. A
+ * group's uploads cross packed (sqlite/thread/packing.ts).
  */
 import { Conflict, InvalidInput, Unauthenticated, type FieldFault } from '../../../domain/errors.js';
 import type { IngestBounds } from '../../core/bounds.js';
 import type { CheckpointPolicy } from '../../../db/sqlite-checkpoints.js';
 import type { GroupReply, GroupWork } from '../group-write.js';
-import type { IngestResult, Outcome } from '../../types.js';
+import { packBatches, unpackBatches, type PackedBatches } from './packing.js';
+import type { IngestBatch, IngestResult, Outcome } from '../../types.js';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -43,9 +43,32 @@ export interface CheckpointThreadData {
   readonly everyMs: number;
 }
 
-/** To the thread: a group to write (cloned as it is), or the word to close its connection and end. */
-export type ToThread =
-  { readonly id: number; readonly work: GroupWork } | { readonly id: number; readonly close: true };
+/** A group to write as it crosses: its uploads packed, unless a count does not fit. */
+export interface WireWork extends Omit<GroupWork, 'batches'> {
+  readonly batches: PackedBatches | readonly IngestBatch[];
+}
+
+/** To the thread: a group to write, or the word to close its connection and end. */
+export type ToThread = { readonly id: number; readonly work: WireWork } | { readonly id: number; readonly close: true };
+
+export function toWireWork(work: GroupWork): WireWork {
+  return { ...work, batches: packBatches(work.batches) ?? work.batches };
+}
+
+export function fromWireWork(wire: WireWork): GroupWork {
+  const { batches } = wire;
+  return { ...wire, batches: isPacked(batches) ? unpackBatches(batches) : batches };
+}
+
+/** How many uploads a group holds, without unpacking it. */
+export function uploadsIn(wire: WireWork): number {
+  const { batches } = wire;
+  return isPacked(batches) ? batches.sizes.length : batches.length;
+}
+
+function isPacked(batches: WireWork['batches']): batches is PackedBatches {
+  return !Array.isArray(batches);
+}
 
 /** An error as data. */
 export type WireError =
