@@ -16,7 +16,7 @@ import { registerBudgetRoutes } from './routes/budgets.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { BudgetAlerts } from './services/budget-alerts.js';
 import { BudgetService } from './services/budgets.js';
-import type { CostPrices } from './services/price-book.js';
+import type { PriceService, PriceSource } from './pricing/index.js';
 import type { TeamAccess } from './services/team-access.js';
 import { queueUsageDaily } from './services/usage-daily.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
@@ -32,7 +32,7 @@ export interface NotificationDeps {
   clock: Clock;
   config: Config;
   logger: Logger;
-  prices: CostPrices;
+  prices: PriceSource<PriceService>;
   teams: TeamAccess;
   /** The app's one mailer (SMTP_URL), or none. */
   mailer: Mailer | undefined;

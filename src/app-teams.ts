@@ -12,14 +12,21 @@ import { describeMailError, type Mailer } from './mail/mailer.js';
 import type { TeamAccess } from './services/team-access.js';
 import { registerTeamRoutes } from './routes/teams.js';
 import { registerTeamUsageRoutes } from './routes/teams-usage.js';
-import type { CostPrices } from './services/price-book.js';
+import type { PriceService, PriceSource } from './pricing/index.js';
 import { TeamInviteService } from './services/teams-invites.js';
 import { TeamService } from './services/teams.js';
 import { TeamUsageService } from './services/teams-usage.js';
 
 export function registerTeams(
   app: App,
-  deps: { db: Db; clock: Clock; config: Config; logger: Logger; prices: CostPrices; mailer: Mailer | undefined },
+  deps: {
+    db: Db;
+    clock: Clock;
+    config: Config;
+    logger: Logger;
+    prices: PriceSource<PriceService>;
+    mailer: Mailer | undefined;
+  },
 ): TeamInviteService {
   const { db, clock, config, logger, prices } = deps;
   const { mail } = config;

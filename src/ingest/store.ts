@@ -7,7 +7,7 @@
  */
 import type { Db } from '../db/connect.js';
 import { DEFAULT_INGEST_BOUNDS, type IngestBounds } from './core/bounds.js';
-import { fixedPrices, type RatesOf, type WritePrices } from './core/day-rates.js';
+import { fixedPrices, type CostRates, type PriceSource, type RatesOf } from './core/day-rates.js';
 import type { CheckpointPolicy } from '../db/sqlite-checkpoints.js';
 import { PostgresIngestWriter } from './postgres/writer.js';
 import type { IngestWriter } from './types.js';
@@ -20,7 +20,7 @@ import { SqliteIngestWriter } from './sqlite/writer.js';
  */
 export function createIngestWriter(
   db: Db,
-  prices: WritePrices | RatesOf,
+  prices: PriceSource<CostRates> | RatesOf,
   bounds: IngestBounds = DEFAULT_INGEST_BOUNDS,
   sqliteCheckpoints?: CheckpointPolicy,
 ): IngestWriter {

@@ -47,7 +47,7 @@ export {
   type TokenRates,
 } from './rates.js';
 export { bundledPriceData, withPriceData } from './price-data.js';
-export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from './write-prices.js';
+export { fixedPrices, type CostRates, type RatesOf, type PriceSource } from './price-source.js';
 export {
   isOpenRouterModels,
   mergeOpenRouterPrices,

@@ -14,7 +14,7 @@ import type { AccountDeletionService } from '../services/account-deletion.js';
 import { exportChunks, parseExportRange, type ExportRange } from '../services/export.js';
 import { ExportSlots } from '../services/export-slots.js';
 import { ExportStream } from '../services/export-stream.js';
-import type { CostPrices } from '../services/price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 import { operation } from './operation.js';
 
 const EXPORT_OK = {
@@ -43,7 +43,7 @@ export interface AccountRouteDeps {
   clock: Clock;
   deletion: AccountDeletionService;
   limiter: RateLimiter;
-  prices: CostPrices;
+  prices: PriceSource<PriceService>;
   /** The config's export limits (EXPORT_MAX_PER_USER, EXPORT_MAX_CONCURRENT, EXPORT_STALL_TIMEOUT_MS). */
   config: { readonly exports: { maxPerUser: number; maxConcurrent: number; stallTimeoutMs: number } };
 }

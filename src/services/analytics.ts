@@ -46,7 +46,7 @@ import { createCostAccumulator, formatMicros, totalsWithCost, type PriceService 
 import { breakdownBody } from './analytics-breakdown.js';
 import { projectCosts } from './project-costs.js';
 import { deviceDayModelUsage, deviceFilter, deviceRows } from './analytics-device.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceSource } from '../pricing/index.js';
 import { parseProjectLimit } from '../domain/project-limit.js';
 import type {
   BreakdownBody,
@@ -93,7 +93,7 @@ export interface AnalyticsDeps {
   readonly db: Db;
   readonly clock: Clock;
   /** The price data of the stored costs (price-book.ts). */
-  readonly prices: CostPrices;
+  readonly prices: PriceSource<PriceService>;
   readonly syncMinIntervalMinutes: number;
   /** Active pro grants of a user at an instant; defaults to the `entitlements` table (user-status.ts). */
   readonly activeProGrants?: (userId: string, nowMs: number) => Promise<readonly ProGrant[]>;

@@ -31,7 +31,7 @@ import { parseMicros } from '../pricing/money.js';
 import { invalidField, NotFound } from '../domain/errors.js';
 import { InvalidParamError } from '../domain/param-error.js';
 import { parseZoneParam, resolveZone } from '../domain/zones.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 import { managesTeam, type TeamAccess } from './team-access.js';
 import { spendOf } from './usage-measure.js';
 
@@ -64,7 +64,7 @@ const NO_SUCH_BUDGET = 'No such budget.';
 export interface BudgetServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly prices: CostPrices;
+  readonly prices: PriceSource<PriceService>;
   readonly teams: TeamAccess;
 }
 

@@ -29,7 +29,7 @@ import type { TokenCounts } from '../domain/token-counts.js';
 import { rowCostMicros } from '../pricing/cost.js';
 import { formatMicros } from '../pricing/money.js';
 import { EXPORT_STREAM_BYTES } from './export-stream.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 
 export type ExportFormat = 'json' | 'csv';
 
@@ -180,7 +180,7 @@ async function* bucketPages(
 
 async function* dailyPages(
   db: Db,
-  prices: CostPrices,
+  prices: PriceSource<PriceService>,
   userId: string,
   range: ExportRange,
   pageSize: number,
@@ -222,7 +222,7 @@ export async function* exportChunks(
     format: ExportFormat;
     generatedAt: number;
     pageSize?: number;
-    prices: CostPrices;
+    prices: PriceSource<PriceService>;
   },
 ): AsyncGenerator<string> {
   const pageSize = q.pageSize ?? EXPORT_PAGE;

@@ -16,20 +16,8 @@ import {
   type CostRates,
   type PriceData,
   type PriceService,
-  type WritePrices,
+  type PriceSource,
 } from '../pricing/index.js';
-
-/** What answers price with: the data the stored costs they read were priced by. */
-export interface CostPrices {
-  /** The data the stored costs are priced by, as this process last saw it (no I/O). */
-  serving(): PriceService;
-  /**
-   * The data with this fingerprint (the data some stored costs were read priced by). When it is
-   * not the data this process serves with, the process reads which data the stored costs are
-   * priced by now, so the next answers begin with it.
-   */
-  of(fingerprint: string): Promise<PriceService>;
-}
 
 /** Data sets kept in memory: the one in use, a repricing's target, this process's own (more only briefly). */
 const KEPT = 4;
@@ -48,7 +36,8 @@ function ratesOf(prices: PriceService): CostRates {
   return { fingerprint: prices.fingerprint, ratesOf: (model, day) => prices.priceOn(model, day).rates };
 }
 
-export class PriceBook implements CostPrices {
+/** What answers price with: the data the stored costs they read were priced by. */
+export class PriceBook implements PriceSource<PriceService> {
   private readonly services = new Map<string, PriceService>();
   private readonly loading = new Map<string, Promise<PriceService>>();
   private live: PriceService;
@@ -82,6 +71,10 @@ export class PriceBook implements CostPrices {
     return this.known(fingerprint) !== undefined || (await hasPriceSnapshot(this.db.kysely, fingerprint));
   }
 
+  /**
+   * The data with this fingerprint. When it is not the data this process serves with, the process
+   * reads which data the stored costs are priced by now, so the next answers begin with it.
+   */
   async of(fingerprint: string): Promise<PriceService> {
     if (fingerprint !== this.live.fingerprint && this.refreshing === undefined) {
       this.refreshing = this.refresh()
@@ -107,7 +100,7 @@ export class PriceBook implements CostPrices {
   }
 
   /** The ingest writers' prices: the data the stored costs are priced by, checked in their transactions. */
-  forWriters(): WritePrices {
+  forWriters(): PriceSource<CostRates> {
     return {
       serving: () => ratesOf(this.live),
       of: async (fingerprint) => ratesOf(await this.of(fingerprint)),

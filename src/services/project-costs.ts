@@ -8,12 +8,12 @@ import type { Db } from '../db/connect.js';
 import { readCostsFingerprint } from '../db/queries/daily-costs.js';
 import { listProjectDayRows } from '../db/queries/project-usage-rows.js';
 import { createCostAccumulator } from '../pricing/index.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 
 /** Micro-dollars per project key of `projectKeys` (0 for a project without priced usage). */
 export async function projectCosts(
   db: Db,
-  prices: CostPrices,
+  prices: PriceSource<PriceService>,
   userId: string,
   projectKeys: readonly string[],
   source?: string,

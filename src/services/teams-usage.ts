@@ -34,7 +34,7 @@ import type {
   TeamUsageRow,
 } from '../schemas/teams.js';
 import { costsWire } from './leaderboard-wire.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceSource } from '../pricing/index.js';
 import type { TeamService } from './teams.js';
 
 const NO_COSTS = { totalCost: 0n, gptCost: 0n, claudeCost: 0n, otherCost: 0n };
@@ -206,7 +206,7 @@ function dayRows(
 }
 
 export class TeamUsageService {
-  constructor(private readonly deps: { db: Db; clock: Clock; prices: CostPrices; teams: TeamService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; prices: PriceSource<PriceService>; teams: TeamService }) {}
 
   async usage(userId: string, q: TeamUsageQuery): Promise<TeamUsageResponse> {
     const { db, teams } = this.deps;

@@ -9,7 +9,7 @@ import type { Db } from '../db/connect.js';
 import { dedupeKeyQueued, insertMessage, listEnabledFor } from '../db/queries/webhooks.js';
 import { epochDayOf, formatEpochDay } from '../domain/calendar.js';
 import { localDateAt, resolveZone, startOfLocalEpochDay } from '../domain/zones.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 import type { TeamAccess } from './team-access.js';
 import { usageBySourceModel } from './usage-measure.js';
 import { eventBody, newMessageId } from './webhook-events.js';
@@ -17,7 +17,7 @@ import { eventBody, newMessageId } from './webhook-events.js';
 export interface UsageDailyDeps {
   readonly db: Db;
   readonly clock: Clock;
-  readonly prices: CostPrices;
+  readonly prices: PriceSource<PriceService>;
   readonly teams: TeamAccess;
 }
 

@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.js';
 import { listDayModelUsage } from '../db/queries/analytics.js';
 import { addCounts, sumCounts, toTokenCountsWire, zeroCounts, type TokenCounts } from '../domain/token-counts.js';
 import { createCostAccumulator, formatMicros, type CostAccumulator } from '../pricing/index.js';
-import type { CostPrices } from './price-book.js';
+import type { PriceService, PriceSource } from '../pricing/index.js';
 
 export interface Spend {
   readonly micros: bigint;
@@ -17,7 +17,7 @@ export interface Spend {
 /** Cost and billable tokens of `userIds` together in `[startMs, endMs)`. */
 export async function spendOf(
   db: Db,
-  prices: CostPrices,
+  prices: PriceSource<PriceService>,
   userIds: readonly string[],
   startMs: number,
   endMs: number,
@@ -51,7 +51,7 @@ export interface UsageLine {
 /** Totals of `userIds` in `[startMs, endMs)`: overall and one line per (source, model), by cost then name. */
 export async function usageBySourceModel(
   db: Db,
-  prices: CostPrices,
+  prices: PriceSource<PriceService>,
   userIds: readonly string[],
   startMs: number,
   endMs: number,

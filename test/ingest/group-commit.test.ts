@@ -19,7 +19,7 @@ import { createIngestWriter } from '../../src/ingest/store.js';
 import type { IngestWriter } from '../../src/ingest/types.js';
 import type { TokenRates } from '../../src/pricing/rates.js';
 import { claimCostsFingerprint } from '../../src/db/queries/daily-costs.js';
-import type { WritePrices } from '../../src/ingest/core/day-rates.js';
+import type { CostRates, PriceSource } from '../../src/ingest/core/day-rates.js';
 import { engine, openSqliteFileDb, openTestDb } from '../helpers/app.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 import { storedBuckets } from '../helpers/stored-buckets.js';
@@ -198,7 +198,7 @@ describe.each(WHERE)('ingest group commit (%s)', (where) => {
   it('prices a group again with the data the stored costs are priced by, when another process switched it', async () => {
     // This process last knew the cheap data; the database records that the dear data priced the stored costs.
     const dear: TokenRates = { input: 1_000_000_000n, cached: 0n, output: 0n, reasoning: 0n }; // 1 µ$ a token
-    const prices: WritePrices = {
+    const prices: PriceSource<CostRates> = {
       serving: () => ({ fingerprint: 'cheap', ratesOf }),
       of: async (fingerprint) => {
         if (fingerprint !== 'dear') throw new Error(`unexpected data ${fingerprint}`);

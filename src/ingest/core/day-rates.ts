@@ -7,18 +7,18 @@
  *
  * Rows are priced with the data the stored costs are priced by when the upload commits
  * (docs/pricing.md, "Stored costs"): both writers resolve with the data this process last knew
- * ({@link WritePrices.serving}) and, when the transaction finds other data recorded, resolve again
- * with that ({@link WritePrices.of}) — the PostgreSQL writer inside its transaction, the SQLite one
+ * ({@link PriceSource.serving}) and, when the transaction finds other data recorded, resolve again
+ * with that ({@link PriceSource.of}) — the PostgreSQL writer inside its transaction, the SQLite one
  * by rolling back and writing the group again.
  */
 import type { Bucket } from '../../domain/bucket.js';
 import { DAY_MS } from '../../domain/calendar.js';
 import { costWithRates } from '../../pricing/cost.js';
 import type { TokenRates } from '../../pricing/rates.js';
-import type { RatesOf } from '../../pricing/write-prices.js';
+import type { RatesOf } from '../../pricing/price-source.js';
 import type { PricedCounts } from '../../domain/token-counts.js';
 
-export { fixedPrices, type CostRates, type RatesOf, type WritePrices } from '../../pricing/write-prices.js';
+export { fixedPrices, type CostRates, type RatesOf, type PriceSource } from '../../pricing/price-source.js';
 
 /**
  * A group's rates: by model, then UTC epoch day (no key string built per bucket: this runs for

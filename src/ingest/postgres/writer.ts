@@ -15,7 +15,7 @@
  */
 import type { PostgresDb } from '../../db/connect.js';
 import { beginLockingUsers } from '../../db/queries/ingest-postgres.js';
-import { resolveRates, type RateTable, type WritePrices } from '../core/day-rates.js';
+import { resolveRates, type CostRates, type PriceSource, type RateTable } from '../core/day-rates.js';
 import { sumsOutOfRange, type IngestBounds } from '../core/bounds.js';
 import { writeGroup } from './group-write.js';
 import { loadStored } from './stored-state.js';
@@ -63,7 +63,7 @@ export class PostgresIngestWriter implements IngestWriter {
 
   constructor(
     private readonly db: PostgresDb,
-    private readonly prices: WritePrices,
+    private readonly prices: PriceSource<CostRates>,
     private readonly bounds: IngestBounds,
   ) {}
 

@@ -27,7 +27,7 @@
 import type { SqliteDb } from '../../db/connect.js';
 import { busyError } from '../../db/sqlite-busy.js';
 import type { IngestBounds } from '../core/bounds.js';
-import type { RateTable, WritePrices } from '../core/day-rates.js';
+import type { CostRates, PriceSource, RateTable } from '../core/day-rates.js';
 import { MAX_GROUP_UPLOADS, settle, withPrices, type PendingUpload } from '../core/pending.js';
 import type { CheckpointPolicy } from '../../db/sqlite-checkpoints.js';
 import { createGroupRunner, type GroupRunner } from './group-runner.js';
@@ -58,7 +58,7 @@ export class SqliteIngestWriter implements IngestWriter {
 
   constructor(
     private readonly db: SqliteDb,
-    private readonly prices: WritePrices,
+    private readonly prices: PriceSource<CostRates>,
     bounds: IngestBounds,
     checkpoints?: CheckpointPolicy,
   ) {
