@@ -5,7 +5,7 @@
  * source: not tracked, written by `npm run build` (so by `npm ci`) and before every
  * `npm run typecheck`; `npm run gen:wire` writes it alone.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -54,6 +54,14 @@ async function serverDocument(): Promise<unknown> {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Its folder holds nothing tracked, so a fresh clone does not have it.
   await mkdir(path.dirname(WIRE_FILE), { recursive: true });
-  await writeFile(WIRE_FILE, await wireText(await serverDocument()));
-  console.log(`wrote ${path.relative(process.cwd(), WIRE_FILE)}`);
+  const text = await wireText(await serverDocument());
+  const before = await readFile(WIRE_FILE, 'utf8').catch(() => undefined);
+  const name = path.relative(process.cwd(), WIRE_FILE);
+  // Unchanged types keep their file's time, so `npm start` (scripts/ensure-built.mjs) does not
+  // rebuild after a typecheck that changed nothing.
+  if (text === before) console.log(`${name} is current`);
+  else {
+    await writeFile(WIRE_FILE, text);
+    console.log(`wrote ${name}`);
+  }
 }
