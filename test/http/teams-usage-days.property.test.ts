@@ -14,7 +14,8 @@ import { zeroCounts, addCounts, type TokenCounts } from '../../src/domain/token-
 import { createCostAccumulator, type CostAccumulator } from '../../src/pricing/cost.js';
 import { totalsWithCost } from '../../src/pricing/money.js';
 import { createPriceService } from '../../src/pricing/price-service.js';
-import { bearer, ingest, issueDevice, signUp, TRILLION_DAY_BOUND, type BucketInput } from '../helpers/actors.js';
+import { bearer, TRILLION_DAY_BOUND } from '../helpers/actors.js';
+import { teamOfTwoWithHistory } from '../helpers/team-history.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 import type { TestUser } from '../helpers/actors.js';
 
@@ -22,7 +23,6 @@ const SEED = 20_261_130;
 console.info(`teams-usage-days.property: fast-check seed ${SEED}`);
 
 const DAY = 86_400_000;
-const HALF_HOUR = 1_800_000;
 /** 80 UTC days ending the day before the test clock's "now" (2026-11-01T12:00Z), across several DST changes. */
 const FIRST_DAY = Date.UTC(2026, 7, 13) / DAY;
 const SPAN_DAYS = 80;
@@ -78,30 +78,8 @@ describe(`a team's day rows against its raw half-hours (${engine})`, () => {
 
   beforeAll(async () => {
     t = await createTestApp({ env: TRILLION_DAY_BOUND });
-    members = [await signUp(t), await signUp(t)];
-    const devices = await Promise.all(members.map((m) => issueDevice(t, m)));
     const [uploads] = fc.sample(history, { seed: SEED, numRuns: 1 });
-    for (const u of uploads ?? []) {
-      const buckets: BucketInput[] = u.buckets.map((b) => ({
-        hour_start: new Date(FIRST_DAY * DAY + b.slot * HALF_HOUR).toISOString(),
-        source: b.source,
-        model: b.model,
-        input_tokens: b.input,
-        output_tokens: b.output,
-        total_tokens: b.input + b.output,
-      }));
-      const res = await ingest(t, (devices[u.who] as { token: string }).token, buckets);
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    const [owner, other] = members as [TestUser, TestUser];
-    const post = (user: TestUser, url: string, payload: object) =>
-      t.app.inject({ method: 'POST', url, headers: bearer(user.accessToken), payload });
-    teamId = (await post(owner, '/functions/svc-team-create', { name: 'Days' })).json<{ id: string }>().id;
-    const link = (await post(owner, '/functions/svc-team-invite-create', { team_id: teamId })).json<{
-      invite_token: string;
-    }>();
-    const joined = await post(other, '/functions/svc-team-join', { invite_token: link.invite_token });
-    expect(joined.statusCode, joined.body).toBe(200);
+    ({ members, teamId } = await teamOfTwoWithHistory(t, uploads ?? [], FIRST_DAY * DAY, 'Days'));
     const rows = await t.db.kysely
       .selectFrom('usage_rollup')
       .selectAll()

@@ -8,14 +8,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
+import { bearer, type TestUser } from '../helpers/actors.js';
+import { teamOfTwoWithHistory } from '../helpers/team-history.js';
 import { createTestApp, engine, type TestApp } from '../helpers/app.js';
 
 const SEED = 20_261_129;
 console.info(`teams-usage-windows.property: fast-check seed ${SEED}`);
 
 const DAY = 86_400_000;
-const HALF_HOUR = 1_800_000;
 /** 80 UTC days ending the day before the test clock's "now" (2026-11-01T12:00Z). */
 const FIRST_DAY = Date.UTC(2026, 7, 13) / DAY;
 const SPAN_DAYS = 80;
@@ -62,45 +62,8 @@ describe(`a team's usage over random windows (${engine})`, () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    members = [await signUp(t), await signUp(t)];
-    const devices = await Promise.all(members.map((m) => issueDevice(t, m)));
     const [uploads] = fc.sample(history, { seed: SEED, numRuns: 1 });
-    for (const u of uploads ?? []) {
-      const buckets: BucketInput[] = u.buckets.map((b) => ({
-        hour_start: new Date(FIRST_DAY * DAY + b.slot * HALF_HOUR).toISOString(),
-        source: b.source,
-        model: b.model,
-        input_tokens: b.input,
-        output_tokens: b.output,
-        total_tokens: b.input + b.output,
-      }));
-      const res = await ingest(t, (devices[u.who] as { token: string }).token, buckets);
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    const [owner, other] = members as [TestUser, TestUser];
-    teamId = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/functions/svc-team-create',
-        headers: bearer(owner.accessToken),
-        payload: { name: 'Blocks' },
-      })
-    ).json<{ id: string }>().id;
-    const link = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/functions/svc-team-invite-create',
-        headers: bearer(owner.accessToken),
-        payload: { team_id: teamId },
-      })
-    ).json<{ invite_token: string }>();
-    const joined = await t.app.inject({
-      method: 'POST',
-      url: '/functions/svc-team-join',
-      headers: bearer(other.accessToken),
-      payload: { invite_token: link.invite_token },
-    });
-    expect(joined.statusCode, joined.body).toBe(200);
+    ({ members, teamId } = await teamOfTwoWithHistory(t, uploads ?? [], FIRST_DAY * DAY, 'Blocks'));
   });
   afterAll(async () => {
     await t?.close();
