@@ -4,7 +4,7 @@
  * the unit the server replaces on upload. The store remembers which groups changed in this run
  * so only those are queued.
  */
-import { isRecord } from './json-file.js';
+import { isRecord, type PendingFile } from './json-file.js';
 import { ShardSet } from './shards.js';
 import { addInto, packCounts, unpackCounts, zeroCounts, type Counts } from './usage.js';
 
@@ -173,10 +173,10 @@ export class BucketStore {
     return this.shards.isDirty || this.sessions.isDirty;
   }
 
-  /** Write changed months under generation `gen`; returns replaced file names. */
-  saveDirty(gen: number): string[] {
+  /** Add changed months' files under generation `gen` to `writes`; returns replaced file names. */
+  saveDirty(gen: number, writes: PendingFile[]): string[] {
     this.changedGroups.clear();
-    return [...this.shards.saveDirty(gen), ...this.sessions.saveDirty(gen)];
+    return [...this.shards.saveDirty(gen, writes), ...this.sessions.saveDirty(gen, writes)];
   }
 }
 

@@ -11,10 +11,10 @@
  * shards by a hash of the record's group (or id), so a small sync loads and rewrites a few
  * small files; records of one group always share a shard.
  */
-import { isRecord } from './json-file.js';
+import { isRecord, type PendingFile } from './json-file.js';
 import type { BucketStore } from './buckets.js';
 import { ShardSet } from './shards.js';
-import { maxCounts, packCounts, sameCounts, unpackCounts, type Counts } from './usage.js';
+import { maxCounts, sameCounts, unpackCounts, type Counts } from './usage.js';
 
 const SHARDS = 32;
 
@@ -48,31 +48,64 @@ function indexGroup(shard: Shard, group: string, id: string): void {
   else if (!list.includes(id)) list.push(id);
 }
 
+/**
+ * A shard file. Version 2 names each entry's bucket by its index in `b` (a bucket key is about
+ * 100 characters and a shard's entries share a few hundred of them) and writes a group that is
+ * the id's own prefix (Claude's `message id␀request id`) as 0: half the bytes of version 1, which
+ * named both in full, for a quicker commit of a first read. Version 1 files are still read.
+ */
 function decodeShard(raw: unknown): Shard {
   const shard: Shard = { entries: new Map(), groups: new Map() };
-  if (isRecord(raw) && isRecord(raw['e'])) {
-    for (const [id, row] of Object.entries(raw['e'])) {
-      if (!Array.isArray(row) || typeof row[0] !== 'string') continue;
-      const e: Entry = { bucket: row[0], counts: unpackCounts(row.slice(1, 6) as number[]) };
-      if (typeof row[6] === 'string') {
-        e.group = row[6];
-        indexGroup(shard, row[6], id);
-      }
-      if (row[7] === 1) e.sidechain = true;
-      shard.entries.set(id, e);
+  if (!isRecord(raw) || !isRecord(raw['e'])) return shard;
+  const table = raw['v'] === 2 && Array.isArray(raw['b']) ? (raw['b'] as unknown[]) : undefined;
+  for (const [id, row] of Object.entries(raw['e'])) {
+    if (!Array.isArray(row)) continue;
+    const bucket = table !== undefined && typeof row[0] === 'number' ? table[row[0]] : row[0];
+    if (typeof bucket !== 'string') continue;
+    const e: Entry = { bucket, counts: unpackCounts(row.slice(1, 6) as number[]) };
+    const group = row[6] === 0 && table !== undefined ? groupPrefix(id) : row[6];
+    if (typeof group === 'string') {
+      e.group = group;
+      indexGroup(shard, group, id);
     }
+    if (row[7] === 1) e.sidechain = true;
+    shard.entries.set(id, e);
   }
   return shard;
 }
 
+/** The part of `id` before its first NUL (the whole id when it has none). */
+function groupPrefix(id: string): string {
+  const nul = id.indexOf('\u0000');
+  return nul === -1 ? id : id.slice(0, nul);
+}
+
 function encodeShard(shard: Shard): unknown {
+  const table: string[] = [];
+  const index = new Map<string, number>();
   const out: Record<string, unknown[]> = {};
   for (const [id, e] of shard.entries) {
-    const row: unknown[] = [e.bucket, ...packCounts(e.counts)];
-    if (e.group !== undefined) row.push(e.group, e.sidechain === true ? 1 : 0);
-    out[id] = row;
+    let b = index.get(e.bucket);
+    if (b === undefined) {
+      b = table.push(e.bucket) - 1;
+      index.set(e.bucket, b);
+    }
+    const c = e.counts;
+    out[id] =
+      e.group === undefined
+        ? [b, c.input, c.cached, c.output, c.reasoning, c.total]
+        : [
+            b,
+            c.input,
+            c.cached,
+            c.output,
+            c.reasoning,
+            c.total,
+            e.group.length < id.length && id.charCodeAt(e.group.length) === 0 && id.startsWith(e.group) ? 0 : e.group,
+            e.sidechain === true ? 1 : 0,
+          ];
   }
-  return { v: 1, e: out };
+  return { v: 2, b: table, e: out };
 }
 
 export class Ledger {
@@ -87,9 +120,9 @@ export class Ledger {
     return this.shards.isDirty;
   }
 
-  /** Write changed shards under generation `gen`; returns replaced file names. */
-  saveDirty(gen: number): string[] {
-    return this.shards.saveDirty(gen);
+  /** Add changed shards' files under generation `gen` to `writes`; returns replaced file names. */
+  saveDirty(gen: number, writes: PendingFile[]): string[] {
+    return this.shards.saveDirty(gen, writes);
   }
 
   upsert(

@@ -6,7 +6,7 @@
  * of every shard and is the single commit point.
  */
 import path from 'node:path';
-import { readJson, writeJsonAtomic } from './json-file.js';
+import { readJson, type PendingFile } from './json-file.js';
 
 export class ShardSet<T> {
   private readonly loaded = new Map<string, T>();
@@ -48,14 +48,17 @@ export class ShardSet<T> {
     return [...new Set([...Object.keys(this.files), ...this.loaded.keys()])].sort();
   }
 
-  /** Write dirty shards under generation `gen`; returns the file names they replace. */
-  saveDirty(gen: number): string[] {
+  /**
+   * Add each dirty shard's file under generation `gen` to `writes` (the caller writes them all
+   * before its commit point); returns the file names they replace.
+   */
+  saveDirty(gen: number, writes: PendingFile[]): string[] {
     const obsolete: string[] = [];
     for (const id of this.dirty) {
       const shard = this.loaded.get(id);
       if (shard === undefined) continue;
       const name = `${this.prefix}${id}.${gen}.json`;
-      writeJsonAtomic(path.join(this.dir, name), this.encode(shard));
+      writes.push({ file: path.join(this.dir, name), text: JSON.stringify(this.encode(shard)) });
       const old = this.files[id];
       if (old !== undefined && old !== name) obsolete.push(old);
       this.files[id] = name;

@@ -8,7 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BucketStore } from './buckets.js';
-import { isRecord, readJson, writeJsonAtomic } from './json-file.js';
+import {
+  isRecord,
+  readJson,
+  writeFilesDurably,
+  writeFilesDurablySync,
+  writeJsonAtomic,
+  type PendingFile,
+} from './json-file.js';
 import { Ledger } from './ledger.js';
 
 /** The last file per agent that held malformed lines, and how many in that pass (`status` names it). */
@@ -93,17 +100,40 @@ export class LocalState {
     return l;
   }
 
-  /** Persist everything that changed, atomically as a whole (nothing when nothing changed). */
+  /**
+   * Persist everything that changed, atomically as a whole (nothing when nothing changed): the
+   * changed shards under a new generation's file names, then `state.json` naming them, the one
+   * commit point. Flushes one file after another; the commands use {@link commitAsync}.
+   */
   commit(): void {
-    writeJsonAtomic(path.join(this.dir, 'meta.json'), this.meta);
+    const next = this.pendingCommit();
+    if (next === undefined) return writeJsonAtomic(path.join(this.dir, 'meta.json'), this.meta);
+    writeFilesDurablySync(next.writes);
+    this.finishCommit(next.obsolete);
+  }
+
+  /** {@link commit}, flushing the shard files side by side (a first read writes hundreds). */
+  async commitAsync(): Promise<void> {
+    const next = this.pendingCommit();
+    if (next === undefined) return writeJsonAtomic(path.join(this.dir, 'meta.json'), this.meta);
+    await writeFilesDurably(next.writes);
+    this.finishCommit(next.obsolete);
+  }
+
+  /** The files of the next generation (with meta.json) and the ones they replace; undefined when nothing changed. */
+  private pendingCommit(): { writes: PendingFile[]; obsolete: string[] } | undefined {
     const ledgersDirty = [...this.ledgers.values()].some((l) => l.isDirty);
     const bucketsDirty = this.bucketStore?.isDirty === true;
-    if (!this.dirty && !ledgersDirty && !bucketsDirty) return;
-    const next = this.gen + 1;
+    if (!this.dirty && !ledgersDirty && !bucketsDirty) return undefined;
+    this.gen += 1;
     // new shard files first (the shard maps are updated in place), then the commit point
-    const obsolete: string[] = [...(this.bucketStore?.saveDirty(next) ?? [])];
-    for (const l of this.ledgers.values()) obsolete.push(...l.saveDirty(next));
-    this.gen = next;
+    const writes: PendingFile[] = [{ file: path.join(this.dir, 'meta.json'), text: JSON.stringify(this.meta) }];
+    const obsolete: string[] = [...(this.bucketStore?.saveDirty(this.gen, writes) ?? [])];
+    for (const l of this.ledgers.values()) obsolete.push(...l.saveDirty(this.gen, writes));
+    return { writes, obsolete };
+  }
+
+  private finishCommit(obsolete: readonly string[]): void {
     writeJsonAtomic(path.join(this.dir, 'state.json'), {
       v: 2,
       gen: this.gen,

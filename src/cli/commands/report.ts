@@ -62,7 +62,7 @@ export async function reportCommand(argv: string[], ctx: CliContext): Promise<nu
     if (lock === undefined) out.warn('a sync is running; reporting what was read so far');
     else {
       try {
-        scanAndQueue(ctx, out, loadConfig(paths.configFile).projects === true);
+        await scanAndQueue(ctx, out, loadConfig(paths.configFile).projects === true);
       } finally {
         lock.release();
       }

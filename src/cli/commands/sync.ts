@@ -46,7 +46,7 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
     return 0;
   }
   try {
-    const { result, state } = scanAndQueue(ctx, out, config.projects === true);
+    const { result, state } = await scanAndQueue(ctx, out, config.projects === true);
     reportScan(out, result, new UploadQueue(paths.stateDir).size());
     if (values['no-upload'] === true) return 0;
     if (config.server === undefined || config.token === undefined) {
@@ -65,11 +65,11 @@ export async function syncCommand(argv: string[], ctx: CliContext): Promise<numb
 }
 
 /** Scan all agents, queue changed groups, commit local state. Exported for `report --refresh`. */
-export function scanAndQueue(
+export async function scanAndQueue(
   ctx: CliContext,
   out: Output,
   projects: boolean,
-): { result: ScanResult; state: LocalState } {
+): Promise<{ result: ScanResult; state: LocalState }> {
   const paths = ownPaths(ctx.env);
   const state = new LocalState(paths.stateDir);
   const roots = agentRoots(ctx.env);
@@ -103,7 +103,7 @@ export function scanAndQueue(
     state.meta.malformed ??= {};
     state.meta.malformed[agent] = (state.meta.malformed[agent] ?? 0) + summary.malformed;
   }
-  state.commit();
+  await state.commitAsync();
   return { result, state };
 }
 
@@ -127,7 +127,7 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
   if (pendingBuckets === 0) {
     const err = await syncPing(server, token, ctx.api);
     state.meta.lastResult = err === undefined ? 'ok' : `sync ping failed: ${err.message}`;
-    state.commit();
+    await state.commitAsync();
     if (err !== undefined) {
       out.warn(`sync ping failed: ${err.message}`);
       return err.status === 401 ? 1 : 0;
@@ -149,7 +149,7 @@ async function upload(ctx: CliContext, out: Output, state: LocalState, server: s
   bar.done();
   if (res.buckets > 0) state.meta.lastUploadAt = new Date(ctx.now()).toISOString();
   state.meta.lastResult = res.error === undefined ? 'ok' : `error: ${res.error.message}`;
-  state.commit();
+  await state.commitAsync();
   if (res.buckets > 0 && !out.quiet) {
     const pricer = await loadPricer();
     const plural = `${formatInt(res.buckets)} half-hour bucket${res.buckets === 1 ? '' : 's'}`;
