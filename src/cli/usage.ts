@@ -87,6 +87,9 @@ export function unpackCounts(p: readonly number[]): Counts {
   return { input: p[0] ?? 0, cached: p[1] ?? 0, output: p[2] ?? 0, reasoning: p[3] ?? 0, total: p[4] ?? 0 };
 }
 
+/** The last `…Z` text {@link parseInstant} parsed, and its instant. */
+const lastZ: { text: string; ms: number | undefined } = { text: '', ms: undefined };
+
 /**
  * Epoch milliseconds from an ISO string or an epoch number in seconds or milliseconds
  * (logs mix both); `undefined` when it is not a usable instant.
@@ -99,8 +102,13 @@ export function parseInstant(value: unknown): number | undefined {
   if (typeof value === 'string' && value.length > 0) {
     // the usual form (`…Z`): neither pattern below can match a string ending in Z
     if (value.charCodeAt(value.length - 1) === 0x5a) {
-      const ms = Date.parse(value);
-      return Number.isNaN(ms) ? undefined : ms;
+      // a message's lines (one per content block) mostly repeat its time: parse it once
+      if (value === lastZ.text) return lastZ.ms;
+      const parsed = Date.parse(value);
+      const ms = Number.isNaN(parsed) ? undefined : parsed;
+      lastZ.text = value;
+      lastZ.ms = ms;
+      return ms;
     }
     if (/^\d+(\.\d+)?$/.test(value)) return parseInstant(Number(value));
     // a date-time without a zone designator is UTC (never the machine's local time)
