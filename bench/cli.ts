@@ -4,7 +4,7 @@
  * Factory Droid, Cline, Roo Code, Kilo Code, Copilot CLI and Goose, with each agent's mix of line
  * types), then times the bundled CLI the server hands out (`tokentally sync`, process start included)
  * against a local fake server: MB/s of the first full sync (files already in the page cache; a
- * large read uses worker threads from three cores on) and wall time of a second, no-change sync.
+ * large read uses worker threads from two cores on) and wall time of a second, no-change sync.
  * Targets: ≥ 500 MB/s on a quiet machine and ≤ 0.2 s. Then (bench/lib/cli-peer.ts) checks that
  * reads on one thread and with a worker thread give the same report, and times the first read of the Claude Code logs alone beside the
  * fastest peer installed (`ccusage`, or BENCH_PEER), with the ratio (target ≤ 1.0). Also prints

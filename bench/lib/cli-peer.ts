@@ -93,7 +93,7 @@ function rows(stdout: string): string {
 }
 
 /**
- * Prints the Claude-only first read (defaults, one worker thread, every line parsed, the peer)
+ * Prints the Claude-only first read (defaults, on one thread, every line parsed, the peer)
  * and checks that reads of the whole tree on one thread, with a worker thread and parsing every
  * line equal `firstReport` (the first sync's `report --json`). Returns false when counts differ.
  */
@@ -146,7 +146,7 @@ export async function comparePeers(
   const peer = findPeer();
   const sides: { label: string; runs: Measured[]; env?: Record<string, string> }[] = [
     { label: 'tokentally report --refresh', runs: [] },
-    { label: 'the same with one worker thread', runs: [], env: { TOKENTALLY_READ_THREADS: '1' } },
+    { label: 'the same on one thread', runs: [], env: { TOKENTALLY_READ_THREADS: '0' } },
     {
       label: 'one thread, every line parsed',
       runs: [],
@@ -196,9 +196,9 @@ export async function comparePeers(
     console.log(`  ${`${path.basename(peer)} daily --json --offline`.padEnd(38)} ${fmt(theirs)}`);
     const ratio = (runs: readonly Measured[], f: (r: Measured) => number): string =>
       (median(runs.map(f)) / median(theirs.map(f))).toFixed(2);
-    const [def, worker] = sides as [(typeof sides)[0], (typeof sides)[0]];
+    const [def, single] = sides as [(typeof sides)[0], (typeof sides)[0]];
     console.log(
-      `  ratio tokentally / peer (target <= 1.0): wall ${ratio(def.runs, (r) => r.ms)} (one worker ${ratio(worker.runs, (r) => r.ms)}), CPU ${ratio(def.runs, (r) => r.cpuMs)} (one worker ${ratio(worker.runs, (r) => r.cpuMs)}) (${load()})`,
+      `  ratio tokentally / peer (target <= 1.0): wall ${ratio(def.runs, (r) => r.ms)} (one thread ${ratio(single.runs, (r) => r.ms)}), CPU ${ratio(def.runs, (r) => r.cpuMs)} (one thread ${ratio(single.runs, (r) => r.cpuMs)}) (${load()})`,
     );
   }
   return exact && scanExact;

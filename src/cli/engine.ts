@@ -31,6 +31,8 @@ export interface ScanResult {
   changedGroups: number;
   /** Worker threads that read files (0: read on the calling thread). */
   threads: number;
+  /** Files whose read came from a worker thread. */
+  workerReads: number;
 }
 
 export interface ScanOptions {
@@ -134,8 +136,9 @@ export function scan(opts: ScanOptions): ScanResult {
   opts.onPlan?.(totalBytes, plan.length);
 
   const parallel = startParallelReads(plan, totalBytes, now, opts.parallel);
+  let workerReads = 0;
   try {
-    readPlan(plan, parallel, opts, agents);
+    workerReads = readPlan(plan, parallel, opts, agents);
   } finally {
     parallel.close();
   }
@@ -144,16 +147,18 @@ export function scan(opts: ScanOptions): ScanResult {
     bytesRead: Object.values(agents).reduce((a, s) => a + s.bytes, 0),
     changedGroups: state.buckets.changedGroups.size,
     threads: parallel.threads,
+    workerReads,
   };
 }
 
-/** Fold each planned file's read into the state, strictly in plan order. */
+/** Fold each planned file's read into the state, strictly in plan order; returns how many reads came from workers. */
 function readPlan(
   plan: readonly Planned[],
   parallel: ParallelReads,
   opts: ScanOptions,
   agents: Record<string, AgentSummary>,
-): void {
+): number {
+  let workerReads = 0;
   const { state, now } = opts;
   const resolver = new ProjectResolver();
   /** The last record's bucket key and what it was made of. */
@@ -240,6 +245,7 @@ function readPlan(
     let read: ReadEnd;
     if (recorded === undefined) read = parseInto(p.parser, p.file, start, { now, files: p.files }, sink);
     else {
+      workerReads += 1;
       if (recorded.ok) replay(recorded.events, sink);
       read = recorded;
     }
@@ -279,4 +285,5 @@ function readPlan(
     state.cursors[p.file.key] = next;
     state.dirty = true;
   }
+  return workerReads;
 }

@@ -17,6 +17,8 @@ import { ShardSet } from './shards.js';
 import { maxCounts, sameCounts, unpackCounts, type Counts } from './usage.js';
 
 const SHARDS = 32;
+/** The shard ids, made once (a first read looks one up per record). */
+const SHARD_IDS: readonly string[] = Array.from({ length: SHARDS }, (_, i) => String(i).padStart(2, '0'));
 
 interface Entry {
   bucket: string;
@@ -39,7 +41,7 @@ export function shardOf(key: string): string {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return String((h >>> 0) % SHARDS).padStart(2, '0');
+  return SHARD_IDS[(h >>> 0) % SHARDS] as string;
 }
 
 function indexGroup(shard: Shard, group: string, id: string): void {
@@ -135,8 +137,8 @@ export class Ledger {
     const group = opts.group;
     const shardId = shardOf(group ?? id);
     const shard = this.shards.get(shardId);
-    const members = group !== undefined ? (shard.groups.get(group) ?? []) : [];
-    if (members.length === 0 || (members.length === 1 && members[0] === id)) {
+    const members = group !== undefined ? shard.groups.get(group) : undefined;
+    if (members === undefined || (members.length === 1 && members[0] === id)) {
       return this.upsertAlone(shard, shardId, id, bucket, counts, opts, buckets);
     }
     const ids = members.includes(id) ? members : [...members, id];

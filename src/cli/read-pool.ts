@@ -1,10 +1,14 @@
 /**
- * @fileoverview Worker threads that read files in parallel for one scan, driven synchronously:
- * the engine stays a plain synchronous loop, asks for batch results strictly in plan order with
- * {@link ReadPool.take}, and this module keeps every worker busy with up to two batches while the
- * engine waits (`Atomics.wait` on a shared counter, `receiveMessageOnPort` to collect). A worker
- * that does not answer in time (it failed to start, or the machine stalls) costs nothing but
- * time: the batch is read on the main thread instead, so a result is always the one-thread result.
+ * @fileoverview Worker threads that read files in parallel for one scan, driven synchronously.
+ * The engine folds reads strictly in plan order; the batches of a large read are shared out from
+ * both ends: the calling thread takes them from the front and reads each straight into the
+ * engine (no record to pack and replay), the workers take them from the back and post recorded
+ * reads, until the two meet. Each batch is claimed once, by a compare-and-swap on a shared
+ * array, so the split follows however fast each side turns out to be. When the engine reaches a
+ * batch a worker holds it waits for that read (`Atomics.wait` on a shared counter,
+ * `receiveMessageOnPort` to collect); a worker that does not answer in time (it failed to start,
+ * or the machine stalls) costs nothing but time: its batches are read on the calling thread
+ * instead, so a result is always the one-thread result.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,15 +16,14 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { allParsers } from './parsers/index.js';
 import type { AgentParser, LogFile, ParseStart } from './parsers/types.js';
-import { readFile, unpackRead, type FileRead } from './read-events.js';
-import type { BatchRequest, BatchResult, ReadTask, WorkerInit } from './read-worker.js';
+import { unpackRead, type FileRead } from './read-events.js';
+import { CLAIM_BASE, CLAIM_MAIN, CURSOR_BACK, CURSOR_DONE } from './read-control.js';
+import type { BatchResult, ReadTask, WorkerInit } from './read-worker.js';
 
-/** How long the main thread waits without any worker answering before reading a batch itself. */
+/** How long the calling thread waits for a worker's batch, without any worker answering, before reading it itself. */
 const STALL_MS = 20_000;
 /** Young-generation size of a worker, MB. */
 const YOUNG_MB = 64;
-/** Batches in flight per worker (one being read, one queued behind it). */
-const DEPTH = 2;
 
 /** How a scan may spread its reading over threads. */
 export interface ParallelOptions {
@@ -28,14 +31,18 @@ export interface ParallelOptions {
   minBytes?: number;
   /**
    * Worker threads (0: none). Default: one fewer than the machine's available parallelism, at
-   * most 8, since the calling thread is busy too, folding what the workers read; none on one or
-   * two cores, where a worker costs more than it reads (see {@link defaultThreads}).
+   * most 8, since the calling thread reads too (see {@link defaultThreads}).
    */
   threads?: number;
   /** The worker module (default `read-worker.js` beside this module, as built and shipped). */
   workerUrl?: URL;
-  /** How long to wait without any worker answering before reading a batch here (default 20 s). */
+  /** How long to wait for a worker's batch without any worker answering (default 20 s). */
   stallMs?: number;
+  /**
+   * Whether the calling thread claims batches too (default true). False leaves every batch to
+   * the workers (tests use it, so what the workers read is certain to be folded).
+   */
+  callerReads?: boolean;
 }
 
 export const DEFAULT_MIN_BYTES = 32 * 1024 * 1024;
@@ -48,15 +55,14 @@ function envNumber(name: string): number | undefined {
 }
 
 /**
- * Worker threads for a machine with `cores` available: one fewer (the calling thread folds what
- * they read), at most 8, and none on two cores or fewer. There one worker beside the calling
- * thread bought no wall time, as its own costs (booting a thread, a second heap and JIT, packing
- * and unpacking the records) and the calling thread's folding of every record ate the gain: on a
- * 2-vCPU machine the first read of 140 MB of Claude Code logs took 0.41–0.63 s on one thread and
- * 0.44–0.63 s with the worker, at 40 % more CPU (docs/cli.md, "Performance").
+ * Worker threads for a machine with `cores` available: one fewer (the calling thread reads and
+ * folds too), at most 8; none on one core. On two cores the one worker takes the batches the
+ * calling thread has not reached, so a first read of a large history finishes sooner when the
+ * second core is free and costs little more than a one-thread read when it is not
+ * (docs/cli.md, "Performance").
  */
 export function defaultThreads(cores: number): number {
-  return cores <= 2 ? 0 : Math.min(8, cores - 1);
+  return cores <= 1 ? 0 : Math.min(8, cores - 1);
 }
 
 /** Options from the caller, else `TOKENTALLY_READ_THREADS` / `TOKENTALLY_PARALLEL_MIN_BYTES`, else defaults. */
@@ -67,35 +73,25 @@ export function resolveParallel(opts: ParallelOptions | undefined): Required<Par
     threads: Math.floor(threads),
     workerUrl: opts?.workerUrl ?? new URL('./read-worker.js', import.meta.url),
     stallMs: opts?.stallMs ?? STALL_MS,
+    callerReads: opts?.callerReads ?? true,
   };
 }
 
-interface Slot {
-  worker: Worker;
-  port: MessagePort;
-  inFlight: number;
-  /** Did not answer in time: no more batches, and its outstanding ones are read here. */
-  dead?: boolean;
-}
-
 export class ReadPool {
-  private readonly slots: Slot[] = [];
-  private readonly signal = new SharedArrayBuffer(4);
-  private readonly counter = new Int32Array(this.signal);
+  private readonly workers: { worker: Worker; port: MessagePort }[] = [];
+  /** The workers' back cursor, their count of posted batches and each batch's claim (read-worker.ts). */
+  private readonly control: Int32Array;
   private readonly results = new Map<number, FileRead[]>();
-  private readonly owner = new Map<number, Slot>();
-  private nextToSend = 0;
-  /** Batches from here on were taken by the calling thread (read from the tail while it waited). */
-  private end: number;
+  /** A batch's wait ran out: every batch a worker has not delivered yet is read here. */
+  private stalled = false;
 
   private constructor(
-    private readonly batches: readonly ReadTask[][],
-    private readonly parsers: readonly AgentParser[],
-    private readonly now: number,
-    private readonly files: Record<string, LogFile[]>,
+    batches: number,
     private readonly stallMs: number,
+    private readonly callerReads: boolean,
   ) {
-    this.end = batches.length;
+    this.control = new Int32Array(new SharedArrayBuffer(4 * (CLAIM_BASE + batches)));
+    Atomics.store(this.control, CURSOR_BACK, batches);
   }
 
   /** Start up to `threads` workers for `batches`, or undefined when the worker module is missing. */
@@ -103,17 +99,23 @@ export class ReadPool {
     url: URL,
     threads: number,
     batches: readonly ReadTask[][],
-    parsers: readonly AgentParser[],
     now: number,
     files: Record<string, LogFile[]>,
     stallMs: number,
+    callerReads: boolean,
   ): ReadPool | undefined {
     if (url.protocol === 'file:' && !fs.existsSync(fileURLToPath(url))) return undefined;
-    const pool = new ReadPool(batches, parsers, now, files, stallMs);
+    const pool = new ReadPool(batches.length, stallMs, callerReads);
     try {
       for (let i = 0; i < Math.min(threads, batches.length); i += 1) {
         const { port1, port2 } = new MessageChannel();
-        const init: WorkerInit = { port: port2, signal: pool.signal, now, files };
+        const init: WorkerInit = {
+          port: port2,
+          control: pool.control.buffer as SharedArrayBuffer,
+          batches,
+          now,
+          files,
+        };
         const worker = new Worker(url, {
           workerData: init,
           transferList: [port2],
@@ -122,102 +124,62 @@ export class ReadPool {
           resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
         });
         worker.unref();
-        worker.on('error', () => undefined); // a lost worker's batches are read on the main thread
-        pool.slots.push({ worker, port: port1, inFlight: 0 });
+        worker.on('error', () => undefined); // a lost worker's batches are read on the calling thread
+        pool.workers.push({ worker, port: port1 });
       }
     } catch {
       pool.close();
       return undefined;
     }
-    pool.dispatch();
     return pool;
   }
 
-  /** Batch `id`'s reads (blocking until a worker delivers them, or reading them here). */
-  take(id: number): FileRead[] {
+  /**
+   * Batch `id`'s reads: undefined when the calling thread claimed it (read it there, straight
+   * into the engine), else a worker's recorded reads (blocking until they arrive, or undefined
+   * once a worker failed to answer in time).
+   */
+  take(id: number): FileRead[] | undefined {
+    if (this.callerReads && Atomics.compareExchange(this.control, CLAIM_BASE + id, 0, CLAIM_MAIN) === 0)
+      return undefined;
     for (;;) {
+      const seen = Atomics.load(this.control, CURSOR_DONE);
+      this.collect();
       const done = this.results.get(id);
       if (done !== undefined) {
         this.results.delete(id);
         return done;
       }
-      const seen = Atomics.load(this.counter, 0);
-      if (this.collect() > 0) continue;
-      const slot = this.owner.get(id);
-      if (slot !== undefined && slot.dead !== true && this.nextToSend < this.end) {
-        // rather than sleep, read the last batch nobody has been sent: the workers go on from
-        // the front, this thread from the back, and the results are the same wherever read
-        this.end -= 1;
-        this.results.set(this.end, this.readHere(this.end));
-        continue;
-      }
-      if (
-        slot === undefined ||
-        slot.dead === true ||
-        Atomics.wait(this.counter, 0, seen, this.stallMs) === 'timed-out'
-      ) {
-        if (this.collect() > 0) continue;
-        // not sent, or its worker did not answer in time: read it here (a late answer is ignored)
-        if (slot !== undefined) slot.dead = true;
-        const reads = this.readHere(id);
-        this.owner.delete(id);
-        this.dispatch();
-        return reads;
+      if (this.stalled || Atomics.wait(this.control, CURSOR_DONE, seen, this.stallMs) === 'timed-out') {
+        this.collect();
+        const late = this.results.get(id);
+        this.results.delete(id);
+        if (late !== undefined) return late;
+        this.stalled = true;
+        return undefined;
       }
     }
   }
 
   get threads(): number {
-    return this.slots.length;
+    return this.workers.length;
   }
 
   close(): void {
-    for (const s of this.slots) {
-      s.port.close();
-      void s.worker.terminate();
+    for (const w of this.workers) {
+      w.port.close();
+      void w.worker.terminate();
     }
-    this.slots.length = 0;
+    this.workers.length = 0;
   }
 
-  private readHere(id: number): FileRead[] {
-    return (this.batches[id] ?? []).map((t) => {
-      const parser = this.parsers.find((p) => p.agent === t.agent);
-      if (parser === undefined) return { ok: false, unavailable: false, message: `no parser for ${t.agent}` };
-      return readFile(parser, t.file, t.start, { now: this.now, files: this.files[t.agent] ?? [] });
-    });
-  }
-
-  /** Move every delivered result into `results`; returns how many arrived. */
-  private collect(): number {
-    let n = 0;
-    for (const slot of this.slots) {
-      for (let m = receiveMessageOnPort(slot.port); m !== undefined; m = receiveMessageOnPort(slot.port)) {
+  /** Move every delivered result into `results`. */
+  private collect(): void {
+    for (const w of this.workers)
+      for (let m = receiveMessageOnPort(w.port); m !== undefined; m = receiveMessageOnPort(w.port)) {
         const res = m.message as BatchResult;
-        if (this.owner.get(res.id) !== slot) continue; // already read here
-        this.owner.delete(res.id);
-        slot.inFlight -= 1;
         this.results.set(res.id, res.reads.map(unpackRead));
-        n += 1;
       }
-    }
-    if (n > 0) this.dispatch();
-    return n;
-  }
-
-  private dispatch(): void {
-    for (;;) {
-      if (this.nextToSend >= this.end) return;
-      let best: Slot | undefined;
-      for (const s of this.slots)
-        if (s.dead !== true && s.inFlight < DEPTH && (best === undefined || s.inFlight < best.inFlight)) best = s;
-      if (best === undefined) return;
-      const id = this.nextToSend;
-      this.nextToSend += 1;
-      const req: BatchRequest = { id, tasks: this.batches[id] ?? [] };
-      best.port.postMessage(req);
-      best.inFlight += 1;
-      this.owner.set(id, best);
-    }
   }
 }
 
@@ -255,9 +217,9 @@ export function startParallelReads(
   if (cfg.threads < 1 || totalBytes < cfg.minBytes) return NONE;
   const eligible = (p: PlannedRead): boolean =>
     p.parser.needsSqlite !== true && allParsers.find((a) => a.agent === p.parser.agent) === p.parser;
-  // about eight batches per thread (the calling thread reads some too), so a slow one does not
-  // hold the others up for long
-  const target = Math.max(256 * 1024, Math.min(16 * 1024 * 1024, totalBytes / ((cfg.threads + 1) * 8)));
+  // about sixteen batches per thread (the calling thread reads some too): where the two ends
+  // meet, the calling thread may wait for the batch a worker is reading, so no batch is long
+  const target = Math.max(256 * 1024, Math.min(16 * 1024 * 1024, totalBytes / ((cfg.threads + 1) * 16)));
   const batches: ReadTask[][] = [];
   const where = new Map<number, [number, number]>();
   let cur: ReadTask[] = [];
@@ -278,16 +240,16 @@ export function startParallelReads(
   if (batches.length === 0) return NONE;
   const files: Record<string, LogFile[]> = {};
   for (const p of plan) if (where.size > 0 && eligible(p)) files[p.parser.agent] ??= [...p.files];
-  const pool = ReadPool.open(cfg.workerUrl, cfg.threads, batches, allParsers, now, files, cfg.stallMs);
+  const pool = ReadPool.open(cfg.workerUrl, cfg.threads, batches, now, files, cfg.stallMs, cfg.callerReads);
   if (pool === undefined) return NONE;
-  let open: [number, FileRead[]] | undefined;
+  let open: [number, FileRead[] | undefined] | undefined;
   return {
     threads: pool.threads,
     read(index) {
       const at = where.get(index);
       if (at === undefined) return undefined;
       if (open?.[0] !== at[0]) open = [at[0], pool.take(at[0])];
-      return open[1][at[1]];
+      return open[1]?.[at[1]];
     },
     close: () => pool.close(),
   };

