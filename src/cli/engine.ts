@@ -9,7 +9,7 @@ import { bucketKey, withSession } from './buckets.js';
 import type { AgentRoots } from './paths.js';
 import type { AgentParser, LogFile, ParseStart, RecordSink } from './parsers/types.js';
 import { ProjectResolver } from './project.js';
-import { parseInto, replay, type ReadEnd } from './read-events.js';
+import { parseInto, replayPacked, type ReadEnd } from './read-events.js';
 import { startParallelReads, type ParallelOptions, type ParallelReads } from './read-pool.js';
 import type { Cursor, LocalState } from './state.js';
 import { addInto, halfHourStart, isAcceptedInstant, packCounts, unpackCounts, type UsageRecord } from './usage.js';
@@ -246,7 +246,7 @@ function readPlan(
     if (recorded === undefined) read = parseInto(p.parser, p.file, start, { now, files: p.files }, sink);
     else {
       workerReads += 1;
-      if (recorded.ok) replay(recorded.events, sink);
+      if (recorded.ok) replayPacked(recorded, sink);
       read = recorded;
     }
     if (!read.ok) {

@@ -1,9 +1,10 @@
 /**
  * @fileoverview What one parser pass over one file reported, as plain data: the sink calls in
  * order (records, malformed and skipped counts), the resume offset and the parser state, or
- * the failure. The same {@link readFile} runs on the main thread and in the read workers
- * (read-worker.ts), and the engine applies a {@link FileRead} the same way wherever it was made,
- * so a parallel read folds exactly the calls a one-thread read would, in the same order.
+ * the failure. A read worker (read-worker.ts) records a pass with {@link readFile} and packs it
+ * ({@link packRead}); the engine replays the packed calls ({@link replayPacked}) into the same
+ * sink it hands a parser on its own thread ({@link parseInto}), so a parallel read folds exactly
+ * the calls a one-thread read would, in the same order.
  */
 import type { AgentParser, LogFile, ParseContext, ParseStart, RecordSink, UpsertOptions } from './parsers/types.js';
 import { SourceUnavailableError } from './sqlite.js';
@@ -118,48 +119,6 @@ export function readFile(parser: AgentParser, file: LogFile, start: ParseStart, 
   return end.ok ? { ok: true, events, offset: end.offset, state: end.state } : end;
 }
 
-/** Hand recorded calls to `sink`, in the order the parser made them. */
-export function replay(events: readonly ReadEvent[], sink: RecordSink): void {
-  for (const e of events) {
-    switch (e[0]) {
-      case 0: {
-        const rec: UsageRecord = {
-          ts: e[1],
-          source: e[2],
-          model: e[3],
-          counts: { input: e[4], cached: e[5], output: e[6], reasoning: e[7], total: e[8] },
-        };
-        if (e[9] !== null) rec.cwd = e[9];
-        if (e[10] !== null) rec.session = e[10];
-        sink.add(rec);
-        break;
-      }
-      case 1: {
-        const rec: UsageRecord = {
-          ts: e[2],
-          source: e[3],
-          model: e[4],
-          counts: { input: e[5], cached: e[6], output: e[7], reasoning: e[8], total: e[9] },
-        };
-        if (e[10] !== null) rec.cwd = e[10];
-        if (e[13] !== null) rec.session = e[13];
-        const o: UpsertOptions = {};
-        if (e[11] !== null) o.group = e[11];
-        if (e[12] === 1) o.sidechain = true;
-        // the parsers pass no options object at all when there is no group
-        sink.upsert(e[1], rec, e[11] !== null || e[12] === 1 ? o : undefined);
-        break;
-      }
-      case 2:
-        sink.malformed(e[1]);
-        break;
-      case 3:
-        sink.skipped(e[1]);
-        break;
-    }
-  }
-}
-
 /**
  * A {@link FileRead} as sent between threads: every event's fields in one `Float64Array`
  * (strings as indexes into `strings`, each distinct string once, `-1` for null). Cloning a
@@ -206,20 +165,61 @@ export function packRead(read: FileRead): PackedRead {
   return { ok: true, strings, data, offset: read.offset, state: read.state };
 }
 
-export function unpackRead(packed: PackedRead): FileRead {
-  if (!packed.ok) return packed;
+/**
+ * Hand a packed read's calls to `sink`, in the order the parser made them, straight from its
+ * numbers (no event arrays rebuilt): as the parser made them.
+ */
+export function replayPacked(packed: PackedRead & { ok: true }, sink: RecordSink): void {
   const { strings, data } = packed;
-  const events: ReadEvent[] = [];
+  const str = (at: number): string => strings[data[at] as number] as string;
+  const opt = (at: number): string | undefined => (data[at] === -1 ? undefined : str(at));
   let at = 0;
   while (at < data.length) {
-    const kinds = STRING_FIELDS[data[at] as number] as readonly boolean[];
-    const e: (string | number | null)[] = [];
-    for (let f = 0; f < kinds.length; f += 1) {
-      const v = data[at + f] as number;
-      e.push(kinds[f] !== true ? v : v === -1 ? null : (strings[v] as string));
-    }
-    events.push(e as ReadEvent);
-    at += kinds.length;
+    const kind = data[at] as number;
+    if (kind === 0) {
+      const rec: UsageRecord = {
+        ts: data[at + 1] as number,
+        source: str(at + 2),
+        model: str(at + 3),
+        counts: {
+          input: data[at + 4] as number,
+          cached: data[at + 5] as number,
+          output: data[at + 6] as number,
+          reasoning: data[at + 7] as number,
+          total: data[at + 8] as number,
+        },
+      };
+      const cwd = opt(at + 9);
+      if (cwd !== undefined) rec.cwd = cwd;
+      const session = opt(at + 10);
+      if (session !== undefined) rec.session = session;
+      sink.add(rec);
+    } else if (kind === 1) {
+      const rec: UsageRecord = {
+        ts: data[at + 2] as number,
+        source: str(at + 3),
+        model: str(at + 4),
+        counts: {
+          input: data[at + 5] as number,
+          cached: data[at + 6] as number,
+          output: data[at + 7] as number,
+          reasoning: data[at + 8] as number,
+          total: data[at + 9] as number,
+        },
+      };
+      const cwd = opt(at + 10);
+      if (cwd !== undefined) rec.cwd = cwd;
+      const session = opt(at + 13);
+      if (session !== undefined) rec.session = session;
+      const group = opt(at + 11);
+      const sidechain = data[at + 12] === 1;
+      const o: UpsertOptions = {};
+      if (group !== undefined) o.group = group;
+      if (sidechain) o.sidechain = true;
+      // the parsers pass no options object at all when there is no group
+      sink.upsert(str(at + 1), rec, group !== undefined || sidechain ? o : undefined);
+    } else if (kind === 2) sink.malformed(data[at + 1]);
+    else sink.skipped(data[at + 1]);
+    at += (STRING_FIELDS[kind] as readonly boolean[]).length;
   }
-  return { ok: true, events, offset: packed.offset, state: packed.state };
 }

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { allParsers } from './parsers/index.js';
 import type { AgentParser, LogFile, ParseStart } from './parsers/types.js';
-import { unpackRead, type FileRead } from './read-events.js';
+import type { PackedRead } from './read-events.js';
 import { CLAIM_BASE, CLAIM_MAIN, CURSOR_BACK, CURSOR_DONE } from './read-control.js';
 import type { BatchResult, ReadTask, WorkerInit } from './read-worker.js';
 
@@ -81,7 +81,7 @@ export class ReadPool {
   private readonly workers: { worker: Worker; port: MessagePort }[] = [];
   /** The workers' back cursor, their count of posted batches and each batch's claim (read-worker.ts). */
   private readonly control: Int32Array;
-  private readonly results = new Map<number, FileRead[]>();
+  private readonly results = new Map<number, PackedRead[]>();
   /** A batch's wait ran out: every batch a worker has not delivered yet is read here. */
   private stalled = false;
 
@@ -139,7 +139,7 @@ export class ReadPool {
    * into the engine), else a worker's recorded reads (blocking until they arrive, or undefined
    * once a worker failed to answer in time).
    */
-  take(id: number): FileRead[] | undefined {
+  take(id: number): PackedRead[] | undefined {
     if (this.callerReads && Atomics.compareExchange(this.control, CLAIM_BASE + id, 0, CLAIM_MAIN) === 0)
       return undefined;
     for (;;) {
@@ -178,7 +178,7 @@ export class ReadPool {
     for (const w of this.workers)
       for (let m = receiveMessageOnPort(w.port); m !== undefined; m = receiveMessageOnPort(w.port)) {
         const res = m.message as BatchResult;
-        this.results.set(res.id, res.reads.map(unpackRead));
+        this.results.set(res.id, res.reads);
       }
   }
 }
@@ -194,7 +194,7 @@ export interface PlannedRead {
 
 /** Reads by plan index, from the workers; `undefined` means "read it on this thread". */
 export interface ParallelReads {
-  read(index: number): FileRead | undefined;
+  read(index: number): PackedRead | undefined;
   close(): void;
   /** Worker threads started (0: a one-thread read). */
   threads: number;
@@ -242,7 +242,7 @@ export function startParallelReads(
   for (const p of plan) if (where.size > 0 && eligible(p)) files[p.parser.agent] ??= [...p.files];
   const pool = ReadPool.open(cfg.workerUrl, cfg.threads, batches, now, files, cfg.stallMs, cfg.callerReads);
   if (pool === undefined) return NONE;
-  let open: [number, FileRead[] | undefined] | undefined;
+  let open: [number, PackedRead[] | undefined] | undefined;
   return {
     threads: pool.threads,
     read(index) {
