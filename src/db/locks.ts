@@ -22,9 +22,21 @@ async function hold(db: Db, tx: Tx, key: string): Promise<void> {
   if (db.dialect === 'postgres') await advisoryXactLock(key).execute(tx);
 }
 
-/** One user's usage: the lock every upload of the user holds (ingest-postgres.ts); deleting the account waits for it. */
+/**
+ * One user's usage: the lock every upload of the user holds (ingest-postgres.ts); deleting the
+ * account and changing the user's team memberships (which move their usage in or out of the team's
+ * rows, db/queries/team-usage-model.ts) wait for it.
+ */
 export function lockUserUsage(db: Db, tx: Tx, userId: string): Promise<void> {
   return hold(db, tx, userIngestLockKey(userId));
+}
+
+/**
+ * Several users' usage (a team's members, while the team is deleted): taken in sorted order, as the
+ * ingest writer takes a group's (ingest-postgres.ts), so the two never deadlock.
+ */
+export async function lockUsersUsage(db: Db, tx: Tx, userIds: readonly string[]): Promise<void> {
+  for (const userId of [...new Set(userIds)].sort()) await lockUserUsage(db, tx, userId);
 }
 
 /** One user's devices, while a new one is checked against the user's device limit and added. */

@@ -9,7 +9,14 @@ import type { PoolClient } from 'pg';
 import { arrayColumns } from '../pg-arrays.js';
 import { preparedName } from '../prepared-name.js';
 import { combineWrites, type Fragment } from './ingest-postgres.js';
-import type { DeviceDayRow, PeriodRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
+import type {
+  DeviceDayRow,
+  PeriodRow,
+  SubscriptionRow,
+  TeamReadModels,
+  UploadRow,
+  UserReadModels,
+} from './ingest-rows.js';
 import { otlpStateFragments, type OtlpStateChanges } from './otlp-writes.js';
 
 /** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
@@ -63,6 +70,24 @@ const PUT_DAYS = `
   SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
   ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
 
+/**
+ * The users' teams' rows (migration 0029), each change summed over the group's members of the team
+ * (core/team-deltas.ts), added in key order: groups of different members of one team upsert the
+ * same rows, and in one order (this one, and the membership changes' in db/queries/team-usage-model.ts)
+ * they wait for each other's row locks without deadlocking.
+ */
+const addTeamSums = (table: string, time: string) => `
+  INSERT INTO ${table} AS t (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+    AS u(team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+   ORDER BY team_id, ${time}, source, model
+  ON CONFLICT (team_id, ${time}, source, model) DO UPDATE SET
+    input = t.input + excluded.input, cached_input = t.cached_input + excluded.cached_input,
+    output = t.output + excluded.output, reasoning = t.reasoning + excluded.reasoning,
+    total = t.total + excluded.total, billable = t.billable + excluded.billable`;
+const ADD_TEAM_ROLLUP = addTeamSums('team_usage_rollup', 'hour_start');
+const ADD_TEAM_DAILY = addTeamSums('team_usage_daily', 'day');
+
 /** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
 const addFamilies = (table: string, key: string | null) => {
   const arrays = Array.from({ length: key ? 7 : 6 }, (_, i) => `$${i + 2}::int8[]`).join(', ');
@@ -93,6 +118,8 @@ const INSERT_SUBSCRIPTIONS = `
 export interface IngestWrites {
   readonly deviceDays: readonly DeviceDayRow[];
   readonly readModels: readonly UserReadModels[];
+  /** The users' teams' rows (none when no user of the group is in a team). */
+  readonly teams: TeamReadModels;
   readonly uploads: readonly UploadRow[];
   /** The OTLP state of each stored export that carries one. */
   readonly otlp: ReadonlyArray<{ deviceId: string; now: number; otlp: OtlpStateChanges }>;
@@ -126,7 +153,10 @@ const periods = (rows: readonly Owned<PeriodRow>[], withPeriod: boolean): string
     (x) => x.row.otherCost,
   );
 
-/** The writes of a group's rows, in the order they join (any order would do: they touch different rows). */
+/**
+ * The writes of a group's rows, in the order they join (any order would do for the users' rows:
+ * they touch different rows; the teams' rows, shared by groups of their members, in one order).
+ */
 function fragmentsOf(w: IngestWrites): Fragment[] {
   const users = w.readModels;
   const fragments: Fragment[] = [];
@@ -252,6 +282,37 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
     owned(users, (u) => (u.total ? [{ period: 0, ...u.total }] : [])),
     ADD_TOTALS,
     (rows) => periods(rows, false),
+  );
+  // Rollup before daily, as the membership changes go: the team rows are locked table by table in one order.
+  add(w.teams.rollup, ADD_TEAM_ROLLUP, (rows) =>
+    arrayColumns(
+      rows,
+      (x) => x.teamId,
+      (x) => x.hourStart,
+      (x) => x.source,
+      (x) => x.model,
+      (x) => x.input,
+      (x) => x.cached,
+      (x) => x.output,
+      (x) => x.reasoning,
+      (x) => x.total,
+      (x) => x.billable,
+    ),
+  );
+  add(w.teams.daily, ADD_TEAM_DAILY, (rows) =>
+    arrayColumns(
+      rows,
+      (x) => x.teamId,
+      (x) => x.day,
+      (x) => x.source,
+      (x) => x.model,
+      (x) => x.input,
+      (x) => x.cached,
+      (x) => x.output,
+      (x) => x.reasoning,
+      (x) => x.total,
+      (x) => x.billable,
+    ),
   );
   add(w.uploads, TOUCH_DEVICES, (rows) =>
     arrayColumns(
