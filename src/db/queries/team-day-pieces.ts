@@ -10,6 +10,13 @@
  * the stretch's ends are read from the half-hours. Sums are grouped in SQL (the cost is the sort
  * of the rows grouped, so the fewer the better); both tables are written in the same transactions
  * and read in one statement, so a day and its side are one snapshot and the difference is exact.
+ *
+ * The whole team's come from the team-side model (`team_usage_daily`, `team_usage_rollup`,
+ * migration 0029): its members' rows summed per team, so what is read does not grow with the
+ * members. One member's (a member filter) come from their own `usage_daily` and `usage_rollup`.
+ * (On SQLite these reads skip the app's write lock, raw-rows.ts: one that runs on the app's
+ * connection in the middle of a membership change of the team may see one of the two tables
+ * moved and not the other, until the change commits.)
  */
 import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
