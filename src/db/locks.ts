@@ -13,6 +13,7 @@
  * crashed holder's runs out.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from './connect.js';
 import { advisoryXactLock, userIngestLockKey } from './dialect.js';
 import { releaseRefreshLease, tryTakeRefreshLease } from './queries/leaderboard.js';
@@ -36,7 +37,11 @@ export function lockUserUsage(db: Db, tx: Tx, userId: string): Promise<void> {
  * ingest writer takes a group's (ingest-postgres.ts), so the two never deadlock.
  */
 export async function lockUsersUsage(db: Db, tx: Tx, userIds: readonly string[]): Promise<void> {
-  for (const userId of [...new Set(userIds)].sort()) await lockUserUsage(db, tx, userId);
+  if (db.dialect !== 'postgres' || userIds.length === 0) return;
+  const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
+  // One statement, the keys in their order (as ingest-postgres.ts takes a group's).
+  await sql`select pg_advisory_xact_lock(hashtextextended(k, 0))
+              from unnest(${keys}::text[]) with ordinality as t(k, n) order by n`.execute(tx);
 }
 
 /** One user's devices, while a new one is checked against the user's device limit and added. */
