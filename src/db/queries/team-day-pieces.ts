@@ -14,9 +14,10 @@
  * The whole team's come from the team-side model (`team_usage_daily`, `team_usage_rollup`,
  * migration 0029): its members' rows summed per team, so what is read does not grow with the
  * members. One member's (a member filter) come from their own `usage_daily` and `usage_rollup`.
- * (On SQLite these reads skip the app's write lock, raw-rows.ts: one that runs on the app's
- * connection in the middle of a membership change of the team may see one of the two tables
- * moved and not the other, until the change commits.)
+ * On SQLite a read of the team-side model waits for a write transaction open on the app's
+ * connection (raw-rows.ts reads skip it and would see its writes so far): a membership change moves
+ * the two tables one statement after the other, and a read between them would cut one against
+ * the other.
  */
 import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
@@ -168,9 +169,10 @@ export async function listTeamLocalDayPieces(
     BigInt(lo),
     BigInt(hi),
   ];
+  const team = () => rawRows(db, TEAM_PIECES_SQL, [teamId, ...bounds]);
   const rows =
     userId === null
-      ? await rawRows(db, TEAM_PIECES_SQL, [teamId, ...bounds])
+      ? await (db.dialect === 'sqlite' && db.sqlite.inTransaction ? db.writeLock.run(team) : team())
       : await rawRows(db, endMs - startMs > LONG_STRETCH_MS ? PIECES_PLANNED_SQL : PIECES_SQL, [
           teamId,
           userId,
