@@ -13,7 +13,9 @@ import type {
   DeviceDayRow,
   PeriodRow,
   SubscriptionRow,
+  TeamDailyRow,
   TeamReadModels,
+  TeamRollupRow,
   UploadRow,
   UserReadModels,
 } from './ingest-rows.js';
@@ -74,7 +76,9 @@ const PUT_DAYS = `
  * The users' teams' rows (migration 0029), each change summed over the group's members of the team
  * (core/team-deltas.ts), added in key order: groups of different members of one team upsert the
  * same rows, and in one order (this one, and the membership changes' in db/queries/team-usage-model.ts)
- * they wait for each other's row locks without deadlocking.
+ * they wait for each other's row locks without deadlocking. So each table is its own statement,
+ * the rollup's first, after the joined statement: the order in which PostgreSQL runs the CTEs of
+ * one statement is its own.
  */
 const addTeamSums = (table: string, time: string) => `
   INSERT INTO ${table} AS t (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
@@ -153,10 +157,7 @@ const periods = (rows: readonly Owned<PeriodRow>[], withPeriod: boolean): string
     (x) => x.row.otherCost,
   );
 
-/**
- * The writes of a group's rows, in the order they join (any order would do for the users' rows:
- * they touch different rows; the teams' rows, shared by groups of their members, in one order).
- */
+/** The writes of a group's rows, in the order they join (any order would do: they touch different rows). */
 function fragmentsOf(w: IngestWrites): Fragment[] {
   const users = w.readModels;
   const fragments: Fragment[] = [];
@@ -283,37 +284,6 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
     ADD_TOTALS,
     (rows) => periods(rows, false),
   );
-  // Rollup before daily, as the membership changes go: the team rows are locked table by table in one order.
-  add(w.teams.rollup, ADD_TEAM_ROLLUP, (rows) =>
-    arrayColumns(
-      rows,
-      (x) => x.teamId,
-      (x) => x.hourStart,
-      (x) => x.source,
-      (x) => x.model,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-    ),
-  );
-  add(w.teams.daily, ADD_TEAM_DAILY, (rows) =>
-    arrayColumns(
-      rows,
-      (x) => x.teamId,
-      (x) => x.day,
-      (x) => x.source,
-      (x) => x.model,
-      (x) => x.input,
-      (x) => x.cached,
-      (x) => x.output,
-      (x) => x.reasoning,
-      (x) => x.total,
-      (x) => x.billable,
-    ),
-  );
   add(w.uploads, TOUCH_DEVICES, (rows) =>
     arrayColumns(
       rows,
@@ -325,11 +295,35 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
   return fragments;
 }
 
+/** Sends one team table's rows (`time`: the half-hour or the day). */
+function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
+  client: PoolClient,
+  text: string,
+  rows: readonly T[],
+  time: (row: T) => number,
+): Promise<unknown> {
+  const values = arrayColumns(
+    rows,
+    (x) => x.teamId,
+    time,
+    (x) => x.source,
+    (x) => x.model,
+    (x) => x.input,
+    (x) => x.cached,
+    (x) => x.output,
+    (x) => x.reasoning,
+    (x) => x.total,
+    (x) => x.billable,
+  );
+  return client.query({ name: preparedName(text), text, values });
+}
+
 /**
  * Sends every write of a group on the caller's transaction, without waiting: one statement of
- * data-modifying CTEs (the uploads' events its final statement), then the subscriptions' two
- * statements when an upload mentions them. Settles when the database has answered them all; the
- * caller may queue COMMIT behind them first. Nothing is sent when no upload was stored.
+ * data-modifying CTEs (the uploads' events its final statement), then the teams' two statements
+ * when a user of the group is in a team, and the subscriptions' two when an upload mentions them.
+ * Settles when the database has answered them all; the caller may queue COMMIT behind them first.
+ * Nothing is sent when no upload was stored.
  */
 export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Promise<void> {
   if (writes.uploads.length === 0) return Promise.resolve();
@@ -349,6 +343,9 @@ export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Prom
   const sent: Promise<unknown>[] = [
     client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),
   ];
+  const { rollup, daily } = writes.teams;
+  if (rollup.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_ROLLUP, rollup, (x) => x.hourStart));
+  if (daily.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_DAILY, daily, (x) => x.day));
   const { deviceIds, rows } = writes.subscriptions;
   if (deviceIds.length > 0) {
     sent.push(
