@@ -4,9 +4,9 @@
  * group's size (a named prepared statement, planned once per connection). The writer reads what is
  * stored (stored-state.ts) right behind BEGIN and the users' locks; this module plans the uploads
  * against it (core/upload.ts, `GroupPlan`, the same choreography as SQLite's) and sends every
- * write joined into one statement (`sendIngestWrites`, db/queries/ingest-postgres-writes.ts), and
- * the writer's COMMIT follows right behind, unanswered: two round trips a group on a pipelined
- * connection (db/connect.ts).
+ * write joined into one statement (`sendIngestWrites`, db/queries/ingest-postgres-writes.ts; the
+ * teams' rows, when a user is in one, in two more behind it), and the writer's COMMIT follows right
+ * behind, unanswered: two round trips a group on a pipelined connection (db/connect.ts).
  *
  * Each user's read-model deltas are merged over the group's uploads (core/group-deltas.ts) and written
  * once, exactly as the SQLite group commit does; every read model but the teams' is keyed by user,
