@@ -8,8 +8,9 @@
  * inserted, before it is deleted): the statements find the teams through it. On PostgreSQL the
  * caller holds the user's ingest lock (db/locks.ts, `lockUserUsage`), so no upload of the user
  * commits between what this reads of the user's rows and the membership change (docs/decisions.md,
- * "A team-side usage model"). Each upsert adds in key order, as the ingest writers do, so writers
- * sharing a team's rows lock them in one order.
+ * "A team-side model for `group_by=day`"). Each upsert adds in key order, a statement a table,
+ * rollup then daily, as the ingest writers do, so writers sharing a team's rows lock them in one
+ * order.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Queryable } from '../connect.js';
