@@ -57,12 +57,12 @@ export function beginLockingUsers(
  * again for every day.
  *
  * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`, or for the
- * teams, which may be several, `OFFSET 0`), so each key
- * is one index probe whatever the table statistics say. As a join, a named statement's plan was
- * made when the tables were nearly empty (a new server, everyone's first sync) and kept: hash
- * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
- * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the days to the
- * CTE, is of two small sets already in memory.
+ * teams, which may be several, `OFFSET 0`), so each key is one index probe whatever the table
+ * statistics say. As a join, a named statement's plan was made when the tables were nearly empty
+ * (a new server, everyone's first sync) and kept: hash joins over sequential scans of
+ * `usage_daily` and `usage_days`, read whole by every group until the next ANALYZE
+ * (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the days to the CTE, is of two
+ * small sets already in memory.
  */
 export const SELECT_STORED = `
   WITH n AS MATERIALIZED (
