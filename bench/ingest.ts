@@ -9,11 +9,13 @@
  * server process and with one per core (SERVER_PROCESSES), unless BENCH_PROCESSES lists the counts
  * (e.g. `BENCH_PROCESSES=1`). BENCH_SERVER measures another build's dist/src/server.js (paired
  * runs against a baseline). BENCH_BUDGETS and BENCH_WEBHOOKS register that many budgets and
- * webhooks first (bench/lib/notifications.ts).
+ * webhooks first (bench/lib/notifications.ts); BENCH_TEAMS puts the uploading accounts into that
+ * many teams (bench/lib/bench-teams.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { BENCH_TEAMS, formTeams } from './lib/bench-teams.js';
 import { check } from './lib/ingest-check.js';
 import { BENCH_BUDGETS, BENCH_WEBHOOKS, registerNotifications } from './lib/notifications.js';
 import {
@@ -71,6 +73,7 @@ async function provision(base: string, tokensFile: string): Promise<void> {
     sessions.push(session.access_token);
   }
   await registerNotifications(base, sessions);
+  if (BENCH_TEAMS > 0) await formTeams(base, sessions);
   fs.writeFileSync(tokensFile, tokens.join('\n') + '\n');
 }
 

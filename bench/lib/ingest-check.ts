@@ -2,7 +2,8 @@
  * @fileoverview bench:ingest's check after a run: every accepted upload stored (the upload events'
  * count), and every read model's per-user sums equal to the raw buckets', read in one snapshot from
  * the measured server's database (either engine; a build from before the packed tables too, for
- * `BENCH_SERVER` runs).
+ * `BENCH_SERVER` runs). The team-side tables (migration 0029), when the build has them, against
+ * the sums of their teams' current members' rows (`BENCH_TEAMS`).
  */
 import path from 'node:path';
 import pg from 'pg';
@@ -38,6 +39,32 @@ const SUMS: Record<string, string> = {
 
 /** The 16-day sums (migration 0027), checked when the measured build has them (BENCH_SERVER). */
 const BLOCKS = 'select user_id, sum(total) t, sum(billable) b from usage_blocks group by user_id';
+
+/**
+ * Per team: the team-side tables' sums, and their definition from the members' rows (compared
+ * with each other, keyed by team in the `user_id` column).
+ */
+const TEAM_SUMS: Record<string, [string, string]> = {
+  team_usage_rollup: [
+    'select team_id user_id, sum(total) t, sum(billable) b from team_usage_rollup group by team_id',
+    'select m.team_id user_id, sum(r.total) t, sum(r.billable) b from team_members m join usage_rollup r on r.user_id = m.user_id group by m.team_id',
+  ],
+  team_usage_daily: [
+    'select team_id user_id, sum(total) t, sum(billable) b from team_usage_daily group by team_id',
+    'select m.team_id user_id, sum(r.total) t, sum(r.billable) b from team_members m join usage_daily r on r.user_id = m.user_id group by m.team_id',
+  ],
+};
+
+/** The team-side tables that differ from their members' sums. */
+function compareTeams(results: Record<string, [UserSums, UserSums]>): string[] {
+  const key = (rows: UserSums) =>
+    JSON.stringify(
+      rows.filter((r) => String(r.t) !== '0' || String(r.b) !== '0').map((r) => [r.user_id, String(r.t), String(r.b)]),
+    );
+  return Object.entries(results)
+    .filter(([, [stored, members]]) => key(stored) !== key(members))
+    .map(([name]) => name);
+}
 
 /** The packed days' sums per user (summed here: SQL does not read the packed text). */
 const DAYS = 'select user_id, counts from usage_days order by user_id';
@@ -117,11 +144,15 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       // A build from before the packed days (BENCH_SERVER) has no usage_days to check.
       if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t)
         results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
+      const teams: Record<string, [UserSums, UserSums]> = {};
+      if ((await client.query(`select to_regclass('team_usage_rollup') t`)).rows[0]?.t)
+        for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+          teams[name] = [await sumsOf(stored), await sumsOf(members)];
       await client.query('COMMIT');
       return {
         events: Number(events.rows[0]?.n),
         bucketsInEvents: Number(events.rows[0]?.b),
-        differing: compareSums(results),
+        differing: [...compareSums(results), ...compareTeams(teams)],
       };
     } finally {
       await client.end();
@@ -148,7 +179,15 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       results.usage_blocks = sumsOf(BLOCKS);
     if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get())
       results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
-    return { events: Number(events.n), bucketsInEvents: Number(events.b), differing: compareSums(results) };
+    const teams: Record<string, [UserSums, UserSums]> = {};
+    if (db.prepare(`select 1 from sqlite_master where name = 'team_usage_rollup'`).get())
+      for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+        teams[name] = [sumsOf(stored), sumsOf(members)];
+    return {
+      events: Number(events.n),
+      bucketsInEvents: Number(events.b),
+      differing: [...compareSums(results), ...compareTeams(teams)],
+    };
   } finally {
     db.close();
   }

@@ -13,6 +13,7 @@
  * crashed holder's runs out.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from './connect.js';
 import { advisoryXactLock, userIngestLockKey } from './dialect.js';
 import { releaseRefreshLease, tryTakeRefreshLease } from './queries/leaderboard.js';
@@ -22,9 +23,25 @@ async function hold(db: Db, tx: Tx, key: string): Promise<void> {
   if (db.dialect === 'postgres') await advisoryXactLock(key).execute(tx);
 }
 
-/** One user's usage: the lock every upload of the user holds (ingest-postgres.ts); deleting the account waits for it. */
+/**
+ * One user's usage: the lock every upload of the user holds (ingest-postgres.ts); deleting the
+ * account and changing the user's team memberships (which move their usage in or out of the team's
+ * rows, db/queries/team-usage-model.ts) wait for it.
+ */
 export function lockUserUsage(db: Db, tx: Tx, userId: string): Promise<void> {
   return hold(db, tx, userIngestLockKey(userId));
+}
+
+/**
+ * Several users' usage (a team's members, while the team is deleted): taken in sorted order, as the
+ * ingest writer takes a group's (ingest-postgres.ts), so the two never deadlock.
+ */
+export async function lockUsersUsage(db: Db, tx: Tx, userIds: readonly string[]): Promise<void> {
+  if (db.dialect !== 'postgres' || userIds.length === 0) return;
+  const keys = [...new Set(userIds)].sort().map(userIngestLockKey);
+  // One statement, the keys in their order (as ingest-postgres.ts takes a group's).
+  await sql`select pg_advisory_xact_lock(hashtextextended(k, 0))
+              from unnest(${keys}::text[]) with ordinality as t(k, n) order by n`.execute(tx);
 }
 
 /** One user's devices, while a new one is checked against the user's device limit and added. */

@@ -33,6 +33,7 @@ import { migration as m0025 } from './migrations/2026_11_29_0025_usage_daily_by_
 import { migration as m0026 } from './migrations/2026_11_29_0026_otlp_versions.js';
 import { migration as m0027 } from './migrations/2026_11_29_0027_usage_blocks.js';
 import { migration as m0028 } from './migrations/2026_11_29_0028_leaderboard_costs.js';
+import { migration as m0029 } from './migrations/2026_11_29_0029_team_usage.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -65,6 +66,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_29_0026_otlp_versions': m0026(),
     '2026_11_29_0027_usage_blocks': m0027(dialect),
     '2026_11_29_0028_leaderboard_costs': m0028(dialect),
+    '2026_11_29_0029_team_usage': m0029(dialect),
   };
 }
 

@@ -1,6 +1,6 @@
-/** @fileoverview The team tables, as Kysely sees them (migration 0021; re-exported by db/schema.ts). */
+/** @fileoverview The team tables, as Kysely sees them (migrations 0021, 0029; re-exported by db/schema.ts). */
 import type { ColumnType } from 'kysely';
-import type { Int, NullableInt } from './schema.js';
+import type { Int, NullableInt, TokenColumns } from './schema.js';
 
 export type TeamRole = 'owner' | 'admin' | 'member';
 
@@ -33,4 +33,24 @@ export interface TeamInvitesTable {
   created_at: Int;
   expires_at: Int;
   revoked_at: NullableInt;
+}
+
+/**
+ * The team-side read model (migration 0029): the six counts of the team's current members'
+ * `usage_rollup` rows, summed per (team, half-hour, source, model). Kept with every change of a
+ * member's usage or of the membership, in its transaction (db/queries/team-usage-model.ts).
+ */
+export interface TeamUsageRollupTable extends TokenColumns {
+  team_id: string;
+  hour_start: Int;
+  source: string;
+  model: string;
+}
+
+/** The same over the members' `usage_daily` counts, per (team, UTC epoch day, source, model); no cost. */
+export interface TeamUsageDailyTable extends TokenColumns {
+  team_id: string;
+  day: Int;
+  source: string;
+  model: string;
 }

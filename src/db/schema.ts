@@ -29,7 +29,13 @@ import type {
   WebhooksTable,
 } from './schema-notifications.js';
 export * from './schema-teams.js';
-import type { TeamInvitesTable, TeamMembersTable, TeamsTable } from './schema-teams.js';
+import type {
+  TeamInvitesTable,
+  TeamMembersTable,
+  TeamsTable,
+  TeamUsageDailyTable,
+  TeamUsageRollupTable,
+} from './schema-teams.js';
 import type {
   LeaderboardFamilyColumns,
   LeaderboardUserWeeksTable,
@@ -324,6 +330,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  team_usage_rollup: TeamUsageRollupTable;
+  team_usage_daily: TeamUsageDailyTable;
   team_invites: TeamInvitesTable;
 }
 

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { lockTeam } from '../db/locks.js';
+import { lockTeam, lockUserUsage } from '../db/locks.js';
 import type { TeamRole } from '../db/schema.js';
 import { findTeamRole, insertMember } from '../db/queries/teams.js';
 import {
@@ -145,6 +145,8 @@ export class TeamInviteService {
           throw new Forbidden('This invite is for another e-mail address; sign in with that account.');
       }
       if (!(await useTeamInvite(tx, invite.id))) throw new NotFound(INVALID_INVITE);
+      // The member's usage joins the team's rows (db/queries/team-usage-model.ts): no upload of theirs meanwhile.
+      await lockUserUsage(this.db, tx, userId);
       await insertMember(tx, invite.teamId, userId, invite.role, now);
       await emitTeamEvent(
         tx,

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
-import { lockTeam } from '../db/locks.js';
+import { lockTeam, lockUserUsage, lockUsersUsage } from '../db/locks.js';
 import type { TeamRole } from '../db/schema.js';
 import {
   countOwners,
@@ -16,6 +16,7 @@ import {
   findTeam,
   findTeamRole,
   insertTeam,
+  listTeamMemberIds,
   listMembers,
   listTeamsOf,
   renameTeam,
@@ -75,6 +76,8 @@ export class TeamService {
     const now = this.clock.now();
     const base = slugOf(name);
     return inTransaction(this.db, async (tx) => {
+      // The owner's usage is added to the team's (db/queries/team-usage-model.ts): no upload of theirs meanwhile.
+      await lockUserUsage(this.db, tx, userId);
       let slug = base;
       // A taken slug gets a short random tail (a second try is practically always free).
       for (let i = 0; await slugTaken(tx, slug); i++) {
@@ -111,7 +114,11 @@ export class TeamService {
 
   async delete(teamId: string, userId: string): Promise<void> {
     await this.require(teamId, userId, 'owner');
-    await inTransaction(this.db, (tx) => deleteTeam(tx, teamId));
+    // No member's upload adds to the team's usage rows while they go (db/queries/team-usage-model.ts).
+    await this.locked(teamId, async (tx) => {
+      await lockUsersUsage(this.db, tx, await listTeamMemberIds(tx, teamId));
+      await deleteTeam(tx, teamId);
+    });
   }
 
   /** The members; e-mail addresses and last uploads for owners and admins only. */
@@ -157,6 +164,8 @@ export class TeamService {
             ? 'You are the last owner: make another member an owner first, or delete the team.'
             : 'The last owner cannot be removed.',
         );
+      // The member's usage leaves the team's rows: no upload of theirs meanwhile.
+      await lockUserUsage(this.db, tx, memberId);
       await deleteMember(tx, teamId, memberId);
       // Queued in the removal's transaction: the event is sent exactly when the removal holds.
       await emitTeamEvent(

@@ -1,11 +1,14 @@
 /**
  * @fileoverview A team of two members with a generated history, for the team usage property tests:
- * both sign up, each uploads the half-hours the history gives them through `svc-ingest`, and the
- * first creates a team that the second joins by invite.
+ * both sign up and upload the half-hours the history gives them through `svc-ingest`; the first
+ * creates the team after a third of the uploads and the second joins by invite after two thirds, so
+ * the team-side read model (migration 0029) is built both ways: from a member's history when they
+ * join, and by the uploads after. The team-side model is then checked against its members' rows.
  */
 import { expect } from 'vitest';
 import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from './actors.js';
 import type { TestApp } from './app.js';
+import { expectTeamModelInStep } from './team-usage-model.js';
 
 const HALF_HOUR = 1_800_000;
 
@@ -24,7 +27,24 @@ export async function teamOfTwoWithHistory(
 ): Promise<{ members: [TestUser, TestUser]; teamId: string }> {
   const members: [TestUser, TestUser] = [await signUp(t), await signUp(t)];
   const devices = await Promise.all(members.map((m) => issueDevice(t, m)));
-  for (const u of uploads) {
+  const [owner, other] = members;
+  const post = (user: TestUser, url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: bearer(user.accessToken), payload });
+  let teamId: string | undefined;
+  let joined = false;
+  const create = async () =>
+    (teamId ??= (await post(owner, '/functions/svc-team-create', { name })).json<{ id: string }>().id);
+  const join = async () => {
+    const link = (await post(owner, '/functions/svc-team-invite-create', { team_id: await create() })).json<{
+      invite_token: string;
+    }>();
+    const res = await post(other, '/functions/svc-team-join', { invite_token: link.invite_token });
+    expect(res.statusCode, res.body).toBe(200);
+    joined = true;
+  };
+  for (const [i, u] of uploads.entries()) {
+    if (i === Math.floor(uploads.length / 3)) await create();
+    if (i === Math.floor((2 * uploads.length) / 3) && !joined) await join();
     const buckets: BucketInput[] = u.buckets.map((b) => ({
       hour_start: new Date(firstDayMs + b.slot * HALF_HOUR).toISOString(),
       source: b.source,
@@ -36,14 +56,7 @@ export async function teamOfTwoWithHistory(
     const res = await ingest(t, (devices[u.who] as { token: string }).token, buckets);
     expect(res.statusCode, res.body).toBe(200);
   }
-  const [owner, other] = members;
-  const post = (user: TestUser, url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, headers: bearer(user.accessToken), payload });
-  const teamId = (await post(owner, '/functions/svc-team-create', { name })).json<{ id: string }>().id;
-  const link = (await post(owner, '/functions/svc-team-invite-create', { team_id: teamId })).json<{
-    invite_token: string;
-  }>();
-  const joined = await post(other, '/functions/svc-team-join', { invite_token: link.invite_token });
-  expect(joined.statusCode, joined.body).toBe(200);
-  return { members, teamId };
+  if (!joined) await join();
+  await expectTeamModelInStep(t.db.kysely, `of team ${name}`);
+  return { members, teamId: await create() };
 }

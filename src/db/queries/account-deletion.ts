@@ -8,6 +8,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../transaction.js';
 import type { Database } from '../schema.js';
 import { handOverOwnedTeams } from './teams.js';
+import { moveMemberUsage } from './team-usage-model.js';
 
 /** How a table's rows of one user are found. */
 type Owned =
@@ -92,6 +93,8 @@ function deletion(owned: Owned, userId: string): RawBuilder<unknown> {
 export async function deleteAccount(tx: Tx, userId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   await handOverOwnedTeams(tx, userId);
+  // The user's usage leaves each of their teams' rows before the rows it is summed from go.
+  await moveMemberUsage(tx, userId, null, -1);
   for (const owned of USER_OWNED) {
     const result = await deletion(owned, userId).execute(tx);
     counts[owned.table] = (counts[owned.table] ?? 0) + Number(result.numAffectedRows ?? 0n);

@@ -9,7 +9,16 @@ import type { PoolClient } from 'pg';
 import { arrayColumns } from '../pg-arrays.js';
 import { preparedName } from '../prepared-name.js';
 import { combineWrites, type Fragment } from './ingest-postgres.js';
-import type { DeviceDayRow, PeriodRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
+import type {
+  DeviceDayRow,
+  PeriodRow,
+  SubscriptionRow,
+  TeamDailyRow,
+  TeamReadModels,
+  TeamRollupRow,
+  UploadRow,
+  UserReadModels,
+} from './ingest-rows.js';
 import { otlpStateFragments, type OtlpStateChanges } from './otlp-writes.js';
 
 /** Each changed (device, UTC day)'s raw buckets, packed whole (domain/device-day-buckets.ts). */
@@ -63,6 +72,26 @@ const PUT_DAYS = `
   SELECT * FROM unnest($1::text[], $2::int8[], $3::text[])
   ON CONFLICT (user_id, day) DO UPDATE SET counts = excluded.counts`;
 
+/**
+ * The users' teams' rows (migration 0029), each change summed over the group's members of the team
+ * (core/team-deltas.ts), added in key order: groups of different members of one team upsert the
+ * same rows, and in one order (this one, and the membership changes' in db/queries/team-usage-model.ts)
+ * they wait for each other's row locks without deadlocking. So each table is its own statement,
+ * the rollup's first, after the joined statement: the order in which PostgreSQL runs the CTEs of
+ * one statement is its own.
+ */
+const addTeamSums = (table: string, time: string) => `
+  INSERT INTO ${table} AS t (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+    AS u(team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+   ORDER BY team_id, ${time}, source, model
+  ON CONFLICT (team_id, ${time}, source, model) DO UPDATE SET
+    input = t.input + excluded.input, cached_input = t.cached_input + excluded.cached_input,
+    output = t.output + excluded.output, reasoning = t.reasoning + excluded.reasoning,
+    total = t.total + excluded.total, billable = t.billable + excluded.billable`;
+const ADD_TEAM_ROLLUP = addTeamSums('team_usage_rollup', 'hour_start');
+const ADD_TEAM_DAILY = addTeamSums('team_usage_daily', 'day');
+
 /** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
 const addFamilies = (table: string, key: string | null) => {
   const arrays = Array.from({ length: key ? 7 : 6 }, (_, i) => `$${i + 2}::int8[]`).join(', ');
@@ -93,6 +122,8 @@ const INSERT_SUBSCRIPTIONS = `
 export interface IngestWrites {
   readonly deviceDays: readonly DeviceDayRow[];
   readonly readModels: readonly UserReadModels[];
+  /** The users' teams' rows (none when no user of the group is in a team). */
+  readonly teams: TeamReadModels;
   readonly uploads: readonly UploadRow[];
   /** The OTLP state of each stored export that carries one. */
   readonly otlp: ReadonlyArray<{ deviceId: string; now: number; otlp: OtlpStateChanges }>;
@@ -264,11 +295,35 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
   return fragments;
 }
 
+/** Sends one team table's rows (`time`: the half-hour or the day). */
+function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
+  client: PoolClient,
+  text: string,
+  rows: readonly T[],
+  time: (row: T) => number,
+): Promise<unknown> {
+  const values = arrayColumns(
+    rows,
+    (x) => x.teamId,
+    time,
+    (x) => x.source,
+    (x) => x.model,
+    (x) => x.input,
+    (x) => x.cached,
+    (x) => x.output,
+    (x) => x.reasoning,
+    (x) => x.total,
+    (x) => x.billable,
+  );
+  return client.query({ name: preparedName(text), text, values });
+}
+
 /**
  * Sends every write of a group on the caller's transaction, without waiting: one statement of
- * data-modifying CTEs (the uploads' events its final statement), then the subscriptions' two
- * statements when an upload mentions them. Settles when the database has answered them all; the
- * caller may queue COMMIT behind them first. Nothing is sent when no upload was stored.
+ * data-modifying CTEs (the uploads' events its final statement), then the teams' two statements
+ * when a user of the group is in a team, and the subscriptions' two when an upload mentions them.
+ * Settles when the database has answered them all; the caller may queue COMMIT behind them first.
+ * Nothing is sent when no upload was stored.
  */
 export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Promise<void> {
   if (writes.uploads.length === 0) return Promise.resolve();
@@ -288,6 +343,9 @@ export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Prom
   const sent: Promise<unknown>[] = [
     client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),
   ];
+  const { rollup, daily } = writes.teams;
+  if (rollup.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_ROLLUP, rollup, (x) => x.hourStart));
+  if (daily.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_DAILY, daily, (x) => x.day));
   const { deviceIds, rows } = writes.subscriptions;
   if (deviceIds.length > 0) {
     sent.push(

@@ -48,17 +48,21 @@ export function beginLockingUsers(
  * (`kind` 'd', `owner` = user, with the stored cost, whose change goes to `usage_blocks` and the
  * leaderboard's period costs); and each touched (user, day)'s packed `usage_days` row (`kind` 'p',
  * the text in `packed`); and the count of stored raw buckets of each user with buckets in the group
- * (`kind` 'u', the count in `day`; migration 0017; a user without a row has none).
+ * (`kind` 'u', the count in `day`; migration 0017; a user without a row has none); and the teams
+ * each of those users is a member of (`kind` 't', the team id in `source`; migration 0029): read
+ * here, after the users' locks are held, which every membership change of theirs takes too
+ * (db/locks.ts), so what is read holds until the group commits.
  *
  * The devices' numbers are looked up once each (the `n` CTE) and joined to the days, not probed
  * again for every day.
  *
- * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`), so each key
- * is one index probe whatever the table statistics say. As a join, a named statement's plan was
- * made when the tables were nearly empty (a new server, everyone's first sync) and kept: hash
- * joins over sequential scans of `usage_daily` and `usage_days`, read whole by every group until
- * the next ANALYZE (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the days to the
- * CTE, is of two small sets already in memory.
+ * Every lookup is a LATERAL subquery that cannot be pulled up into a join (a `LIMIT`, or for the
+ * teams, which may be several, `OFFSET 0`), so each key is one index probe whatever the table
+ * statistics say. As a join, a named statement's plan was made when the tables were nearly empty
+ * (a new server, everyone's first sync) and kept: hash joins over sequential scans of
+ * `usage_daily` and `usage_days`, read whole by every group until the next ANALYZE
+ * (docs/decisions.md, "Ingest on PostgreSQL"). The one join, of the days to the CTE, is of two
+ * small sets already in memory.
  */
 export const SELECT_STORED = `
   WITH n AS MATERIALIZED (
@@ -89,13 +93,17 @@ export const SELECT_STORED = `
     FROM (SELECT DISTINCT user_id FROM unnest($3::text[]) AS u(user_id)) k
     CROSS JOIN LATERAL (SELECT stored_buckets FROM user_storage x WHERE x.user_id = k.user_id LIMIT 1) s
   UNION ALL
+  SELECT 't', k.user_id, 0, t.team_id, '', NULL, 0, 0, 0, 0, 0, 0, 0
+    FROM (SELECT DISTINCT user_id FROM unnest($3::text[]) AS u(user_id)) k
+    CROSS JOIN LATERAL (SELECT team_id FROM team_members x WHERE x.user_id = k.user_id OFFSET 0) t
+  UNION ALL
   SELECT 'v', v.device_id, coalesce((SELECT version FROM otlp_versions x WHERE x.device_id = v.device_id), 0),
          '', '', NULL, 0, 0, 0, 0, 0, 0, 0
     FROM unnest($8::text[]) AS v(device_id)`;
 
 /** A row of {@link SELECT_STORED}. */
 export interface StoredStateRow extends CountColumns {
-  kind: 'b' | 'd' | 'p' | 'n' | 'u' | 'v';
+  kind: 'b' | 'd' | 'p' | 'n' | 'u' | 't' | 'v';
   owner: string;
   day: bigint;
   source: string;

@@ -78,6 +78,34 @@ export interface UserReadModels {
   readonly total: FamilyDelta | null;
 }
 
+/** A change added to a team's `team_usage_rollup` row (migration 0029): the sum of its uploading members' changes. */
+export interface TeamRollupRow extends TokenCounts {
+  readonly teamId: string;
+  readonly hourStart: number;
+  readonly source: string;
+  readonly model: string;
+}
+
+/** A change added to a team's `team_usage_daily` row: counts only. */
+export interface TeamDailyRow extends TokenCounts {
+  readonly teamId: string;
+  readonly day: number;
+  readonly source: string;
+  readonly model: string;
+}
+
+/** The team-side rows a group changes, summed over its users in each team (none when no user is in a team). */
+export interface TeamReadModels {
+  readonly rollup: readonly TeamRollupRow[];
+  readonly daily: readonly TeamDailyRow[];
+}
+
+/** Every read-model row a group changes: each user's, and their teams'. */
+export interface GroupReadModels {
+  readonly users: readonly UserReadModels[];
+  readonly teams: TeamReadModels;
+}
+
 /** One stored upload: its `ingest_events` record, and its device's sync time (`devices`). */
 export interface UploadRow {
   readonly deviceId: string;

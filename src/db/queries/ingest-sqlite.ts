@@ -8,7 +8,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { CountColumns } from '../token-columns.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
 import type { FamilyDelta } from '../../domain/leaderboard-periods.js';
-import type { DeviceDayRow, SubscriptionRow, UploadRow, UserReadModels } from './ingest-rows.js';
+import type { DeviceDayRow, SubscriptionRow, TeamReadModels, UploadRow, UserReadModels } from './ingest-rows.js';
 
 /** A stored `usage_daily` row: its counts and cost. */
 export interface StoredDaily extends TokenCounts {
@@ -94,6 +94,22 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');
   const addMonth = addFamilies('leaderboard_user_months', 'month');
   const addTotal = addFamilies('leaderboard_user_totals', '');
+  // The team-side read model (migration 0029): the user's teams (by team_members_user), their rows added to.
+  const selectTeams = s.prepare<[string], string>(`SELECT team_id FROM team_members WHERE user_id = ?`).pluck(true);
+  const addTeamSums = (table: string, time: string) =>
+    s
+      .prepare(
+        `INSERT INTO ${table} (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (team_id, ${time}, source, model) DO UPDATE SET
+         input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
+         output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+         total = total + excluded.total, billable = billable + excluded.billable
+       RETURNING typeof(input + cached_input + output + reasoning + total + billable)`,
+      )
+      .pluck(true);
+  const addTeamRollup = addTeamSums('team_usage_rollup', 'hour_start');
+  const addTeamDaily = addTeamSums('team_usage_daily', 'day');
   // Touched first: it answers the device's number, which its raw buckets are keyed by (migration 0013).
   const touchDevice = s
     .prepare<[number, number, number, string], bigint>(
@@ -133,6 +149,47 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
         billable: row.billable,
         costMicros: BigInt(row.cost_micros),
       };
+    },
+    /** The ids of the teams the user is a member of (none: no team-side rows to write). */
+    teamsOf: (userId: string): string[] => selectTeams.all(userId),
+    /**
+     * Adds a group's changes to its users' teams' rows; answers false when a sum left the 64-bit
+     * range. Checked like the sums over many days: a team row sums one half-hour or day over every
+     * member, each within the day bound, so a large team with a high bound could get there.
+     */
+    writeTeamModels(teams: TeamReadModels): boolean {
+      let inRange = true;
+      for (const r of teams.rollup) {
+        const type = addTeamRollup.get(
+          r.teamId,
+          r.hourStart,
+          r.source,
+          r.model,
+          r.input,
+          r.cached,
+          r.output,
+          r.reasoning,
+          r.total,
+          r.billable,
+        );
+        inRange = integer(type) && inRange;
+      }
+      for (const d of teams.daily) {
+        const type = addTeamDaily.get(
+          d.teamId,
+          d.day,
+          d.source,
+          d.model,
+          d.input,
+          d.cached,
+          d.output,
+          d.reasoning,
+          d.total,
+          d.billable,
+        );
+        inRange = integer(type) && inRange;
+      }
+      return inRange;
     },
     /** Marks the device as synced; answers its number, or undefined when it no longer exists. */
     touchDevice: (deviceId: string, now: number): bigint | undefined => touchDevice.get(now, now, now, deviceId),

@@ -10,6 +10,14 @@
  * the stretch's ends are read from the half-hours. Sums are grouped in SQL (the cost is the sort
  * of the rows grouped, so the fewer the better); both tables are written in the same transactions
  * and read in one statement, so a day and its side are one snapshot and the difference is exact.
+ *
+ * The whole team's come from the team-side model (`team_usage_daily`, `team_usage_rollup`,
+ * migration 0029): its members' rows summed per team, so what is read does not grow with the
+ * members. One member's (a member filter) come from their own `usage_daily` and `usage_rollup`.
+ * On SQLite a read of the team-side model waits for a write transaction open on the app's
+ * connection (raw-rows.ts reads skip it and would see its writes so far): a membership change moves
+ * the two tables one statement after the other, and a read between them would cut one against
+ * the other.
  */
 import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
@@ -83,6 +91,37 @@ const PIECES_SQL = statement((d, from, p) => {
 const PIECES_PLANNED_SQL = { ...PIECES_SQL, planEachCall: true };
 const LONG_STRETCH_MS = 90 * DAY_MS;
 
+/**
+ * The same for the whole team, from the team-side read model (migration 0029): the members' sums
+ * already summed per team, so a year in New York reads about 730 daily rows and the few thousand
+ * half-hours of the days' smaller sides instead of every member's. Parameters as above less the
+ * member (@p2) and the blocks: @p1 the team, then @p2 to @p12 for @p3 to @p13. A daily row is one
+ * piece's (day, source, model) already: nothing to group.
+ */
+const TEAM_PIECES_SQL = (() => {
+  const at = (d: 'sqlite' | 'postgres') => (n: number) =>
+    d === 'sqlite' ? `@p${n === 1 ? 1 : n - 1}` : `$${n === 1 ? 1 : n - 1}`;
+  const make = (d: 'sqlite' | 'postgres') => {
+    const p = at(d);
+    const half = (lo: number, hi: number) =>
+      `select 0, (r.hour_start + ${p(7)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+         from team_usage_rollup r where r.team_id = ${p(1)} and r.hour_start >= ${p(lo)} and r.hour_start < ${p(hi)}
+        group by (r.hour_start + ${p(7)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model`;
+    return `${half(3, 4)}
+    union all
+    ${half(5, 6)}
+    union all
+    select 1, r.day, r.day, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
+      from team_usage_daily r where r.team_id = ${p(1)} and r.day >= ${p(8)} and r.day < ${p(9)}
+    union all
+    select 2, r.hour_start / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+      from team_usage_rollup r where r.team_id = ${p(1)} and r.hour_start >= ${p(10)} and r.hour_start < ${p(11)}
+       and r.hour_start % ${DAY_MS} >= ${p(12)} and r.hour_start % ${DAY_MS} < ${p(13)}
+     group by r.hour_start / ${DAY_MS}, r.source, r.model`;
+  };
+  return { sqlite: make('sqlite'), postgres: make('postgres') };
+})();
+
 /** Team sums of one (local epoch day, UTC epoch day, source, raw model). */
 export interface LocalDayPiece {
   readonly localDay: number;
@@ -92,7 +131,11 @@ export interface LocalDayPiece {
   readonly counts: TokenCounts;
 }
 
-/** The team's sums per local day over `[startMs, endMs)`, where the zone's offset is `offsetMs` throughout. */
+/**
+ * The team's sums per local day over `[startMs, endMs)`, where the zone's offset is `offsetMs`
+ * throughout: of one member (`userId`) from their own rows, of the whole team (null) from the
+ * team-side read model.
+ */
 export async function listTeamLocalDayPieces(
   db: Db,
   teamId: string,
@@ -113,9 +156,7 @@ export async function listTeamLocalDayPieces(
   const early = (day: number) => day + Math.floor(offsetMs / DAY_MS);
   const sideEarly = cut <= DAY_MS / 2;
   const [lo, hi] = cut === 0 ? [0, 0] : sideEarly ? [0, cut] : [cut, DAY_MS];
-  const rows = await rawRows(db, endMs - startMs > LONG_STRETCH_MS ? PIECES_PLANNED_SQL : PIECES_SQL, [
-    teamId,
-    userId,
+  const bounds = [
     BigInt(startMs),
     BigInt(a),
     BigInt(b),
@@ -127,10 +168,19 @@ export async function listTeamLocalDayPieces(
     BigInt(cut === 0 ? a : b),
     BigInt(lo),
     BigInt(hi),
-    ...(db.dialect === 'sqlite'
-      ? [BigInt(Math.floor(firstFull / BLOCK_DAYS)), BigInt(Math.floor((endFull - 1) / BLOCK_DAYS))]
-      : []),
-  ]);
+  ];
+  const team = () => rawRows(db, TEAM_PIECES_SQL, [teamId, ...bounds]);
+  const rows =
+    userId === null
+      ? await (db.dialect === 'sqlite' && db.sqlite.inTransaction ? db.writeLock.run(team) : team())
+      : await rawRows(db, endMs - startMs > LONG_STRETCH_MS ? PIECES_PLANNED_SQL : PIECES_SQL, [
+          teamId,
+          userId,
+          ...bounds,
+          ...(db.dialect === 'sqlite'
+            ? [BigInt(Math.floor(firstFull / BLOCK_DAYS)), BigInt(Math.floor((endFull - 1) / BLOCK_DAYS))]
+            : []),
+        ]);
   const pieces: LocalDayPiece[] = [];
   const whole = new Map<string, { utcDay: number; source: string; model: string; counts: TokenCounts }>();
   const sides: LocalDayPiece[] = [];

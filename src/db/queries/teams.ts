@@ -3,10 +3,15 @@
  * teams, a member's role, the member list, role changes and removals, and the hand-over of a
  * deleted account's last ownership. `findTeamRole` and `listTeamMemberIds` are the seams other
  * features (budgets, webhooks) ask teams through.
+ *
+ * Every change of membership keeps the team-side read model in the same transaction
+ * (team-usage-model.ts): on PostgreSQL its caller holds the ingest lock of each user whose
+ * membership changes (db/locks.ts), so no upload of theirs interleaves.
  */
 import type { Queryable } from '../connect.js';
 import { sql } from 'kysely';
 import type { TeamRole } from '../schema.js';
+import { deleteTeamUsage, moveMemberUsage } from './team-usage-model.js';
 
 export interface TeamRow {
   id: string;
@@ -85,8 +90,9 @@ export async function renameTeam(db: Queryable, teamId: string, name: string, no
   await db.updateTable('teams').set({ name, updated_at: now }).where('id', '=', teamId).execute();
 }
 
-/** Deletes the team with its members and invites. */
+/** Deletes the team with its members, invites and usage rows (PostgreSQL: holding every member's ingest lock). */
 export async function deleteTeam(db: Queryable, teamId: string): Promise<void> {
+  await deleteTeamUsage(db, teamId);
   await db.deleteFrom('team_invites').where('team_id', '=', teamId).execute();
   await db.deleteFrom('team_members').where('team_id', '=', teamId).execute();
   await db.deleteFrom('teams').where('id', '=', teamId).execute();
@@ -129,6 +135,7 @@ export async function listTeamsOf(db: Queryable, userId: string): Promise<MyTeam
   }));
 }
 
+/** Adds a member, and their whole usage to the team's (PostgreSQL: holding the user's ingest lock). */
 export async function insertMember(
   db: Queryable,
   teamId: string,
@@ -137,6 +144,7 @@ export async function insertMember(
   now: number,
 ): Promise<void> {
   await db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, joined_at: now }).execute();
+  await moveMemberUsage(db, userId, teamId, 1);
 }
 
 /** The team's members with their names and last sync, owners first, then admins, then by joining. */
@@ -192,14 +200,17 @@ export async function setMemberRole(db: Queryable, teamId: string, userId: strin
     .execute();
 }
 
+/** Removes a member, and their whole usage from the team's (PostgreSQL: holding the user's ingest lock). */
 export async function deleteMember(db: Queryable, teamId: string, userId: string): Promise<void> {
+  await moveMemberUsage(db, userId, teamId, -1);
   await db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).execute();
 }
 
 /**
  * Before an account is deleted: each team whose only owner it is gets a new owner, the
  * longest-standing admin, else the longest-standing member; a team with no one else goes.
- * (The account's memberships themselves are deleted with its other rows.)
+ * (The account's memberships themselves are deleted with its other rows, its usage subtracted
+ * from their teams first: account-deletion.ts.)
  */
 export async function handOverOwnedTeams(db: Queryable, userId: string): Promise<void> {
   const owned = await db

@@ -12,7 +12,13 @@
  * reads it as it goes inside its transaction and writes each upload in a savepoint; PostgreSQL reads
  * it first, in one round trip, and writes the whole group in one statement.
  */
-import type { DeviceDayRow, SubscriptionRow, UploadRow, UserReadModels } from '../../db/queries/ingest-rows.js';
+import type {
+  DeviceDayRow,
+  GroupReadModels,
+  SubscriptionRow,
+  UploadRow,
+  UserReadModels,
+} from '../../db/queries/ingest-rows.js';
 import { addToDay } from '../../domain/day-slots.js';
 import { PeriodDeltaSum } from '../../domain/leaderboard-periods.js';
 import type { TokenCounts } from '../../domain/token-counts.js';
@@ -23,6 +29,7 @@ import { bucketsInHalfHour, daysAfter, storedBuckets, type StoredDays } from './
 import { mergeUploadDeltas, type UploadDeltas } from './group-deltas.js';
 import { planIngest } from './plan.js';
 import { BlockSums, deriveReadModelDeltas, nextDailyRow, type DailyRow } from './read-model-deltas.js';
+import { teamDeltas, type MemberDeltas } from './team-deltas.js';
 
 /** What is stored, as the engine reads it (before the group wrote anything of its read models). */
 export interface StoredSums {
@@ -34,6 +41,12 @@ export interface StoredSums {
   daySums(userId: string, day: number): TokenCounts | undefined;
   /** A stored `usage_daily` row, if any. */
   daily(userId: string, day: number, source: string, model: string): DailyRow | undefined;
+  /**
+   * The teams the user is a member of, whose rows take the user's deltas (team-deltas.ts). Read
+   * once per user and group, holding what keeps them from changing until the group commits (SQLite:
+   * the write transaction; PostgreSQL: the user's ingest lock, which membership changes take).
+   */
+  teamsOf(userId: string): readonly string[];
 }
 
 /** An upload planned and within its bounds: what it stores of its own, and what it changes. */
@@ -132,14 +145,18 @@ export class GroupPlan {
 
   /**
    * Every read-model row the stored uploads change, each user's deltas merged so each row is
-   * written once a group; `usage_daily` rows repriced whole with the group's `rates`. Reads what is stored
-   * (`StoredSums.daily`, `packedDay`): call it before any of these rows is written.
+   * written once a group; `usage_daily` rows repriced whole with the group's `rates`; the users'
+   * teams' rows, their rollup and daily count changes summed per team. Reads what is stored
+   * (`StoredSums.daily`, `packedDay`, `teamsOf`): call it before any of these rows is written.
    */
-  readModels(rates: RateTable): UserReadModels[] {
+  readModels(rates: RateTable): GroupReadModels {
     const costOf = costerOf(rates);
-    return mergeUploadDeltas(this.storedUploads.map((u) => u.deltas)).map((user): UserReadModels => {
+    const members: MemberDeltas[] = [];
+    const users = mergeUploadDeltas(this.storedUploads.map((u) => u.deltas)).map((user): UserReadModels => {
       const { userId } = user;
       const derived = deriveReadModelDeltas(user.rollup);
+      const teams = this.read.teamsOf(userId);
+      if (teams.length > 0) members.push({ teams, rollup: user.rollup, daily: derived.daily });
       const blocks = new BlockSums();
       const periods = new PeriodDeltaSum();
       const daily = derived.daily.map((d) => {
@@ -168,6 +185,7 @@ export class GroupPlan {
         total: moved.total,
       };
     });
+    return { users, teams: teamDeltas(members) };
   }
 
   private storedBuckets(userId: string): number {

@@ -4,14 +4,16 @@
  * group's size (a named prepared statement, planned once per connection). The writer reads what is
  * stored (stored-state.ts) right behind BEGIN and the users' locks; this module plans the uploads
  * against it (core/upload.ts, `GroupPlan`, the same choreography as SQLite's) and sends every
- * write joined into one statement (`sendIngestWrites`, db/queries/ingest-postgres-writes.ts), and
- * the writer's COMMIT follows right behind, unanswered: two round trips a group on a pipelined
- * connection (db/connect.ts).
+ * write joined into one statement (`sendIngestWrites`, db/queries/ingest-postgres-writes.ts; the
+ * teams' rows, when a user is in one, in two more behind it), and the writer's COMMIT follows right
+ * behind, unanswered: two round trips a group on a pipelined connection (db/connect.ts).
  *
  * Each user's read-model deltas are merged over the group's uploads (core/group-deltas.ts) and written
- * once, exactly as the SQLite group commit does; every read model is keyed by user, and the group
- * holds each of its users' advisory locks (in one order everywhere: sorted user ids, as account
- * deletion takes them), so no other upload or deletion of those users interleaves.
+ * once, exactly as the SQLite group commit does; every read model but the teams' is keyed by user,
+ * and the group holds each of its users' advisory locks (in one order everywhere: sorted user ids,
+ * as account deletion and a team's deletion take them), so no other upload, deletion or membership
+ * change of those users interleaves. The teams' rows are shared by their members' groups: added to,
+ * in key order (db/queries/ingest-postgres-writes.ts), for the teams read under those locks.
  */
 import type { PoolClient } from 'pg';
 import { sendIngestWrites } from '../../db/queries/ingest-postgres-writes.js';
@@ -48,9 +50,11 @@ export function writeGroup(
   const uploads = group.uploads();
   if (uploads.length === 0) return { outcomes, written: Promise.resolve() };
   const mentioning = uploads.filter((u) => u.batch.subscriptions !== undefined);
+  const models = group.readModels(rates);
   const written = sendIngestWrites(client, {
     deviceDays: uploads.flatMap((u) => u.deviceDays),
-    readModels: group.readModels(rates),
+    readModels: models.users,
+    teams: models.teams,
     uploads: uploads.map((u) => u.event),
     otlp: uploads.flatMap(({ batch }) =>
       batch.otlp ? [{ deviceId: batch.deviceId, now: batch.now, otlp: batch.otlp }] : [],

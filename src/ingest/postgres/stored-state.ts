@@ -2,7 +2,7 @@
  * @fileoverview What a PostgreSQL group write reads first, in one round trip: its uploads' devices'
  * stored days (every raw bucket of each (device, UTC day) an upload touches, device-days.ts), the
  * `usage_daily` and packed `usage_days` rows they may change, the numbers of the uploads'
- * devices, the users' counts of stored raw buckets, and the OTLP state versions to check.
+ * devices, the users' counts of stored raw buckets and teams, and the OTLP state versions to check.
  */
 import type { PoolClient } from 'pg';
 import { arrayColumns } from '../../db/pg-arrays.js';
@@ -36,6 +36,8 @@ export interface StoredState {
   nums: Map<string, bigint>;
   /** Each user's stored raw buckets (absent: none), as stored. */
   storedBuckets: Map<string, number>;
+  /** The teams of each user with buckets in the group (absent: none), as stored. */
+  teams: Map<string, string[]>;
   /** The OTLP state version of each upload's device that carries one to check (`checkOtlpVersion`, db/queries/otlp-writes.ts). */
   otlpVersions: Map<string, bigint>;
 }
@@ -48,6 +50,7 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
     packed: new Map(),
     nums: new Map(),
     storedBuckets: new Map(),
+    teams: new Map(),
     otlpVersions: new Map(),
   };
   if (batches.length === 0) return state;
@@ -105,6 +108,10 @@ export async function loadStored(client: PoolClient, batches: readonly IngestBat
       state.otlpVersions.set(row.owner, BigInt(row.day));
     } else if (row.kind === 'u') {
       state.storedBuckets.set(row.owner, Number(row.day));
+    } else if (row.kind === 't') {
+      const teams = state.teams.get(row.owner);
+      if (teams === undefined) state.teams.set(row.owner, [row.source]);
+      else teams.push(row.source);
     } else {
       state.daily.set(dailyKey(row.owner, day, row.source, row.model), {
         ...countsOf(row),
@@ -122,5 +129,6 @@ export function storedSums(state: StoredState): StoredSums {
     packedDay: (userId, day) => state.packed.get(ownerKey(userId, day)),
     daySums: (userId, day) => state.days.get(ownerKey(userId, day)),
     daily: (userId, day, source, model) => state.daily.get(dailyKey(userId, day, source, model)),
+    teamsOf: (userId) => state.teams.get(userId) ?? [],
   };
 }

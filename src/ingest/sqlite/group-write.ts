@@ -10,7 +10,8 @@
  *    (an export's, refused when its version moved: db/queries/otlp-writes.ts). One that fails rolls
  *    back to its savepoint and only that upload fails;
  * 2. the read models of the stored uploads, merged per user: each row written once a group
- *    (`writeReadModels`, db/queries/ingest-sqlite.ts). Checked sums: SQLite turns an integer `+`
+ *    (`writeReadModels`, db/queries/ingest-sqlite.ts), then the users' teams' rows
+ *    (`writeTeamModels`; the users' teams read once per user, core/team-deltas.ts). Checked sums: SQLite turns an integer `+`
  *    that overflows 64 bits into a float without a word. Rows within one UTC day are at most the
  *    day's sums, which the day bound checks before anything is written; the sums over many days
  *    (projects, blocks, leaderboard periods) can still meet rows stored before that bound existed,
@@ -86,7 +87,8 @@ export function createSqliteGroupWrite(s: BetterSqlite3.Database, bounds: Ingest
     const group = new GroupPlan(sums, bounds);
     const outcomes = group.each(batches, (batch) => storeUpload(batch, group));
     // Phase 2: the stored uploads' read models, each user's merged (see the file overview).
-    if (!st.writeReadModels(group.readModels(rates))) throw sumsOutOfRange();
+    const models = group.readModels(rates);
+    if (!st.writeReadModels(models.users) || !st.writeTeamModels(models.teams)) throw sumsOutOfRange();
     return outcomes;
   };
 

@@ -21,6 +21,7 @@ export function storedSums(st: IngestStatements): StoredSums {
       return packed === undefined ? undefined : dayTotalsOf(packed);
     },
     daily: (userId, day, source, model) => st.daily(userId, day, source, model),
+    teamsOf: (userId) => st.teamsOf(userId),
   };
 }
 
