@@ -126,7 +126,10 @@ export async function openPostgres(
   schema?: string,
   events: ConnectionEvents = {},
 ): Promise<PostgresDb> {
-  const options = schema ? `-c search_path=${quoteIdent(schema)}` : undefined;
+  // No JIT: the app's statements run for milliseconds, and compiling one (which PostgreSQL does
+  // whenever a plan's estimated cost passes jit_above_cost, as a year's read of a team can) took
+  // 15–20 ms more than the statement's whole run (docs/decisions.md, "A team's long windows").
+  const options = ['-c jit=off', ...(schema ? [`-c search_path=${quoteIdent(schema)}`] : [])].join(' ');
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -146,7 +149,7 @@ export async function openPostgres(
     max: poolSize,
     types: pgTypes,
     pipeline: true,
-    ...(options ? { options } : {}),
+    options,
   });
   // Without a listener, an idle connection's error is an 'error' event nobody handles: the
   // process ends. With one, pg-pool drops the connection and carries on.
