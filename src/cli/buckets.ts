@@ -95,8 +95,8 @@ function decodeShard(raw: unknown): Shard {
   return map;
 }
 
-function encodeShard(shard: Shard): unknown {
-  return { v: 1, b: [...shard].map(([k, c]) => [k, ...packCounts(c)]) };
+function encodeShard(shard: Shard): string {
+  return JSON.stringify({ v: 1, b: [...shard].map(([k, c]) => [k, ...packCounts(c)]) });
 }
 
 export class BucketStore {

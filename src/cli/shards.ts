@@ -15,14 +15,14 @@ export class ShardSet<T> {
   /**
    * @param files shard id → current file name (relative to `dir`); updated by {@link saveDirty}
    * @param decode builds a shard from its file's JSON (`undefined` when the file is missing)
-   * @param encode the JSON to write for a shard
+   * @param encode the JSON text to write for a shard
    */
   constructor(
     private readonly dir: string,
     readonly files: Record<string, string>,
     private readonly prefix: string,
     private readonly decode: (raw: unknown) => T,
-    private readonly encode: (shard: T) => unknown,
+    private readonly encode: (shard: T) => string,
   ) {}
 
   get(id: string): T {
@@ -58,7 +58,7 @@ export class ShardSet<T> {
       const shard = this.loaded.get(id);
       if (shard === undefined) continue;
       const name = `${this.prefix}${id}.${gen}.json`;
-      writes.push({ file: path.join(this.dir, name), text: JSON.stringify(this.encode(shard)) });
+      writes.push({ file: path.join(this.dir, name), text: this.encode(shard) });
       const old = this.files[id];
       if (old !== undefined && old !== name) obsolete.push(old);
       this.files[id] = name;
