@@ -29,6 +29,18 @@ export const COUNT_FIELDS = [
 ] as const satisfies readonly (keyof TokenCounts)[];
 
 /** A fresh all-zero {@link TokenCounts}. */
+/** The six counts of `c`, as a new object (what a running sum starts from). */
+export function copyCounts(c: Readonly<TokenCounts>): TokenCounts {
+  return {
+    input: c.input,
+    cached: c.cached,
+    output: c.output,
+    reasoning: c.reasoning,
+    total: c.total,
+    billable: c.billable,
+  };
+}
+
 export function zeroCounts(): TokenCounts {
   return { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
 }

@@ -13,7 +13,14 @@
  * The writers of both engines apply exactly these deltas inside the ingest transaction
  * (docs/architecture.md): one code path decides what changes, the engines only store it.
  */
-import { addCounts, isZeroCounts, zeroCounts, type PricedCounts, type TokenCounts } from '../../domain/token-counts.js';
+import {
+  addCounts,
+  copyCounts,
+  isZeroCounts,
+  zeroCounts,
+  type PricedCounts,
+  type TokenCounts,
+} from '../../domain/token-counts.js';
 import type { SlotDelta } from '../../domain/day-slots.js';
 import type { RollupDelta } from './plan.js';
 import { BLOCK_DAYS, DAY_MS, HALF_HOUR_MS } from '../../domain/calendar.js';
@@ -35,17 +42,6 @@ export interface ReadModelDeltas {
   readonly days: DayDelta[];
 }
 
-function sumsOf(d: TokenCounts): TokenCounts {
-  return {
-    input: d.input,
-    cached: d.cached,
-    output: d.output,
-    reasoning: d.reasoning,
-    total: d.total,
-    billable: d.billable,
-  };
-}
-
 /** Aggregates an upload's rollup deltas into the derived read models' deltas (zero deltas left out). */
 export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModelDeltas {
   const daily = new Map<string, DailyDelta>();
@@ -55,14 +51,14 @@ export function deriveReadModelDeltas(rollup: readonly RollupDelta[]): ReadModel
     const day = Math.floor(r.hourStart / DAY_MS);
     const dailyKey = `${day}\u0000${r.source}\u0000${r.model}`;
     const d = daily.get(dailyKey);
-    if (d === undefined) daily.set(dailyKey, { day, source: r.source, model: r.model, ...sumsOf(r) });
+    if (d === undefined) daily.set(dailyKey, { day, source: r.source, model: r.model, ...copyCounts(r) });
     else addCounts(d, r);
 
     const slot = Math.floor((r.hourStart - day * DAY_MS) / HALF_HOUR_MS);
     let slots = days.get(day);
     if (slots === undefined) days.set(day, (slots = new Map()));
     const s = slots.get(slot);
-    if (s === undefined) slots.set(slot, { slot, ...sumsOf(r) });
+    if (s === undefined) slots.set(slot, { slot, ...copyCounts(r) });
     else addCounts(s, r);
   }
 
@@ -129,7 +125,7 @@ export class BlockSums {
     const cost = next.costMicros - storedCost;
     const b = this.sums.get(key);
     if (b === undefined)
-      this.sums.set(key, { block, source: delta.source, model: delta.model, ...sumsOf(delta), costMicros: cost });
+      this.sums.set(key, { block, source: delta.source, model: delta.model, ...copyCounts(delta), costMicros: cost });
     else {
       addCounts(b, delta);
       b.costMicros += cost;

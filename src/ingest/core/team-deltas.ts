@@ -4,7 +4,7 @@
  * summed per team row over the group's users, so each team row is written once a group (PostgreSQL
  * cannot upsert one row twice in a statement). Users in no team add nothing.
  */
-import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
+import { addCounts, copyCounts, isZeroCounts } from '../../domain/token-counts.js';
 import type { TeamDailyRow, TeamReadModels, TeamRollupRow } from '../../db/queries/ingest-rows.js';
 import type { DailyDelta } from './read-model-deltas.js';
 import type { RollupDelta } from './plan.js';
@@ -16,15 +16,6 @@ export interface MemberDeltas {
   readonly daily: readonly DailyDelta[];
 }
 
-const counts = (d: TokenCounts): TokenCounts => ({
-  input: d.input,
-  cached: d.cached,
-  output: d.output,
-  reasoning: d.reasoning,
-  total: d.total,
-  billable: d.billable,
-});
-
 /** Sums the members' deltas per team row (zero changes left out). */
 export function teamDeltas(members: readonly MemberDeltas[]): TeamReadModels {
   const rollup = new Map<string, TeamRollupRow>();
@@ -35,13 +26,14 @@ export function teamDeltas(members: readonly MemberDeltas[]): TeamReadModels {
         const key = `${teamId}\u0000${r.hourStart}\u0000${r.source}\u0000${r.model}`;
         const row = rollup.get(key);
         if (row === undefined)
-          rollup.set(key, { teamId, hourStart: r.hourStart, source: r.source, model: r.model, ...counts(r) });
+          rollup.set(key, { teamId, hourStart: r.hourStart, source: r.source, model: r.model, ...copyCounts(r) });
         else addCounts(row, r);
       }
       for (const d of m.daily) {
         const key = `${teamId}\u0000${d.day}\u0000${d.source}\u0000${d.model}`;
         const row = daily.get(key);
-        if (row === undefined) daily.set(key, { teamId, day: d.day, source: d.source, model: d.model, ...counts(d) });
+        if (row === undefined)
+          daily.set(key, { teamId, day: d.day, source: d.source, model: d.model, ...copyCounts(d) });
         else addCounts(row, d);
       }
     }
