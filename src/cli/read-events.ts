@@ -173,51 +173,38 @@ export function replayPacked(packed: PackedRead & { ok: true }, sink: RecordSink
   const { strings, data } = packed;
   const str = (at: number): string => strings[data[at] as number] as string;
   const opt = (at: number): string | undefined => (data[at] === -1 ? undefined : str(at));
+  /** The record whose time, source, model and five counts start at `at`. */
+  const record = (at: number, cwdAt: number, sessionAt: number): UsageRecord => {
+    const rec: UsageRecord = {
+      ts: data[at] as number,
+      source: str(at + 1),
+      model: str(at + 2),
+      counts: {
+        input: data[at + 3] as number,
+        cached: data[at + 4] as number,
+        output: data[at + 5] as number,
+        reasoning: data[at + 6] as number,
+        total: data[at + 7] as number,
+      },
+    };
+    const cwd = opt(cwdAt);
+    if (cwd !== undefined) rec.cwd = cwd;
+    const session = opt(sessionAt);
+    if (session !== undefined) rec.session = session;
+    return rec;
+  };
   let at = 0;
   while (at < data.length) {
     const kind = data[at] as number;
-    if (kind === 0) {
-      const rec: UsageRecord = {
-        ts: data[at + 1] as number,
-        source: str(at + 2),
-        model: str(at + 3),
-        counts: {
-          input: data[at + 4] as number,
-          cached: data[at + 5] as number,
-          output: data[at + 6] as number,
-          reasoning: data[at + 7] as number,
-          total: data[at + 8] as number,
-        },
-      };
-      const cwd = opt(at + 9);
-      if (cwd !== undefined) rec.cwd = cwd;
-      const session = opt(at + 10);
-      if (session !== undefined) rec.session = session;
-      sink.add(rec);
-    } else if (kind === 1) {
-      const rec: UsageRecord = {
-        ts: data[at + 2] as number,
-        source: str(at + 3),
-        model: str(at + 4),
-        counts: {
-          input: data[at + 5] as number,
-          cached: data[at + 6] as number,
-          output: data[at + 7] as number,
-          reasoning: data[at + 8] as number,
-          total: data[at + 9] as number,
-        },
-      };
-      const cwd = opt(at + 10);
-      if (cwd !== undefined) rec.cwd = cwd;
-      const session = opt(at + 13);
-      if (session !== undefined) rec.session = session;
+    if (kind === 0) sink.add(record(at + 1, at + 9, at + 10));
+    else if (kind === 1) {
       const group = opt(at + 11);
       const sidechain = data[at + 12] === 1;
       const o: UpsertOptions = {};
       if (group !== undefined) o.group = group;
       if (sidechain) o.sidechain = true;
       // the parsers pass no options object at all when there is no group
-      sink.upsert(str(at + 1), rec, group !== undefined || sidechain ? o : undefined);
+      sink.upsert(str(at + 1), record(at + 2, at + 10, at + 13), group !== undefined || sidechain ? o : undefined);
     } else if (kind === 2) sink.malformed(data[at + 1]);
     else sink.skipped(data[at + 1]);
     at += (STRING_FIELDS[kind] as readonly boolean[]).length;
