@@ -126,10 +126,7 @@ export async function openPostgres(
   schema?: string,
   events: ConnectionEvents = {},
 ): Promise<PostgresDb> {
-  // No JIT: the app's statements run for milliseconds, and compiling one (which PostgreSQL does
-  // whenever a plan's estimated cost passes jit_above_cost, as a year's read of a team can) took
-  // 15–20 ms more than the statement's whole run (docs/decisions.md, "A team's long windows").
-  const options = ['-c jit=off', ...(schema ? [`-c search_path=${quoteIdent(schema)}`] : [])].join(' ');
+  const options = schema ? `-c search_path=${quoteIdent(schema)}` : undefined;
   if (schema) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -149,11 +146,19 @@ export async function openPostgres(
     max: poolSize,
     types: pgTypes,
     pipeline: true,
-    options,
+    ...(options ? { options } : {}),
   });
   // Without a listener, an idle connection's error is an 'error' event nobody handles: the
   // process ends. With one, pg-pool drops the connection and carries on.
   pool.on('error', (error) => events.idleConnectionLost?.(error.message));
+  // No JIT: the app's statements run for milliseconds, and compiling one (which PostgreSQL does
+  // whenever a plan's estimated cost passes jit_above_cost, as a year's read of a team can) took
+  // 15–20 ms more than the statement's whole run (docs/decisions.md, "A team's long windows"). Set
+  // when a connection opens, ahead of its first query (a startup option would be refused by
+  // poolers such as PgBouncer; a server without JIT refuses the SET, which changes nothing).
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => undefined);
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',

@@ -2,7 +2,7 @@
  * The PostgreSQL pool outlives the connections it holds: a connection the database ends while it
  * sits idle in the pool (a restart, a failover, an administrator's pg_terminate_backend, an idle
  * timeout on the way) is dropped and replaced, and reported by its message alone, never an
- * unhandled 'error' event that ends the process.
+ * unhandled 'error' event that ends the process. Every connection it opens runs without JIT.
  */
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,5 +35,16 @@ describe.skipIf(engine !== 'postgres')('the PostgreSQL pool', () => {
     const again = await pidOf(db);
     expect(again).toEqual(expect.any(Number));
     expect(again).not.toBe(pid);
+  });
+
+  it('opens every connection with JIT off, before its first query', async () => {
+    db = await openPostgres(testDatabaseUrl as string, 3);
+    const on = db;
+    // three at once: three connections opened side by side, each asked first thing
+    const seen = await Promise.all(
+      [0, 1, 2].map(async () => (await on.pool.query<{ jit: string }>('SHOW jit')).rows[0]?.jit),
+    );
+    expect(seen).toEqual(['off', 'off', 'off']);
+    expect(db.pool.totalCount).toBe(3);
   });
 });
