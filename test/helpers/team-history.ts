@@ -12,10 +12,31 @@ import { expectTeamModelInStep } from './team-usage-model.js';
 
 const HALF_HOUR = 1_800_000;
 
+/** A generated bucket: a half-hour counted from the history's first day, and its counts. */
+export interface SlotBucket {
+  readonly slot: number;
+  readonly source: string;
+  readonly model: string;
+  readonly input: number;
+  readonly output: number;
+}
+
 /** One upload of a generated history: whose (0 or 1), and half-hours counted from the first day. */
 export interface HistoryUpload {
   readonly who: number;
-  readonly buckets: ReadonlyArray<{ slot: number; source: string; model: string; input: number; output: number }>;
+  readonly buckets: readonly SlotBucket[];
+}
+
+/** Generated buckets as `svc-ingest` takes them, their slots counted from `firstDayMs`. */
+export function bucketsFrom(firstDayMs: number, buckets: readonly SlotBucket[]): BucketInput[] {
+  return buckets.map((b) => ({
+    hour_start: new Date(firstDayMs + b.slot * HALF_HOUR).toISOString(),
+    source: b.source,
+    model: b.model,
+    input_tokens: b.input,
+    output_tokens: b.output,
+    total_tokens: b.input + b.output,
+  }));
 }
 
 /** Uploads `uploads` (half-hour slots from `firstDayMs`) for two new members of a new team named `name`. */
@@ -45,15 +66,7 @@ export async function teamOfTwoWithHistory(
   for (const [i, u] of uploads.entries()) {
     if (i === Math.floor(uploads.length / 3)) await create();
     if (i === Math.floor((2 * uploads.length) / 3) && !joined) await join();
-    const buckets: BucketInput[] = u.buckets.map((b) => ({
-      hour_start: new Date(firstDayMs + b.slot * HALF_HOUR).toISOString(),
-      source: b.source,
-      model: b.model,
-      input_tokens: b.input,
-      output_tokens: b.output,
-      total_tokens: b.input + b.output,
-    }));
-    const res = await ingest(t, (devices[u.who] as { token: string }).token, buckets);
+    const res = await ingest(t, (devices[u.who] as { token: string }).token, bucketsFrom(firstDayMs, u.buckets));
     expect(res.statusCode, res.body).toBe(200);
   }
   if (!joined) await join();

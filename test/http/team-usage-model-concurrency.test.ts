@@ -8,14 +8,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
+import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { bucketsFrom } from '../helpers/team-history.js';
 import { createTestApp, T0, testDatabaseUrl, type TestApp } from '../helpers/app.js';
 import { expectTeamModelInStep } from '../helpers/team-usage-model.js';
 
 const SEED = 20_261_131;
 console.info(`team-usage-model-concurrency: fast-check seed ${SEED}`);
 
-const HALF_HOUR = 1_800_000;
 const FIRST = T0 - 3 * 86_400_000;
 const UPLOADS = 14;
 const ROUNDS = 10;
@@ -60,15 +60,7 @@ describe.skipIf(!testDatabaseUrl)('the team-side usage model under concurrent up
     const batches = fc.sample(upload, { seed: SEED, numRuns: devices.length * UPLOADS });
     const uploads = devices.map(async (device, d) => {
       for (let i = 0; i < UPLOADS; i++) {
-        const buckets: BucketInput[] = (batches[d * UPLOADS + i] ?? []).map((b) => ({
-          hour_start: new Date(FIRST + b.slot * HALF_HOUR).toISOString(),
-          source: b.source,
-          model: b.model,
-          input_tokens: b.input,
-          output_tokens: b.output,
-          total_tokens: b.input + b.output,
-        }));
-        const res = await ingest(t, device.token, buckets);
+        const res = await ingest(t, device.token, bucketsFrom(FIRST, batches[d * UPLOADS + i] ?? []));
         expect(res.statusCode, res.body).toBe(200);
       }
     });

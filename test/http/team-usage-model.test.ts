@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, ingest, issueDevice, signUp, type BucketInput, type TestUser } from '../helpers/actors.js';
+import { bearer, ingest, issueDevice, signUp, type TestUser } from '../helpers/actors.js';
+import { bucketsFrom } from '../helpers/team-history.js';
 import { createTestApp, engine, T0, type TestApp } from '../helpers/app.js';
 import { expectTeamModelInStep } from '../helpers/team-usage-model.js';
 
@@ -15,7 +16,6 @@ const SEED = 20_261_130;
 console.info(`team-usage-model: fast-check seed ${SEED}`);
 
 const USERS = 5;
-const HALF_HOUR = 1_800_000;
 const FIRST = T0 - 6 * 86_400_000;
 
 const who = fc.integer({ min: 0, max: USERS - 1 });
@@ -87,15 +87,7 @@ describe(`the team-side usage model through membership changes (${engine})`, () 
     const tm = 'team' in s ? all[s.team % Math.max(all.length, 1)] : undefined;
     const me = 'who' in s ? (actors[s.who] as Actor) : undefined;
     if (s.kind === 'upload' && me) {
-      const buckets: BucketInput[] = s.buckets.map((b) => ({
-        hour_start: new Date(FIRST + b.slot * HALF_HOUR).toISOString(),
-        source: b.source,
-        model: b.model,
-        input_tokens: b.input,
-        output_tokens: b.output,
-        total_tokens: b.input + b.output,
-      }));
-      const res = await ingest(t, me.device, buckets);
+      const res = await ingest(t, me.device, bucketsFrom(FIRST, s.buckets));
       expect(res.statusCode, res.body).toBe(200);
       return 'upload';
     } else if (s.kind === 'create' && me) {
