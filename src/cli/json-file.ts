@@ -26,17 +26,7 @@ export function writeJsonAtomic(file: string, value: unknown, mode = 0o600): voi
 }
 
 export function writeFileAtomic(file: string, text: string, mode = 0o600): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', mode);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.chmodSync(tmp, mode);
-  fs.renameSync(tmp, file);
+  writeFilesDurablySync([{ file, text }], mode);
 }
 
 /** A file to write as part of a {@link writeFilesDurably} batch. */
