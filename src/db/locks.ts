@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './connect.js';
-import { advisoryXactLock, userIngestLockKey } from './dialect.js';
+import { advisoryXactLock, COSTS_LOCK_KEY, userIngestLockKey } from './dialect.js';
 import { releaseRefreshLease, tryTakeRefreshLease } from './queries/leaderboard.js';
 import { inTransaction, type Tx } from './transaction.js';
 
@@ -24,12 +24,15 @@ async function hold(db: Db, tx: Tx, key: string): Promise<void> {
 }
 
 /**
- * One user's usage: the lock every upload of the user holds (ingest-postgres.ts); deleting the
- * account and changing the user's team memberships (which move their usage in or out of the team's
- * rows, db/queries/team-usage-model.ts) wait for it.
+ * One user's usage: what every upload of the user holds (ingest-postgres.ts), taken in the same
+ * order: the stored costs shared (the repricing swap holds them exclusively), then the user's lock.
+ * Deleting the account and changing the user's team memberships (which move their usage and stored
+ * costs in or out of the team's rows, db/queries/team-usage-model.ts) wait for uploads and the swap.
  */
-export function lockUserUsage(db: Db, tx: Tx, userId: string): Promise<void> {
-  return hold(db, tx, userIngestLockKey(userId));
+export async function lockUserUsage(db: Db, tx: Tx, userId: string): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${COSTS_LOCK_KEY}, 0))`.execute(tx);
+  await advisoryXactLock(userIngestLockKey(userId)).execute(tx);
 }
 
 /**

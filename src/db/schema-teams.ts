@@ -1,4 +1,4 @@
-/** @fileoverview The team tables, as Kysely sees them (migrations 0021, 0029; re-exported by db/schema.ts). */
+/** @fileoverview The team tables, as Kysely sees them (migrations 0021, 0029, 0030; re-exported by db/schema.ts). */
 import type { ColumnType } from 'kysely';
 import type { Int, NullableInt, TokenColumns } from './schema.js';
 
@@ -53,4 +53,6 @@ export interface TeamUsageDailyTable extends TokenColumns {
   day: Int;
   source: string;
   model: string;
+  /** The members' stored costs summed, micro-dollars (migration 0030). */
+  cost_micros: ColumnType<bigint, bigint | number | undefined, bigint | number>;
 }

@@ -1,8 +1,9 @@
 /**
  * @fileoverview A team's usage and leaderboard (docs/teams.md). Usage is its members' usage, read
  * from the same read models as a user's analytics and costed the same way: a team's cost is the
- * sum of its members' own costs (stored per member, UTC day, source and model; the partial UTC
- * days at the range's edges priced per member), so the member rows add up to the total exactly.
+ * sum of its members' own costs (stored per member, UTC day, source and model, and summed per team
+ * row in the team-side model; the partial UTC days at the range's edges priced per member), so the
+ * member rows add up to the total exactly.
  * Day rows are DST-true local days: the team's counts of a local day priced per (source, model,
  * UTC day) within it. Counts stay bigint until the wire; money is micro-dollars.
  */
@@ -238,7 +239,7 @@ export class TeamUsageService {
     own.catch(() => undefined); // awaited below; a failed window read must not leave it unhandled
     let prices = this.deps.prices.serving();
     for (let attempt = 1; ; attempt++) {
-      const read = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs);
+      const read = await listTeamWindowUsage(db, q.team_id, memberId, range.startMs, range.endMs, group === 'member');
       if (read.pricedBy === null || read.pricedBy === prices.fingerprint || attempt === MAX_PRICED_ATTEMPTS) {
         const keep = filterOf(q, prices);
         const usage = { ...read, priced: read.priced.filter(keep), edges: read.edges.filter(keep) };

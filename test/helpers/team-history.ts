@@ -73,3 +73,23 @@ export async function teamOfTwoWithHistory(
   await expectTeamModelInStep(t.db.kysely, `of team ${name}`);
   return { members, teamId: await create() };
 }
+
+/** A new team named `name` of `owner` (its creator) and `others` (joined by invites); answers its id. */
+export async function formTeam(
+  t: TestApp,
+  owner: TestUser,
+  others: readonly TestUser[],
+  name: string,
+): Promise<string> {
+  const post = (user: TestUser, url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: bearer(user.accessToken), payload });
+  const teamId = (await post(owner, '/functions/svc-team-create', { name })).json<{ id: string }>().id;
+  for (const other of others) {
+    const link = (await post(owner, '/functions/svc-team-invite-create', { team_id: teamId })).json<{
+      invite_token: string;
+    }>();
+    const res = await post(other, '/functions/svc-team-join', { invite_token: link.invite_token });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return teamId;
+}

@@ -1,18 +1,16 @@
 /**
- * @fileoverview The team-side read model (migration 0029) against its definition: every team's
- * `team_usage_rollup` and `team_usage_daily` rows equal the sums of its current members'
- * `usage_rollup` and `usage_daily` rows, all-zero rows on either side left out.
+ * @fileoverview The team-side read model (migrations 0029, 0030) against its definition: every
+ * team's `team_usage_rollup` and `team_usage_daily` rows equal the sums of its current members'
+ * `usage_rollup` and `usage_daily` rows (the daily rows' stored costs too), all-zero rows on either
+ * side left out.
  */
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Queryable } from '../../src/db/connect.js';
 
-const COUNTS = 'input, cached_input, output, reasoning, total, billable';
-const SUMS = COUNTS.split(', ')
-  .map((c) => `sum(r.${c}) as ${c}`)
-  .join(', ');
+const COUNTS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
 
-/** Each non-zero row as `team time source model: six counts`, sorted. */
+/** Each non-zero row as `team time source model: counts (and cost)`, sorted. */
 async function lines(db: Queryable, text: string): Promise<string[]> {
   const { rows } = await sql.raw<Record<string, unknown>>(text).execute(db);
   return rows
@@ -24,14 +22,14 @@ async function lines(db: Queryable, text: string): Promise<string[]> {
 
 /** Expects both team tables to equal their brute-force sums over the teams' current members. */
 export async function expectTeamModelInStep(db: Queryable, step = ''): Promise<void> {
-  for (const [table, from, time] of [
-    ['team_usage_rollup', 'usage_rollup', 'hour_start'],
-    ['team_usage_daily', 'usage_daily', 'day'],
+  for (const [table, from, time, summed] of [
+    ['team_usage_rollup', 'usage_rollup', 'hour_start', COUNTS],
+    ['team_usage_daily', 'usage_daily', 'day', [...COUNTS, 'cost_micros']],
   ] as const) {
-    const stored = await lines(db, `select team_id, ${time}, source, model, ${COUNTS} from ${table}`);
+    const stored = await lines(db, `select team_id, ${time}, source, model, ${summed.join(', ')} from ${table}`);
     const brute = await lines(
       db,
-      `select m.team_id, r.${time}, r.source, r.model, ${SUMS}
+      `select m.team_id, r.${time}, r.source, r.model, ${summed.map((c) => `sum(r.${c}) as ${c}`).join(', ')}
          from team_members m join ${from} r on r.user_id = m.user_id
         group by m.team_id, r.${time}, r.source, r.model`,
     );

@@ -30,6 +30,8 @@ import { capturingLogger, createTestApp, engine, openTestDb, T0, type TestApp } 
 import { dearerData } from '../helpers/price-data.js';
 import { seedBucket, seedDevice, seedUser } from '../helpers/seed.js';
 import { blocksAndTheirDays } from '../helpers/stored-usage.js';
+import { formTeam } from '../helpers/team-history.js';
+import { expectTeamModelInStep } from '../helpers/team-usage-model.js';
 
 const BUCKETS: BucketInput[] = [
   {
@@ -261,6 +263,17 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     const old = await reference(DURING);
     const t = await testApp();
     const users = await usersWithUsage(t, 3);
+    const [owner, ...others] = users.map((u) => u.user) as [TestUser, ...TestUser[]];
+    await formTeam(t, owner, others, 'repriced');
+    const teamCosts = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('team_usage_daily')
+          .select('cost_micros')
+          .orderBy(['day', 'source', 'model'])
+          .execute()
+      ).map((r) => BigInt(r.cost_micros));
+    const teamCostsBefore = await teamCosts();
     expect(await health(t.app)).toMatchObject({ status: 'ok', pricing: { state: 'current' } });
     const kept = async () =>
       (await t.db.kysely.selectFrom('price_snapshots').select('fingerprint').orderBy('fingerprint').execute()).map(
@@ -308,6 +321,9 @@ describe(`stored costs repriced in the background (${engine})`, () => {
     const blocks = await blocksAndTheirDays(t.db.kysely);
     expect(blocks.stored.size).toBeGreaterThan(0);
     expect(blocks.stored).toEqual(blocks.fromDays);
+    // ... and the team's stored costs with its members' (team_usage_daily, migration 0030).
+    await expectTeamModelInStep(t.db.kysely, 'after the swap');
+    expect(await teamCosts()).not.toEqual(teamCostsBefore);
     for (const app of [t.app, second.app]) {
       expect(await health(app)).toMatchObject({ status: 'ok', pricing: { state: 'current' } });
       for (const { user } of users) expect(await answers(app, user)).toEqual(fresh.answers[1]);

@@ -1,8 +1,9 @@
 /**
  * Upgrading a database made before migration 0029 (both engines): the team-side read model is
  * filled from the stored `usage_rollup` and `usage_daily` rows of each team's members (a user in
- * two teams in both, a user in none in neither); the ingest writers then add a member's changes
- * to their teams' rows, and the rows stay the sums over the members.
+ * two teams in both, a user in none in neither), the daily rows' costs too (migration 0030); the
+ * ingest writers then add a member's changes to their teams' rows, and the rows stay the sums over
+ * the members.
  */
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -23,7 +24,7 @@ const NOW = Date.UTC(2026, 10, 20, 12);
 const DAY = Math.floor(NOW / DAY_MS) - 2;
 const BEFORE = '2026_11_29_0028_leaderboard_costs';
 
-describe(`upgrade across migration 0029 (${engine})`, () => {
+describe(`upgrade across migrations 0029 and 0030 (${engine})`, () => {
   it('fills the team rows from the members’ stored rows, and the writers keep them in step', async () => {
     const { db, drop } = await openTestDb();
     try {
@@ -77,15 +78,15 @@ describe(`upgrade across migration 0029 (${engine})`, () => {
       await migrateToLatest(db);
       const filled = await db.kysely
         .selectFrom('team_usage_daily')
-        .select(['team_id', 'model', 'total'])
+        .select(['team_id', 'model', 'total', 'cost_micros'])
         .orderBy('team_id')
         .orderBy('model')
         .execute();
-      expect(filled.map((r) => [r.team_id, r.model, BigInt(r.total)])).toEqual([
-        ['team-a', 'gpt-5', 180n],
-        ['team-a', 'o3', 90n],
-        ['team-b', 'gpt-5', 60n],
-        ['team-b', 'o3', 30n],
+      expect(filled.map((r) => [r.team_id, r.model, BigInt(r.total), BigInt(r.cost_micros)])).toEqual([
+        ['team-a', 'gpt-5', 180n, 30n],
+        ['team-a', 'o3', 90n, 30n],
+        ['team-b', 'gpt-5', 60n, 10n],
+        ['team-b', 'o3', 30n, 10n],
       ]);
       await expectTeamModelInStep(db.kysely, 'after the upgrade');
 
@@ -111,6 +112,8 @@ describe(`upgrade across migration 0029 (${engine})`, () => {
       await expectTeamModelInStep(db.kysely, 'after the uploads');
       expect((await db.kysely.selectFrom('team_usage_rollup').select('team_id').execute()).length).toBe(8);
 
+      await migrateUpTo(db, '2026_11_29_0029_team_usage');
+      await expect(sql`select cost_micros from team_usage_daily`.execute(db.kysely)).rejects.toThrow();
       await migrateUpTo(db, BEFORE);
       await expect(sql`select 1 from team_usage_rollup`.execute(db.kysely)).rejects.toThrow();
     } finally {

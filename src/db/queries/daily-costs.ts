@@ -2,7 +2,8 @@
  * @fileoverview Stored costs of `usage_daily`: which price data priced them (`read_model_state`),
  * reading rows to reprice in batches of users, and the swap that ends a repricing (its new costs,
  * kept in `usage_daily_repriced`, replace the stored ones in one transaction, together with the
- * fingerprint and the sums of `usage_blocks`). See src/services/repricing.ts and docs/pricing.md, "Stored costs".
+ * fingerprint, the sums of `usage_blocks` and the teams' `team_usage_daily` costs). See
+ * src/services/repricing.ts and docs/pricing.md, "Stored costs".
  *
  * Which data priced the stored costs changes only in the swap. On SQLite the swap is one
  * synchronous transaction on the connection, under the database's write lock that every upload
@@ -160,6 +161,19 @@ const BLOCK_COSTS_SQL = `UPDATE usage_blocks AS b SET cost_micros = s.cost
  WHERE b.user_id = s.user_id AND b.block = s.block AND b.source = s.source AND b.model = s.model
    AND b.cost_micros <> s.cost`;
 
+/**
+ * Every `team_usage_daily` row's cost set to the sum of its current members' stored costs
+ * (migration 0030), in the swap's transaction, after the days' costs changed. Membership changes
+ * hold the stored costs shared on PostgreSQL (db/locks.ts, `lockUserUsage`), so none commits
+ * between this read of the members and the update.
+ */
+const TEAM_COSTS_SQL = `UPDATE team_usage_daily AS t SET cost_micros = s.cost
+  FROM (SELECT m.team_id, r.day, r.source, r.model, sum(r.cost_micros) AS cost
+          FROM team_members m JOIN usage_daily r ON r.user_id = m.user_id
+         GROUP BY m.team_id, r.day, r.source, r.model) AS s
+ WHERE t.team_id = s.team_id AND t.day = s.day AND t.source = s.source AND t.model = s.model
+   AND t.cost_micros <> s.cost`;
+
 export interface SwapResult {
   /** Stored costs that changed. */
   readonly changed: number;
@@ -208,6 +222,7 @@ export async function swapRepricedCosts(
         periods.add(row.userId, row.day, row.model, cost - row.costMicros);
       }
       s.prepare(BLOCK_COSTS_SQL).run();
+      s.prepare(TEAM_COSTS_SQL).run();
       addPeriodCostsSync(s, periods);
       s.prepare(
         'INSERT INTO read_model_state (name, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
@@ -242,6 +257,7 @@ export async function swapRepricedCosts(
     const stale = (await sql<DailyRecord>`${sql.raw(STALE_SQL)}`.execute(tx)).rows.map(dailyRow);
     const changed = await updateCosts(tx, stale, q.price, periods);
     await sql`${sql.raw(BLOCK_COSTS_SQL)}`.execute(tx);
+    await sql`${sql.raw(TEAM_COSTS_SQL)}`.execute(tx);
     await addPeriodCosts(tx, periods);
     await tx
       .insertInto('read_model_state')

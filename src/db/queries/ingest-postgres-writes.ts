@@ -80,17 +80,16 @@ const PUT_DAYS = `
  * the rollup's first, after the joined statement: the order in which PostgreSQL runs the CTEs of
  * one statement is its own.
  */
-const addTeamSums = (table: string, time: string) => `
-  INSERT INTO ${table} AS t (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
-  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-    AS u(team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
+const addTeamSums = (table: string, time: string, summed: readonly string[]) => `
+  INSERT INTO ${table} AS t (team_id, ${time}, source, model, ${summed.join(', ')})
+  SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::text[], ${summed.map((_, i) => `$${i + 5}::int8[]`).join(', ')})
+    AS u(team_id, ${time}, source, model, ${summed.join(', ')})
    ORDER BY team_id, ${time}, source, model
   ON CONFLICT (team_id, ${time}, source, model) DO UPDATE SET
-    input = t.input + excluded.input, cached_input = t.cached_input + excluded.cached_input,
-    output = t.output + excluded.output, reasoning = t.reasoning + excluded.reasoning,
-    total = t.total + excluded.total, billable = t.billable + excluded.billable`;
-const ADD_TEAM_ROLLUP = addTeamSums('team_usage_rollup', 'hour_start');
-const ADD_TEAM_DAILY = addTeamSums('team_usage_daily', 'day');
+    ${summed.map((c) => `${c} = t.${c} + excluded.${c}`).join(', ')}`;
+const TEAM_COUNTS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
+const ADD_TEAM_ROLLUP = addTeamSums('team_usage_rollup', 'hour_start', TEAM_COUNTS);
+const ADD_TEAM_DAILY = addTeamSums('team_usage_daily', 'day', [...TEAM_COUNTS, 'cost_micros']);
 
 /** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
 const addFamilies = (table: string, key: string | null) => {
@@ -295,12 +294,13 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
   return fragments;
 }
 
-/** Sends one team table's rows (`time`: the half-hour or the day). */
+/** Sends one team table's rows: key (`time`: the half-hour or the day), counts, and `more` (the daily rows' cost). */
 function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
   client: PoolClient,
   text: string,
   rows: readonly T[],
   time: (row: T) => number,
+  ...more: ((row: T) => bigint)[]
 ): Promise<unknown> {
   const values = arrayColumns(
     rows,
@@ -314,6 +314,7 @@ function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
     (x) => x.reasoning,
     (x) => x.total,
     (x) => x.billable,
+    ...more,
   );
   return client.query({ name: preparedName(text), text, values });
 }
@@ -345,7 +346,16 @@ export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Prom
   ];
   const { rollup, daily } = writes.teams;
   if (rollup.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_ROLLUP, rollup, (x) => x.hourStart));
-  if (daily.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_DAILY, daily, (x) => x.day));
+  if (daily.length > 0)
+    sent.push(
+      sendTeamSums(
+        client,
+        ADD_TEAM_DAILY,
+        daily,
+        (x) => x.day,
+        (x) => x.costMicros,
+      ),
+    );
   const { deviceIds, rows } = writes.subscriptions;
   if (deviceIds.length > 0) {
     sent.push(

@@ -86,12 +86,13 @@ export interface TeamRollupRow extends TokenCounts {
   readonly model: string;
 }
 
-/** A change added to a team's `team_usage_daily` row: counts only. */
+/** A change added to a team's `team_usage_daily` row: counts and stored cost (migration 0030). */
 export interface TeamDailyRow extends TokenCounts {
   readonly teamId: string;
   readonly day: number;
   readonly source: string;
   readonly model: string;
+  costMicros: bigint;
 }
 
 /** The team-side rows a group changes, summed over its users in each team (none when no user is in a team). */

@@ -96,20 +96,19 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const addTotal = addFamilies('leaderboard_user_totals', '');
   // The team-side read model (migration 0029): the user's teams (by team_members_user), their rows added to.
   const selectTeams = s.prepare<[string], string>(`SELECT team_id FROM team_members WHERE user_id = ?`).pluck(true);
-  const addTeamSums = (table: string, time: string) =>
+  const addTeamSums = (table: string, time: string, summed: readonly string[]) =>
     s
       .prepare(
-        `INSERT INTO ${table} (team_id, ${time}, source, model, input, cached_input, output, reasoning, total, billable)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO ${table} (team_id, ${time}, source, model, ${summed.join(', ')})
+       VALUES (?, ?, ?, ?, ${summed.map(() => '?').join(', ')})
        ON CONFLICT (team_id, ${time}, source, model) DO UPDATE SET
-         input = input + excluded.input, cached_input = cached_input + excluded.cached_input,
-         output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-         total = total + excluded.total, billable = billable + excluded.billable
-       RETURNING typeof(input + cached_input + output + reasoning + total + billable)`,
+         ${summed.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}
+       RETURNING typeof(${summed.join(' + ')})`,
       )
       .pluck(true);
-  const addTeamRollup = addTeamSums('team_usage_rollup', 'hour_start');
-  const addTeamDaily = addTeamSums('team_usage_daily', 'day');
+  const teamCounts = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
+  const addTeamRollup = addTeamSums('team_usage_rollup', 'hour_start', teamCounts);
+  const addTeamDaily = addTeamSums('team_usage_daily', 'day', [...teamCounts, 'cost_micros']);
   // Touched first: it answers the device's number, which its raw buckets are keyed by (migration 0013).
   const touchDevice = s
     .prepare<[number, number, number, string], bigint>(
@@ -186,6 +185,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
           d.reasoning,
           d.total,
           d.billable,
+          d.costMicros,
         );
         inRange = integer(type) && inRange;
       }

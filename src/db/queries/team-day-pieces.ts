@@ -15,15 +15,14 @@
  * migration 0029): its members' rows summed per team, so what is read does not grow with the
  * members. One member's (a member filter) come from their own `usage_daily` and `usage_rollup`.
  * On SQLite a read of the team-side model waits for a write transaction open on the app's
- * connection (raw-rows.ts reads skip it and would see its writes so far): a membership change moves
- * the two tables one statement after the other, and a read between them would cut one against
- * the other.
+ * connection (team-usage-model.ts, `readTeamModel`).
  */
 import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
 import { countsAt } from '../token-columns.js';
+import { readTeamModel } from './team-usage-model.js';
 
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
 const MEMBERS = {
@@ -196,7 +195,7 @@ export async function listTeamLocalDayPieces(
     rawRows(db, endMs - startMs > LONG_STRETCH_MS ? TEAM_PIECES_PLANNED_SQL : TEAM_PIECES_SQL, [teamId, ...bounds]);
   const rows =
     userId === null
-      ? await (db.dialect === 'sqlite' && db.sqlite.inTransaction ? db.writeLock.run(team) : team())
+      ? await readTeamModel(db, team)
       : await rawRows(db, endMs - startMs > LONG_STRETCH_MS ? PIECES_PLANNED_SQL : PIECES_SQL, [
           teamId,
           userId,

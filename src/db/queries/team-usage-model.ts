@@ -1,24 +1,25 @@
 /**
- * @fileoverview The team-side read model (migration 0029) kept through membership changes: a
- * member's whole history added to a team's rows when they join (or create it), subtracted when they
- * leave, are removed or delete their account, and a team's rows deleted with it. The ingest writers
- * keep it through uploads (core/upload.ts, `GroupPlan.readModels`).
+ * @fileoverview The team-side read model (migrations 0029, 0030) kept through membership changes:
+ * a member's whole history (counts, and the daily rows' stored costs) added to a team's rows when
+ * they join (or create it), subtracted when they leave, are removed or delete their account, and a
+ * team's rows deleted with it. The ingest writers keep it through uploads (core/upload.ts,
+ * `GroupPlan.readModels`), the repricing swap sets the costs again (daily-costs.ts).
  *
  * Run inside the membership change's transaction, while the membership row exists (after it is
  * inserted, before it is deleted): the statements find the teams through it. On PostgreSQL the
- * caller holds the user's ingest lock (db/locks.ts, `lockUserUsage`), so no upload of the user
- * commits between what this reads of the user's rows and the membership change (docs/decisions.md,
- * "A team-side model for `group_by=day`"). Each upsert adds in key order, a statement a table,
- * rollup then daily, as the ingest writers do, so writers sharing a team's rows lock them in one
- * order.
+ * caller holds the user's ingest lock and the stored costs shared (db/locks.ts, `lockUserUsage`),
+ * so neither an upload of the user nor a repricing swap commits between what this reads of the
+ * user's rows and the membership change (docs/decisions.md, "A team-side model for
+ * `group_by=day`"). Each upsert adds in key order, a statement a table, rollup then daily, as the
+ * ingest writers do, so writers sharing a team's rows lock them in one order.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { Queryable } from '../connect.js';
+import type { Db, Queryable } from '../connect.js';
 
-const SUMMED = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'] as const;
+const COUNTS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'] as const;
 const TABLES = [
-  { table: 'team_usage_rollup', from: 'usage_rollup', time: 'hour_start' },
-  { table: 'team_usage_daily', from: 'usage_daily', time: 'day' },
+  { table: 'team_usage_rollup', from: 'usage_rollup', time: 'hour_start', summed: COUNTS },
+  { table: 'team_usage_daily', from: 'usage_daily', time: 'day', summed: [...COUNTS, 'cost_micros'] },
 ] as const;
 
 /** The user's memberships: of `teamId` only, or every one (null). */
@@ -35,10 +36,10 @@ export async function moveMemberUsage(
   teamId: string | null,
   sign: 1 | -1,
 ): Promise<void> {
-  for (const { table, from, time } of TABLES) {
-    const cols = sql.raw(`team_id, ${time}, source, model, ${SUMMED.join(', ')}`);
-    const sums = sql.raw(SUMMED.map((c) => (sign === 1 ? `r.${c}` : `-r.${c}`)).join(', '));
-    const add = sql.raw(SUMMED.map((c) => `${c} = t.${c} + excluded.${c}`).join(', '));
+  for (const { table, from, time, summed } of TABLES) {
+    const cols = sql.raw(`team_id, ${time}, source, model, ${summed.join(', ')}`);
+    const sums = sql.raw(summed.map((c) => (sign === 1 ? `r.${c}` : `-r.${c}`)).join(', '));
+    const add = sql.raw(summed.map((c) => `${c} = t.${c} + excluded.${c}`).join(', '));
     await sql`insert into ${sql.table(table)} as t (${cols})
       select m.team_id, r.${sql.raw(time)}, r.source, r.model, ${sums}
         from team_members m join ${sql.table(from)} r on r.user_id = m.user_id
@@ -46,7 +47,7 @@ export async function moveMemberUsage(
        order by m.team_id, r.${sql.raw(time)}, r.source, r.model
       on conflict (team_id, ${sql.raw(time)}, source, model) do update set ${add}`.execute(db);
     if (sign === -1) {
-      const zero = sql.raw(SUMMED.map((c) => `t.${c} = 0`).join(' and '));
+      const zero = sql.raw(summed.map((c) => `t.${c} = 0`).join(' and '));
       await sql`delete from ${sql.table(table)} as t
         where t.team_id in (select m.team_id from team_members m where ${memberships(userId, teamId)}) and ${zero}
           and exists (select 1 from ${sql.table(from)} r where r.user_id = ${userId}
@@ -61,4 +62,14 @@ export async function moveMemberUsage(
 export async function deleteTeamUsage(db: Queryable, teamId: string): Promise<void> {
   await db.deleteFrom('team_usage_rollup').where('team_id', '=', teamId).execute();
   await db.deleteFrom('team_usage_daily').where('team_id', '=', teamId).execute();
+}
+
+/**
+ * Runs a read of the team-side model. On SQLite it waits for a write transaction open on the app's
+ * connection (raw-rows.ts reads skip it and would see its writes so far): a membership change moves
+ * the two tables one statement after the other, and a read between them would cut one against the
+ * other, or the members' rows against the team's.
+ */
+export function readTeamModel<T>(db: Db, read: () => Promise<T>): Promise<T> {
+  return db.dialect === 'sqlite' && db.sqlite.inTransaction ? db.writeLock.run(read) : read();
 }

@@ -15,6 +15,7 @@ import { rawRows } from '../raw-rows.js';
 import { countsAt } from '../token-columns.js';
 import { COSTS_FINGERPRINT_SQL, readCostsFingerprint } from './daily-costs.js';
 import { userTotalsOf } from './leaderboard.js';
+import { readTeamModel } from './team-usage-model.js';
 
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
 const MEMBERS = {
@@ -48,6 +49,17 @@ const DAY_MODEL_SQL = statement((d) => {
                   select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 8)} and r.day < ${p(d, 4)}) r
            group by r.user_id, r.source, r.model`;
 });
+/**
+ * The same for the whole team from the team-side model (migrations 0029, 0030): whole UTC days
+ * [@p2, @p3) per (source, raw model), the members' counts and stored costs already summed per team
+ * row, so a year reads the team's few rows a day (about 730 here) instead of every member's blocks
+ * and days (13,600 for 200 members).
+ */
+const TEAM_DAY_MODEL_SQL = statement(
+  (d) => `select '', r.source, r.model, ${SUMS}, sum(r.cost_micros), (${COSTS_FINGERPRINT_SQL})
+            from team_usage_daily r where r.team_id = ${p(d, 1)} and r.day >= ${p(d, 2)} and r.day < ${p(d, 3)}
+           group by r.source, r.model`,
+);
 /** The half-hours in [@p3, @p4) and in [@p5, @p6): a window's two partial edges, in one statement. */
 const ROLLUP_SQL = statement(
   (
@@ -88,13 +100,19 @@ async function edgeRows(db: Db, teamId: string, userId: string | null, a: number
   }));
 }
 
-/** The team's (or one member's) usage of the buckets starting in `[startMs, endMs)`, as analytics' listDayModelUsage. */
+/**
+ * The team's (or one member's) usage of the buckets starting in `[startMs, endMs)`, as analytics'
+ * listDayModelUsage. The whole team's whole days come per member when `perMember`, else from the
+ * team-side model (their `userId` empty); the partial days at the edges are always per member (each
+ * member's priced on their own, as the member's own answer prices them).
+ */
 export async function listTeamWindowUsage(
   db: Db,
   teamId: string,
   userId: string | null,
   startMs: number,
   endMs: number,
+  perMember = true,
 ): Promise<TeamWindowUsage> {
   const a = slotAtOrAfter(startMs);
   const b = slotAtOrAfter(endMs);
@@ -105,24 +123,11 @@ export async function listTeamWindowUsage(
     const [edges, pricedBy] = await Promise.all([edgeRows(db, teamId, userId, a, b), readCostsFingerprint(db)]);
     return { priced: [], edges, pricedBy };
   }
-  // Whole blocks within [firstFull, endFull); the days outside them read one by one.
-  let blockFrom = Math.ceil(firstFull / BLOCK_DAYS);
-  let blockTo = Math.floor(endFull / BLOCK_DAYS);
-  if (blockTo <= blockFrom) blockFrom = blockTo = Math.ceil(endFull / BLOCK_DAYS);
-  const daysUntil = Math.min(endFull, blockFrom * BLOCK_DAYS);
-  const daysFrom = Math.max(daysUntil, blockTo * BLOCK_DAYS);
   // the two edges in one statement: beside the days' read, one more backend rather than two
   const [days, edges] = await Promise.all([
-    rawRows(db, DAY_MODEL_SQL, [
-      teamId,
-      userId,
-      BigInt(firstFull),
-      BigInt(endFull),
-      BigInt(blockFrom),
-      BigInt(blockTo),
-      BigInt(daysUntil),
-      BigInt(daysFrom),
-    ]),
+    userId === null && !perMember
+      ? readTeamModel(db, () => rawRows(db, TEAM_DAY_MODEL_SQL, [teamId, BigInt(firstFull), BigInt(endFull)]))
+      : memberDays(db, teamId, userId, firstFull, endFull),
     a < firstFull * DAY_MS || endFull * DAY_MS < b
       ? edgeRows(db, teamId, userId, a, firstFull * DAY_MS, endFull * DAY_MS, b)
       : Promise.resolve([]),
@@ -139,6 +144,25 @@ export async function listTeamWindowUsage(
     };
   });
   return { priced, edges, pricedBy: days.length > 0 ? pricedBy : await readCostsFingerprint(db) };
+}
+
+/** The members' (or one member's) whole UTC days [firstFull, endFull): whole blocks, the days around them. */
+function memberDays(db: Db, teamId: string, userId: string | null, firstFull: number, endFull: number) {
+  let blockFrom = Math.ceil(firstFull / BLOCK_DAYS);
+  let blockTo = Math.floor(endFull / BLOCK_DAYS);
+  if (blockTo <= blockFrom) blockFrom = blockTo = Math.ceil(endFull / BLOCK_DAYS);
+  const daysUntil = Math.min(endFull, blockFrom * BLOCK_DAYS);
+  const daysFrom = Math.max(daysUntil, blockTo * BLOCK_DAYS);
+  return rawRows(db, DAY_MODEL_SQL, [
+    teamId,
+    userId,
+    BigInt(firstFull),
+    BigInt(endFull),
+    BigInt(blockFrom),
+    BigInt(blockTo),
+    BigInt(daysUntil),
+    BigInt(daysFrom),
+  ]);
 }
 
 export interface ProjectSums {
