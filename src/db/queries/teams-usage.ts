@@ -38,17 +38,41 @@ const statement = (make: (d: 'sqlite' | 'postgres') => string) => ({
  * `usage_daily` by (user, day) (@p3 to @p7, @p8 to @p4): a year reads 23 block rows and at most 30
  * day rows per (member, source, model) instead of every day. Both tables are written in the same
  * transactions (ingest, repricing's swap), so one statement sees them in step.
+ *
+ * On PostgreSQL each member's rows are read and summed on their own (a lateral read per member, by
+ * the keys): joined to the members, the days around the blocks were read by scanning all of
+ * `usage_daily` whenever the team holds most users, and grouping the 13,600 rows of a year by
+ * (member, source, model) at once cost more than the reads (28 against 16 ms a call, alternated,
+ * for 200 members here). Each member's plan is the same whatever the team's size, so the generic
+ * plan serves.
  */
-const DAY_MODEL_SQL = statement((d) => {
-  const cols = `r.user_id, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable, r.cost_micros`;
-  return `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), (${COSTS_FINGERPRINT_SQL})
+const DAY_MODEL_SQL = {
+  sqlite: (() => {
+    const cols = `r.user_id, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable, r.cost_micros`;
+    const d = 'sqlite';
+    return `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), (${COSTS_FINGERPRINT_SQL})
             from (select ${cols} from ${from(d, 'usage_blocks')} and r.block >= ${p(d, 5)} and r.block < ${p(d, 6)}
                   union all
                   select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 3)} and r.day < ${p(d, 7)}
                   union all
                   select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 8)} and r.day < ${p(d, 4)}) r
            group by r.user_id, r.source, r.model`;
-});
+  })(),
+  postgres: (() => {
+    const cols = `x.source, x.model, x.input, x.cached_input, x.output, x.reasoning, x.total, x.billable, x.cost_micros`;
+    return `select m.user_id, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable,
+                   r.cost_micros, (${COSTS_FINGERPRINT_SQL})
+            from team_members m cross join lateral (
+                   select r.source, r.model, ${SUMS}, sum(r.cost_micros)
+                     from (select ${cols} from usage_blocks x where x.user_id = m.user_id and x.block >= $5 and x.block < $6
+                           union all
+                           select ${cols} from usage_daily x where x.user_id = m.user_id and x.day >= $3 and x.day < $7
+                           union all
+                           select ${cols} from usage_daily x where x.user_id = m.user_id and x.day >= $8 and x.day < $4) r
+                    group by r.source, r.model) r (source, model, input, cached_input, output, reasoning, total, billable, cost_micros)
+           where m.team_id = $1 and ($2::text is null or m.user_id = $2)`;
+  })(),
+};
 /**
  * The same for the whole team from the team-side model (migrations 0029, 0030): whole UTC days
  * [@p2, @p3) per (source, raw model), the members' counts and stored costs already summed per team
@@ -60,16 +84,29 @@ const TEAM_DAY_MODEL_SQL = statement(
             from team_usage_daily r where r.team_id = ${p(d, 1)} and r.day >= ${p(d, 2)} and r.day < ${p(d, 3)}
            group by r.source, r.model`,
 );
-/** The half-hours in [@p3, @p4) and in [@p5, @p6): a window's two partial edges, in one statement. */
-const ROLLUP_SQL = statement(
-  (
-    d,
-  ) => `select r.user_id, r.hour_start, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
-            from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 3)} and r.hour_start < ${p(d, 4)}
-          union all
-          select r.user_id, r.hour_start, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
-            from ${from(d, 'usage_rollup')} and r.hour_start >= ${p(d, 5)} and r.hour_start < ${p(d, 6)}`,
-);
+/**
+ * The half-hours in [@p3, @p4) and in [@p5, @p6), a window's two partial edges, in one statement,
+ * summed per (member, UTC day, source, raw model): what pricing sums them by (pricing/cost.ts), so
+ * a year in New York sends 800 rows here instead of 3,200. On PostgreSQL each member's are read and
+ * summed on their own, as {@link DAY_MODEL_SQL}'s (8.0 against 9.6 ms a call, alternated).
+ */
+const ROLLUP_SQL = {
+  sqlite: (() => {
+    const edge = (lo: number, hi: number) =>
+      `select r.user_id, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+         from ${from('sqlite', 'usage_rollup')} and r.hour_start >= @p${lo} and r.hour_start < @p${hi}
+        group by r.user_id, r.hour_start / ${DAY_MS}, r.source, r.model`;
+    return `${edge(3, 4)}\n union all\n ${edge(5, 6)}`;
+  })(),
+  postgres: `select m.user_id, r.*
+       from team_members m cross join lateral (
+              select r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+                from usage_rollup r
+               where r.user_id = m.user_id
+                 and (r.hour_start >= $3 and r.hour_start < $4 or r.hour_start >= $5 and r.hour_start < $6)
+               group by r.hour_start / ${DAY_MS}, r.source, r.model) r
+      where m.team_id = $1 and ($2::text is null or m.user_id = $2)`,
+};
 /** A member's usage of whole UTC days, per source and raw model, with its stored cost. */
 export interface MemberPriced {
   readonly userId: string;
@@ -81,19 +118,19 @@ export interface MemberPriced {
 
 export interface TeamWindowUsage {
   readonly priced: MemberPriced[];
-  /** Raw rollup rows of the partial UTC days at either edge, per member, still to be priced. */
+  /** The partial UTC days at either edge per member, still to be priced: a row a day (`hourStart` its start). */
   readonly edges: (UsageRow & { readonly userId: string })[];
   readonly pricedBy: string | null;
 }
 
 const slotAtOrAfter = (ms: number): number => Math.ceil(ms / HALF_HOUR_MS) * HALF_HOUR_MS;
 
-/** The members' half-hours in [a, b) and [c, d) (an empty range: c = d). */
+/** The members' half-hours in [a, b) and [c, d) (an empty range: c = d), a row per member and UTC day (its start). */
 async function edgeRows(db: Db, teamId: string, userId: string | null, a: number, b: number, c = b, d = b) {
   const rows = await rawRows(db, ROLLUP_SQL, [teamId, userId, BigInt(a), BigInt(b), BigInt(c), BigInt(d)]);
   return rows.map((r) => ({
     userId: r[0] as string,
-    hourStart: Number(r[1]),
+    hourStart: Number(r[1]) * DAY_MS,
     source: r[2] as string,
     model: r[3] as string,
     ...countsAt(r, 4),
