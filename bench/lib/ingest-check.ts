@@ -42,11 +42,15 @@ const BLOCKS = 'select user_id, sum(total) t, sum(billable) b from usage_blocks 
 
 /**
  * Per team: the team-side tables' sums, and their definition from the members' rows (compared
- * with each other, keyed by team in the `user_id` column).
+ * with each other, keyed by team in the `user_id` column), for each table the measured build has.
  */
 const TEAM_SUMS: Record<string, [string, string]> = {
   team_usage_rollup: [
     'select team_id user_id, sum(total) t, sum(billable) b from team_usage_rollup group by team_id',
+    'select m.team_id user_id, sum(r.total) t, sum(r.billable) b from team_members m join usage_rollup r on r.user_id = m.user_id group by m.team_id',
+  ],
+  team_usage_spans: [
+    'select team_id user_id, sum(total) t, sum(billable) b from team_usage_spans group by team_id',
     'select m.team_id user_id, sum(r.total) t, sum(r.billable) b from team_members m join usage_rollup r on r.user_id = m.user_id group by m.team_id',
   ],
   team_usage_daily: [
@@ -145,8 +149,8 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
       if ((await client.query(`select to_regclass('usage_days') t`)).rows[0]?.t)
         results.usage_days = sumDays((await client.query<{ user_id: string; counts: string }>(DAYS)).rows);
       const teams: Record<string, [UserSums, UserSums]> = {};
-      if ((await client.query(`select to_regclass('team_usage_rollup') t`)).rows[0]?.t)
-        for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+      for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+        if ((await client.query(`select to_regclass('${name}') t`)).rows[0]?.t)
           teams[name] = [await sumsOf(stored), await sumsOf(members)];
       await client.query('COMMIT');
       return {
@@ -180,8 +184,8 @@ export async function check(serverEnv: NodeJS.ProcessEnv): Promise<Check> {
     if (db.prepare(`select 1 from sqlite_master where name = 'usage_days'`).get())
       results.usage_days = sumDays(db.prepare(DAYS).all() as { user_id: string; counts: string }[]);
     const teams: Record<string, [UserSums, UserSums]> = {};
-    if (db.prepare(`select 1 from sqlite_master where name = 'team_usage_rollup'`).get())
-      for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+    for (const [name, [stored, members]] of Object.entries(TEAM_SUMS))
+      if (db.prepare(`select 1 from sqlite_master where name = ?`).get(name))
         teams[name] = [sumsOf(stored), sumsOf(members)];
     return {
       events: Number(events.n),

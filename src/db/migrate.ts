@@ -34,7 +34,7 @@ import { migration as m0026 } from './migrations/2026_11_29_0026_otlp_versions.j
 import { migration as m0027 } from './migrations/2026_11_29_0027_usage_blocks.js';
 import { migration as m0028 } from './migrations/2026_11_29_0028_leaderboard_costs.js';
 import { migration as m0029 } from './migrations/2026_11_29_0029_team_usage.js';
-import { migration as m0030 } from './migrations/2026_11_29_0030_team_usage_costs.js';
+import { migration as m0030 } from './migrations/2026_11_29_0030_team_costs_and_spans.js';
 
 /** Every migration in order; a new one is appended here and never edited afterwards. */
 function allMigrations(dialect: DialectName): Record<string, Migration> {
@@ -68,7 +68,7 @@ function allMigrations(dialect: DialectName): Record<string, Migration> {
     '2026_11_29_0027_usage_blocks': m0027(dialect),
     '2026_11_29_0028_leaderboard_costs': m0028(dialect),
     '2026_11_29_0029_team_usage': m0029(dialect),
-    '2026_11_29_0030_team_usage_costs': m0030(),
+    '2026_11_29_0030_team_costs_and_spans': m0030(dialect),
   };
 }
 

@@ -47,7 +47,15 @@ export interface TeamUsageRollupTable extends TokenColumns {
   model: string;
 }
 
-/** The same over the members' `usage_daily` counts, per (team, UTC epoch day, source, model); no cost. */
+/** The team's half-hours summed per 4-hour span of a UTC day (migration 0030; `span_start` is the span's first instant). */
+export interface TeamUsageSpansTable extends TokenColumns {
+  team_id: string;
+  span_start: Int;
+  source: string;
+  model: string;
+}
+
+/** The same over the members' `usage_daily` rows, per (team, UTC epoch day, source, model), with their stored costs. */
 export interface TeamUsageDailyTable extends TokenColumns {
   team_id: string;
   day: Int;

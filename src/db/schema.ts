@@ -35,6 +35,7 @@ import type {
   TeamsTable,
   TeamUsageDailyTable,
   TeamUsageRollupTable,
+  TeamUsageSpansTable,
 } from './schema-teams.js';
 import type {
   LeaderboardFamilyColumns,
@@ -331,6 +332,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   team_usage_rollup: TeamUsageRollupTable;
+  team_usage_spans: TeamUsageSpansTable;
   team_usage_daily: TeamUsageDailyTable;
   team_invites: TeamInvitesTable;
 }

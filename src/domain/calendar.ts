@@ -21,6 +21,9 @@ export const HALF_HOUR_MS = 1_800_000;
 /** UTC days a `usage_blocks` row sums: block = floor(epoch day / 16) (migration 0027). */
 export const BLOCK_DAYS = 16;
 
+/** Milliseconds a `team_usage_spans` row sums: the team's half-hours of a 4-hour span of a UTC day (migration 0030). */
+export const SPAN_MS = 14_400_000;
+
 /** The earliest half-hour any upload may carry (2020-01-01T00:00Z): no agent logged tokens before. */
 export const EARLIEST_HOUR_START = Date.UTC(2020, 0, 1);
 

@@ -1,8 +1,8 @@
 /**
  * @fileoverview The team-side read model (migrations 0029, 0030) against its definition: every
- * team's `team_usage_rollup` and `team_usage_daily` rows equal the sums of its current members'
- * `usage_rollup` and `usage_daily` rows (the daily rows' stored costs too), all-zero rows on either
- * side left out.
+ * team's `team_usage_rollup`, `team_usage_spans` and `team_usage_daily` rows equal the sums of its
+ * current members' `usage_rollup` rows (per half-hour, per 4 hours) and `usage_daily` rows (the
+ * stored costs too), all-zero rows on either side left out.
  */
 import { sql } from 'kysely';
 import { expect } from 'vitest';
@@ -22,16 +22,17 @@ async function lines(db: Queryable, text: string): Promise<string[]> {
 
 /** Expects both team tables to equal their brute-force sums over the teams' current members. */
 export async function expectTeamModelInStep(db: Queryable, step = ''): Promise<void> {
-  for (const [table, from, time, summed] of [
-    ['team_usage_rollup', 'usage_rollup', 'hour_start', COUNTS],
-    ['team_usage_daily', 'usage_daily', 'day', [...COUNTS, 'cost_micros']],
+  for (const [table, time, from, of, summed] of [
+    ['team_usage_rollup', 'hour_start', 'usage_rollup', 'r.hour_start', COUNTS],
+    ['team_usage_spans', 'span_start', 'usage_rollup', '(r.hour_start / 14400000) * 14400000', COUNTS],
+    ['team_usage_daily', 'day', 'usage_daily', 'r.day', [...COUNTS, 'cost_micros']],
   ] as const) {
     const stored = await lines(db, `select team_id, ${time}, source, model, ${summed.join(', ')} from ${table}`);
     const brute = await lines(
       db,
-      `select m.team_id, r.${time}, r.source, r.model, ${summed.map((c) => `sum(r.${c}) as ${c}`).join(', ')}
+      `select m.team_id, ${of}, r.source, r.model, ${summed.map((c) => `sum(r.${c}) as ${c}`).join(', ')}
          from team_members m join ${from} r on r.user_id = m.user_id
-        group by m.team_id, r.${time}, r.source, r.model`,
+        group by m.team_id, ${of}, r.source, r.model`,
     );
     expect(stored, `${table} ${step}`).toEqual(brute);
   }

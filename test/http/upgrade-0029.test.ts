@@ -1,9 +1,9 @@
 /**
  * Upgrading a database made before migration 0029 (both engines): the team-side read model is
  * filled from the stored `usage_rollup` and `usage_daily` rows of each team's members (a user in
- * two teams in both, a user in none in neither), the daily rows' costs too (migration 0030); the
- * ingest writers then add a member's changes to their teams' rows, and the rows stay the sums over
- * the members.
+ * two teams in both, a user in none in neither), the daily rows' costs and the 4-hour spans too
+ * (migration 0030); the ingest writers then add a member's changes to their teams' rows, and the
+ * rows stay the sums over the members.
  */
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -114,6 +114,7 @@ describe(`upgrade across migrations 0029 and 0030 (${engine})`, () => {
 
       await migrateUpTo(db, '2026_11_29_0029_team_usage');
       await expect(sql`select cost_micros from team_usage_daily`.execute(db.kysely)).rejects.toThrow();
+      await expect(sql`select 1 from team_usage_spans`.execute(db.kysely)).rejects.toThrow();
       await migrateUpTo(db, BEFORE);
       await expect(sql`select 1 from team_usage_rollup`.execute(db.kysely)).rejects.toThrow();
     } finally {

@@ -14,6 +14,7 @@ import type {
   PeriodRow,
   SubscriptionRow,
   TeamDailyRow,
+  TeamSpanRow,
   TeamReadModels,
   TeamRollupRow,
   UploadRow,
@@ -77,7 +78,7 @@ const PUT_DAYS = `
  * (core/team-deltas.ts), added in key order: groups of different members of one team upsert the
  * same rows, and in one order (this one, and the membership changes' in db/queries/team-usage-model.ts)
  * they wait for each other's row locks without deadlocking. So each table is its own statement,
- * the rollup's first, after the joined statement: the order in which PostgreSQL runs the CTEs of
+ * rollup, spans, daily, after the joined statement: the order in which PostgreSQL runs the CTEs of
  * one statement is its own.
  */
 const addTeamSums = (table: string, time: string, summed: readonly string[]) => `
@@ -89,6 +90,7 @@ const addTeamSums = (table: string, time: string, summed: readonly string[]) => 
     ${summed.map((c) => `${c} = t.${c} + excluded.${c}`).join(', ')}`;
 const TEAM_COUNTS = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
 const ADD_TEAM_ROLLUP = addTeamSums('team_usage_rollup', 'hour_start', TEAM_COUNTS);
+const ADD_TEAM_SPANS = addTeamSums('team_usage_spans', 'span_start', TEAM_COUNTS);
 const ADD_TEAM_DAILY = addTeamSums('team_usage_daily', 'day', [...TEAM_COUNTS, 'cost_micros']);
 
 /** Billable tokens and stored cost (micro-dollars) per family, added (domain/leaderboard-periods.ts). */
@@ -295,7 +297,7 @@ function fragmentsOf(w: IngestWrites): Fragment[] {
 }
 
 /** Sends one team table's rows: key (`time`: the half-hour or the day), counts, and `more` (the daily rows' cost). */
-function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
+function sendTeamSums<T extends TeamRollupRow | TeamSpanRow | TeamDailyRow>(
   client: PoolClient,
   text: string,
   rows: readonly T[],
@@ -321,7 +323,7 @@ function sendTeamSums<T extends TeamRollupRow | TeamDailyRow>(
 
 /**
  * Sends every write of a group on the caller's transaction, without waiting: one statement of
- * data-modifying CTEs (the uploads' events its final statement), then the teams' two statements
+ * data-modifying CTEs (the uploads' events its final statement), then the teams' three statements
  * when a user of the group is in a team, and the subscriptions' two when an upload mentions them.
  * Settles when the database has answered them all; the caller may queue COMMIT behind them first.
  * Nothing is sent when no upload was stored.
@@ -344,8 +346,9 @@ export function sendIngestWrites(client: PoolClient, writes: IngestWrites): Prom
   const sent: Promise<unknown>[] = [
     client.query({ name: preparedName(combined.sql), text: combined.sql, values: combined.params }),
   ];
-  const { rollup, daily } = writes.teams;
+  const { rollup, spans, daily } = writes.teams;
   if (rollup.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_ROLLUP, rollup, (x) => x.hourStart));
+  if (spans.length > 0) sent.push(sendTeamSums(client, ADD_TEAM_SPANS, spans, (x) => x.spanStart));
   if (daily.length > 0)
     sent.push(
       sendTeamSums(

@@ -86,6 +86,14 @@ export interface TeamRollupRow extends TokenCounts {
   readonly model: string;
 }
 
+/** A change added to a team's `team_usage_spans` row (migration 0030): its half-hours' changes summed. */
+export interface TeamSpanRow extends TokenCounts {
+  readonly teamId: string;
+  readonly spanStart: number;
+  readonly source: string;
+  readonly model: string;
+}
+
 /** A change added to a team's `team_usage_daily` row: counts and stored cost (migration 0030). */
 export interface TeamDailyRow extends TokenCounts {
   readonly teamId: string;
@@ -98,6 +106,7 @@ export interface TeamDailyRow extends TokenCounts {
 /** The team-side rows a group changes, summed over its users in each team (none when no user is in a team). */
 export interface TeamReadModels {
   readonly rollup: readonly TeamRollupRow[];
+  readonly spans: readonly TeamSpanRow[];
   readonly daily: readonly TeamDailyRow[];
 }
 

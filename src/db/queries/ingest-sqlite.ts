@@ -94,7 +94,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
   const addWeek = addFamilies('leaderboard_user_weeks', 'week');
   const addMonth = addFamilies('leaderboard_user_months', 'month');
   const addTotal = addFamilies('leaderboard_user_totals', '');
-  // The team-side read model (migration 0029): the user's teams (by team_members_user), their rows added to.
+  // The team-side read model (migrations 0029, 0030): the user's teams (by team_members_user), their rows added to.
   const selectTeams = s.prepare<[string], string>(`SELECT team_id FROM team_members WHERE user_id = ?`).pluck(true);
   const addTeamSums = (table: string, time: string, summed: readonly string[]) =>
     s
@@ -108,6 +108,7 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
       .pluck(true);
   const teamCounts = ['input', 'cached_input', 'output', 'reasoning', 'total', 'billable'];
   const addTeamRollup = addTeamSums('team_usage_rollup', 'hour_start', teamCounts);
+  const addTeamSpans = addTeamSums('team_usage_spans', 'span_start', teamCounts);
   const addTeamDaily = addTeamSums('team_usage_daily', 'day', [...teamCounts, 'cost_micros']);
   // Touched first: it answers the device's number, which its raw buckets are keyed by (migration 0013).
   const touchDevice = s
@@ -158,37 +159,13 @@ export function prepareIngestStatements(s: BetterSqlite3.Database) {
      */
     writeTeamModels(teams: TeamReadModels): boolean {
       let inRange = true;
-      for (const r of teams.rollup) {
-        const type = addTeamRollup.get(
-          r.teamId,
-          r.hourStart,
-          r.source,
-          r.model,
-          r.input,
-          r.cached,
-          r.output,
-          r.reasoning,
-          r.total,
-          r.billable,
-        );
+      const add = (statement: typeof addTeamRollup, key: unknown[], c: TokenCounts, ...more: bigint[]) => {
+        const type = statement.get(...key, c.input, c.cached, c.output, c.reasoning, c.total, c.billable, ...more);
         inRange = integer(type) && inRange;
-      }
-      for (const d of teams.daily) {
-        const type = addTeamDaily.get(
-          d.teamId,
-          d.day,
-          d.source,
-          d.model,
-          d.input,
-          d.cached,
-          d.output,
-          d.reasoning,
-          d.total,
-          d.billable,
-          d.costMicros,
-        );
-        inRange = integer(type) && inRange;
-      }
+      };
+      for (const r of teams.rollup) add(addTeamRollup, [r.teamId, r.hourStart, r.source, r.model], r);
+      for (const r of teams.spans) add(addTeamSpans, [r.teamId, r.spanStart, r.source, r.model], r);
+      for (const d of teams.daily) add(addTeamDaily, [d.teamId, d.day, d.source, d.model], d, d.costMicros);
       return inRange;
     },
     /** Marks the device as synced; answers its number, or undefined when it no longer exists. */

@@ -17,7 +17,7 @@
  * On SQLite a read of the team-side model waits for a write transaction open on the app's
  * connection (team-usage-model.ts, `readTeamModel`).
  */
-import { BLOCK_DAYS, DAY_MS } from '../../domain/calendar.js';
+import { BLOCK_DAYS, DAY_MS, SPAN_MS } from '../../domain/calendar.js';
 import { addCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { Db } from '../connect.js';
 import { rawRows } from '../raw-rows.js';
@@ -91,14 +91,18 @@ const PIECES_PLANNED_SQL = { ...PIECES_SQL, planEachCall: true };
 const LONG_STRETCH_MS = 90 * DAY_MS;
 
 /**
- * The same for the whole team, from the team-side read model (migration 0029): the members' sums
- * already summed per team, so a year in New York reads about 730 daily rows and the few thousand
- * half-hours of the days' smaller sides instead of every member's. Parameters as above less the
- * member (@p2) and the blocks: @p1 the team, then @p2 to @p12 for @p3 to @p13. A daily row is one
- * piece's (day, source, model) already: nothing to group. The cut side is read a day at a time, by
- * the table's key (one range of a few half-hours each): filtering the stretch's every half-hour by
- * its time of day read five times the rows, and PostgreSQL's generic plan for that filter walked
- * the key for all of them (28 against 9 ms of the backend for a year in New York).
+ * The same for the whole team, from the team-side read model (migrations 0029, 0030): the members'
+ * sums already summed per team, so a year in New York reads about 730 daily rows and the days'
+ * smaller sides instead of every member's. Parameters as above less the member (@p2) and the
+ * blocks: @p1 the team, then @p2 to @p10 for @p3 to @p11; the side is @p11 to @p14 (as in
+ * {@link teamSide}). A daily row is one piece's (day, source, model) already: nothing to group.
+ *
+ * The cut side is read a day at a time, by the tables' keys: its whole 4-hour spans from
+ * `team_usage_spans` (@p11 to @p12 into the day) and its other half-hours from `team_usage_rollup`
+ * (@p13 to @p14), at most seven (the side's reads of half-hours were most of a year's call, 10 of
+ * 12 ms a stretch in New York). Filtering the stretch's every half-hour by its time of day instead
+ * read five times the rows, and PostgreSQL's generic plan for that filter walked the key for all of
+ * them (28 against 9 ms of the backend for a year in New York).
  */
 const TEAM_PIECES_SQL = (() => {
   const at = (d: 'sqlite' | 'postgres') => (n: number) =>
@@ -109,6 +113,14 @@ const TEAM_PIECES_SQL = (() => {
       `select 0, (r.hour_start + ${p(7)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
          from team_usage_rollup r where r.team_id = ${p(1)} and r.hour_start >= ${p(lo)} and r.hour_start < ${p(hi)}
         group by (r.hour_start + ${p(7)}) / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model`;
+    const cols = 'x.source, x.model, x.input, x.cached_input, x.output, x.reasoning, x.total, x.billable';
+    // the days' sides: their whole spans and their other half-hours (PostgreSQL: of the day `g.day`)
+    const join = (table: string, time: string, lo: number, hi: number) =>
+      `${d === 'sqlite' ? `days g join ${table} x on` : `${table} x where`} x.team_id = ${p(1)}
+          and x.${time} >= g.day * ${DAY_MS} + ${p(lo)} and x.${time} < g.day * ${DAY_MS} + ${p(hi)}`;
+    const side = `select g.day, ${cols} from ${join('team_usage_spans', 'span_start', 12, 13)}
+        union all
+        select g.day, ${cols} from ${join('team_usage_rollup', 'hour_start', 14, 15)}`;
     // SQLite's days of the cut side, one row each (PostgreSQL's are generate_series)
     const days =
       d === 'sqlite'
@@ -124,16 +136,14 @@ const TEAM_PIECES_SQL = (() => {
     select 1, r.day, r.day, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable
       from team_usage_daily r where r.team_id = ${p(1)} and r.day >= ${p(8)} and r.day < ${p(9)}
     union all
-    select 2, r.hour_start / ${DAY_MS}, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
+    select 2, r.day, r.day, r.source, r.model, ${SUMS}
       from ${
         d === 'postgres'
           ? `generate_series(${p(10)}::bigint / ${DAY_MS}, ${p(11)}::bigint / ${DAY_MS} - 1) g(day)
-             cross join lateral (select * from team_usage_rollup x where x.team_id = ${p(1)}
-                and x.hour_start >= g.day * ${DAY_MS} + ${p(12)} and x.hour_start < g.day * ${DAY_MS} + ${p(13)}) r`
-          : `days g join team_usage_rollup r on r.team_id = ${p(1)}
-               and r.hour_start >= g.day * ${DAY_MS} + ${p(12)} and r.hour_start < g.day * ${DAY_MS} + ${p(13)}`
+             cross join lateral (${side}) r`
+          : `(${side}) r`
       }
-     group by r.hour_start / ${DAY_MS}, r.source, r.model`;
+     group by r.day, r.source, r.model`;
   };
   return { sqlite: make('sqlite'), postgres: make('postgres') };
 })();
@@ -143,6 +153,18 @@ const TEAM_PIECES_SQL = (() => {
  * New York took 8.5–9.3 ms a call, planning included, against 10.1–10.5 with the generic plan.
  */
 const TEAM_PIECES_PLANNED_SQL = { ...TEAM_PIECES_SQL, planEachCall: true };
+
+/**
+ * The times of day of a day's side [lo, hi) (lo 0 or hi a whole day) read from the team's 4-hour
+ * spans, and of the half-hours read besides (empty ranges: equal ends): [span from, span to,
+ * half-hours from, half-hours to].
+ */
+export function teamSide(lo: number, hi: number): [number, number, number, number] {
+  const from = Math.ceil(lo / SPAN_MS) * SPAN_MS;
+  const to = Math.floor(hi / SPAN_MS) * SPAN_MS;
+  if (to <= from) return [0, 0, lo, hi];
+  return lo < from ? [from, to, lo, from] : [from, to, to, hi];
+}
 
 /** Team sums of one (local epoch day, UTC epoch day, source, raw model). */
 export interface LocalDayPiece {
@@ -192,7 +214,11 @@ export async function listTeamLocalDayPieces(
     BigInt(hi),
   ];
   const team = () =>
-    rawRows(db, endMs - startMs > LONG_STRETCH_MS ? TEAM_PIECES_PLANNED_SQL : TEAM_PIECES_SQL, [teamId, ...bounds]);
+    rawRows(db, endMs - startMs > LONG_STRETCH_MS ? TEAM_PIECES_PLANNED_SQL : TEAM_PIECES_SQL, [
+      teamId,
+      ...bounds.slice(0, 9),
+      ...teamSide(lo, hi).map(BigInt),
+    ]);
   const rows =
     userId === null
       ? await readTeamModel(db, team)
