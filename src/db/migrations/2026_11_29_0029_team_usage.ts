@@ -1,6 +1,6 @@
 /**
  * @fileoverview Migration 0029: the team-side read model (docs/teams.md, "Speed"; docs/decisions.md,
- * "A team-side model for `group_by=day`"). `team_usage_rollup` (team, half-hour, source, model) and
+ * "A team-side model"). `team_usage_rollup` (team, half-hour, source, model) and
  * `team_usage_daily` (team, UTC day, source, model) hold the six token counts summed over the
  * team's current members' `usage_rollup` and `usage_daily` rows, so a team's `day` answer reads a
  * few rows a day instead of its members'. Counts only: `day` prices each local-day piece from its

@@ -9,9 +9,9 @@
  * inserted, before it is deleted): the statements find the teams through it. On PostgreSQL the
  * caller holds the user's ingest lock and the stored costs shared (db/locks.ts, `lockUserUsage`),
  * so neither an upload of the user nor a repricing swap commits between what this reads of the
- * user's rows and the membership change (docs/decisions.md, "A team-side model for
- * `group_by=day`"). Each upsert adds in key order, a statement a table, rollup, spans, daily, as
- * the ingest writers do, so writers sharing a team's rows lock them in one order.
+ * user's rows and the membership change (docs/decisions.md, "A team-side model"). Each upsert
+ * adds in key order, a statement a table, rollup, spans, daily, as the ingest writers do, so
+ * writers sharing a team's rows lock them in one order.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { SPAN_MS } from '../../domain/calendar.js';
