@@ -134,11 +134,11 @@ describe('WAL checkpoints beside the SQLite writer thread', () => {
     // frames, and 0 restarts). Here it starts over every few uploads (78–96 times in runs on a
     // loaded machine, fewer when the suite's other files starve it), so any 10 restarts tell the two
     // apart. The file's high-water mark is the bound plus what was written while the thread's copy
-    // held the WAL, which a starved thread stretches (58–679 frames seen, the most under a load
-    // average of 20), so it is bounded loosely: the restarts are what tell the two builds apart.
+    // held the WAL: a starved thread stretches it without limit (58–679 frames seen under a load
+    // average of 20, 1,247 once beside the PostgreSQL pass on a slower machine), so it is not
+    // asserted here; it depends on the scheduler, not on the code.
     expect(restarts).toBeGreaterThanOrEqual(10);
     expect(most).toBeGreaterThan(restartFrames / 2);
-    expect(most).toBeLessThan(25 * restartFrames);
     expect((await storedBuckets(db.kysely)).length).toBe(900);
   });
 });
