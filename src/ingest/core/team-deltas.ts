@@ -5,7 +5,7 @@
  * a member of, summed per team row over the group's users, so each team row is written once a
  * group (PostgreSQL cannot upsert one row twice in a statement). Users in no team add nothing.
  */
-import { addCounts, copyCounts, isZeroCounts } from '../../domain/token-counts.js';
+import { addCounts, copyCounts, isZeroCounts, type TokenCounts } from '../../domain/token-counts.js';
 import type { TeamDailyRow, TeamReadModels, TeamRollupRow, TeamSpanRow } from '../../db/queries/ingest-rows.js';
 import { SPAN_MS } from '../../domain/calendar.js';
 import type { DailyDelta } from './read-model-deltas.js';
@@ -18,6 +18,23 @@ export interface MemberDeltas {
   readonly daily: readonly (DailyDelta & { readonly costMicros: bigint })[];
 }
 
+/** The row of `key` in `rows` with `delta` added; a new row is `make()`, its counts a copy of the delta's. */
+function addTo<R extends TokenCounts>(
+  rows: Map<string, R>,
+  key: string,
+  delta: Readonly<TokenCounts>,
+  make: () => R,
+): R {
+  const row = rows.get(key);
+  if (row !== undefined) {
+    addCounts(row, delta);
+    return row;
+  }
+  const made = make();
+  rows.set(key, made);
+  return made;
+}
+
 /** Sums the members' deltas per team row (rows that do not move left out). */
 export function teamDeltas(members: readonly MemberDeltas[]): TeamReadModels {
   const rollup = new Map<string, TeamRollupRow>();
@@ -26,34 +43,34 @@ export function teamDeltas(members: readonly MemberDeltas[]): TeamReadModels {
   for (const m of members) {
     for (const teamId of m.teams) {
       for (const r of m.rollup) {
-        const key = `${teamId}\u0000${r.hourStart}\u0000${r.source}\u0000${r.model}`;
-        const row = rollup.get(key);
-        if (row === undefined)
-          rollup.set(key, { teamId, hourStart: r.hourStart, source: r.source, model: r.model, ...copyCounts(r) });
-        else addCounts(row, r);
-        const spanStart = r.hourStart - (r.hourStart % SPAN_MS);
-        const spanKey = `${teamId}\u0000${spanStart}\u0000${r.source}\u0000${r.model}`;
-        const span = spans.get(spanKey);
-        if (span === undefined)
-          spans.set(spanKey, { teamId, spanStart, source: r.source, model: r.model, ...copyCounts(r) });
-        else addCounts(span, r);
+        const { hourStart, source, model } = r;
+        addTo(rollup, `${teamId}\u0000${hourStart}\u0000${source}\u0000${model}`, r, () => ({
+          teamId,
+          hourStart,
+          source,
+          model,
+          ...copyCounts(r),
+        }));
+        const spanStart = hourStart - (hourStart % SPAN_MS);
+        addTo(spans, `${teamId}\u0000${spanStart}\u0000${source}\u0000${model}`, r, () => ({
+          teamId,
+          spanStart,
+          source,
+          model,
+          ...copyCounts(r),
+        }));
       }
       for (const d of m.daily) {
-        const key = `${teamId}\u0000${d.day}\u0000${d.source}\u0000${d.model}`;
-        const row = daily.get(key);
-        if (row === undefined)
-          daily.set(key, {
-            teamId,
-            day: d.day,
-            source: d.source,
-            model: d.model,
-            ...copyCounts(d),
-            costMicros: d.costMicros,
-          });
-        else {
-          addCounts(row, d);
-          row.costMicros += d.costMicros;
-        }
+        const { day, source, model } = d;
+        const row = addTo(daily, `${teamId}\u0000${day}\u0000${source}\u0000${model}`, d, () => ({
+          teamId,
+          day,
+          source,
+          model,
+          ...copyCounts(d),
+          costMicros: 0n,
+        }));
+        row.costMicros += d.costMicros;
       }
     }
   }
