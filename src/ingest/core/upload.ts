@@ -146,8 +146,9 @@ export class GroupPlan {
   /**
    * Every read-model row the stored uploads change, each user's deltas merged so each row is
    * written once a group; `usage_daily` rows repriced whole with the group's `rates`; the users'
-   * teams' rows, their rollup and daily changes (daily: counts and stored cost) summed per team. Reads what is stored
-   * (`StoredSums.daily`, `packedDay`, `teamsOf`): call it before any of these rows is written.
+   * teams' rows, their rollup and daily changes (the daily ones with their stored cost's) summed per
+   * team. Reads what is stored (`StoredSums.daily`, `packedDay`, `teamsOf`): call it before any of
+   * these rows is written.
    */
   readModels(rates: RateTable): GroupReadModels {
     const costOf = costerOf(rates);
@@ -157,23 +158,18 @@ export class GroupPlan {
       const derived = deriveReadModelDeltas(user.rollup);
       const blocks = new BlockSums();
       const periods = new PeriodDeltaSum();
-      const costChanges: bigint[] = [];
+      const teams = this.read.teamsOf(userId);
+      const teamDaily: MemberDeltas['daily'][number][] = [];
       const daily = derived.daily.map((d) => {
         const before = this.read.daily(userId, d.day, d.source, d.model);
         const next = nextDailyRow(before, d, costOf);
         const storedCost = before?.costMicros ?? 0n;
         blocks.add(d, storedCost, next);
         periods.add(d.day, d.model, d.billable, next.costMicros - storedCost);
-        costChanges.push(next.costMicros - storedCost);
+        if (teams.length > 0) teamDaily.push({ ...d, costMicros: next.costMicros - storedCost });
         return next;
       });
-      const teams = this.read.teamsOf(userId);
-      if (teams.length > 0)
-        members.push({
-          teams,
-          rollup: user.rollup,
-          daily: derived.daily.map((d, i) => ({ ...d, costMicros: costChanges[i] as bigint })),
-        });
+      if (teams.length > 0) members.push({ teams, rollup: user.rollup, daily: teamDaily });
       const days = derived.days.map((d) => ({
         day: d.day,
         packed: addToDay(this.read.packedDay(userId, d.day), d.slots),
