@@ -28,7 +28,6 @@ export const COUNT_FIELDS = [
   'billable',
 ] as const satisfies readonly (keyof TokenCounts)[];
 
-/** A fresh all-zero {@link TokenCounts}. */
 /** The six counts of `c`, as a new object (what a running sum starts from). */
 export function copyCounts(c: Readonly<TokenCounts>): TokenCounts {
   return {
@@ -41,6 +40,7 @@ export function copyCounts(c: Readonly<TokenCounts>): TokenCounts {
   };
 }
 
+/** A fresh all-zero {@link TokenCounts}. */
 export function zeroCounts(): TokenCounts {
   return { input: 0n, cached: 0n, output: 0n, reasoning: 0n, total: 0n, billable: 0n };
 }

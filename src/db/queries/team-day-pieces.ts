@@ -159,7 +159,7 @@ const TEAM_PIECES_PLANNED_SQL = { ...TEAM_PIECES_SQL, planEachCall: true };
  * spans, and of the half-hours read besides (empty ranges: equal ends): [span from, span to,
  * half-hours from, half-hours to].
  */
-export function teamSide(lo: number, hi: number): [number, number, number, number] {
+function teamSide(lo: number, hi: number): [number, number, number, number] {
   const from = Math.ceil(lo / SPAN_MS) * SPAN_MS;
   const to = Math.floor(hi / SPAN_MS) * SPAN_MS;
   if (to <= from) return [0, 0, lo, hi];

@@ -18,13 +18,9 @@ import { userTotalsOf } from './leaderboard.js';
 import { readTeamModel } from './team-usage-model.js';
 
 const SUMS = 'sum(r.input), sum(r.cached_input), sum(r.output), sum(r.reasoning), sum(r.total), sum(r.billable)';
-const MEMBERS = {
-  sqlite:
-    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = @p1 and (@p2 is null or m.user_id = @p2)',
-  postgres:
-    'team_members m join {T} r on r.user_id = m.user_id where m.team_id = $1 and ($2::text is null or m.user_id = $2)',
-};
-const from = (dialect: 'sqlite' | 'postgres', table: string) => MEMBERS[dialect].replace('{T}', table);
+/** SQLite: the rows of `table` of the team's members (@p1), or of one (@p2); PostgreSQL reads each member's laterally. */
+const members = (table: string) =>
+  `team_members m join ${table} r on r.user_id = m.user_id where m.team_id = @p1 and (@p2 is null or m.user_id = @p2)`;
 const p = (dialect: 'sqlite' | 'postgres', n: number) => (dialect === 'sqlite' ? `@p${n}` : `$${n}`);
 
 const statement = (make: (d: 'sqlite' | 'postgres') => string) => ({
@@ -49,13 +45,12 @@ const statement = (make: (d: 'sqlite' | 'postgres') => string) => ({
 const DAY_MODEL_SQL = {
   sqlite: (() => {
     const cols = `r.user_id, r.source, r.model, r.input, r.cached_input, r.output, r.reasoning, r.total, r.billable, r.cost_micros`;
-    const d = 'sqlite';
     return `select r.user_id, r.source, r.model, ${SUMS}, sum(r.cost_micros), (${COSTS_FINGERPRINT_SQL})
-            from (select ${cols} from ${from(d, 'usage_blocks')} and r.block >= ${p(d, 5)} and r.block < ${p(d, 6)}
+            from (select ${cols} from ${members('usage_blocks')} and r.block >= @p5 and r.block < @p6
                   union all
-                  select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 3)} and r.day < ${p(d, 7)}
+                  select ${cols} from ${members('usage_daily')} and r.day >= @p3 and r.day < @p7
                   union all
-                  select ${cols} from ${from(d, 'usage_daily')} and r.day >= ${p(d, 8)} and r.day < ${p(d, 4)}) r
+                  select ${cols} from ${members('usage_daily')} and r.day >= @p8 and r.day < @p4) r
            group by r.user_id, r.source, r.model`;
   })(),
   postgres: (() => {
@@ -94,7 +89,7 @@ const ROLLUP_SQL = {
   sqlite: (() => {
     const edge = (lo: number, hi: number) =>
       `select r.user_id, r.hour_start / ${DAY_MS}, r.source, r.model, ${SUMS}
-         from ${from('sqlite', 'usage_rollup')} and r.hour_start >= @p${lo} and r.hour_start < @p${hi}
+         from ${members('usage_rollup')} and r.hour_start >= @p${lo} and r.hour_start < @p${hi}
         group by r.user_id, r.hour_start / ${DAY_MS}, r.source, r.model`;
     return `${edge(3, 4)}\n union all\n ${edge(5, 6)}`;
   })(),
